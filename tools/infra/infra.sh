@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Local infrastructure on loopback: Redis, Kafka (KRaft) and FerretDB (MongoDB wire protocol)
+# on PostgreSQL, installed from package registries and started idempotently.
+#
+#   bash tools/infra/infra.sh up|down|status|env
+#   eval "$(bash tools/infra/infra.sh env)"
+#
+# See tools/infra/README.md.
+set -euo pipefail
+
+INFRA_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+
+# shellcheck source=lib/common.sh
+source "$INFRA_DIR/lib/common.sh"
+# shellcheck source=lib/redis.sh
+source "$INFRA_DIR/lib/redis.sh"
+# shellcheck source=lib/kafka.sh
+source "$INFRA_DIR/lib/kafka.sh"
+# shellcheck source=lib/ferretdb.sh
+source "$INFRA_DIR/lib/ferretdb.sh"
+
+usage() {
+  cat >&2 <<EOF
+usage: bash tools/infra/infra.sh <command>
+
+  up      install what is missing, start Redis, Kafka and FerretDB (+PostgreSQL); idempotent
+  down    stop what 'up' started (FerretDB, PostgreSQL, Kafka, Redis)
+  status  one line per server
+  env     print the exports for the servers: eval "\$(bash tools/infra/infra.sh env)"
+
+Cache: $INFRA_HOME   state: $INFRA_RUN   (set CMSG_INFRA_HOME to move both)
+Overrides: MONGODB_URI, KAFKA_BROKERS, REDIS_URL skip the matching server.
+EOF
+}
+
+# Serialises up/down between concurrent callers sharing the same cache (e.g. two clones).
+take_lock() {
+  mkdir -p "$INFRA_HOME" "$INFRA_RUN"
+  exec 9>"$INFRA_HOME/.lock"
+  if ! flock -n 9; then
+    log "waiting for another infra.sh run to finish (lock $INFRA_HOME/.lock)"
+    flock -w 900 9 || die "timed out waiting for $INFRA_HOME/.lock"
+  fi
+}
+
+cmd_up() {
+  take_lock
+  local start=$SECONDS
+  # Kafka is the slowest to start: launch it first, wait for it last.
+  kafka_start
+  redis_up
+  ferretdb_up
+  kafka_wait
+  log "all up in $((SECONDS - start))s"
+  cmd_status >&2
+}
+
+cmd_down() {
+  take_lock
+  ferretdb_down
+  kafka_down
+  redis_down
+}
+
+cmd_status() {
+  ferretdb_status
+  kafka_status
+  redis_status
+}
+
+# Prints `export NAME=value`, single-quoting the value unless it is plainly safe (sh-compatible).
+print_export() {
+  local name=$1 value=$2 q="'"
+  if [[ $value =~ ^[A-Za-z0-9_./:@,+=%-]*$ ]]; then
+    printf 'export %s=%s\n' "$name" "$value"
+  else
+    printf "export %s='%s'\n" "$name" "${value//$q/$q\\$q$q}"
+  fi
+}
+
+cmd_env() {
+  print_export MONGODB_URI "$(mongodb_uri)"
+  print_export KAFKA_BROKERS "$(kafka_brokers)"
+  print_export REDIS_URL "$(redis_url)"
+}
+
+case "${1:-}" in
+  up) cmd_up ;;
+  down) cmd_down ;;
+  status) cmd_status ;;
+  env) cmd_env ;;
+  -h | --help | help) usage ;;
+  *)
+    usage
+    exit 2
+    ;;
+esac
