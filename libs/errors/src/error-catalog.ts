@@ -1,0 +1,120 @@
+/**
+ * The one catalog of public error codes: SPEC section 7 plus the CONTRACT additions
+ * (NOT_FOUND, METHOD_NOT_ALLOWED, IDEMPOTENCY_KEY_REUSED) and the few this project adds
+ * (documented in docs/errors.md). Nothing outside this file invents a code.
+ */
+export interface CatalogEntry {
+  readonly httpStatus: number;
+  readonly message: string;
+}
+
+export const ERROR_CATALOG = {
+  // Authentication, scope, limits, request shape
+  INVALID_API_TOKEN: { httpStatus: 401, message: 'The API token is missing, malformed, unknown or revoked.' },
+  TOKEN_BUSINESS_MISMATCH: { httpStatus: 403, message: 'The API token does not belong to the business named in the path.' },
+  RATE_LIMIT_EXCEEDED: { httpStatus: 429, message: 'More than the allowed number of requests per minute; retry after Retry-After seconds.' },
+  INVALID_REQUEST: { httpStatus: 400, message: 'The request does not match the expected schema.' },
+  INVALID_CURSOR: { httpStatus: 400, message: 'The cursor is invalid or expired.' },
+  BATCH_LIMIT_EXCEEDED: { httpStatus: 400, message: 'The action group exceeds the allowed size.' },
+  // Conversations and contacts
+  CONVERSATION_NOT_FOUND: { httpStatus: 404, message: 'The conversation reference resolves to no conversation in this business.' },
+  CONTACT_NOT_FOUND: { httpStatus: 404, message: 'The contact reference resolves to no contact.' },
+  PHONE_NUMBER_AMBIGUOUS: { httpStatus: 409, message: 'Several contacts share this phone; use chat_user_id or uuid.' },
+  USERNAME_AMBIGUOUS: { httpStatus: 409, message: 'Several contacts share this username; use chat_user_id or uuid.' },
+  CHANNEL_NOT_FOUND: { httpStatus: 404, message: 'The channel public key does not resolve.' },
+  CHANNEL_NOT_CONFIGURED: { httpStatus: 422, message: 'The conversation has no chat channel configured.' },
+  TESTER_CONVERSATION_NOT_WRITABLE: { httpStatus: 422, message: 'Real media cannot be sent to a tester conversation.' },
+  TRANSCRIPTION_REQUIRED_TO_RESOLVE: { httpStatus: 422, message: 'Inbound media awaits transcription; an AI-attended conversation cannot be resolved yet.' },
+  TRANSCRIPTION_REQUIRED: { httpStatus: 422, message: 'The media cannot be transcribed automatically and no transcription was given.' },
+  // Tags
+  TAG_NOT_FOUND: { httpStatus: 404, message: 'The tag does not exist in this business.' },
+  TAG_ALREADY_ASSIGNED: { httpStatus: 409, message: 'The tag is already on the conversation.' },
+  TAG_NOT_ASSIGNED: { httpStatus: 404, message: 'The tag to remove is not on the conversation.' },
+  TAG_AMBIGUOUS: { httpStatus: 409, message: 'Several tags match the name; use tag uuid.' },
+  TAG_BUSINESS_MISMATCH: { httpStatus: 400, message: 'The tag belongs to another business.' },
+  CANNOT_ASSIGN_DEFAULT_TAG: { httpStatus: 422, message: 'A system-managed tag cannot be assigned.' },
+  CANNOT_REMOVE_DEFAULT_TAG: { httpStatus: 422, message: 'A system-managed tag cannot be removed.' },
+  // Mailboxes
+  CATEGORY_NOT_FOUND: { httpStatus: 404, message: 'The mailbox category does not exist.' },
+  CATEGORY_BUSINESS_MISMATCH: { httpStatus: 403, message: 'The mailbox category belongs to another business.' },
+  AMBIGUOUS_CATEGORY: { httpStatus: 409, message: 'Several categories match; use category: { uuid }.' },
+  MAILBOX_NOT_FOUND: { httpStatus: 404, message: 'The mailbox does not exist.' },
+  MAILBOX_ALREADY_ASSIGNED: { httpStatus: 409, message: 'The conversation is already in that mailbox.' },
+  AMBIGUOUS_MAILBOX: { httpStatus: 409, message: 'Several mailboxes match; use mailbox: { uuid }.' },
+  NO_MAILBOXES_IN_CATEGORY: { httpStatus: 422, message: 'The category has no mailboxes.' },
+  // Window, wallets, AI
+  WINDOW_CLOSED: { httpStatus: 422, message: 'The 24-hour messaging window is closed; an approved template is needed.' },
+  WALLET_BLOCKED: { httpStatus: 402, message: 'The token wallet of the AI employee is empty or blocked.' },
+  VISION_WALLET_BLOCKED: { httpStatus: 402, message: 'The vision token wallet is empty.' },
+  VISION_BLOCKED: { httpStatus: 402, message: 'The thread is blocked by vision: tokens exhausted, failed top-up, or media left without transcription.' },
+  NO_AI_EMPLOYEE_ASSIGNED: { httpStatus: 422, message: 'No AI employee is assigned to the conversation.' },
+  OWNER_MISMATCH: { httpStatus: 422, message: "The schedule executor differs from the conversation's current owner." },
+  SCHEDULE_CONFLICT: { httpStatus: 409, message: 'Concurrent schedule change, or reused scheduled_uuid; retry with a new scheduled_uuid or none.' },
+  AI_EMPLOYEE_NOT_FOUND: { httpStatus: 404, message: 'The AI employee does not exist.' },
+  AMBIGUOUS_AI_EMPLOYEE: { httpStatus: 409, message: 'Several AI employees match; use ai_employee: { uuid }.' },
+  AI_EMPLOYEE_ALREADY_ASSIGNED: { httpStatus: 409, message: 'That AI employee is already assigned.' },
+  INVALID_ASSIGNEE_FOR_RUN_AI: { httpStatus: 409, message: 'The conversation is human-owned and no ai_employee was given.' },
+  AI_EXECUTION_FAILED: { httpStatus: 500, message: 'The AI run failed.' },
+  ACTIONS_DEPTH_EXCEEDED: { httpStatus: 422, message: 'Chained AI actions exceed the maximum depth.' },
+  SCHEDULED_MESSAGE_ACTION_REQUIRED: { httpStatus: 400, message: 'A schedule is pending; scheduled_message_action (reassign or cancel) is required.' },
+  SCHEDULED_MESSAGE_ACTION_INVALID: { httpStatus: 400, message: 'scheduled_message_action must be reassign or cancel.' },
+  // Files
+  INVALID_FILE_TYPE: { httpStatus: 400, message: 'The file type is not allowed.' },
+  FILE_TOO_LARGE: { httpStatus: 400, message: 'The file exceeds the size cap of its category.' },
+  STORAGE_QUOTA_EXCEEDED: { httpStatus: 413, message: 'The storage quota is reached, or storage is disabled.' },
+  STORAGE_QUOTA_CLEANUP_INSUFFICIENT: { httpStatus: 507, message: 'Storage is full and automatic cleanup freed too little.' },
+  FILE_NOT_FOUND: { httpStatus: 404, message: 'The file does not exist, belongs to another business, or is not in the required state.' },
+  FILE_NOT_UPLOADED: { httpStatus: 404, message: 'The file content never arrived, or is empty or partial; request a new upload.' },
+  SIZE_MISMATCH: { httpStatus: 422, message: 'The uploaded size differs from the declared size.' },
+  MIME_MISMATCH: { httpStatus: 400, message: 'The actual content type differs from the declared one.' },
+  UPLOAD_FAILED: { httpStatus: 500, message: 'The file could not be stored.' },
+  TOO_MANY_PENDING_UPLOADS: { httpStatus: 429, message: 'Too many unconfirmed uploads; retry after Retry-After seconds.' },
+  // Sending
+  PREPARE_FAILED: { httpStatus: 500, message: 'The message could not be prepared.' },
+  SEND_FAILED: { httpStatus: 502, message: 'Sending to the chat channel failed.' },
+  BSUID_SEND_DISABLED: { httpStatus: 409, message: 'The contact has no phone and sending by platform user id is not enabled.' },
+  // Payment markers
+  PAYMENT_MARKER_UNKNOWN: { httpStatus: 422, message: 'The text holds a payment marker that is not in the catalog.' },
+  PAYMENT_MARKER_DATA_UNAVAILABLE: { httpStatus: 422, message: 'No value is available for the payment marker in this conversation.' },
+  PAYMENT_MARKER_UNSUPPORTED_FIELD: { httpStatus: 422, message: 'Payment markers work only in a message body or template body variables.' },
+  PAYMENT_MARKER_NOT_ALLOWED_IN_TEMPLATE: { httpStatus: 400, message: 'Payment markers are not allowed in this template field.' },
+  PAYMENT_PROFILE_GENERATION_FAILED: { httpStatus: 500, message: 'Generating the payment details failed.' },
+  PAYMENT_NOT_FOUND: { httpStatus: 404, message: 'No payment exists for that payment uuid.' },
+  // Quick replies and templates
+  TEMPLATE_BODY_TOO_LONG: { httpStatus: 422, message: 'The template body exceeds 1024 characters after interpolation.' },
+  QUICK_REPLY_NOT_FOUND: { httpStatus: 404, message: 'The quick reply does not exist.' },
+  QUICK_REPLY_AMBIGUOUS: { httpStatus: 409, message: 'Several quick replies match; use quick_reply: { uuid }.' },
+  QUICK_REPLY_EMPTY: { httpStatus: 422, message: 'The quick reply has no actions.' },
+  TEMPLATE_NOT_FOUND: { httpStatus: 404, message: 'The template does not exist.' },
+  TEMPLATE_NOT_APPROVED: { httpStatus: 422, message: 'The template is not approved by the channel provider.' },
+  AUTH_TEMPLATE_REQUIRES_PHONE: { httpStatus: 409, message: 'An authentication template needs a contact with a phone.' },
+  TEMPLATE_AMBIGUOUS: { httpStatus: 409, message: 'The same template name and language exist on several connected channels.' },
+  TEMPLATE_VARIABLES_INVALID: { httpStatus: 422, message: 'Wrong variable count, missing index or empty value.' },
+  TEMPLATE_HEADER_MISMATCH: { httpStatus: 400, message: 'The header type differs from what the template declares.' },
+  TEMPLATE_HEADER_TRANSCRIPTION_MISSING: { httpStatus: 422, message: 'The template media header cannot be transcribed and header.transcription is missing.' },
+  TEMPLATE_FAKE_REQUIRES_TESTER_CONVERSATION: { httpStatus: 422, message: 'A test-only template can only be sent to a tester conversation.' },
+  // Generic failures
+  FETCH_FAILED: { httpStatus: 500, message: 'Required data could not be loaded.' },
+  UPDATE_FAILED: { httpStatus: 500, message: 'The change could not be applied.' },
+  UNKNOWN_ERROR: { httpStatus: 500, message: 'Unexpected error.' },
+  // CONTRACT additions
+  NOT_FOUND: { httpStatus: 404, message: 'No such path.' },
+  METHOD_NOT_ALLOWED: { httpStatus: 405, message: 'This method is not allowed on this path.' },
+  IDEMPOTENCY_KEY_REUSED: { httpStatus: 409, message: 'This Idempotency-Key was already used with another request body.' },
+  // Project additions (docs/errors.md)
+  IDEMPOTENCY_REQUEST_IN_PROGRESS: { httpStatus: 409, message: 'A request with this Idempotency-Key is still being processed; retry shortly.' },
+  SCHEDULED_MESSAGE_NOT_FOUND: { httpStatus: 404, message: 'The scheduled message does not exist in this business.' },
+  ACTION_GROUP_NOT_FOUND: { httpStatus: 404, message: 'The action group does not exist in this business.' },
+  CHAT_USER_ID_AMBIGUOUS: { httpStatus: 409, message: 'Several contacts on different channels share this chat_user_id; add channel to the reference.' },
+  NOT_A_TESTER_CONVERSATION: { httpStatus: 422, message: 'The conversation is not a tester conversation.' },
+  INVALID_WEBHOOK_SIGNATURE: { httpStatus: 401, message: 'The webhook signature is missing or does not match.' },
+  SERVICE_UNAVAILABLE: { httpStatus: 503, message: 'A dependency is unavailable; retry with backoff.' },
+} as const satisfies Record<string, CatalogEntry>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+export const ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CATALOG, value);
+}
