@@ -1,0 +1,4 @@
+export * from './generated/google/protobuf/any';
+export * from './generated/google/rpc/status';
+export * from './generated/grpc/health/v1/health';
+export * from './generated/cmsg/conversations/v1/conversations';
