@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/**
+ * Parses process.env once at boot against an app's schema and fails fast with every problem listed.
+ * The only place in the repo that reads process.env for configuration.
+ */
+export function loadConfig<Shape extends z.ZodRawShape>(shape: Shape, env: NodeJS.ProcessEnv = process.env): z.infer<z.ZodObject<Shape>> {
+  const result = z.object(shape).safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  return result.data;
+}
+
+/** Reusable variable definitions (CONTRACT section 0). */
+export const configVars = {
+  mongodbUri: z.string().default('mongodb://127.0.0.1:27117/cmsg'),
+  kafkaBrokers: z
+    .string()
+    .default('127.0.0.1:19092')
+    .transform((value) => value.split(',').map((broker) => broker.trim()).filter(Boolean)),
+  kafkaTopicPrefix: z.string().default(''),
+  redisUrl: z.string().default('redis://127.0.0.1:16379'),
+  port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+  grpcAddress: (fallback: string) => z.string().default(fallback),
+  signingSecret: z.string().min(16).default('dev-only-signing-secret-change-me'),
+  publicBaseUrl: z.string().url().default('http://127.0.0.1:8080'),
+  chatApiBaseUrl: z.string().url().default('https://graph.facebook.com/v21.0'),
+  chatAppSecret: z.string().default('dev-only-chat-app-secret'),
+  chatVerifyToken: z.string().default('dev-only-verify-token'),
+  aiBaseUrl: z.string().url().default('https://api.openai.com/v1'),
+  aiApiKey: z.string().default('not-set'),
+  rateLimitPerMinute: z.coerce.number().int().min(1).default(60),
+  otelEndpoint: z.string().url().optional(),
+  shutdownGraceMs: z.coerce.number().int().min(0).default(25000),
+};

@@ -1,0 +1,13 @@
+export { loadConfig, configVars } from './config';
+export { createLogger } from './logger';
+export type { Logger } from './logger';
+export { runWithRequestContext, currentRequestId, REQUEST_ID_HEADER } from './request-context';
+export type { RequestContext } from './request-context';
+export { installGracefulShutdown } from './shutdown';
+export { hmacSha256Hex, hmacSha256Base64Url, safeEqual } from './signing';
+export { toGrpcStatus, fromGrpcError } from './grpc-errors';
+export { adaptUnaryService, addHealthService, bindGrpcServer, shutdownGrpcServer } from './grpc-server';
+export type { AsyncUnaryImplementation } from './grpc-server';
+export { promiseClient, insecureChannel } from './grpc-client';
+export type { PromiseClient, PromiseClientOptions } from './grpc-client';
+export { TOPIC, topicName, createKafka, withRequestIdHeader, sendKeyed } from './kafka';

@@ -1,0 +1,43 @@
+import { Kafka, logLevel, type Message, type Producer } from 'kafkajs';
+import type { Logger } from './logger';
+import { REQUEST_ID_HEADER, currentRequestId } from './request-context';
+
+/** Topic names; a prefix (KAFKA_TOPIC_PREFIX) lets several stacks or test runs share one cluster. */
+export const TOPIC = {
+  /** Every background command on a conversation, keyed by conversation uuid (DESIGN.md). */
+  conversationCommands: 'conversation-commands',
+  /** Facts about conversations (inbox status changes, ...), keyed by conversation uuid. */
+  conversationEvents: 'conversation-events',
+} as const;
+
+export function topicName(prefix: string, topic: (typeof TOPIC)[keyof typeof TOPIC]): string {
+  return `${prefix}${topic}`;
+}
+
+export function createKafka(clientId: string, brokers: string[], logger: Logger): Kafka {
+  return new Kafka({
+    clientId,
+    brokers,
+    logLevel: logLevel.WARN,
+    retry: { initialRetryTime: 200, retries: 8 },
+    logCreator: () => (entry) => {
+      const { message, ...rest } = entry.log;
+      const level = entry.level === logLevel.ERROR ? 'error' : entry.level === logLevel.WARN ? 'warn' : 'debug';
+      logger[level]({ kafka: { namespace: entry.namespace, ...rest } }, message);
+    },
+  });
+}
+
+/** Message headers every producer adds: the request id (trace context is added by instrumentation). */
+export function withRequestIdHeader(message: Message): Message {
+  const requestId = currentRequestId();
+  return requestId ? { ...message, headers: { ...message.headers, [REQUEST_ID_HEADER]: requestId } } : message;
+}
+
+export async function sendKeyed(producer: Producer, topic: string, key: string, values: unknown[]): Promise<void> {
+  await producer.send({
+    topic,
+    acks: -1,
+    messages: values.map((value) => withRequestIdHeader({ key, value: JSON.stringify(value) })),
+  });
+}

@@ -1,0 +1,46 @@
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { KafkaJsInstrumentation } from '@opentelemetry/instrumentation-kafkajs';
+import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
+import { RedisInstrumentation } from '@opentelemetry/instrumentation-redis';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { NodeSDK, tracing } from '@opentelemetry/sdk-node';
+
+let sdk: NodeSDK | undefined;
+
+/**
+ * Must run before express, grpc-js, kafkajs, mongodb or redis are first required: the
+ * instrumentations patch them on load. Trace context then crosses HTTP headers, gRPC metadata
+ * and Kafka message headers. Spans are exported only when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+ */
+export function startTelemetry(serviceName: string): void {
+  if (sdk) return;
+  const endpoint = process.env['OTEL_EXPORTER_OTLP_ENDPOINT'];
+  // The SDK reads these itself and defaults them to OTLP: we export traces only, unless told otherwise.
+  process.env['OTEL_METRICS_EXPORTER'] ??= 'none';
+  process.env['OTEL_LOGS_EXPORTER'] ??= 'none';
+  sdk = new NodeSDK({
+    resource: resourceFromAttributes({ 'service.name': serviceName, 'service.version': '0.2.0' }),
+    // Without an endpoint: context still propagates, nothing is exported (the SDK's default would
+    // otherwise try an OTLP collector on localhost and stall shutdown flushing to it).
+    spanProcessors: endpoint
+      ? [new tracing.BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }))]
+      : [new tracing.NoopSpanProcessor()],
+    instrumentations: [
+      new HttpInstrumentation(),
+      new ExpressInstrumentation(),
+      new GrpcInstrumentation(),
+      new KafkaJsInstrumentation(),
+      new MongoDBInstrumentation(),
+      new RedisInstrumentation(),
+    ],
+  });
+  sdk.start();
+}
+
+export async function stopTelemetry(): Promise<void> {
+  await sdk?.shutdown().catch(() => undefined);
+  sdk = undefined;
+}
