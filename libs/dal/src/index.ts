@@ -1,0 +1,6 @@
+export * from './models';
+export { businessScope, scopedFilter } from './business-scope';
+export type { BusinessId, BusinessScope } from './business-scope';
+export { phoneLookupKey, usernameLookupKey, nameLookupKey } from './lookup-keys';
+export { connectMongo, ensureIndexes, isMongoConnected, disconnectMongo } from './mongo-connection';
+export * from './seed';

@@ -1,0 +1,318 @@
+import { Schema, model, type InferSchemaType, type Model } from 'mongoose';
+
+/*
+ * Every document's _id is its public UUID (a string). Tenant-scoped collections carry business_id.
+ * FerretDB 1.x constraints (NOTES-INFRA.md): no TTL/partial indexes, no collation, no transactions;
+ * expiry is a date field swept by a job, uniqueness is plain unique indexes or compare-and-set.
+ */
+const base = { _id: { type: String, required: true }, business_id: { type: String, required: true } } as const;
+const options = { versionKey: false, timestamps: false } as const;
+
+const businessSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    slug: { type: String, required: true },
+    slug_lower: { type: String, required: true },
+    name: { type: String, required: true },
+    time_zone: { type: String, required: true, default: 'UTC' },
+    tester_clock_offset_ms: { type: Number, required: true, default: 0 },
+    vision_wallet_tokens: { type: Number, required: true, default: 0 },
+    payment_profile: { type: Schema.Types.Mixed, default: null },
+    created_at: { type: Date, required: true },
+  },
+  options,
+);
+// Slug resolution on every request (case-insensitive).
+businessSchema.index({ slug_lower: 1 }, { unique: true });
+
+const apiTokenSchema = new Schema(
+  {
+    ...base,
+    token_sha256: { type: String, required: true },
+    revoked: { type: Boolean, required: true, default: false },
+    created_at: { type: Date, required: true },
+    revoked_at: { type: Date, default: null },
+  },
+  options,
+);
+// Token authentication: hash lookup.
+apiTokenSchema.index({ token_sha256: 1 }, { unique: true });
+
+const channelSchema = new Schema(
+  {
+    ...base,
+    public_key: { type: String, required: true },
+    name: { type: String, required: true },
+    phone: { type: String, default: '' },
+    phone_number_id: { type: String, required: true },
+    access_token: { type: String, default: '' },
+    default_scheduled_template: { type: String, default: null },
+    status: { type: String, required: true, default: 'connected' },
+  },
+  options,
+);
+// Reference `channel` member and channel listing.
+channelSchema.index({ business_id: 1, public_key: 1 }, { unique: true });
+// Inbound webhooks resolve the channel by the provider's phone_number_id.
+channelSchema.index({ phone_number_id: 1 }, { unique: true });
+
+const contactSchema = new Schema(
+  {
+    ...base,
+    channel_id: { type: String, required: true },
+    first_name: { type: String, default: null },
+    middle_name: { type: String, default: null },
+    last_name: { type: String, default: null },
+    second_last_name: { type: String, default: null },
+    profile_name: { type: String, default: null },
+    phone: { type: String, default: null },
+    phone_key: { type: String, default: null },
+    chat_user_id: { type: String, default: null },
+    chat_username: { type: String, default: null },
+    username_key: { type: String, default: null },
+    acquisition_source: { type: String, default: null },
+    is_tester: { type: Boolean, required: true, default: false },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+  },
+  options,
+);
+// GET /contacts and /tester/contacts: created_at desc, uuid tiebreak.
+contactSchema.index({ business_id: 1, created_at: -1, _id: -1 });
+// Conversation reference by phone / chat_user_id / username.
+contactSchema.index({ business_id: 1, phone_key: 1 });
+contactSchema.index({ business_id: 1, chat_user_id: 1 });
+contactSchema.index({ business_id: 1, username_key: 1 });
+
+const lastMessageSchema = new Schema(
+  {
+    uuid: { type: String, required: true },
+    body: { type: String, default: '' },
+    content_type: { type: String, required: true },
+    is_from_customer: { type: Boolean, required: true },
+    created_at: { type: Date, required: true },
+  },
+  { _id: false },
+);
+
+const conversationSchema = new Schema(
+  {
+    ...base,
+    contact_id: { type: String, required: true },
+    channel_id: { type: String, required: true },
+    ai_employee_id: { type: String, default: null },
+    mailbox_id: { type: String, default: null },
+    tag_ids: { type: [String], default: [] },
+    inbox_status: { type: String, required: true, default: 'resolved' },
+    pending_reason: { type: String, default: null },
+    last_message: { type: lastMessageSchema, default: null },
+    last_inbound_at: { type: Date, default: null },
+    unread_count: { type: Number, required: true, default: 0 },
+    media_awaiting_transcription: { type: Number, required: true, default: 0 },
+    is_tester: { type: Boolean, required: true, default: false },
+    // Events written in the same atomic update as the state change they announce, removed once
+    // published: a crash between the write and the publish delays the event, never loses it.
+    outbox: {
+      type: [
+        new Schema(
+          { id: { type: String, required: true }, type: { type: String, required: true }, payload: { type: Schema.Types.Mixed, required: true }, created_at: { type: Date, required: true } },
+          { _id: false },
+        ),
+      ],
+      default: [],
+    },
+    // last_message_at, or created_at while there is no message: the list's sort key.
+    sort_at: { type: Date, required: true },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+  },
+  options,
+);
+// GET /conversations: keyset pagination on (sort_at, _id).
+conversationSchema.index({ business_id: 1, sort_at: -1, _id: -1 });
+// Outbox relay: conversations with unpublished events.
+conversationSchema.index({ 'outbox.created_at': 1 });
+// A contact has exactly one conversation.
+conversationSchema.index({ business_id: 1, contact_id: 1 }, { unique: true });
+
+const messageSchema = new Schema(
+  {
+    ...base,
+    conversation_id: { type: String, required: true },
+    is_from_customer: { type: Boolean, required: true },
+    body: { type: String, default: '' },
+    content_type: { type: String, required: true, default: 'text' },
+    status: { type: String, required: true, default: 'received' },
+    media_transcription_pending: { type: Boolean, required: true, default: false },
+    provider_message_id: { type: String, default: null },
+    is_simulated: { type: Boolean, required: true, default: false },
+    created_at: { type: Date, required: true },
+  },
+  options,
+);
+// Recent timeline of a conversation (AI context, tester message list).
+messageSchema.index({ business_id: 1, conversation_id: 1, created_at: -1 });
+
+const timelineEventSchema = new Schema(
+  {
+    ...base,
+    conversation_id: { type: String, required: true },
+    kind: { type: String, required: true },
+    body: { type: String, default: null },
+    data: { type: Schema.Types.Mixed, default: null },
+    author: {
+      type: new Schema({ type: { type: String, required: true }, uuid: { type: String, default: null } }, { _id: false }),
+      required: true,
+    },
+    created_at: { type: Date, required: true },
+  },
+  options,
+);
+// Timeline of a conversation in order.
+timelineEventSchema.index({ business_id: 1, conversation_id: 1, created_at: -1 });
+
+const tagSchema = new Schema(
+  {
+    ...base,
+    name: { type: String, required: true },
+    name_key: { type: String, required: true },
+    color: { type: String, default: '' },
+    is_default: { type: Boolean, required: true, default: false },
+  },
+  options,
+);
+// Tag reference by name.
+tagSchema.index({ business_id: 1, name_key: 1 });
+
+const mailboxCategorySchema = new Schema({ ...base, name: { type: String, required: true }, name_key: { type: String, required: true } }, options);
+// Category reference by name.
+mailboxCategorySchema.index({ business_id: 1, name_key: 1 });
+
+const mailboxSchema = new Schema(
+  { ...base, category_id: { type: String, required: true }, name: { type: String, required: true }, name_key: { type: String, required: true } },
+  options,
+);
+// Mailbox reference by name; first mailbox of a category by name.
+mailboxSchema.index({ business_id: 1, name_key: 1 });
+mailboxSchema.index({ business_id: 1, category_id: 1, name_key: 1 });
+
+const aiEmployeeSchema = new Schema(
+  {
+    ...base,
+    name: { type: String, required: true },
+    name_key: { type: String, required: true },
+    model: { type: String, required: true },
+    instructions: { type: String, default: '' },
+    wallet_tokens: { type: Number, required: true, default: 0 },
+    wallet_blocked: { type: Boolean, required: true, default: false },
+  },
+  options,
+);
+// AI employee reference by name.
+aiEmployeeSchema.index({ business_id: 1, name_key: 1 });
+
+const templateSchema = new Schema(
+  {
+    ...base,
+    channel_id: { type: String, required: true },
+    name: { type: String, required: true },
+    language: { type: String, required: true },
+    status: { type: String, required: true },
+    category: { type: String, required: true },
+    body: { type: String, required: true },
+    variable_count: { type: Number, required: true, default: 0 },
+    header_type: { type: String, default: null },
+    buttons: { type: [Schema.Types.Mixed], default: [] },
+    is_fake: { type: Boolean, required: true, default: false },
+  },
+  options,
+);
+// Template reference by name and language.
+templateSchema.index({ business_id: 1, name: 1, language: 1 });
+
+const quickReplySchema = new Schema(
+  {
+    ...base,
+    name: { type: String, required: true },
+    name_key: { type: String, required: true },
+    actions: { type: [new Schema({ text: { type: String, required: true } }, { _id: false })], default: [] },
+  },
+  options,
+);
+// Quick reply reference by name.
+quickReplySchema.index({ business_id: 1, name_key: 1 });
+
+const webhookSchema = new Schema(
+  { ...base, url: { type: String, required: true }, secret: { type: String, required: true }, events: { type: [String], default: [] } },
+  options,
+);
+// Fan-out of one event type to a business's endpoints.
+webhookSchema.index({ business_id: 1 });
+
+const paymentSchema = new Schema(
+  {
+    ...base,
+    conversation_id: { type: String, required: true },
+    amount: { type: String, default: null },
+    currency: { type: String, default: null },
+    reference: { type: String, default: null },
+    link: { type: String, default: null },
+    due_date: { type: String, default: null },
+    status: { type: String, required: true, default: 'open' },
+    created_at: { type: Date, required: true },
+  },
+  options,
+);
+// Latest open payment of a conversation.
+paymentSchema.index({ business_id: 1, conversation_id: 1, created_at: -1 });
+
+export const BusinessModel = model('Business', businessSchema, 'businesses');
+export const ApiTokenModel = model('ApiToken', apiTokenSchema, 'api_tokens');
+export const ChannelModel = model('Channel', channelSchema, 'channels');
+export const ContactModel = model('Contact', contactSchema, 'contacts');
+export const ConversationModel = model('Conversation', conversationSchema, 'conversations');
+export const MessageModel = model('Message', messageSchema, 'messages');
+export const TimelineEventModel = model('TimelineEvent', timelineEventSchema, 'timeline_events');
+export const TagModel = model('Tag', tagSchema, 'tags');
+export const MailboxCategoryModel = model('MailboxCategory', mailboxCategorySchema, 'mailbox_categories');
+export const MailboxModel = model('Mailbox', mailboxSchema, 'mailboxes');
+export const AiEmployeeModel = model('AiEmployee', aiEmployeeSchema, 'ai_employees');
+export const TemplateModel = model('Template', templateSchema, 'templates');
+export const QuickReplyModel = model('QuickReply', quickReplySchema, 'quick_replies');
+export const WebhookModel = model('Webhook', webhookSchema, 'webhooks');
+export const PaymentModel = model('Payment', paymentSchema, 'payments');
+
+type Entity<M> = M extends Model<infer Raw> ? Raw & { _id: string } : never;
+export type BusinessEntity = Entity<typeof BusinessModel>;
+export type ApiTokenEntity = InferSchemaType<typeof apiTokenSchema>;
+export type ChannelEntity = InferSchemaType<typeof channelSchema>;
+export type ContactEntity = InferSchemaType<typeof contactSchema>;
+export type ConversationEntity = InferSchemaType<typeof conversationSchema>;
+export type MessageEntity = InferSchemaType<typeof messageSchema>;
+export type TimelineEventEntity = InferSchemaType<typeof timelineEventSchema>;
+export type TagEntity = InferSchemaType<typeof tagSchema>;
+export type MailboxCategoryEntity = InferSchemaType<typeof mailboxCategorySchema>;
+export type MailboxEntity = InferSchemaType<typeof mailboxSchema>;
+export type AiEmployeeEntity = InferSchemaType<typeof aiEmployeeSchema>;
+export type TemplateEntity = InferSchemaType<typeof templateSchema>;
+export type QuickReplyEntity = InferSchemaType<typeof quickReplySchema>;
+export type WebhookEntity = InferSchemaType<typeof webhookSchema>;
+export type PaymentEntity = InferSchemaType<typeof paymentSchema>;
+
+export const ALL_MODELS = [
+  BusinessModel,
+  ApiTokenModel,
+  ChannelModel,
+  ContactModel,
+  ConversationModel,
+  MessageModel,
+  TimelineEventModel,
+  TagModel,
+  MailboxCategoryModel,
+  MailboxModel,
+  AiEmployeeModel,
+  TemplateModel,
+  QuickReplyModel,
+  WebhookModel,
+  PaymentModel,
+] as const;
