@@ -1,0 +1,60 @@
+import { businessScope } from '@cmsg/dal';
+import {
+  addNote,
+  authenticateToken,
+  type ConversationOutbox,
+  getConversationStatus,
+  listChannels,
+  listContacts,
+  listConversations,
+  type ListCursorCodec,
+  setInboxStatusByReference,
+} from '@cmsg/conversations-domain';
+import { CatalogError } from '@cmsg/errors';
+import type { AsyncUnaryImplementation } from '@cmsg/platform';
+import type { Caller, ConversationReference, ConversationsServiceServer } from '@cmsg/proto';
+
+export interface ConversationsHandlerDependencies {
+  cursorCodec: ListCursorCodec;
+  outbox: ConversationOutbox;
+}
+
+/** Transport adapter: proto request -> use case -> proto response. No rules live here. */
+export function conversationsHandlers(dependencies: ConversationsHandlerDependencies): AsyncUnaryImplementation<ConversationsServiceServer> {
+  const { cursorCodec, outbox } = dependencies;
+  return {
+    authenticateToken: (request) => authenticateToken(request.token_sha256),
+    getConversationStatus: (request) => getConversationStatus(scopeOf(request.caller), referenceOf(request.conversation)),
+    listConversations: (request) =>
+      listConversations(scopeOf(request.caller), cursorCodec, {
+        cursor: request.cursor,
+        limit: request.limit,
+        order: request.order === 'asc' ? 'asc' : 'desc',
+      }),
+    listContacts: (request) =>
+      listContacts(scopeOf(request.caller), cursorCodec, { cursor: request.cursor, limit: request.limit, testersOnly: request.testers_only }),
+    addNote: (request) => addNote(scopeOf(request.caller), { tokenUuid: request.caller?.token_uuid ?? '' }, referenceOf(request.conversation), request.note),
+    markPending: (request) =>
+      setInboxStatusByReference(scopeOf(request.caller), outbox, referenceOf(request.conversation), {
+        target: 'pending',
+        pendingReason: 'marked_pending',
+        actor: { type: 'api_token', uuid: request.caller?.token_uuid ?? null },
+      }),
+    markResolved: (request) =>
+      setInboxStatusByReference(scopeOf(request.caller), outbox, referenceOf(request.conversation), {
+        target: 'resolved',
+        actor: { type: 'api_token', uuid: request.caller?.token_uuid ?? null },
+      }),
+    listChannels: (request) => listChannels(scopeOf(request.caller)),
+  };
+}
+
+function scopeOf(caller: Caller | undefined) {
+  if (!caller?.business_id) throw new CatalogError('INVALID_REQUEST', 'caller.business_id is required.');
+  return businessScope(caller.business_id);
+}
+
+function referenceOf(reference: ConversationReference | undefined): ConversationReference {
+  if (!reference) throw new CatalogError('INVALID_REQUEST', 'conversation is required.');
+  return reference;
+}

@@ -1,0 +1,56 @@
+import { type BusinessScope, ContactModel, ConversationModel, scopedFilter } from '@cmsg/dal';
+import type { ConversationListItem, ListConversationsResponse } from '@cmsg/proto';
+import { fullName } from './contact-names';
+import { loadReferencedObjects, tagsOf } from './conversation-references';
+import type { ListCursorCodec } from './list-cursor';
+import { fetchKeysetPage, type PageRequest } from './list-page';
+import { MESSAGING_WINDOW_MS } from './messaging-window';
+import type { StoredContact, StoredConversation } from './resolve-conversation-reference';
+
+export const CONVERSATIONS_ENDPOINT = 'conversations';
+
+/** SPEC 4.4: sorted by last_message_at (creation time while empty), uuid tie-break. */
+export async function listConversations(scope: BusinessScope, codec: ListCursorCodec, request: PageRequest): Promise<ListConversationsResponse> {
+  const page = await fetchKeysetPage<StoredConversation>({
+    codec,
+    endpoint: CONVERSATIONS_ENDPOINT,
+    request,
+    sortField: 'sort_at',
+    sortValue: (row) => row.sort_at,
+    query: (filter, sort, limit) =>
+      ConversationModel.find(scopedFilter(scope, filter), { outbox: 0 }).sort(sort).limit(limit).lean<StoredConversation[]>(),
+  });
+  const contactIds = page.rows.map((row) => row.contact_id);
+  const [contacts, objects] = await Promise.all([
+    contactIds.length ? ContactModel.find(scopedFilter(scope, { _id: { $in: contactIds } })).lean<StoredContact[]>() : [],
+    loadReferencedObjects(scope, page.rows),
+  ]);
+  const contactsById = new Map(contacts.map((contact) => [contact._id, contact]));
+  const items: ConversationListItem[] = page.rows.map((conversation) => {
+    const contact = contactsById.get(conversation.contact_id);
+    const lastMessage = conversation.last_message;
+    return {
+      uuid: conversation._id,
+      contact: {
+        uuid: conversation.contact_id,
+        name: contact ? fullName(contact) ?? contact.profile_name ?? undefined : undefined,
+        profile_name: contact?.profile_name ?? undefined,
+        phone: contact?.phone ?? undefined,
+        chat_user_id: contact?.chat_user_id ?? undefined,
+      },
+      last_message_at: lastMessage?.created_at.toISOString(),
+      last_message_preview: lastMessage
+        ? { body: lastMessage.body ?? '', content_type: lastMessage.content_type, is_from_customer: lastMessage.is_from_customer }
+        : undefined,
+      unread_count: conversation.unread_count,
+      mailbox: objects.mailbox(conversation.mailbox_id),
+      ai_employee: objects.aiEmployee(conversation.ai_employee_id),
+      tags: tagsOf(objects, conversation.tag_ids),
+      messaging_window_expires_at: conversation.last_inbound_at
+        ? new Date(conversation.last_inbound_at.getTime() + MESSAGING_WINDOW_MS).toISOString()
+        : undefined,
+      is_tester: conversation.is_tester,
+    };
+  });
+  return { items, next_cursor: page.next_cursor, has_more: page.has_more };
+}

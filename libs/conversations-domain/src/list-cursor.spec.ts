@@ -1,0 +1,40 @@
+import { ListCursorCodec, CURSOR_TTL_MS, afterPositionFilter } from './list-cursor';
+
+describe('ListCursorCodec', () => {
+  let now = 1_700_000_000_000;
+  const codec = new ListCursorCodec('a-test-secret-of-enough-length', () => now);
+
+  it('round-trips a position for the same endpoint and order', () => {
+    const cursor = codec.encode('conversations', 'desc', { sortAt: 123, id: 'abc' });
+    expect(cursor.length).toBeLessThanOrEqual(512);
+    expect(codec.decode(cursor, 'conversations', 'desc')).toEqual({ sortAt: 123, id: 'abc' });
+  });
+
+  it.each([
+    ['another endpoint', (cursor: string) => codec.decode(cursor, 'contacts', 'desc')],
+    ['another order', (cursor: string) => codec.decode(cursor, 'conversations', 'asc')],
+    ['a tampered payload', (cursor: string) => codec.decode(`x${cursor}`, 'conversations', 'desc')],
+    ['a foreign signature', (cursor: string) => new ListCursorCodec('another-secret-of-enough-len').decode(cursor, 'conversations', 'desc')],
+    ['garbage', () => codec.decode('not-a-cursor', 'conversations', 'desc')],
+  ])('rejects %s with INVALID_CURSOR', (_case, decode) => {
+    const cursor = codec.encode('conversations', 'desc', { sortAt: 1, id: 'a' });
+    expect(() => decode(cursor)).toThrow(expect.objectContaining({ code: 'INVALID_CURSOR' }));
+  });
+
+  it('expires after 24 h', () => {
+    const cursor = codec.encode('conversations', 'desc', { sortAt: 1, id: 'a' });
+    now += CURSOR_TTL_MS + 1;
+    expect(() => codec.decode(cursor, 'conversations', 'desc')).toThrow(expect.objectContaining({ code: 'INVALID_CURSOR' }));
+  });
+});
+
+describe('afterPositionFilter', () => {
+  it('continues strictly after the position, tie-broken by id', () => {
+    expect(afterPositionFilter('sort_at', 'desc', { sortAt: 0, id: 'm' })).toEqual({
+      $or: [{ sort_at: { $lt: new Date(0) } }, { sort_at: new Date(0), _id: { $lt: 'm' } }],
+    });
+    expect(afterPositionFilter('created_at', 'asc', { sortAt: 0, id: 'm' })).toEqual({
+      $or: [{ created_at: { $gt: new Date(0) } }, { created_at: new Date(0), _id: { $gt: 'm' } }],
+    });
+  });
+});
