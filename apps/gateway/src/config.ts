@@ -1,0 +1,24 @@
+import { configVars, loadConfig } from '@cmsg/platform';
+import { z } from 'zod';
+
+/** Longest token cache that still honours a revocation within 5 s (CONTRACT 1). */
+const MAX_TOKEN_CACHE_TTL_MS = 4000;
+
+const gatewayConfigShape = {
+  PORT: configVars.port(8080),
+  CONVERSATIONS_GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50051'),
+  SCHEDULER_GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50052'),
+  ACTIONS_GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50053'),
+  REDIS_URL: configVars.redisUrl,
+  KAFKA_BROKERS: configVars.kafkaBrokers,
+  RATE_LIMIT_PER_MINUTE: configVars.rateLimitPerMinute,
+  TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(MAX_TOKEN_CACHE_TTL_MS).default(MAX_TOKEN_CACHE_TTL_MS),
+  SHUTDOWN_GRACE_MS: configVars.shutdownGraceMs,
+};
+
+/** Parsed once at boot by main.ts; fails fast listing every invalid variable. */
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
+  return loadConfig(gatewayConfigShape, env);
+}
+
+export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

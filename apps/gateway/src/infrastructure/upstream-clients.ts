@@ -1,0 +1,38 @@
+import { insecureChannel } from '@cmsg/platform';
+import { ConversationsServiceClient, HealthClient } from '@cmsg/proto';
+import type { GatewayConfig } from '../config';
+import type { Upstreams } from '../gateway-dependencies';
+import { grpcHealthReadinessCheck } from '../readiness/grpc-health-readiness';
+import type { ReadinessCheck } from '../readiness/readiness-check';
+import { promiseClient } from '@cmsg/platform';
+
+const UPSTREAM_DEADLINE_MS = 5000;
+const HEALTH_CHECK_DEADLINE_MS = 2000;
+
+export interface UpstreamConnections {
+  upstreams: Upstreams;
+  healthChecks: ReadinessCheck[];
+  close(): void;
+}
+
+type UpstreamAddresses = Pick<GatewayConfig, 'CONVERSATIONS_GRPC_ADDRESS' | 'SCHEDULER_GRPC_ADDRESS' | 'ACTIONS_GRPC_ADDRESS'>;
+
+/** gRPC clients of the services the gateway calls, and a grpc.health.v1 readiness check per service. */
+export function connectUpstreams(addresses: UpstreamAddresses): UpstreamConnections {
+  const conversations = new ConversationsServiceClient(addresses.CONVERSATIONS_GRPC_ADDRESS, insecureChannel);
+  const healthClients = {
+    'grpc:conversations': new HealthClient(addresses.CONVERSATIONS_GRPC_ADDRESS, insecureChannel),
+    'grpc:scheduler': new HealthClient(addresses.SCHEDULER_GRPC_ADDRESS, insecureChannel),
+    'grpc:actions': new HealthClient(addresses.ACTIONS_GRPC_ADDRESS, insecureChannel),
+  };
+  return {
+    upstreams: { conversations: promiseClient(conversations, { deadlineMs: UPSTREAM_DEADLINE_MS }) },
+    healthChecks: Object.entries(healthClients).map(([name, client]) =>
+      grpcHealthReadinessCheck(name, promiseClient(client, { deadlineMs: HEALTH_CHECK_DEADLINE_MS })),
+    ),
+    close: () => {
+      conversations.close();
+      for (const client of Object.values(healthClients)) client.close();
+    },
+  };
+}

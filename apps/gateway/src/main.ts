@@ -1,0 +1,50 @@
+import './instrument';
+import { createLogger, installGracefulShutdown } from '@cmsg/platform';
+import { createGatewayApp } from './app';
+import { loadGatewayConfig } from './config';
+import { closeHttpServer, listen } from './infrastructure/http-server';
+import { kafkaAdminFactory } from './infrastructure/kafka-admin';
+import { closeRedisClient, connectRedisClient, createRedisClient } from './infrastructure/redis-client';
+import { createRedisTokenRateLimiter } from './infrastructure/token-rate-limiter';
+import { connectUpstreams } from './infrastructure/upstream-clients';
+import { RedisIdempotencyStore } from './idempotency/redis-idempotency-store';
+import { KafkaReadinessCheck } from './readiness/kafka-readiness';
+import { redisReadinessCheck } from './readiness/redis-readiness';
+
+const logger = createLogger('gateway');
+
+async function main(): Promise<void> {
+  const config = loadGatewayConfig();
+  const redis = createRedisClient(config.REDIS_URL, logger);
+  connectRedisClient(redis, logger);
+  const upstreamConnections = connectUpstreams(config);
+  const kafkaReadiness = new KafkaReadinessCheck(kafkaAdminFactory(config.KAFKA_BROKERS));
+
+  const app = createGatewayApp({
+    config,
+    logger,
+    upstreams: upstreamConnections.upstreams,
+    rateLimiter: createRedisTokenRateLimiter(redis, config.RATE_LIMIT_PER_MINUTE),
+    idempotencyStore: new RedisIdempotencyStore(redis),
+    readinessChecks: [redisReadinessCheck(redis), kafkaReadiness, ...upstreamConnections.healthChecks],
+  });
+  const server = await listen(app, config.PORT);
+  logger.info({ port: config.PORT }, 'gateway listening');
+
+  // Order matters: stop taking requests and let in-flight ones finish before closing what they use.
+  installGracefulShutdown(
+    logger,
+    [
+      { name: 'http', close: () => closeHttpServer(server) },
+      { name: 'grpc-clients', close: async () => upstreamConnections.close() },
+      { name: 'redis', close: () => closeRedisClient(redis) },
+      { name: 'kafka', close: () => kafkaReadiness.close() },
+    ],
+    config.SHUTDOWN_GRACE_MS,
+  );
+}
+
+main().catch((error: unknown) => {
+  logger.fatal({ err: error }, 'gateway failed to start');
+  process.exit(1);
+});

@@ -1,0 +1,20 @@
+import type { Logger } from '@cmsg/platform';
+import type { RequestHandler } from 'express';
+
+const PROBE_PATHS = new Set(['/healthz', '/readyz']);
+
+/** One line per finished request; probes log at debug so they do not drown the rest. */
+export function accessLogMiddleware(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const startedAt = process.hrtime.bigint();
+    res.on('finish', () => {
+      const durationMs = Number(process.hrtime.bigint() - startedAt) / 1e6;
+      const level = PROBE_PATHS.has(req.path) ? 'debug' : res.statusCode >= 500 ? 'warn' : 'info';
+      logger[level](
+        { method: req.method, path: req.path, route: req.route?.path as string | undefined, status: res.statusCode, duration_ms: Math.round(durationMs * 10) / 10 },
+        'request finished',
+      );
+    });
+    next();
+  };
+}

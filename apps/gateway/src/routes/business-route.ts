@@ -1,0 +1,31 @@
+import type { EndpointInput, EndpointResponse, PublicEndpoint } from '@cmsg/api-schemas';
+import type { Caller } from '@cmsg/proto';
+import type { Upstreams } from '../gateway-dependencies';
+
+/** What a route's upstream call receives: the validated request parts and the caller to scope by. */
+export type BusinessRouteRequest<Endpoint extends PublicEndpoint> = EndpointInput<Endpoint> & { caller: Caller };
+
+/** A business endpoint bound to its handler; the pipeline around it is the same for all. */
+export interface BusinessRoute {
+  readonly endpoint: PublicEndpoint;
+  handle(request: BusinessRouteRequest<PublicEndpoint>, upstreams: Upstreams): Promise<unknown>;
+}
+
+/**
+ * Declares a business route: the endpoint (schemas, path, status) from @cmsg/api-schemas, the
+ * upstream call, and the mapper from the upstream answer to the public JSON. Both steps are
+ * type-checked against the endpoint's schemas.
+ */
+export function businessRoute<Endpoint extends PublicEndpoint, UpstreamResponse>(
+  endpoint: Endpoint,
+  steps: {
+    call: (upstreams: Upstreams, request: BusinessRouteRequest<Endpoint>) => Promise<UpstreamResponse>;
+    toResponse: (upstream: UpstreamResponse) => EndpointResponse<Endpoint>;
+  },
+): BusinessRoute {
+  return {
+    endpoint,
+    // The pipeline parsed the request with this same endpoint's schemas.
+    handle: async (request, upstreams) => steps.toResponse(await steps.call(upstreams, request as BusinessRouteRequest<Endpoint>)),
+  };
+}

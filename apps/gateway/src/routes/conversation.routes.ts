@@ -1,0 +1,23 @@
+import { addNoteEndpoint, conversationStatusEndpoint, markPendingEndpoint, markResolvedEndpoint } from '@cmsg/api-schemas';
+import { toAddNoteResponse, toInboxStatusChangeResponse } from '../mappers/conversation-change.mapper';
+import { toConversationStatusSnapshot } from '../mappers/conversation-status.mapper';
+import { type BusinessRoute, businessRoute } from './business-route';
+
+export const conversationRoutes: readonly BusinessRoute[] = [
+  businessRoute(conversationStatusEndpoint, {
+    call: ({ conversations }, { caller, body }) => conversations.getConversationStatus({ caller, conversation: body.conversation }),
+    toResponse: toConversationStatusSnapshot,
+  }),
+  businessRoute(addNoteEndpoint, {
+    call: ({ conversations }, { caller, body }) => conversations.addNote({ caller, conversation: body.conversation, note: body.note }),
+    toResponse: toAddNoteResponse,
+  }),
+  businessRoute(markPendingEndpoint, {
+    call: ({ conversations }, { caller, body }) => conversations.markPending({ caller, conversation: body.conversation }),
+    toResponse: toInboxStatusChangeResponse,
+  }),
+  businessRoute(markResolvedEndpoint, {
+    call: ({ conversations }, { caller, body }) => conversations.markResolved({ caller, conversation: body.conversation }),
+    toResponse: toInboxStatusChangeResponse,
+  }),
+];

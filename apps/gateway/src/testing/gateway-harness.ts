@@ -1,0 +1,67 @@
+import { createLogger } from '@cmsg/platform';
+import { ConversationsServiceClient } from '@cmsg/proto';
+import { credentials } from '@grpc/grpc-js';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { createGatewayApp } from '../app';
+import type { IdempotencyStore } from '../idempotency/idempotency-store';
+import { closeHttpServer, listen } from '../infrastructure/http-server';
+import { createMemoryTokenRateLimiter } from '../infrastructure/token-rate-limiter';
+import { promiseClient } from '@cmsg/platform';
+import type { ReadinessCheck } from '../readiness/readiness-check';
+import { FakeConversationsService, TEST_TOKEN } from './fake-conversations-service';
+import { InMemoryIdempotencyStore } from './in-memory-idempotency-store';
+
+export interface GatewayHarnessOptions {
+  rateLimiter?: RateLimiterAbstract;
+  idempotencyStore?: IdempotencyStore;
+  readinessChecks?: ReadinessCheck[];
+  tokenCacheTtlMs?: number;
+}
+
+export type GatewayRequestInit = RequestInit & { json?: unknown; anonymous?: boolean };
+
+export interface GatewayHarness {
+  baseUrl: string;
+  conversations: FakeConversationsService;
+  idempotencyStore: IdempotencyStore;
+  /** fetch against the gateway; `authorization` is the test token unless given or `anonymous`. */
+  request(path: string, init?: GatewayRequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** The real app factory on an ephemeral port, in front of a real in-process gRPC fake. */
+export async function startGatewayHarness(options: GatewayHarnessOptions = {}): Promise<GatewayHarness> {
+  const logger = createLogger('gateway-test', 'silent');
+  const conversations = new FakeConversationsService();
+  const address = await conversations.start(logger);
+  const grpcClient = new ConversationsServiceClient(address, credentials.createInsecure());
+  const idempotencyStore = options.idempotencyStore ?? new InMemoryIdempotencyStore();
+  const app = createGatewayApp({
+    config: { TOKEN_CACHE_TTL_MS: options.tokenCacheTtlMs ?? 0 },
+    logger,
+    upstreams: { conversations: promiseClient(grpcClient, { deadlineMs: 5000 }) },
+    rateLimiter: options.rateLimiter ?? createMemoryTokenRateLimiter(1000),
+    idempotencyStore,
+    readinessChecks: options.readinessChecks ?? [],
+  });
+  const server: Server = await listen(app, 0);
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    baseUrl,
+    conversations,
+    idempotencyStore,
+    request: (path, { json, anonymous, headers, ...init } = {}) => {
+      const requestHeaders = new Headers(headers);
+      if (!anonymous && !requestHeaders.has('authorization')) requestHeaders.set('authorization', `Bearer ${TEST_TOKEN}`);
+      if (json !== undefined && !requestHeaders.has('content-type')) requestHeaders.set('content-type', 'application/json');
+      return fetch(`${baseUrl}${path}`, { ...init, headers: requestHeaders, body: json === undefined ? init.body : JSON.stringify(json) });
+    },
+    close: async () => {
+      await closeHttpServer(server);
+      grpcClient.close();
+      conversations.stop();
+    },
+  };
+}

@@ -1,0 +1,17 @@
+export { API_VERSION } from './api-version';
+export { MAX_JSON_BODY_BYTES } from './limits';
+export * from './common.schema';
+export * from './error-body.schema';
+export * from './headers.schema';
+export * from './conversation-reference.schema';
+export * from './conversation-status.schema';
+export * from './notes.schema';
+export * from './inbox-status.schema';
+export * from './pagination.schema';
+export * from './conversation-list.schema';
+export * from './contact-list.schema';
+export * from './channels.schema';
+export * from './public-endpoint';
+export { PUBLIC_ENDPOINTS } from './public-endpoints';
+export { buildOpenApiDocument } from './openapi';
+export type { OpenApiDocument, OpenApiDocumentOptions } from './openapi';

@@ -1,0 +1,30 @@
+import { ConversationIdSchema, DateTimeSchema, UuidSchema } from './common.schema';
+import { CONVERSATION_REFERENCE_ERROR_CODES, ConversationReferenceSchema } from './conversation-reference.schema';
+import { definePublicEndpoint } from './public-endpoint';
+import { z } from './zod';
+
+export const NoteTextSchema = z.string().min(1).max(5000).openapi({ description: 'Internal context note, never sent to the contact.' });
+
+export const AddNoteRequestSchema = z.object({ conversation: ConversationReferenceSchema, note: NoteTextSchema }).openapi('AddNoteRequest');
+
+export const AddNoteResponseSchema = z
+  .object({
+    conversation: ConversationIdSchema,
+    note: z.object({ uuid: UuidSchema, created_at: DateTimeSchema }),
+  })
+  .openapi('AddNoteResponse');
+
+export type AddNoteRequest = z.infer<typeof AddNoteRequestSchema>;
+export type AddNoteResponse = z.infer<typeof AddNoteResponseSchema>;
+
+export const addNoteEndpoint = definePublicEndpoint({
+  operationId: 'addConversationNote',
+  method: 'post',
+  path: '/conversation/notes',
+  summary: 'Add an internal context note to a conversation timeline',
+  tag: 'Conversations',
+  successStatus: 201,
+  successDescription: 'The note was stored (author type api_token).',
+  errorCodes: CONVERSATION_REFERENCE_ERROR_CODES,
+  schemas: { body: AddNoteRequestSchema, response: AddNoteResponseSchema },
+});

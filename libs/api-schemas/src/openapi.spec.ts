@@ -1,0 +1,84 @@
+import { ERROR_CATALOG } from '@cmsg/errors';
+import { buildOpenApiDocument } from './openapi';
+import { openApiPathOf } from './public-endpoint';
+import { PUBLIC_ENDPOINTS } from './public-endpoints';
+
+type Operation = {
+  operationId: string;
+  security: unknown[];
+  parameters: { name: string; in: string }[];
+  requestBody?: unknown;
+  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: unknown }> }>;
+};
+
+const document = buildOpenApiDocument();
+const operationOf = (method: string, path: string) =>
+  (document.paths?.[`/v1/{slug}${openApiPathOf(path)}`] as Record<string, Operation> | undefined)?.[method];
+
+describe('buildOpenApiDocument', () => {
+  it('is OpenAPI 3.1 of interface version 0.2.0', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.info.version).toBe('0.2.0');
+  });
+
+  it('documents every public endpoint, and only those', () => {
+    const documented = Object.entries(document.paths ?? {}).flatMap(([path, item]) => Object.keys(item as object).map((method) => `${method} ${path}`));
+    expect(documented.sort()).toEqual(PUBLIC_ENDPOINTS.map((endpoint) => `${endpoint.method} /v1/{slug}${openApiPathOf(endpoint.path)}`).sort());
+  });
+
+  it.each([
+    ['post', '/v1/{slug}/conversation/status'],
+    ['post', '/v1/{slug}/conversation/notes'],
+    ['post', '/v1/{slug}/conversation/pending'],
+    ['post', '/v1/{slug}/conversation/resolve'],
+    ['get', '/v1/{slug}/conversations'],
+    ['get', '/v1/{slug}/contacts'],
+    ['get', '/v1/{slug}/tester/contacts'],
+    ['get', '/v1/{slug}/channels'],
+  ])('has %s %s', (method, path) => {
+    expect((document.paths?.[path] as Record<string, unknown>)[method]).toBeDefined();
+  });
+
+  it.each(PUBLIC_ENDPOINTS.map((endpoint) => [endpoint.operationId, endpoint] as const))('%s: bearer auth, slug, success and error responses', (_id, endpoint) => {
+    const operation = operationOf(endpoint.method, endpoint.path) as Operation;
+    expect(operation.security).toEqual([{ bearerAuth: [] }]);
+    expect(operation.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'slug', in: 'path' })]));
+    expect(operation.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'X-Request-Id', in: 'header' })]));
+    const success = operation.responses[String(endpoint.successStatus)];
+    expect(Object.keys(success.headers ?? {})).toEqual(
+      expect.arrayContaining(['X-Request-Id', 'X-Api-Version', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
+    );
+    for (const status of ['400', '401', '403', '429', '500']) {
+      expect(operation.responses[status]?.content?.['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorBody' });
+    }
+    expect(Object.keys(operation.responses['429'].headers ?? {})).toContain('Retry-After');
+    for (const code of endpoint.errorCodes) {
+      expect((operation.responses[String(ERROR_CATALOG[code].httpStatus)] as { description: string }).description).toContain(code);
+    }
+  });
+
+  it('documents Idempotency-Key, the replay header and 413 on POST endpoints', () => {
+    const notes = operationOf('post', '/conversation/notes') as Operation;
+    expect(notes.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key', in: 'header' })]));
+    expect(Object.keys(notes.responses['201'].headers ?? {})).toContain('Idempotent-Replayed');
+    expect(notes.responses['413']).toBeDefined();
+    expect((notes.responses['409'] as { description: string }).description).toContain('IDEMPOTENCY_KEY_REUSED');
+  });
+
+  it('documents the list query parameters', () => {
+    const list = operationOf('get', '/conversations') as Operation;
+    expect(list.parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name).sort()).toEqual(['cursor', 'limit', 'order']);
+  });
+
+  it('declares the error body, the bearer scheme and the headers as components', () => {
+    expect(document.components?.schemas?.['ErrorBody']).toMatchObject({ required: ['code', 'message'] });
+    expect(document.components?.securitySchemes?.['bearerAuth']).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(Object.keys(document.components?.headers ?? {})).toEqual(
+      expect.arrayContaining(['X-Request-Id', 'X-Api-Version', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Idempotent-Replayed']),
+    );
+  });
+
+  it('keeps shared components non-nullable where a field references them as nullable', () => {
+    expect(document.components?.schemas?.['NamedRef']).toMatchObject({ type: 'object' });
+  });
+});
