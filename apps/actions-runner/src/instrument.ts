@@ -1,0 +1,3 @@
+import { startTelemetry } from '@cmsg/platform/telemetry';
+
+startTelemetry('actions-runner');
