@@ -1,0 +1,110 @@
+import { readFile } from 'node:fs/promises';
+import mongoose from 'mongoose';
+import {
+  ApiTokenAdminError,
+  connectMongo,
+  createApiToken,
+  disconnectMongo,
+  listApiTokens,
+  parseSeedFile,
+  revokeApiToken,
+  SeedConflictError,
+  seedDatabase,
+  SeedFileError,
+} from '@cmsg/dal';
+import { ADMIN_USAGE, parseAdminArgs, UsageError, type AdminCommand } from './admin-args';
+import { loadAdminConfig, redactUri } from './admin-config';
+import { formatSeedSummary } from './seed-summary-format';
+
+export interface AdminIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+/** Runs one admin command; every failure becomes a one-paragraph message and an exit code. */
+export async function runAdmin(argv: readonly string[], io: AdminIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let command: AdminCommand;
+  try {
+    command = parseAdminArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.err(`error: ${error.message}\n\n${ADMIN_USAGE}`);
+    return EXIT.usage;
+  }
+  if (command.kind === 'help') {
+    io.out(ADMIN_USAGE);
+    return EXIT.ok;
+  }
+  try {
+    // A seed file is checked before any connection, so a typo fails fast.
+    const seedFile = command.kind === 'seed' ? await readSeedFile(command.file) : undefined;
+    const { mongodbUri } = loadAdminConfig(env);
+    await connect(mongodbUri);
+    try {
+      await execute(command, seedFile, io);
+    } finally {
+      await disconnectMongo();
+    }
+    return EXIT.ok;
+  } catch (error) {
+    io.err(`error: ${describeFailure(error)}`);
+    return EXIT.failed;
+  }
+}
+
+async function execute(command: Exclude<AdminCommand, { kind: 'help' }>, seedFile: unknown, io: AdminIo): Promise<void> {
+  switch (command.kind) {
+    case 'seed':
+      io.out(formatSeedSummary(await seedDatabase(seedFile), command.file));
+      return;
+    case 'token-create': {
+      const created = await createApiToken(command.business, command.uuid);
+      io.out(JSON.stringify({ uuid: created.uuid, token: created.token, business: created.business.slug, created_at: created.created_at }, null, 2));
+      io.err('Store this token now: only its hash is kept, it cannot be shown again.');
+      return;
+    }
+    case 'token-revoke':
+      io.out(JSON.stringify(await revokeApiToken(command.reference), null, 2));
+      return;
+    case 'token-list':
+      io.out(JSON.stringify({ business: command.business, tokens: await listApiTokens(command.business) }, null, 2));
+      return;
+  }
+}
+
+async function readSeedFile(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new AdminFailure(`cannot read seed file ${file}: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new AdminFailure(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  return parseSeedFile(json);
+}
+
+async function connect(uri: string): Promise<void> {
+  try {
+    await connectMongo(uri);
+  } catch (error) {
+    throw new AdminFailure(`cannot reach MongoDB at ${redactUri(uri)} (${(error as Error).message}); is it up? bash tools/infra/infra.sh up`);
+  }
+}
+
+class AdminFailure extends Error {}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof AdminFailure || error instanceof SeedFileError || error instanceof SeedConflictError || error instanceof ApiTokenAdminError) {
+    return error.message;
+  }
+  if (error instanceof mongoose.Error.MongooseServerSelectionError) return `lost the connection to MongoDB: ${error.message}`;
+  if (error instanceof Error && error.message.startsWith('Invalid configuration')) return error.message;
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}

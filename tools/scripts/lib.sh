@@ -1,0 +1,93 @@
+# shellcheck shell=bash
+# Shared by start.sh, stop.sh and test.sh. Sourced from the workspace root, never executed.
+
+export NX_DAEMON=false NX_NO_CLOUD=true
+
+# The product's processes, in start order (stop goes the other way). An app whose project does
+# not exist yet is skipped.
+APPS=(conversations scheduler actions-runner gateway)
+RUN_DIR=.run
+LOG_DIR=$RUN_DIR/logs
+
+log() { printf '[cmsg] %s\n' "$*" >&2; }
+
+die() {
+  log "ERROR: $*"
+  exit 1
+}
+
+# Prints the last lines of a log file to stderr.
+show_tail() {
+  local file=$1 lines=${2:-30}
+  [[ -f $file ]] || return 0
+  log "--- last $lines lines of $file ---"
+  tail -n "$lines" "$file" >&2
+}
+
+# npm ci when node_modules is missing or older than package-lock.json.
+ensure_node_modules() {
+  if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
+    log "installing dependencies (npm ci)"
+    npm ci --no-audit --no-fund --loglevel=error
+  fi
+}
+
+# Starts Redis, Kafka and FerretDB and exports MONGODB_URI, KAFKA_BROKERS, REDIS_URL.
+infra_up() {
+  bash tools/infra/infra.sh up
+  local exports
+  exports=$(bash tools/infra/infra.sh env)
+  eval "$exports"
+}
+
+# The URI naming <database> when it names none (infra.sh env prints the server only).
+mongo_uri_with_default_db() {
+  local uri=$1 db=$2 base query=''
+  base=${uri%%\?*}
+  if [[ $uri == *\?* ]]; then query="?${uri#*\?}"; fi
+  local path=${base#*://}
+  if [[ $path == */* && -n ${path#*/} ]]; then
+    printf '%s\n' "$uri"
+  else
+    printf '%s/%s%s\n' "${base%/}" "$db" "$query"
+  fi
+}
+
+# Apps whose Nx project exists.
+existing_apps() {
+  local app
+  for app in "${APPS[@]}"; do
+    if [[ -f apps/$app/project.json ]]; then printf '%s\n' "$app"; fi
+  done
+}
+
+# Builds the existing apps and the admin tool into dist/; the Nx output goes to a log file.
+build_projects() {
+  local projects
+  projects=$(existing_apps | paste -sd, -)
+  projects=${projects:+$projects,}admin
+  mkdir -p "$LOG_DIR"
+  log "building $projects"
+  if ! npx nx run-many -t build --projects="$projects" --outputStyle=static >"$LOG_DIR/build.log" 2>&1; then
+    cat "$LOG_DIR/build.log" >&2
+    die "build failed (log: $LOG_DIR/build.log)"
+  fi
+}
+
+# Prints the pid of <app> when the process recorded in its pidfile is alive and is that app.
+app_pid() {
+  local app=$1 pidfile=$RUN_DIR/$1.pid pid
+  [[ -f $pidfile ]] || return 1
+  pid=$(tr -dc '0-9' <"$pidfile")
+  if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "dist/apps/$app/main.js"; then
+    printf '%s\n' "$pid"
+    return 0
+  fi
+  rm -f "$pidfile"
+  return 1
+}
+
+port_open() {
+  # shellcheck disable=SC2016 # $1 expands in the inner shell, which gets the port as an argument.
+  timeout 2 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1"' _ "$1" 2>/dev/null
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# npm test (and .ci/run): dependencies, infrastructure, generated-code drift, typecheck, lint,
+# build, unit tests, integration tests. Exits non-zero when anything fails and ends with one
+# plain line: "summary: N passed, N failed".
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+# shellcheck source=tools/scripts/lib.sh
+source tools/scripts/lib.sh
+
+RESULTS_DIR=$RUN_DIR/test-results
+failed_steps=()
+passed_tests=0
+failed_tests=0
+infra_was_up=false
+stage=setup
+
+finish() {
+  local status=$?
+  if [[ ${CI:-} == true && $infra_was_up == false ]]; then bash tools/infra/infra.sh down >/dev/null 2>&1 || true; fi
+  if ((status != 0)) && ((${#failed_steps[@]} == 0)); then failed_steps+=("$stage"); fi
+  if ((${#failed_steps[@]} > 0)); then log "FAILED: ${failed_steps[*]}"; fi
+  printf 'summary: %d passed, %d failed\n' "$passed_tests" "$failed_tests"
+  if ((${#failed_steps[@]} > 0)); then exit 1; fi
+}
+trap finish EXIT
+
+# Runs a step with its output in a log file, shown only when it fails; later steps still run.
+check() {
+  local name=$1
+  shift
+  local logfile
+  logfile="$LOG_DIR/test-${name// /-}.log"
+  log "$name"
+  if ! "$@" >"$logfile" 2>&1; then
+    cat "$logfile" >&2
+    failed_steps+=("$name")
+  fi
+}
+
+# Runs one jest configuration in the foreground and adds its counts to the summary.
+run_jest() {
+  local name=$1 config=$2
+  shift 2
+  local report="$RESULTS_DIR/$name.json"
+  rm -f "$report"
+  log "$name tests"
+  npx jest -c "$config" --json --outputFile="$PWD/$report" "$@" || failed_steps+=("$name tests")
+  if [[ -f $report ]]; then
+    local counts
+    counts=$(node -e 'const r = require(process.argv[1]); console.log(r.numPassedTests, r.numFailedTests + r.numRuntimeErrorTestSuites)' "$PWD/$report")
+    passed_tests=$((passed_tests + ${counts% *}))
+    failed_tests=$((failed_tests + ${counts#* }))
+  fi
+}
+
+mkdir -p "$LOG_DIR" "$RESULTS_DIR"
+if bash tools/infra/infra.sh status 2>/dev/null | grep -q ' running ' && ! bash tools/infra/infra.sh status 2>/dev/null | grep -q ' stopped '; then
+  infra_was_up=true
+fi
+stage=dependencies
+ensure_node_modules
+stage=infrastructure
+infra_up
+check "proto drift" bash libs/proto/scripts/check-generated.sh
+check "typecheck and lint" npx nx run-many -t typecheck lint --outputStyle=static
+stage=build
+build_projects
+run_jest unit jest.config.js
+run_jest integration jest.integration.config.js
