@@ -1,0 +1,53 @@
+export { CloudApiClient } from './cloud-api-client';
+export type {
+  CloudApiClientConfig,
+  ChannelCredentials,
+  OutboundMessage,
+  SendMessageResult,
+  MediaInfo,
+  MediaDownload,
+  DownloadOptions,
+} from './cloud-api-client';
+export type {
+  MessageContent,
+  MessageContentType,
+  TextContent,
+  ImageOrVideoContent,
+  AudioContent,
+  DocumentContent,
+  InteractiveButtonsContent,
+  ReplyButton,
+  TemplateContent,
+  TemplateHeader,
+  TemplateUrlButtonParameter,
+} from './message-content';
+export { buildMessageRequest, CLOUD_API_LIMITS } from './message-body';
+export type { CloudApiMessageRequest } from './message-body';
+export { resolveRecipient, recipientFields } from './recipient';
+export type { Recipient, ContactAddress, RecipientPolicy } from './recipient';
+export { CloudApiFailure, isTransientCloudApiError, cloudApiErrorOf } from './cloud-api-failure';
+export type { CloudApiErrorBody } from './cloud-api-failure';
+export {
+  verifyWebhookSignature,
+  assertWebhookSignature,
+  webhookVerifyChallenge,
+  WEBHOOK_SIGNATURE_HEADER,
+} from './webhook-verification';
+export {
+  webhookPayloadSchema,
+  webhookMessagesValueSchema,
+  webhookContactSchema,
+  webhookMessageSchema,
+  webhookStatusSchema,
+  inboundEventsOf,
+  webhookTimestampToDate,
+} from './webhook-payload';
+export type {
+  WebhookPayload,
+  WebhookMessagesValue,
+  WebhookContact,
+  WebhookMessage,
+  WebhookStatus,
+  InboundEvent,
+  InboundSender,
+} from './webhook-payload';

@@ -1,0 +1,114 @@
+import { inboundEventsOf, webhookPayloadSchema } from './webhook-payload';
+
+/** Shaped after the provider's documented examples. */
+const inbound = {
+  object: 'whatsapp_business_account',
+  entry: [
+    {
+      id: '102290129340398',
+      changes: [
+        {
+          field: 'messages',
+          value: {
+            messaging_product: 'whatsapp',
+            metadata: { display_phone_number: '15550783881', phone_number_id: '106540352242922' },
+            contacts: [
+              { profile: { name: 'Sheena Nelson' }, wa_id: '16505551234', user_id: 'US.13491208655302741918' },
+              { profile: { name: 'Uma', username: 'uma.k' }, user_id: 'US.99' },
+            ],
+            messages: [
+              { from: '16505551234', from_user_id: 'US.13491208655302741918', id: 'wamid.A', timestamp: '1749416383', type: 'text', text: { body: 'Hi' } },
+              {
+                from_user_id: 'US.99',
+                id: 'wamid.B',
+                timestamp: '1749416390',
+                type: 'image',
+                image: { id: '1003383421387256', mime_type: 'image/jpeg', sha256: 'abc', caption: 'receipt' },
+              },
+              {
+                from: '16505551234',
+                id: 'wamid.C',
+                timestamp: '1749416391',
+                type: 'interactive',
+                interactive: { type: 'button_reply', button_reply: { id: 'yes', title: 'Yes' } },
+                context: { from: '15550783881', id: 'wamid.OUT' },
+              },
+              { from: '16505551234', id: 'wamid.D', timestamp: '1749416392', type: 'location', location: { latitude: 1, longitude: 2 } },
+            ],
+          },
+        },
+        { field: 'message_template_status_update', value: { event: 'APPROVED', message_template_id: 1 } },
+      ],
+    },
+    {
+      id: '102290129340398',
+      changes: [
+        {
+          field: 'messages',
+          value: {
+            messaging_product: 'whatsapp',
+            metadata: { display_phone_number: '15550783881', phone_number_id: '106540352242922' },
+            statuses: [
+              { id: 'wamid.OUT', status: 'delivered', timestamp: '1749416400', recipient_id: '16505551234' },
+              {
+                id: 'wamid.OUT2',
+                status: 'failed',
+                timestamp: '1749416401',
+                recipient_id: '16505551234',
+                errors: [{ code: 131047, title: 'Re-engagement message', error_data: { details: 'more than 24 hours' } }],
+              },
+            ],
+          },
+        },
+      ],
+    },
+  ],
+};
+
+describe('webhookPayloadSchema', () => {
+  it('parses messages, statuses and foreign change fields', () => {
+    expect(webhookPayloadSchema.safeParse(inbound).success).toBe(true);
+  });
+
+  it('refuses another object kind', () => {
+    expect(webhookPayloadSchema.safeParse({ ...inbound, object: 'page' }).success).toBe(false);
+  });
+
+  it('refuses a messages change whose value is malformed instead of letting it pass as a foreign field', () => {
+    const broken = { object: 'whatsapp_business_account', entry: [{ id: '1', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp' } }] }] };
+    expect(webhookPayloadSchema.safeParse(broken).success).toBe(false);
+  });
+});
+
+describe('inboundEventsOf', () => {
+  const events = inboundEventsOf(webhookPayloadSchema.parse(inbound));
+
+  it('yields one event per message and status, in order, skipping other fields', () => {
+    expect(events.map((event) => (event.kind === 'message' ? event.message.id : event.status.id))).toEqual([
+      'wamid.A',
+      'wamid.B',
+      'wamid.C',
+      'wamid.D',
+      'wamid.OUT',
+      'wamid.OUT2',
+    ]);
+  });
+
+  it('joins each message with its contact, by phone or by user id', () => {
+    const [first, second] = events;
+    expect(first).toMatchObject({
+      kind: 'message',
+      phone_number_id: '106540352242922',
+      sender: { wa_id: '16505551234', user_id: 'US.13491208655302741918', profile_name: 'Sheena Nelson' },
+    });
+    expect(first?.kind === 'message' && first.sent_at.toISOString()).toBe('2025-06-08T20:59:43.000Z');
+    expect(second).toMatchObject({ sender: { user_id: 'US.99', username: 'uma.k', profile_name: 'Uma' } });
+    expect(second?.kind === 'message' && second.sender.wa_id).toBeUndefined();
+    expect(second?.kind === 'message' && second.message.image).toEqual({ id: '1003383421387256', mime_type: 'image/jpeg', sha256: 'abc', caption: 'receipt' });
+  });
+
+  it('keeps button replies and failed status errors', () => {
+    expect(events[2]).toMatchObject({ message: { interactive: { button_reply: { id: 'yes' } }, context: { id: 'wamid.OUT' } } });
+    expect(events[5]).toMatchObject({ kind: 'status', status: { status: 'failed', errors: [{ code: 131047 }] } });
+  });
+});

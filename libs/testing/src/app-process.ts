@@ -1,0 +1,61 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { WORKSPACE_ROOT } from './infra-env';
+
+/** One built app (dist/apps/<app>/main.js) running as a real child process, logs to a file. */
+export class AppProcess {
+  private child: ChildProcess | undefined;
+  readonly logFile: string;
+
+  constructor(
+    readonly name: string,
+    readonly app: string,
+    private readonly env: Record<string, string>,
+    logDir: string,
+  ) {
+    mkdirSync(logDir, { recursive: true });
+    this.logFile = path.join(logDir, `${name}.log`);
+  }
+
+  start(): void {
+    const log = createWriteStream(this.logFile, { flags: 'a' });
+    this.child = spawn(process.execPath, [path.join(WORKSPACE_ROOT, 'dist/apps', this.app, 'main.js')], {
+      cwd: WORKSPACE_ROOT,
+      env: { ...process.env, ...this.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child.stdout?.pipe(log);
+    this.child.stderr?.pipe(log);
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  get running(): boolean {
+    return !!this.child && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** SIGTERM (graceful drain) or SIGKILL (crash); resolves when the process is gone. */
+  stop(signal: NodeJS.Signals = 'SIGTERM', timeoutMs = 30000): Promise<void> {
+    const child = this.child;
+    if (!child || !this.running) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      child.kill(signal);
+    });
+  }
+
+  logTail(lines = 40): string {
+    try {
+      return readFileSync(this.logFile, 'utf8').split('\n').slice(-lines).join('\n');
+    } catch {
+      return '(no log)';
+    }
+  }
+}

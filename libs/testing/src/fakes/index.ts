@@ -1,0 +1,37 @@
+export { FakeCloudApi } from './fake-cloud-api';
+export type {
+  CloudApiRecord,
+  CloudApiRecordFilter,
+  CloudApiRequestKind,
+  CloudApiRule,
+  CloudApiErrorSpec,
+  RegisteredMedia,
+  FakeCloudApiOptions,
+} from './fake-cloud-api';
+export { FakeAiServer } from './fake-ai-server';
+export type { AiRecord, AiRecordFilter, AiEndpoint, AiRule, AiErrorSpec, FakeAiServerOptions } from './fake-ai-server';
+export type { FakeRuleBase } from './fake-rules';
+export { FakeCloudApiRemote, FakeAiRemote } from './fake-remote-control';
+export { startFakes } from './start-fakes';
+export type { StartFakesOptions, RunningFakes } from './start-fakes';
+export {
+  signedWebhookRequest,
+  inboundMessageWebhook,
+  inboundTextWebhook,
+  inboundMediaWebhook,
+  inboundButtonReplyWebhook,
+  statusWebhook,
+  fakeWamid,
+  webhookTimestamp,
+} from './webhook-builders';
+export type {
+  SignedWebhookRequest,
+  WebhookSender,
+  WebhookChannel,
+  InboundMessageInput,
+  InboundTextInput,
+  InboundMediaInput,
+  InboundMediaType,
+  ButtonReplyInput,
+  StatusInput,
+} from './webhook-builders';

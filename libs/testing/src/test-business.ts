@@ -1,0 +1,79 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { generateApiToken, seedDatabase, type SeedFileInput } from '@cmsg/dal';
+import { ApiClient } from './api-client';
+import { connectToStackDatabase, integrationStack } from './integration-stack';
+
+export type BusinessSeedInput = SeedFileInput['businesses'][number];
+export type ContactSeedInput = NonNullable<BusinessSeedInput['contacts']>[number];
+
+export interface TestBusiness {
+  slug: string;
+  token: string;
+  tokenUuid: string;
+  businessId: string;
+  channelKey: string;
+  seed: BusinessSeedInput;
+  /** Client on the first gateway with this business's token. */
+  api: ApiClient;
+}
+
+let phoneCounter = 0;
+
+/** A phone number no other test business uses (digits only differ per call). */
+export function uniquePhone(): string {
+  phoneCounter += 1;
+  const suffix = `${process.pid % 1000}${String(phoneCounter).padStart(4, '0')}${randomBytes(1)[0]! % 10}`;
+  return `+52155${suffix.padStart(8, '0').slice(-8)}`;
+}
+
+/** An ISO time relative to now, for messages that must open (or not) the 24 h window. */
+export function minutesAgo(minutes: number): string {
+  return new Date(Date.now() - minutes * 60_000).toISOString();
+}
+
+/**
+ * Seeds a fresh business through the seed format (CONTRACT 8), so every test has its own tenant:
+ * no wiping, no interference between tests running in parallel.
+ */
+export async function createTestBusiness(customize: (business: BusinessSeedInput) => void = () => undefined): Promise<TestBusiness> {
+  await connectToStackDatabase();
+  const suffix = randomBytes(5).toString('hex');
+  const token = generateApiToken();
+  const tokenUuid = randomUUID();
+  const channelKey = `chan-${suffix}`;
+  const business: BusinessSeedInput = {
+    uuid: randomUUID(),
+    slug: `Biz-${suffix}`,
+    name: `Test business ${suffix}`,
+    time_zone: 'America/Mexico_City',
+    api_tokens: [{ uuid: tokenUuid, token }],
+    channels: [{ public_key: channelKey, name: 'Main line', phone: uniquePhone(), phone_number_id: `pn-${suffix}`, access_token: `access-${suffix}` }],
+    contacts: [],
+  };
+  customize(business);
+  await seedDatabase({ businesses: [business] });
+  return {
+    slug: business.slug,
+    token,
+    tokenUuid,
+    businessId: business.uuid!,
+    channelKey,
+    seed: business,
+    api: new ApiClient(integrationStack().gatewayUrls[0]!, token, business.slug),
+  };
+}
+
+/** A contact with its conversation on the business's first channel. */
+export function contactSeed(business: BusinessSeedInput, fields: Partial<ContactSeedInput> = {}): ContactSeedInput {
+  const contact: ContactSeedInput = {
+    uuid: randomUUID(),
+    channel: business.channels![0]!.public_key,
+    first_name: 'Test',
+    last_name: 'Contact',
+    phone: uniquePhone(),
+    conversation: { uuid: randomUUID(), messages: [] },
+    ...fields,
+  };
+  business.contacts = [...(business.contacts ?? []), contact];
+  return contact;
+}
