@@ -13,10 +13,17 @@ import {
   shutdownGrpcServer,
   topicName,
 } from '@cmsg/platform';
-import { ConversationsServiceService, type ConversationsServiceServer } from '@cmsg/proto';
+import {
+  ConversationActionsServiceService,
+  type ConversationActionsServiceServer,
+  ConversationsServiceService,
+  type ConversationsServiceServer,
+} from '@cmsg/proto';
+import { conversationActionHandlers } from './conversation-actions.grpc';
 import { config } from './config';
 import { conversationsHandlers } from './conversations.grpc';
 import { kafkaEventPublisher } from './kafka-event-publisher';
+import { messageSendingHandlers } from './message-sending.grpc';
 
 const logger = createLogger('conversations');
 
@@ -37,6 +44,10 @@ async function main(): Promise<void> {
   server.addService(
     ConversationsServiceService,
     adaptUnaryService<ConversationsServiceServer>(conversationsHandlers({ cursorCodec: new ListCursorCodec(config.SIGNING_SECRET), outbox }), logger),
+  );
+  server.addService(
+    ConversationActionsServiceService,
+    adaptUnaryService<ConversationActionsServiceServer>({ ...conversationActionHandlers(), ...messageSendingHandlers() }, logger),
   );
   addHealthService(server, async () => isMongoConnected(), logger);
   const port = await bindGrpcServer(server, config.GRPC_ADDRESS);

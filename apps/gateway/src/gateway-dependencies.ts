@@ -1,14 +1,16 @@
 import type { Logger } from '@cmsg/platform';
-import type { ConversationsServiceClient } from '@cmsg/proto';
+import type { ActionsServiceClient, ConversationActionsServiceClient, ConversationsServiceClient } from '@cmsg/proto';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { GatewayConfig } from './config';
 import type { IdempotencyStore } from './idempotency/idempotency-store';
 import type { PromiseClient } from '@cmsg/platform';
 import type { ReadinessCheck } from './readiness/readiness-check';
 
-/** The gRPC services business routes call; later endpoints add the scheduler and the actions runner. */
+/** The gRPC services business routes call. */
 export interface Upstreams {
   conversations: PromiseClient<ConversationsServiceClient>;
+  conversationActions: PromiseClient<ConversationActionsServiceClient>;
+  actions: PromiseClient<ActionsServiceClient>;
 }
 
 /** Everything createGatewayApp needs from the outside; main.ts wires real ones, tests wire doubles. */

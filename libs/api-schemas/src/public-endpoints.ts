@@ -4,6 +4,9 @@ import { listConversationsEndpoint } from './conversation-list.schema';
 import { conversationStatusEndpoint } from './conversation-status.schema';
 import { markPendingEndpoint, markResolvedEndpoint } from './inbox-status.schema';
 import { addNoteEndpoint } from './notes.schema';
+import { ACTION_GROUP_ENDPOINTS } from './action-groups.endpoints';
+import { CONVERSATION_ACTION_ENDPOINTS } from './conversation-actions.endpoints';
+import { MESSAGE_ENDPOINTS } from './messages.endpoints';
 import type { PublicEndpoint } from './public-endpoint';
 
 /** Every public business endpoint; the gateway routes exactly these and the OpenAPI document lists them. */
@@ -16,4 +19,7 @@ export const PUBLIC_ENDPOINTS: readonly PublicEndpoint[] = [
   listContactsEndpoint,
   listTesterContactsEndpoint,
   listChannelsEndpoint,
+  ...CONVERSATION_ACTION_ENDPOINTS,
+  ...MESSAGE_ENDPOINTS,
+  ...ACTION_GROUP_ENDPOINTS,
 ];

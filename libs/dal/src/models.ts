@@ -109,6 +109,8 @@ const conversationSchema = new Schema(
     last_inbound_at: { type: Date, default: null },
     unread_count: { type: Number, required: true, default: 0 },
     media_awaiting_transcription: { type: Number, required: true, default: 0 },
+    // The one pending scheduled message (compare-and-set keeps it to one per conversation).
+    pending_schedule_id: { type: String, default: null },
     is_tester: { type: Boolean, required: true, default: false },
     // Events written in the same atomic update as the state change they announce, removed once
     // published: a crash between the write and the publish delays the event, never loses it.
@@ -266,6 +268,44 @@ const paymentSchema = new Schema(
 // Latest open payment of a conversation.
 paymentSchema.index({ business_id: 1, conversation_id: 1, created_at: -1 });
 
+const scheduledMessageSchema = new Schema(
+  {
+    ...base,
+    conversation_id: { type: String, required: true },
+    // pending | cancelled | sent | failed
+    status: { type: String, required: true },
+    executor_kind: { type: String, required: true },
+    ai_employee_id: { type: String, default: null },
+    reason: { type: String, default: null },
+    // Fallback (AI branch) or required window-closed template (human branch).
+    template_id: { type: String, default: null },
+    message_kind: { type: String, default: null },
+    payload: { type: Schema.Types.Mixed, default: null },
+    template_variables: { type: [Schema.Types.Mixed], default: [] },
+    template_header: { type: Schema.Types.Mixed, default: null },
+    template_button_parameters: { type: [Schema.Types.Mixed], default: [] },
+    schedule_at: { type: Date, required: true },
+    cancel_on_customer_reply: { type: Boolean, required: true, default: false },
+    is_tester: { type: Boolean, required: true, default: false },
+    created_by_token_id: { type: String, default: null },
+    author: {
+      type: new Schema({ type: { type: String, required: true }, uuid: { type: String, default: null } }, { _id: false }),
+      required: true,
+    },
+    error: { type: new Schema({ code: String, message: String }, { _id: false }), default: null },
+    history: { type: [Schema.Types.Mixed], default: [] },
+    fire_lease_until: { type: Date, default: null },
+    fired_at: { type: Date, default: null },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+  },
+  options,
+);
+// Due schedules: pending ones by firing time.
+scheduledMessageSchema.index({ status: 1, schedule_at: 1 });
+// Schedules of a conversation.
+scheduledMessageSchema.index({ business_id: 1, conversation_id: 1 });
+
 export const BusinessModel = model('Business', businessSchema, 'businesses');
 export const ApiTokenModel = model('ApiToken', apiTokenSchema, 'api_tokens');
 export const ChannelModel = model('Channel', channelSchema, 'channels');
@@ -281,6 +321,7 @@ export const TemplateModel = model('Template', templateSchema, 'templates');
 export const QuickReplyModel = model('QuickReply', quickReplySchema, 'quick_replies');
 export const WebhookModel = model('Webhook', webhookSchema, 'webhooks');
 export const PaymentModel = model('Payment', paymentSchema, 'payments');
+export const ScheduledMessageModel = model('ScheduledMessage', scheduledMessageSchema, 'scheduled_messages');
 
 type Entity<M> = M extends Model<infer Raw> ? Raw & { _id: string } : never;
 export type BusinessEntity = Entity<typeof BusinessModel>;
@@ -298,6 +339,7 @@ export type TemplateEntity = InferSchemaType<typeof templateSchema>;
 export type QuickReplyEntity = InferSchemaType<typeof quickReplySchema>;
 export type WebhookEntity = InferSchemaType<typeof webhookSchema>;
 export type PaymentEntity = InferSchemaType<typeof paymentSchema>;
+export type ScheduledMessageEntity = InferSchemaType<typeof scheduledMessageSchema>;
 
 export const ALL_MODELS = [
   BusinessModel,
@@ -315,4 +357,5 @@ export const ALL_MODELS = [
   QuickReplyModel,
   WebhookModel,
   PaymentModel,
+  ScheduledMessageModel,
 ] as const;

@@ -1,5 +1,5 @@
 import { insecureChannel } from '@cmsg/platform';
-import { ConversationsServiceClient, HealthClient } from '@cmsg/proto';
+import { ActionsServiceClient, ConversationActionsServiceClient, ConversationsServiceClient, HealthClient } from '@cmsg/proto';
 import type { GatewayConfig } from '../config';
 import type { Upstreams } from '../gateway-dependencies';
 import { grpcHealthReadinessCheck } from '../readiness/grpc-health-readiness';
@@ -20,18 +20,27 @@ type UpstreamAddresses = Pick<GatewayConfig, 'CONVERSATIONS_GRPC_ADDRESS' | 'SCH
 /** gRPC clients of the services the gateway calls, and a grpc.health.v1 readiness check per service. */
 export function connectUpstreams(addresses: UpstreamAddresses): UpstreamConnections {
   const conversations = new ConversationsServiceClient(addresses.CONVERSATIONS_GRPC_ADDRESS, insecureChannel);
+  const conversationActions = new ConversationActionsServiceClient(addresses.CONVERSATIONS_GRPC_ADDRESS, insecureChannel);
+  const actions = new ActionsServiceClient(addresses.ACTIONS_GRPC_ADDRESS, insecureChannel);
   const healthClients = {
     'grpc:conversations': new HealthClient(addresses.CONVERSATIONS_GRPC_ADDRESS, insecureChannel),
     'grpc:scheduler': new HealthClient(addresses.SCHEDULER_GRPC_ADDRESS, insecureChannel),
     'grpc:actions': new HealthClient(addresses.ACTIONS_GRPC_ADDRESS, insecureChannel),
   };
   return {
-    upstreams: { conversations: promiseClient(conversations, { deadlineMs: UPSTREAM_DEADLINE_MS }) },
+    upstreams: {
+      conversations: promiseClient(conversations, { deadlineMs: UPSTREAM_DEADLINE_MS }),
+      // Sends wait for the chat platform; AI assistance for the AI provider (300 s budget).
+      conversationActions: promiseClient(conversationActions, { deadlineMs: 60_000 }),
+      actions: promiseClient(actions, { deadlineMs: 310_000 }),
+    },
     healthChecks: Object.entries(healthClients).map(([name, client]) =>
       grpcHealthReadinessCheck(name, promiseClient(client, { deadlineMs: HEALTH_CHECK_DEADLINE_MS })),
     ),
     close: () => {
       conversations.close();
+      conversationActions.close();
+      actions.close();
       for (const client of Object.values(healthClients)) client.close();
     },
   };

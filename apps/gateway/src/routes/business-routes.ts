@@ -1,6 +1,9 @@
 import type { BusinessRoute } from './business-route';
+import { actionGroupRoutes } from './action-group.routes';
+import { conversationActionRoutes } from './conversation-action.routes';
 import { conversationRoutes } from './conversation.routes';
 import { listRoutes } from './list.routes';
+import { messageRoutes } from './message.routes';
 
 /** Every business route; a spec checks this matches PUBLIC_ENDPOINTS one to one. */
-export const BUSINESS_ROUTES: readonly BusinessRoute[] = [...conversationRoutes, ...listRoutes];
+export const BUSINESS_ROUTES: readonly BusinessRoute[] = [...conversationRoutes, ...listRoutes, ...conversationActionRoutes, ...messageRoutes, ...actionGroupRoutes];

@@ -1,5 +1,5 @@
 import { createLogger } from '@cmsg/platform';
-import { ConversationsServiceClient } from '@cmsg/proto';
+import { ActionsServiceClient, ConversationActionsServiceClient, ConversationsServiceClient } from '@cmsg/proto';
 import { credentials } from '@grpc/grpc-js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -37,11 +37,18 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
   const conversations = new FakeConversationsService();
   const address = await conversations.start(logger);
   const grpcClient = new ConversationsServiceClient(address, credentials.createInsecure());
+  // Services this harness does not fake answer UNIMPLEMENTED from the same in-process server.
+  const actionsClient = new ConversationActionsServiceClient(address, credentials.createInsecure());
+  const runnerClient = new ActionsServiceClient(address, credentials.createInsecure());
   const idempotencyStore = options.idempotencyStore ?? new InMemoryIdempotencyStore();
   const app = createGatewayApp({
     config: { TOKEN_CACHE_TTL_MS: options.tokenCacheTtlMs ?? 0 },
     logger,
-    upstreams: { conversations: promiseClient(grpcClient, { deadlineMs: 5000 }) },
+    upstreams: {
+      conversations: promiseClient(grpcClient, { deadlineMs: 5000 }),
+      conversationActions: promiseClient(actionsClient, { deadlineMs: 5000 }),
+      actions: promiseClient(runnerClient, { deadlineMs: 5000 }),
+    },
     rateLimiter: options.rateLimiter ?? createMemoryTokenRateLimiter(1000),
     idempotencyStore,
     readinessChecks: options.readinessChecks ?? [],
@@ -61,6 +68,8 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
     close: async () => {
       await closeHttpServer(server);
       grpcClient.close();
+      actionsClient.close();
+      runnerClient.close();
       conversations.stop();
     },
   };
