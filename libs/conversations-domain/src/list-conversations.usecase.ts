@@ -1,15 +1,14 @@
-import { type BusinessScope, ContactModel, ConversationModel, scopedFilter } from '@cmsg/dal';
+import { type BusinessScope, ConversationModel, scopedFilter } from '@cmsg/dal';
 import type { ConversationListItem, ListConversationsResponse } from '@cmsg/proto';
-import { fullName } from './contact-names';
 import { loadReferencedObjects, tagsOf } from './conversation-references';
 import type { ListCursorCodec } from './list-cursor';
 import { fetchKeysetPage, type PageRequest } from './list-page';
 import { MESSAGING_WINDOW_MS } from './messaging-window';
-import type { StoredContact, StoredConversation } from './resolve-conversation-reference';
+import type { StoredConversation } from './resolve-conversation-reference';
 
 export const CONVERSATIONS_ENDPOINT = 'conversations';
 
-/** SPEC 4.4: sorted by last_message_at (creation time while empty), uuid tie-break. */
+/** SPEC 4.4: sorted by last_message_at (creation time while empty), uuid tie-break; one query per page plus names. */
 export async function listConversations(scope: BusinessScope, codec: ListCursorCodec, request: PageRequest): Promise<ListConversationsResponse> {
   const page = await fetchKeysetPage<StoredConversation>({
     codec,
@@ -20,20 +19,15 @@ export async function listConversations(scope: BusinessScope, codec: ListCursorC
     query: (filter, sort, limit) =>
       ConversationModel.find(scopedFilter(scope, filter), { outbox: 0 }).sort(sort).limit(limit).lean<StoredConversation[]>(),
   });
-  const contactIds = page.rows.map((row) => row.contact_id);
-  const [contacts, objects] = await Promise.all([
-    contactIds.length ? ContactModel.find(scopedFilter(scope, { _id: { $in: contactIds } })).lean<StoredContact[]>() : [],
-    loadReferencedObjects(scope, page.rows),
-  ]);
-  const contactsById = new Map(contacts.map((contact) => [contact._id, contact]));
+  const objects = await loadReferencedObjects(scope, page.rows);
   const items: ConversationListItem[] = page.rows.map((conversation) => {
-    const contact = contactsById.get(conversation.contact_id);
+    const contact = conversation.contact;
     const lastMessage = conversation.last_message;
     return {
       uuid: conversation._id,
       contact: {
         uuid: conversation.contact_id,
-        name: contact ? fullName(contact) ?? contact.profile_name ?? undefined : undefined,
+        name: contact?.name ?? undefined,
         profile_name: contact?.profile_name ?? undefined,
         phone: contact?.phone ?? undefined,
         chat_user_id: contact?.chat_user_id ?? undefined,

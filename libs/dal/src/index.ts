@@ -4,3 +4,5 @@ export type { BusinessId, BusinessScope } from './business-scope';
 export { phoneLookupKey, usernameLookupKey, nameLookupKey } from './lookup-keys';
 export { connectMongo, ensureIndexes, isMongoConnected, disconnectMongo } from './mongo-connection';
 export * from './seed';
+export { contactSnapshotOf, fullName } from './contact-snapshot';
+export type { ContactSnapshot } from './contact-snapshot';

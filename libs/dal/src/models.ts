@@ -99,6 +99,14 @@ const conversationSchema = new Schema(
   {
     ...base,
     contact_id: { type: String, required: true },
+    // contactSnapshotOf(contact): list pages read it instead of joining contacts.
+    contact: {
+      type: new Schema(
+        { name: { type: String, default: null }, profile_name: { type: String, default: null }, phone: { type: String, default: null }, chat_user_id: { type: String, default: null } },
+        { _id: false },
+      ),
+      default: null,
+    },
     channel_id: { type: String, required: true },
     ai_employee_id: { type: String, default: null },
     mailbox_id: { type: String, default: null },
@@ -149,6 +157,18 @@ const messageSchema = new Schema(
     provider_message_id: { type: String, default: null },
     is_simulated: { type: Boolean, required: true, default: false },
     created_at: { type: Date, required: true },
+    // Outbound only: who sent it (api_token | ai_employee | system).
+    author: {
+      type: new Schema({ type: { type: String, required: true }, uuid: { type: String, default: null } }, { _id: false }),
+      default: null,
+    },
+    // Outbound sends are exactly-once per operation: the _id derives from (operation_id, part), the
+    // send is recorded as `sending` before the provider call and settled to sent | failed after it.
+    operation_id: { type: String, default: null },
+    operation_part: { type: Number, default: null },
+    operation_parts: { type: Number, default: null },
+    sending_started_at: { type: Date, default: null },
+    error: { type: new Schema({ code: String, message: String }, { _id: false }), default: null },
   },
   options,
 );

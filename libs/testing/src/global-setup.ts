@@ -1,15 +1,30 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { type RunningFakes, startFakes } from './fakes';
 import { WORKSPACE_ROOT } from './infra-env';
 import { LocalStack } from './local-stack';
-import { STACK_FILE } from './stack-file';
+import { stackFileForThisRun } from './stack-file';
 
-/** Jest globalSetup of the integration suite: one stack (two gateway replicas) for the whole run. */
+/**
+ * Jest globalSetup of the integration suite: the fake chat platform and AI provider, then one stack
+ * (two gateway replicas) pointed at them, for the whole run. Tests steer and inspect the fakes
+ * through their /_fake/ endpoints at the URLs in the stack description.
+ */
 export default async function globalSetup(): Promise<void> {
-  const stack = new LocalStack({ gateways: 2 });
-  const description = await stack.start();
-  mkdirSync(path.dirname(STACK_FILE), { recursive: true });
-  writeFileSync(STACK_FILE, JSON.stringify(description, null, 2));
-  (globalThis as { __cmsgStack?: LocalStack }).__cmsgStack = stack;
+  const fakes = await startFakes();
+  const stack = new LocalStack({ gateways: 2, env: fakes.env, fakes: { chatApiBaseUrl: fakes.chatApiBaseUrl, aiBaseUrl: fakes.aiBaseUrl } });
+  let description;
+  try {
+    description = await stack.start();
+  } catch (error) {
+    await fakes.stop();
+    throw error;
+  }
+  const stackFile = stackFileForThisRun();
+  mkdirSync(path.dirname(stackFile), { recursive: true });
+  writeFileSync(stackFile, JSON.stringify(description, null, 2));
+  const state = globalThis as { __cmsgStack?: LocalStack; __cmsgFakes?: RunningFakes };
+  state.__cmsgStack = stack;
+  state.__cmsgFakes = fakes;
   process.stderr.write(`\n[integration] stack ${description.runId} ready; logs in ${path.relative(WORKSPACE_ROOT, description.logDir)}\n`);
 }

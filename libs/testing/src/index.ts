@@ -1,13 +1,13 @@
 export { ApiClient } from './api-client';
 export type { ApiResponse } from './api-client';
 export { LocalStack, buildApps, waitForReady, STACK_APPS } from './local-stack';
-export type { LocalStackOptions, StackDescription } from './local-stack';
+export type { LocalStackOptions, StackDescription, StackFakes } from './local-stack';
 export { AppProcess } from './app-process';
 export { freePort } from './free-port';
 export { ensureInfrastructure, withDatabase, WORKSPACE_ROOT } from './infra-env';
-export { integrationStack, connectToStackDatabase } from './integration-stack';
-export { STACK_FILE } from './stack-file';
-export { createTestBusiness, contactSeed, uniquePhone, minutesAgo } from './test-business';
+export { integrationStack, integrationFakes, connectToStackDatabase } from './integration-stack';
+export { stackFileOfCurrentRun } from './stack-file';
+export { createTestBusiness, createTestBusinessIn, contactSeed, uniquePhone, minutesAgo } from './test-business';
 export type { TestBusiness, BusinessSeedInput, ContactSeedInput } from './test-business';
 export { KafkaTopicProbe } from './kafka-probe';
 export type { ProbedMessage } from './kafka-probe';

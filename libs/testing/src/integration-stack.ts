@@ -1,14 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { connectMongo } from '@cmsg/dal';
-import type { StackDescription } from './local-stack';
-import { STACK_FILE } from './stack-file';
+import type { StackDescription, StackFakes } from './local-stack';
+import { stackFileOfCurrentRun } from './stack-file';
 
 let cached: StackDescription | undefined;
 
 /** The stack that globalSetup started, as seen from a test worker. */
 export function integrationStack(): StackDescription {
-  cached ??= JSON.parse(readFileSync(STACK_FILE, 'utf8')) as StackDescription;
+  cached ??= JSON.parse(readFileSync(stackFileOfCurrentRun(), 'utf8')) as StackDescription;
   return cached;
+}
+
+/** The fakes the integration stack runs against (started by globalSetup). */
+export function integrationFakes(): StackFakes {
+  const { fakes } = integrationStack();
+  if (!fakes) throw new Error(`the stack in ${stackFileOfCurrentRun()} was started without fakes`);
+  return fakes;
 }
 
 let connected: Promise<unknown> | undefined;

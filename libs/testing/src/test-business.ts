@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { generateApiToken, seedDatabase, type SeedFileInput } from '@cmsg/dal';
 import { ApiClient } from './api-client';
 import { connectToStackDatabase, integrationStack } from './integration-stack';
+import type { StackDescription } from './local-stack';
 
 export type BusinessSeedInput = SeedFileInput['businesses'][number];
 export type ContactSeedInput = NonNullable<BusinessSeedInput['contacts']>[number];
@@ -37,6 +38,14 @@ export function minutesAgo(minutes: number): string {
  */
 export async function createTestBusiness(customize: (business: BusinessSeedInput) => void = () => undefined): Promise<TestBusiness> {
   await connectToStackDatabase();
+  return createTestBusinessIn(integrationStack(), customize);
+}
+
+/** The same, for any running stack whose database this process is already connected to. */
+export async function createTestBusinessIn(
+  stack: Pick<StackDescription, 'gatewayUrls'>,
+  customize: (business: BusinessSeedInput) => void = () => undefined,
+): Promise<TestBusiness> {
   const suffix = randomBytes(5).toString('hex');
   const token = generateApiToken();
   const tokenUuid = randomUUID();
@@ -59,7 +68,7 @@ export async function createTestBusiness(customize: (business: BusinessSeedInput
     businessId: business.uuid!,
     channelKey,
     seed: business,
-    api: new ApiClient(integrationStack().gatewayUrls[0]!, token, business.slug),
+    api: new ApiClient(stack.gatewayUrls[0]!, token, business.slug),
   };
 }
 

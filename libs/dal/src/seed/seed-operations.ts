@@ -1,4 +1,5 @@
 import { businessScope, scopedFilter, type BusinessScope } from '../business-scope';
+import { contactSnapshotOf } from '../contact-snapshot';
 import { nameLookupKey, phoneLookupKey, usernameLookupKey } from '../lookup-keys';
 import { hashApiToken } from './api-token';
 import type { ConversationDerivedState } from './conversation-derived-state';
@@ -219,6 +220,7 @@ export function conversationOperations(
       byId(ctx, plan.conversationId),
       {
         contact_id: plan.contact.uuid,
+        contact: contactSnapshotOf({ ...plan.contact, phone: plan.contact.phone ? e164(plan.contact.phone) : null }),
         channel_id: plan.channelId,
         ai_employee_id: conversation.ai_employee,
         mailbox_id: conversation.mailbox,
