@@ -1,0 +1,12 @@
+export { CommandStreamProducer, ensureTopic, DEFAULT_COMMAND_PARTITIONS } from './command-stream-producer';
+export type { CommandStreamProducerOptions } from './command-stream-producer';
+export { CommandStreamConsumer } from './command-stream-consumer';
+export type {
+  CommandContext,
+  CommandHandler,
+  CommandStreamConsumerOptions,
+  CommandStreamMetrics,
+  PoisonContext,
+  PoisonHandler,
+} from './consumer-options';
+export type { RetryPolicy } from './retry-backoff';

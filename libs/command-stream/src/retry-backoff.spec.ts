@@ -1,0 +1,30 @@
+import { backoffDelayMs, sleepUnlessAborted } from './retry-backoff';
+
+describe('backoffDelayMs', () => {
+  const policy = { attempts: 5, initialBackoffMs: 100, maxBackoffMs: 1000 };
+
+  it.each([
+    [1, 100],
+    [2, 200],
+    [3, 400],
+    [4, 800],
+    [5, 1000],
+    [20, 1000],
+  ])('after failed attempt %i waits %i ms without jitter', (attempt, expected) => {
+    expect(backoffDelayMs(attempt, policy, () => 0)).toBe(expected);
+  });
+
+  it('takes at most 20% off for jitter', () => {
+    expect(backoffDelayMs(3, policy, () => 0.999999)).toBe(320);
+  });
+});
+
+describe('sleepUnlessAborted', () => {
+  it('returns early when a signal aborts', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 10);
+    await sleepUnlessAborted(5000, new AbortController().signal, controller.signal);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
