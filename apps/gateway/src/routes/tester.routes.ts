@@ -1,0 +1,3 @@
+import type { BusinessRoute } from './business-route';
+
+export const testerRoutes: readonly BusinessRoute[] = [];

@@ -1,0 +1,3 @@
+import type { PublicEndpoint } from './public-endpoint';
+
+export const FILE_ENDPOINTS: readonly PublicEndpoint[] = [];

@@ -1,0 +1,3 @@
+import type { PublicEndpoint } from './public-endpoint';
+
+export const SCHEDULED_MESSAGE_ENDPOINTS: readonly PublicEndpoint[] = [];

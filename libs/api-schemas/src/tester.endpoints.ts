@@ -1,0 +1,3 @@
+import type { PublicEndpoint } from './public-endpoint';
+
+export const TESTER_ENDPOINTS: readonly PublicEndpoint[] = [];
