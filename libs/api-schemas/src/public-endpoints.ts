@@ -6,7 +6,10 @@ import { markPendingEndpoint, markResolvedEndpoint } from './inbox-status.schema
 import { addNoteEndpoint } from './notes.schema';
 import { ACTION_GROUP_ENDPOINTS } from './action-groups.endpoints';
 import { CONVERSATION_ACTION_ENDPOINTS } from './conversation-actions.endpoints';
+import { FILE_ENDPOINTS } from './files.endpoints';
 import { MESSAGE_ENDPOINTS } from './messages.endpoints';
+import { SCHEDULED_MESSAGE_ENDPOINTS } from './scheduled-messages.endpoints';
+import { TESTER_ENDPOINTS } from './tester.endpoints';
 import type { PublicEndpoint } from './public-endpoint';
 
 /** Every public business endpoint; the gateway routes exactly these and the OpenAPI document lists them. */
@@ -22,4 +25,7 @@ export const PUBLIC_ENDPOINTS: readonly PublicEndpoint[] = [
   ...CONVERSATION_ACTION_ENDPOINTS,
   ...MESSAGE_ENDPOINTS,
   ...ACTION_GROUP_ENDPOINTS,
+  ...SCHEDULED_MESSAGE_ENDPOINTS,
+  ...TESTER_ENDPOINTS,
+  ...FILE_ENDPOINTS,
 ];

@@ -3,7 +3,10 @@ import { actionGroupRoutes } from './action-group.routes';
 import { conversationActionRoutes } from './conversation-action.routes';
 import { conversationRoutes } from './conversation.routes';
 import { listRoutes } from './list.routes';
+import { fileRoutes } from './file.routes';
 import { messageRoutes } from './message.routes';
+import { scheduledMessageRoutes } from './scheduled-message.routes';
+import { testerRoutes } from './tester.routes';
 
 /** Every business route; a spec checks this matches PUBLIC_ENDPOINTS one to one. */
-export const BUSINESS_ROUTES: readonly BusinessRoute[] = [...conversationRoutes, ...listRoutes, ...conversationActionRoutes, ...messageRoutes, ...actionGroupRoutes];
+export const BUSINESS_ROUTES: readonly BusinessRoute[] = [...conversationRoutes, ...listRoutes, ...conversationActionRoutes, ...messageRoutes, ...actionGroupRoutes, ...scheduledMessageRoutes, ...testerRoutes, ...fileRoutes];
