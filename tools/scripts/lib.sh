@@ -24,11 +24,14 @@ show_tail() {
   tail -n "$lines" "$file" >&2
 }
 
-# npm ci when node_modules is missing or older than package-lock.json.
+# Installs dependencies when node_modules is missing or older than package-lock.json. `npm install`
+# rather than `npm ci`: the registry mirror here lacks some platform builds that packages list as
+# optional (e.g. @swc/core for macOS), which npm leaves out of the lock file and `npm ci` then
+# refuses; `npm install` follows the lock file and skips them.
 ensure_node_modules() {
   if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
-    log "installing dependencies (npm ci)"
-    npm ci --no-audit --no-fund --loglevel=error
+    log "installing dependencies (npm install, following package-lock.json)"
+    npm install --no-audit --no-fund --loglevel=error
   fi
 }
 
