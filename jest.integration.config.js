@@ -8,6 +8,7 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
+  setupFilesAfterEnv: ['<rootDir>/libs/testing/src/close-test-connections.ts'],
   testTimeout: 60000,
   maxWorkers: 2,
 };

@@ -26,11 +26,18 @@ export function adaptUnaryService<Service extends grpc.UntypedServiceImplementat
     adapted[method] = ((call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
       const requestId = String(call.metadata.get(REQUEST_ID_HEADER)[0] ?? randomUUID());
       runWithRequestContext({ requestId }, () => {
+        const started = performance.now();
+        const finished = (code: string) => logger.info({ grpc_method: method, code, duration_ms: Math.round((performance.now() - started) * 10) / 10 }, 'grpc call finished');
         handler(call.request)
-          .then((response) => callback(null, response))
+          .then((response) => {
+            finished('OK');
+            callback(null, response);
+          })
           .catch((error: unknown) => {
             if (!isCatalogError(error)) logger.error({ err: error, method }, 'unexpected error in gRPC handler');
-            callback(toGrpcStatus(toCatalogError(error)));
+            const catalogError = toCatalogError(error);
+            finished(catalogError.code);
+            callback(toGrpcStatus(catalogError));
           });
       });
     }) as grpc.handleUnaryCall<unknown, unknown>;
