@@ -5,27 +5,48 @@ import type { Upstreams } from '../gateway-dependencies';
 /** What a route's upstream call receives: the validated request parts and the caller to scope by. */
 export type BusinessRouteRequest<Endpoint extends PublicEndpoint> = EndpointInput<Endpoint> & { caller: Caller };
 
+/**
+ * A success answered with another status than the endpoint's successStatus, e.g. 207 when some
+ * parts of a request failed; its body is documented by the endpoint's description.
+ */
+export class StatusResponse<Body = unknown> {
+  constructor(
+    readonly status: number,
+    readonly body: Body,
+  ) {}
+}
+
+/** What a route answers: the status and the public JSON body. */
+export interface RouteResult {
+  status: number;
+  body: unknown;
+}
+
 /** A business endpoint bound to its handler; the pipeline around it is the same for all. */
 export interface BusinessRoute {
   readonly endpoint: PublicEndpoint;
-  handle(request: BusinessRouteRequest<PublicEndpoint>, upstreams: Upstreams): Promise<unknown>;
+  handle(request: BusinessRouteRequest<PublicEndpoint>, upstreams: Upstreams): Promise<RouteResult>;
 }
 
 /**
  * Declares a business route: the endpoint (schemas, path, status) from @cmsg/api-schemas, the
  * upstream call, and the mapper from the upstream answer to the public JSON. Both steps are
- * type-checked against the endpoint's schemas.
+ * type-checked against the endpoint's schemas. The mapper answers the endpoint's successStatus
+ * unless it returns a StatusResponse.
  */
 export function businessRoute<Endpoint extends PublicEndpoint, UpstreamResponse>(
   endpoint: Endpoint,
   steps: {
     call: (upstreams: Upstreams, request: BusinessRouteRequest<Endpoint>) => Promise<UpstreamResponse>;
-    toResponse: (upstream: UpstreamResponse) => EndpointResponse<Endpoint>;
+    toResponse: (upstream: UpstreamResponse) => EndpointResponse<Endpoint> | StatusResponse;
   },
 ): BusinessRoute {
   return {
     endpoint,
     // The pipeline parsed the request with this same endpoint's schemas.
-    handle: async (request, upstreams) => steps.toResponse(await steps.call(upstreams, request as BusinessRouteRequest<Endpoint>)),
+    handle: async (request, upstreams) => {
+      const response = steps.toResponse(await steps.call(upstreams, request as BusinessRouteRequest<Endpoint>));
+      return response instanceof StatusResponse ? { status: response.status, body: response.body } : { status: endpoint.successStatus, body: response };
+    },
   };
 }

@@ -1,0 +1,268 @@
+import { randomUUID } from 'node:crypto';
+import { AiEmployeeModel, BusinessModel, TimelineEventModel } from '@cmsg/dal';
+import { type PromiseClient } from '@cmsg/platform';
+import { AlreadyInStatePolicy, type ConversationActionsServiceClient } from '@cmsg/proto';
+import { KafkaTopicProbe, type TestBusiness, contactSeed, createTestBusiness, minutesAgo } from '@cmsg/testing';
+import { callerOf, conversationActionsClient, seedPendingSchedule, storedConversation } from './conversation-actions.fixtures';
+
+/**
+ * The ConversationActionsService as the actions-runner calls it: NOOP policy (SPEC 4.3 rule 5),
+ * escalation and the read models of AI runs. The public endpoints only ever use CONFLICT.
+ */
+describe('ConversationActionsService over gRPC', () => {
+  let business: TestBusiness;
+  let grpc: PromiseClient<ConversationActionsServiceClient>;
+  let close: () => void;
+  let probe: KafkaTopicProbe;
+  const NOOP = AlreadyInStatePolicy.ALREADY_IN_STATE_NOOP;
+  const tag = { uuid: randomUUID(), name: 'VIP', color: '#f00' };
+  const otherTag = { uuid: randomUUID(), name: 'Lead', color: '' };
+  const mailbox = randomUUID();
+  const ai = { max: randomUUID(), eva: randomUUID(), poor: randomUUID() };
+  const foreignAi = randomUUID();
+  const contactPhone = '+52 1 55 7777 0001';
+  const conversations = {
+    noop: randomUUID(),
+    escalate: randomUUID(),
+    escalatePending: randomUUID(),
+    context: randomUUID(),
+    tester: randomUUID(),
+    timeline: randomUUID(),
+  };
+
+  beforeAll(async () => {
+    await createTestBusiness((seed) => {
+      seed.ai_employees = [{ uuid: foreignAi, name: 'Foreign', model: 'gpt-test', wallet_tokens: 100 }];
+    });
+    business = await createTestBusiness((seed) => {
+      seed.vision_wallet_tokens = 750;
+      seed.tags = [tag, otherTag];
+      seed.mailbox_categories = [{ uuid: randomUUID(), name: 'Sales', mailboxes: [{ uuid: mailbox, name: 'Inbox' }] }];
+      seed.ai_employees = [
+        { uuid: ai.max, name: 'Max', model: 'gpt-test', instructions: 'Be brief.', wallet_tokens: 100 },
+        { uuid: ai.eva, name: 'Eva', model: 'gpt-test', wallet_tokens: 100 },
+        { uuid: ai.poor, name: 'Poor', model: 'gpt-test', wallet_tokens: 10 },
+      ];
+      contactSeed(seed, { conversation: { uuid: conversations.noop, tags: [tag.uuid], mailbox, ai_employee: ai.max } });
+      contactSeed(seed, { conversation: { uuid: conversations.escalate, inbox_status: 'resolved' } });
+      contactSeed(seed, { conversation: { uuid: conversations.escalatePending, inbox_status: 'pending' } });
+      contactSeed(seed, {
+        phone: contactPhone,
+        conversation: { uuid: conversations.context, ai_employee: ai.max, messages: [{ is_from_customer: true, body: 'hello', created_at: minutesAgo(23 * 60) }] },
+      });
+      contactSeed(seed, {
+        is_tester: true,
+        phone: null,
+        chat_user_id: `tester-${randomUUID()}`,
+        conversation: { uuid: conversations.tester, messages: [{ is_from_customer: true, body: 'test', created_at: minutesAgo(23 * 60) }] },
+      });
+      contactSeed(seed, {
+        conversation: {
+          uuid: conversations.timeline,
+          messages: [
+            { is_from_customer: true, body: 'first', created_at: minutesAgo(50) },
+            { is_from_customer: false, body: 'second', created_at: minutesAgo(40) },
+            { is_from_customer: true, body: '', content_type: 'image', created_at: minutesAgo(20) },
+          ],
+        },
+      });
+    });
+    ({ client: grpc, close } = conversationActionsClient());
+    probe = KafkaTopicProbe.forStackTopic('conversation-events');
+    await probe.start();
+  });
+
+  afterAll(async () => {
+    close();
+    await probe.stop();
+  });
+
+  const caller = () => callerOf(business);
+  const reference = (uuid: string) => ({ uuid });
+
+  describe('already-in-state policy', () => {
+    it('NOOP: tags already there (or already absent) are successful no-ops', async () => {
+      const assigned = await grpc.assignTags({ caller: caller(), conversation: reference(conversations.noop), tags: [{ uuid: tag.uuid }], policy: NOOP });
+      expect(assigned.results).toEqual([{ requested: { uuid: tag.uuid }, tag, status: 'noop', error: undefined }]);
+      expect(assigned.tags).toEqual([tag]);
+      const removed = await grpc.removeTags({ caller: caller(), conversation: reference(conversations.noop), tags: [{ name: 'lead' }], policy: NOOP });
+      expect(removed.results.map((result) => result.status)).toEqual(['noop']);
+      expect((await storedConversation(conversations.noop))?.tag_ids).toEqual([tag.uuid]);
+    });
+
+    it('NOOP: the same mailbox and the same AI employee are no-ops', async () => {
+      const box = await grpc.assignMailbox({ caller: caller(), conversation: reference(conversations.noop), mailbox: { uuid: mailbox }, category: undefined, policy: NOOP });
+      expect(box).toEqual({ conversation: { uuid: conversations.noop }, mailbox: { uuid: mailbox, name: 'Inbox' }, noop: true });
+      const employee = await grpc.assignAiEmployee({ caller: caller(), conversation: reference(conversations.noop), ai_employee: { name: 'max' }, policy: NOOP });
+      expect(employee).toEqual({ conversation: { uuid: conversations.noop }, ai_employee: { uuid: ai.max, name: 'Max' }, noop: true });
+    });
+
+    it('NOOP still fails what is not an already-holding state', async () => {
+      const result = await grpc.assignTags({ caller: caller(), conversation: reference(conversations.noop), tags: [{ name: 'ghost' }], policy: NOOP });
+      expect(result.results[0]).toMatchObject({ status: 'failed', error: { code: 'TAG_NOT_FOUND' } });
+      await expect(grpc.assignAiEmployee({ caller: caller(), conversation: reference(conversations.noop), ai_employee: { uuid: foreignAi }, policy: NOOP })).rejects.toMatchObject({
+        code: 'AI_EMPLOYEE_NOT_FOUND',
+      });
+    });
+
+    it('an unset policy is CONFLICT', async () => {
+      const result = await grpc.assignTags({
+        caller: caller(),
+        conversation: reference(conversations.noop),
+        tags: [{ uuid: tag.uuid }],
+        policy: AlreadyInStatePolicy.ALREADY_IN_STATE_POLICY_UNSPECIFIED,
+      });
+      expect(result.results[0]).toMatchObject({ status: 'failed', error: { code: 'TAG_ALREADY_ASSIGNED' } });
+      await expect(
+        grpc.assignMailbox({ caller: caller(), conversation: reference(conversations.noop), mailbox: { name: 'inbox' }, category: undefined, policy: AlreadyInStatePolicy.ALREADY_IN_STATE_CONFLICT }),
+      ).rejects.toMatchObject({ code: 'MAILBOX_ALREADY_ASSIGNED', httpStatus: 409 });
+    });
+
+    it('unassign of a human-owned conversation is a no-op', async () => {
+      const first = await grpc.unassignAi({ caller: caller(), conversation: reference(conversations.escalate), hand_to_human: false });
+      expect(first).toEqual({ conversation: { uuid: conversations.escalate }, inbox_status: 'resolved', noop: true });
+    });
+  });
+
+  describe('Escalate', () => {
+    it('sets pending with the reason, by the system, broadcasting the change', async () => {
+      const response = await grpc.escalate({ caller: caller(), conversation_uuid: conversations.escalate, pending_reason: 'action_set_failed' });
+      expect(response).toEqual({ conversation: { uuid: conversations.escalate }, inbox_status: 'pending' });
+      expect(await storedConversation(conversations.escalate)).toMatchObject({ inbox_status: 'pending', pending_reason: 'action_set_failed' });
+      const event = await probe.waitFor((message) => message.key === conversations.escalate);
+      expect(event.value.data).toMatchObject({ to: 'pending', pending_reason: 'action_set_failed', actor: { type: 'system', uuid: null } });
+    });
+
+    it('leaves an already pending conversation (and its reason) as it is', async () => {
+      const response = await grpc.escalate({ caller: caller(), conversation_uuid: conversations.escalatePending, pending_reason: 'action_set_failed' });
+      expect(response.inbox_status).toBe('pending');
+      expect((await storedConversation(conversations.escalatePending))?.pending_reason ?? null).toBeNull();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(probe.matching((message) => message.key === conversations.escalatePending)).toEqual([]);
+    });
+
+    it('is CONVERSATION_NOT_FOUND for a conversation of another business', async () => {
+      const other = await createTestBusiness();
+      await expect(grpc.escalate({ caller: callerOf(other), conversation_uuid: conversations.escalate, pending_reason: 'x' })).rejects.toMatchObject({ code: 'CONVERSATION_NOT_FOUND' });
+    });
+  });
+
+  describe('GetConversationContext', () => {
+    it('describes the conversation at its own now', async () => {
+      const schedule = await seedPendingSchedule(business, conversations.context, { executor_kind: 'ai_employee', ai_employee_id: ai.max });
+      const before = Date.now();
+      const context = await grpc.getConversationContext({ caller: caller(), conversation: { phone: contactPhone } });
+      expect(context).toMatchObject({
+        uuid: conversations.context,
+        is_tester: false,
+        window_status: 'open',
+        ai_employee_uuid: ai.max,
+        inbox_status: 'resolved',
+        media_awaiting_transcription: 0,
+        vision_wallet_tokens: 750,
+        pending_schedule_uuid: schedule,
+        contact_phone: '+5215577770001',
+      });
+      expect(Date.parse(context.now)).toBeGreaterThanOrEqual(before - 1000);
+    });
+
+    it("uses the tester's virtual clock for tester conversations", async () => {
+      expect((await grpc.getConversationContext({ caller: caller(), conversation: reference(conversations.tester) })).window_status).toBe('open');
+      await BusinessModel.updateOne({ _id: business.businessId }, { $set: { tester_clock_offset_ms: 2 * 3_600_000 } });
+      const context = await grpc.getConversationContext({ caller: caller(), conversation: reference(conversations.tester) });
+      expect(context).toMatchObject({ is_tester: true, window_status: 'closed', ai_employee_uuid: undefined, contact_phone: undefined, pending_schedule_uuid: undefined });
+      expect(Date.parse(context.now) - Date.now()).toBeGreaterThan(3_600_000);
+    });
+  });
+
+  describe('GetRecentTimeline', () => {
+    beforeAll(async () => {
+      await TimelineEventModel.create({
+        _id: randomUUID(),
+        business_id: business.businessId,
+        conversation_id: conversations.timeline,
+        kind: 'note',
+        body: 'VIP customer',
+        author: { type: 'api_token', uuid: business.tokenUuid },
+        created_at: new Date(Date.now() - 30 * 60_000),
+      });
+    });
+
+    it('merges messages and notes oldest first, within the limit', async () => {
+      const all = await grpc.getRecentTimeline({ caller: caller(), conversation_uuid: conversations.timeline, limit: 0 });
+      expect(all.entries.map((entry) => [entry.role, entry.text])).toEqual([
+        ['customer', 'first'],
+        ['business', 'second'],
+        ['note', 'VIP customer'],
+        ['customer', '[image]'],
+      ]);
+      const lastTwo = await grpc.getRecentTimeline({ caller: caller(), conversation_uuid: conversations.timeline, limit: 2 });
+      expect(lastTwo.entries.map((entry) => entry.text)).toEqual(['VIP customer', '[image]']);
+      expect(Date.parse(lastTwo.entries[0]!.at)).toBeLessThan(Date.parse(lastTwo.entries[1]!.at));
+    });
+
+    it('is CONVERSATION_NOT_FOUND for an unknown conversation', async () => {
+      await expect(grpc.getRecentTimeline({ caller: caller(), conversation_uuid: randomUUID(), limit: 10 })).rejects.toMatchObject({ code: 'CONVERSATION_NOT_FOUND' });
+    });
+  });
+
+  describe('ResolveAiEmployee', () => {
+    it('resolves by uuid and by name', async () => {
+      const expected = { uuid: ai.max, name: 'Max', model: 'gpt-test', instructions: 'Be brief.', wallet_tokens: 100, wallet_blocked: false };
+      expect(await grpc.resolveAiEmployee({ caller: caller(), ai_employee: { uuid: ai.max } })).toEqual(expected);
+      expect(await grpc.resolveAiEmployee({ caller: caller(), ai_employee: { name: ' MAX ' } })).toEqual(expected);
+    });
+
+    it('is AI_EMPLOYEE_NOT_FOUND for unknown or foreign employees, INVALID_REQUEST without a reference', async () => {
+      for (const ref of [{ uuid: randomUUID() }, { uuid: foreignAi }, { name: 'Foreign' }]) {
+        await expect(grpc.resolveAiEmployee({ caller: caller(), ai_employee: ref })).rejects.toMatchObject({ code: 'AI_EMPLOYEE_NOT_FOUND' });
+      }
+      await expect(grpc.resolveAiEmployee({ caller: caller(), ai_employee: {} })).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    });
+
+    it('is AMBIGUOUS_AI_EMPLOYEE for a name shared by several employees', async () => {
+      const twins = await createTestBusiness((seed) => {
+        seed.ai_employees = [
+          { uuid: randomUUID(), name: 'Twin', model: 'm' },
+          { uuid: randomUUID(), name: 'twin', model: 'm' },
+        ];
+      });
+      await expect(grpc.resolveAiEmployee({ caller: callerOf(twins), ai_employee: { name: 'TWIN' } })).rejects.toMatchObject({ code: 'AMBIGUOUS_AI_EMPLOYEE' });
+    });
+  });
+
+  describe('ChargeAiWallet', () => {
+    it('charges once per operation id', async () => {
+      const operation = randomUUID();
+      expect(await grpc.chargeAiWallet({ caller: caller(), ai_employee_uuid: ai.eva, tokens: 30, operation_id: operation })).toEqual({ wallet_tokens: 70 });
+      expect(await grpc.chargeAiWallet({ caller: caller(), ai_employee_uuid: ai.eva, tokens: 30, operation_id: operation })).toEqual({ wallet_tokens: 70 });
+      expect(await grpc.chargeAiWallet({ caller: caller(), ai_employee_uuid: ai.eva, tokens: 5.5, operation_id: randomUUID() })).toEqual({ wallet_tokens: 64.5 });
+      expect(await AiEmployeeModel.findById(ai.eva).lean()).toMatchObject({ wallet_tokens: 64.5, wallet_blocked: false });
+    });
+
+    it('applies concurrent retries of one operation once', async () => {
+      const operation = randomUUID();
+      const before = (await AiEmployeeModel.findById(ai.max).lean())!.wallet_tokens;
+      await Promise.all(Array.from({ length: 5 }, () => grpc.chargeAiWallet({ caller: caller(), ai_employee_uuid: ai.max, tokens: 7, operation_id: operation })));
+      expect((await AiEmployeeModel.findById(ai.max).lean())!.wallet_tokens).toBe(before - 7);
+    });
+
+    it('blocks the wallet when it reaches zero or less', async () => {
+      expect(await grpc.chargeAiWallet({ caller: caller(), ai_employee_uuid: ai.poor, tokens: 25, operation_id: randomUUID() })).toEqual({ wallet_tokens: -15 });
+      expect(await grpc.resolveAiEmployee({ caller: caller(), ai_employee: { uuid: ai.poor } })).toMatchObject({ wallet_tokens: -15, wallet_blocked: true });
+    });
+
+    it('refuses unknown or foreign employees and invalid charges', async () => {
+      for (const uuid of [randomUUID(), foreignAi]) {
+        await expect(grpc.chargeAiWallet({ caller: caller(), ai_employee_uuid: uuid, tokens: 1, operation_id: randomUUID() })).rejects.toMatchObject({ code: 'AI_EMPLOYEE_NOT_FOUND' });
+      }
+      for (const [tokens, operation] of [
+        [-1, randomUUID()],
+        [1, ''],
+      ] as const) {
+        await expect(grpc.chargeAiWallet({ caller: caller(), ai_employee_uuid: ai.eva, tokens, operation_id: operation })).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+      }
+      expect((await AiEmployeeModel.findById(foreignAi).lean())?.wallet_tokens).toBe(100);
+    });
+  });
+});

@@ -1,0 +1,38 @@
+import type { BusinessScope } from '@cmsg/dal';
+import type { UnassignAiResponse } from '@cmsg/proto';
+import type { ActionActor } from '../action-support/action-actor';
+import type { ConversationOutbox } from '../conversation-outbox';
+import { type ConversationReference, resolveConversationReference, type StoredConversation } from '../resolve-conversation-reference';
+import { setInboxStatus } from '../set-inbox-status.usecase';
+import { changeConversationOwner } from './change-conversation-owner';
+import { handlePendingScheduleForOwnerChange } from './owner-change-schedule';
+import { parseScheduledMessageAction } from './scheduled-message-action';
+
+export interface UnassignAiCommand {
+  reference: ConversationReference;
+  scheduledMessageAction: string | undefined;
+  /** POST /conversation/human: the conversation also goes to pending (pending_reason human_handoff). */
+  handToHuman: boolean;
+  actor: ActionActor;
+}
+
+/**
+ * UnassignAi (SPEC 4.3 unassign_ai; CONTRACT 5 /conversation/unassign-ai and /conversation/human).
+ * No AI assigned: nothing to unassign, a no-op answered 200 (the handoff still sets pending).
+ */
+export async function unassignAi(scope: BusinessScope, outbox: ConversationOutbox, command: UnassignAiCommand): Promise<UnassignAiResponse> {
+  const action = parseScheduledMessageAction(command.scheduledMessageAction);
+  const { conversation } = await resolveConversationReference(scope, command.reference);
+  let current: StoredConversation = conversation;
+  const hadAi = Boolean(conversation.ai_employee_id);
+  if (hadAi) {
+    const now = new Date();
+    const handling = await handlePendingScheduleForOwnerChange(scope, conversation, action, { kind: 'human_user' }, command.actor, now);
+    current = await changeConversationOwner(scope, conversation, null, handling, now);
+  }
+  if (!command.handToHuman) return { conversation: { uuid: conversation._id }, inbox_status: current.inbox_status, noop: !hadAi };
+
+  const wasPending = current.inbox_status === 'pending';
+  const status = await setInboxStatus(scope, outbox, current, { target: 'pending', pendingReason: 'human_handoff', actor: command.actor });
+  return { conversation: { uuid: conversation._id }, inbox_status: status.inbox_status, noop: !hadAi && wasPending };
+}

@@ -1,0 +1,35 @@
+import { CatalogError } from '@cmsg/errors';
+import { BusinessModel, type BusinessScope } from '@cmsg/dal';
+import type { ConversationContext } from '@cmsg/proto';
+import { loadPendingSchedule } from '../ai-assignment/pending-schedule';
+import { loadBusinessClock } from '../business-clock';
+import { conversationNow, messagingWindow } from '../messaging-window';
+import { type ConversationReference, resolveConversationReference } from '../resolve-conversation-reference';
+
+/**
+ * GetConversationContext: what the actions-runner checks before and while running actions. The
+ * window is seen at the conversation's own now (virtual for tester conversations).
+ */
+export async function getConversationContext(scope: BusinessScope, reference: ConversationReference, realNow: number = Date.now()): Promise<ConversationContext> {
+  const { conversation, contact } = await resolveConversationReference(scope, reference);
+  const [clock, business, pendingSchedule] = await Promise.all([
+    loadBusinessClock(scope),
+    BusinessModel.findById(scope.businessId, { vision_wallet_tokens: 1 }).lean<{ vision_wallet_tokens?: number }>(),
+    loadPendingSchedule(scope, conversation),
+  ]);
+  if (!business) throw new CatalogError('FETCH_FAILED', 'The business of this caller no longer exists.');
+  const now = conversationNow(conversation.is_tester, clock.testerClockOffsetMs, realNow);
+  return {
+    uuid: conversation._id,
+    contact_uuid: contact._id,
+    is_tester: conversation.is_tester,
+    window_status: messagingWindow(conversation.last_inbound_at, now).status,
+    ai_employee_uuid: conversation.ai_employee_id ?? undefined,
+    inbox_status: conversation.inbox_status,
+    media_awaiting_transcription: conversation.media_awaiting_transcription,
+    vision_wallet_tokens: business.vision_wallet_tokens ?? 0,
+    now: new Date(now).toISOString(),
+    pending_schedule_uuid: pendingSchedule?._id,
+    contact_phone: contact.phone || undefined,
+  };
+}
