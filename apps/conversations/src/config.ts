@@ -8,7 +8,23 @@ export const config = loadConfig({
   KAFKA_TOPIC_PREFIX: configVars.kafkaTopicPrefix,
   SIGNING_SECRET: configVars.signingSecret,
   OUTBOX_RELAY_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
+  CHAT_API_BASE_URL: configVars.chatApiBaseUrl,
+  // One Cloud API call; also bounds how long a repeated send waits for an attempt still in flight.
+  CHAT_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  // Sending to contacts without a phone by their platform user id (BSUID), once the provider allows it.
+  CHAT_BSUID_SEND_ENABLED: z
+    .enum(['true', 'false', '1', '0'], { message: 'expected true or false' })
+    .default('false')
+    .transform((value) => value === 'true' || value === '1'),
   SHUTDOWN_GRACE_MS: configVars.shutdownGraceMs,
+  // Files and inbound media (docs/inbound-and-files.md).
+  PUBLIC_BASE_URL: configVars.publicBaseUrl,
+  AI_BASE_URL: configVars.aiBaseUrl,
+  AI_API_KEY: configVars.aiApiKey,
+  VISION_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  TRANSCRIPTION_MODEL: z.string().min(1).default('whisper-1'),
+  SPEECH_TRANSCRIPTION_COST_TOKENS: z.coerce.number().int().min(0).default(500),
+  FILE_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
 });
 
 export type ConversationsConfig = typeof config;

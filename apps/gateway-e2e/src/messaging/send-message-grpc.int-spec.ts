@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import { ConversationModel, MessageModel } from '@cmsg/dal';
+import { CatalogError } from '@cmsg/errors';
+import type { SendMessageRequest } from '@cmsg/proto';
+import { type TestBusiness, contactSeed, createTestBusiness, minutesAgo, uniquePhone } from '@cmsg/testing';
+import { cloudApi, conversationActionsClient, lastRequestSeq, messageRequests, phoneNumberIdOf, textRequestBody } from './messaging-fixtures';
+
+/** SendMessage as the actions-runner calls it: operation_id `<group uuid>:<index>`, exactly once. */
+describe('ConversationActionsService.SendMessage (gRPC)', () => {
+  let business: TestBusiness;
+  const { client, rpc } = conversationActionsClient();
+  const phone = uniquePhone();
+  const conversations = { open: randomUUID(), closed: randomUUID() };
+  const ids = { greeting: randomUUID(), fallback: randomUUID(), ai: randomUUID() };
+
+  beforeAll(async () => {
+    business = await createTestBusiness((seed) => {
+      seed.quick_replies = [{ uuid: ids.greeting, name: 'Saludo', actions: [{ text: 'Hola' }, { text: '¿Cómo estás?' }] }];
+      seed.templates = [
+        { uuid: ids.fallback, name: 'follow_up', language: 'es', status: 'approved', category: 'utility', body: 'Seguimos aquí, {{1}}.', channel: seed.channels![0]!.public_key },
+      ];
+      contactSeed(seed, { phone, conversation: { uuid: conversations.open, messages: [{ uuid: randomUUID(), is_from_customer: true, body: 'hola', created_at: minutesAgo(10) }] } });
+      contactSeed(seed, { conversation: { uuid: conversations.closed, messages: [{ uuid: randomUUID(), is_from_customer: true, body: 'hola', created_at: minutesAgo(2 * 24 * 60) }] } });
+    });
+  });
+
+  afterAll(() => client.close());
+
+  const request = (fields: Partial<SendMessageRequest>): SendMessageRequest => ({
+    caller: { business_id: business.businessId, token_uuid: business.tokenUuid },
+    conversation: { uuid: conversations.open },
+    operation_id: `${randomUUID()}:0`,
+    author: { type: 'system' },
+    ...fields,
+  });
+
+  async function rejection(promise: Promise<unknown>): Promise<CatalogError> {
+    const error = await promise.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(CatalogError);
+    return error as CatalogError;
+  }
+
+  it('sends once for a repeated operation_id and answers the stored result', async () => {
+    const since = await lastRequestSeq();
+    const send = request({ text: { body: 'exactly once' }, author: { type: 'ai_employee', uuid: ids.ai } });
+    const first = await rpc.sendMessage(send);
+    const again = await rpc.sendMessage(send);
+    const viaOtherContent = await rpc.sendMessage({ ...send, text: { body: 'a different text' } });
+    expect(first.message).toEqual({ uuid: expect.any(String), status: 'sent', created_at: expect.any(String) });
+    expect(again).toEqual(first);
+    expect(viaOtherContent).toEqual(first);
+    expect((await messageRequests(business, since)).map((record) => record.body)).toEqual([textRequestBody(phone, 'exactly once')]);
+    expect(await MessageModel.findById(first.message!.uuid).lean()).toMatchObject({ author: { type: 'ai_employee', uuid: ids.ai }, operation_id: send.operation_id });
+  });
+
+  it('answers the stored result even when the send would no longer be allowed', async () => {
+    const send = request({ text: { body: 'window was open' } });
+    const first = await rpc.sendMessage(send);
+    const past = new Date(Date.now() - 2 * 24 * 3_600_000);
+    await ConversationModel.updateOne({ _id: conversations.open }, { $set: { last_inbound_at: past } });
+    try {
+      expect(await rpc.sendMessage(send)).toEqual(first);
+      expect((await rejection(rpc.sendMessage({ ...send, operation_id: `${randomUUID()}:0` }))).code).toBe('WINDOW_CLOSED');
+    } finally {
+      await ConversationModel.updateOne({ _id: conversations.open }, { $set: { last_inbound_at: new Date(Date.now() - 10 * 60_000) } });
+    }
+  });
+
+  it('sends every part of a quick reply once, however often the operation repeats', async () => {
+    const since = await lastRequestSeq();
+    const send = request({ quick_reply: { name: 'saludo' } });
+    const first = await rpc.sendMessage(send);
+    expect(first.messages).toHaveLength(2);
+    expect(await rpc.sendMessage(send)).toEqual(first);
+    expect(await messageRequests(business, since)).toHaveLength(2);
+  });
+
+  it('after a crash between two parts, a repeat sends only the missing part', async () => {
+    const send = request({ quick_reply: { uuid: ids.greeting } });
+    const first = await rpc.sendMessage(send);
+    // The second part was never claimed: the process died after the first one.
+    await MessageModel.deleteOne({ _id: first.messages[1]!.uuid });
+    const since = await lastRequestSeq();
+    const repeated = await rpc.sendMessage(send);
+    expect(repeated.messages.map((message) => message.uuid)).toEqual(first.messages.map((message) => message.uuid));
+    expect((await messageRequests(business, since)).map((record) => record.body)).toEqual([textRequestBody(phone, '¿Cómo estás?')]);
+  });
+
+  it('a concurrent repeat waits for the attempt in flight instead of sending again', async () => {
+    const api = cloudApi();
+    const [slow] = await api.addRules({ match: { phone_number_id: phoneNumberIdOf(business) }, delay_ms: 1500, times: 1 });
+    const since = await lastRequestSeq();
+    try {
+      const send = request({ text: { body: 'slow provider' } });
+      const later = new Promise((resolve) => setTimeout(resolve, 300)).then(() => rpc.sendMessage(send));
+      // Two at once race for the insert; the third finds the attempt in flight.
+      const [first, ...others] = await Promise.all([rpc.sendMessage(send), rpc.sendMessage(send), later]);
+      expect(others).toEqual([first, first]);
+      expect(first.message!.status).toBe('sent');
+    } finally {
+      await api.removeRule(slow!).catch(() => undefined);
+    }
+    expect(await messageRequests(business, since)).toHaveLength(1);
+  });
+
+  it('repeats a provider failure from the record without calling the provider again', async () => {
+    const api = cloudApi();
+    const [failing] = await api.addRules({ match: { phone_number_id: phoneNumberIdOf(business) }, status: 500, times: 1 });
+    const since = await lastRequestSeq();
+    const send = request({ text: { body: 'fails once' } });
+    try {
+      expect((await rejection(rpc.sendMessage(send))).code).toBe('SEND_FAILED');
+    } finally {
+      await api.removeRule(failing!).catch(() => undefined);
+    }
+    const repeated = await rejection(rpc.sendMessage(send));
+    expect(repeated.code).toBe('SEND_FAILED');
+    expect(repeated.httpStatus).toBe(502);
+    expect(await messageRequests(business, since)).toHaveLength(1);
+  });
+
+  it('never re-sends a message a crash left in `sending`: it is settled as failed, SEND_FAILED', async () => {
+    const send = request({ text: { body: 'crashed mid-call' } });
+    const first = await rpc.sendMessage(send);
+    // What a crash between the provider call and recording its answer leaves behind.
+    await MessageModel.updateOne(
+      { _id: first.message!.uuid },
+      { $set: { status: 'sending', provider_message_id: null, sending_started_at: new Date(Date.now() - 10 * 60_000) } },
+    );
+    const since = await lastRequestSeq();
+    const error = await rejection(rpc.sendMessage(send));
+    expect(error.code).toBe('SEND_FAILED');
+    expect(error.message).toContain('outcome is unknown');
+    expect(await messageRequests(business, since)).toEqual([]);
+    expect(await MessageModel.findById(first.message!.uuid).lean()).toMatchObject({ status: 'failed', error: { code: 'SEND_FAILED' } });
+  });
+
+  describe('quick_reply_or_template (deprecated)', () => {
+    const content = {
+      quick_reply_or_template: {
+        quick_reply: { uuid: ids.greeting },
+        template: { template: { name: 'follow_up', language: 'es' }, variables: [{ index: 1, value: 'Ana' }], header: undefined, button_parameters: [] },
+      },
+    };
+
+    it('sends the quick reply while the window is open', async () => {
+      const response = await rpc.sendMessage(request(content));
+      expect(response.messages).toHaveLength(2);
+    });
+
+    it('sends the template when the window is closed, never WINDOW_CLOSED', async () => {
+      const response = await rpc.sendMessage(request({ ...content, conversation: { uuid: conversations.closed } }));
+      expect(response.messages).toHaveLength(1);
+      expect(await MessageModel.findById(response.message!.uuid).lean()).toMatchObject({ content_type: 'template', body: 'Seguimos aquí, Ana.' });
+    });
+  });
+
+  it('refuses malformed requests with INVALID_REQUEST', async () => {
+    expect((await rejection(rpc.sendMessage(request({ operation_id: '', text: { body: 'x' } })))).code).toBe('INVALID_REQUEST');
+    expect((await rejection(rpc.sendMessage(request({})))).code).toBe('INVALID_REQUEST');
+    expect((await rejection(rpc.sendMessage(request({ text: { body: 'x' }, quick_reply: { uuid: ids.greeting } })))).code).toBe('INVALID_REQUEST');
+    expect((await rejection(rpc.sendMessage(request({ text: { body: 'x' }, author: { type: 'robot' } })))).code).toBe('INVALID_REQUEST');
+  });
+});

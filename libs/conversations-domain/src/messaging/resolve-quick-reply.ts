@@ -1,0 +1,32 @@
+import { CatalogError } from '@cmsg/errors';
+import { type BusinessScope, QuickReplyModel, nameLookupKey, scopedFilter } from '@cmsg/dal';
+import type { ObjectReference } from './send-message.command';
+
+export interface StoredQuickReply {
+  _id: string;
+  name: string;
+  actions: { text: string }[];
+}
+
+/** A quick reply by uuid, or by name (case-insensitive); QUICK_REPLY_EMPTY when it has nothing to send. */
+export async function resolveQuickReply(scope: BusinessScope, reference: ObjectReference): Promise<StoredQuickReply> {
+  const quickReply = reference.uuid ? await byUuid(scope, reference.uuid) : await byName(scope, reference.name ?? '');
+  if (quickReply.actions.length === 0) throw new CatalogError('QUICK_REPLY_EMPTY', `Quick reply ${quickReply.name} has no actions.`);
+  return quickReply;
+}
+
+async function byUuid(scope: BusinessScope, uuid: string): Promise<StoredQuickReply> {
+  const quickReply = await QuickReplyModel.findOne(scopedFilter(scope, { _id: uuid })).lean<StoredQuickReply>();
+  if (!quickReply) throw new CatalogError('QUICK_REPLY_NOT_FOUND', `No quick reply ${uuid} in this business.`);
+  return quickReply;
+}
+
+async function byName(scope: BusinessScope, name: string): Promise<StoredQuickReply> {
+  // Two are enough to know it is ambiguous.
+  const matches = await QuickReplyModel.find(scopedFilter(scope, { name_key: nameLookupKey(name) }))
+    .limit(2)
+    .lean<StoredQuickReply[]>();
+  if (matches.length === 0) throw new CatalogError('QUICK_REPLY_NOT_FOUND', `No quick reply named ${name} in this business.`);
+  if (matches.length > 1) throw new CatalogError('QUICK_REPLY_AMBIGUOUS', `Several quick replies are named ${name}; use quick_reply: { uuid }.`);
+  return matches[0]!;
+}

@@ -1,0 +1,30 @@
+import { CatalogError } from '@cmsg/errors';
+import { type BusinessScope, TemplateModel, scopedFilter } from '@cmsg/dal';
+import type { TemplateReference } from './send-message.command';
+import type { TemplateDefinition } from './template-send';
+
+export type StoredTemplate = TemplateDefinition & { _id: string; channel_id: string };
+
+/**
+ * A template by uuid, or by name and language. Templates live per channel; when the same name and
+ * language exist on several channels, the conversation's own channel decides, and without one there
+ * the reference is TEMPLATE_AMBIGUOUS.
+ */
+export async function resolveTemplate(scope: BusinessScope, reference: TemplateReference, conversationChannelId: string): Promise<StoredTemplate> {
+  if (reference.uuid) {
+    const template = await TemplateModel.findOne(scopedFilter(scope, { _id: reference.uuid })).lean<StoredTemplate>();
+    if (!template) throw new CatalogError('TEMPLATE_NOT_FOUND', `No template ${reference.uuid} in this business.`);
+    return template;
+  }
+  const named = `${reference.name ?? ''} (${reference.language ?? ''})`;
+  const candidates = await TemplateModel.find(scopedFilter(scope, { name: reference.name, language: reference.language }))
+    .sort({ _id: 1 })
+    .lean<StoredTemplate[]>();
+  if (candidates.length === 0) throw new CatalogError('TEMPLATE_NOT_FOUND', `No template ${named} in this business.`);
+  const onConversationChannel = candidates.find((template) => template.channel_id === conversationChannelId);
+  if (onConversationChannel) return onConversationChannel;
+  if (candidates.length > 1) {
+    throw new CatalogError('TEMPLATE_AMBIGUOUS', `Template ${named} exists on ${candidates.length} channels, none of them the conversation's; use template: { uuid }.`);
+  }
+  return candidates[0]!;
+}

@@ -1,0 +1,151 @@
+import type { ChannelCredentials, MessageContent } from '@cmsg/chat-platform';
+import { CatalogError, isCatalogError } from '@cmsg/errors';
+import { type BusinessScope, ChannelModel, scopedFilter } from '@cmsg/dal';
+import type { SendMessageResponse, SentMessage } from '@cmsg/proto';
+import { loadBusinessClock } from '../business-clock';
+import { conversationNow, messagingWindow } from '../messaging-window';
+import { resolveConversationReference, type StoredContact } from '../resolve-conversation-reference';
+import type { MessageSender } from './message-sender';
+import { operationMessageId } from './operation-message-ids';
+import type { OutboundFiles } from './outbound-file';
+import { type NewOutboundMessage, OutboundMessageStore, type StoredOutboundMessage, storedFailure } from './outbound-message-store';
+import { type SendContext, planParts } from './outbound-parts';
+import type { SendMessageCommand } from './send-message.command';
+
+export interface SendMessageDependencies {
+  sender: MessageSender;
+  files: OutboundFiles;
+  /** How long a provider call may take at most (its timeout plus a margin): see OutboundMessageStore.settle. */
+  inFlightLeaseMs: number;
+  realNow?: () => number;
+}
+
+/**
+ * SendMessage: text, file, quick reply (one text message per action, in order), template, or the
+ * deprecated quick-reply-or-template, for the individual endpoints and the action groups alike.
+ *
+ * Exactly once per operation_id: a repeat answers what the first attempt stored, without resolving
+ * or validating again (the window may have closed since) and without calling the provider again.
+ * Every rule is checked before the first part goes out, so a send is refused whole or attempted.
+ */
+export async function sendMessage(scope: BusinessScope, command: SendMessageCommand, dependencies: SendMessageDependencies): Promise<SendMessageResponse> {
+  const realNow = dependencies.realNow ?? Date.now;
+  const store = new OutboundMessageStore(scope, dependencies.inFlightLeaseMs, realNow);
+  const partId = (part: number) => operationMessageId(scope.businessId, command.operationId, part);
+
+  const replayed = await replayOperation(store, partId);
+  if (replayed) return replayed;
+
+  const { conversation, contact } = await resolveConversationReference(scope, command.conversation);
+  const clock = await loadBusinessClock(scope);
+  const isTester = conversation.is_tester || contact.is_tester;
+  const now = () => conversationNow(isTester, clock.testerClockOffsetMs, realNow());
+  const windowOpen = messagingWindow(conversation.last_inbound_at, now()).status === 'open';
+  const context: SendContext = { scope, files: dependencies.files, conversation, contact, isTester, windowOpen };
+
+  const parts = await planParts(context, command);
+  const channel = isTester ? undefined : await channelCredentials(scope, conversation.channel_id);
+
+  const delivered: StoredOutboundMessage[] = [];
+  let previousCreatedAt = 0;
+  for (const [index, part] of parts.entries()) {
+    // Strictly increasing times keep the parts of a quick reply in order on the timeline.
+    const createdAt = new Date(Math.max(now(), previousCreatedAt + 1));
+    previousCreatedAt = createdAt.getTime();
+    const claim: NewOutboundMessage = {
+      id: partId(index),
+      conversationId: conversation._id,
+      operationId: command.operationId,
+      part: index,
+      parts: parts.length,
+      author: command.author,
+      body: part.body,
+      contentType: part.contentType,
+      ...(part.transcription !== undefined ? { transcription: part.transcription } : {}),
+      createdAt,
+      status: channel ? 'sending' : 'simulated',
+    };
+    delivered.push(await deliverPart(store, claim, channel ? { sender: dependencies.sender, channel, contact, content: part.content } : undefined));
+  }
+  return responseOf(conversation._id, delivered);
+}
+
+interface ProviderCall {
+  sender: MessageSender;
+  channel: ChannelCredentials;
+  contact: StoredContact;
+  content: MessageContent;
+}
+
+/** Claims one part, sends it (unless simulated), settles it and shows it on the conversation. */
+async function deliverPart(store: OutboundMessageStore, claim: NewOutboundMessage, provider: ProviderCall | undefined): Promise<StoredOutboundMessage> {
+  if (!(await store.insert(claim))) {
+    // An earlier attempt (or a concurrent repeat) already owns this part.
+    const existing = await store.find(claim.id);
+    if (!existing) throw new CatalogError('UPDATE_FAILED', 'The message could not be recorded; retry.');
+    return finalOutcome(store, existing);
+  }
+  if (provider) await callProvider(store, provider, claim.id);
+  const stored = await store.find(claim.id);
+  if (!stored) throw new CatalogError('UPDATE_FAILED', 'The message could not be recorded; retry.');
+  await store.recordOnConversation(stored);
+  return stored;
+}
+
+/** The stored result of an earlier attempt of the same operation, when all its parts exist. */
+async function replayOperation(store: OutboundMessageStore, partId: (part: number) => string): Promise<SendMessageResponse | undefined> {
+  const first = await store.find(partId(0));
+  if (!first) return undefined;
+  const settled = [await finalOutcome(store, first)];
+  for (let part = 1; part < (first.operation_parts ?? 1); part += 1) {
+    const message = await store.find(partId(part));
+    // A crash between two parts: the normal path sends what is missing and reuses the rest.
+    if (!message) return undefined;
+    settled.push(await finalOutcome(store, message));
+  }
+  return responseOf(first.conversation_id, settled);
+}
+
+/** A stored part's final state: delivered parts are returned, a failed one is raised again. */
+async function finalOutcome(store: OutboundMessageStore, message: StoredOutboundMessage): Promise<StoredOutboundMessage> {
+  const settled = await store.settle(message);
+  if (settled.status === 'failed') throw storedFailure(settled);
+  // Heals a crash between settling the message and updating its conversation.
+  await store.recordOnConversation(settled);
+  return settled;
+}
+
+async function callProvider(store: OutboundMessageStore, { sender, channel, contact, content }: ProviderCall, messageId: string): Promise<void> {
+  let providerMessageId: string;
+  try {
+    // The client picks the phone, or the platform user id where allowed (BSUID_SEND_DISABLED otherwise).
+    ({ provider_message_id: providerMessageId } = await sender.sendMessage(channel, { to: { phone: contact.phone, user_id: contact.chat_user_id }, content }));
+  } catch (error) {
+    if (isCatalogError(error) && error.code !== 'SEND_FAILED') {
+      // Refused before any network call: nothing reached the provider, nothing to remember.
+      await store.discard(messageId);
+      throw error;
+    }
+    const failure = isCatalogError(error) ? error : new CatalogError('SEND_FAILED', 'Sending to the chat channel failed unexpectedly.', { cause: error });
+    await store.markFailed(messageId, failure);
+    throw failure;
+  }
+  await store.markSent(messageId, providerMessageId);
+}
+
+async function channelCredentials(scope: BusinessScope, channelId: string): Promise<ChannelCredentials> {
+  const channel = await ChannelModel.findOne(scopedFilter(scope, { _id: channelId }), { phone_number_id: 1, access_token: 1 }).lean<ChannelCredentials>();
+  if (!channel?.phone_number_id || !channel.access_token) {
+    throw new CatalogError('CHANNEL_NOT_CONFIGURED', 'The conversation has no chat channel with a Cloud API phone number id and access token.');
+  }
+  return { phone_number_id: channel.phone_number_id, access_token: channel.access_token };
+}
+
+function responseOf(conversationId: string, messages: StoredOutboundMessage[]): SendMessageResponse {
+  const sent = messages.map(toSentMessage);
+  return { conversation: { uuid: conversationId }, message: sent[0], messages: sent };
+}
+
+function toSentMessage(message: StoredOutboundMessage): SentMessage {
+  return { uuid: message._id, status: message.status, created_at: message.created_at.toISOString() };
+}
