@@ -1,9 +1,38 @@
 import { configVars, loadConfig } from '@cmsg/platform';
+import { z } from 'zod';
 
-export const config = loadConfig({
+const positiveInt = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
+
+const actionsRunnerConfigShape = {
   GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50053'),
   MONGODB_URI: configVars.mongodbUri,
   KAFKA_BROKERS: configVars.kafkaBrokers,
   KAFKA_TOPIC_PREFIX: configVars.kafkaTopicPrefix,
+  CONVERSATIONS_GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50051'),
+  AI_BASE_URL: configVars.aiBaseUrl,
+  AI_API_KEY: configVars.aiApiKey,
+  /**
+   * Every replica joins this consumer group; the partitions of the command topic are shared among
+   * them. Default: KAFKA_TOPIC_PREFIX + `actions-runner`, so stacks sharing a cluster never share a group.
+   */
+  COMMAND_CONSUMER_GROUP_ID: z.string().min(1).optional(),
+  /** Commands (= conversations) running at once in one replica. */
+  COMMAND_CONCURRENCY: positiveInt(64),
+  /** How soon the group notices a replica that died (kafkajs default 30 s). */
+  COMMAND_SESSION_TIMEOUT_MS: positiveInt(30_000, 6_000),
+  /** Partitions of the command topic when this service creates it. */
+  COMMAND_TOPIC_PARTITIONS: positiveInt(12),
+  WEBHOOK_CONCURRENCY: positiveInt(4),
+  /** First retry delay of a failed webhook attempt; doubles up to 1 h, for 24 h. */
+  WEBHOOK_RETRY_BASE_MS: positiveInt(5_000, 100),
+  WEBHOOK_IDLE_MS: positiveInt(500, 50),
   SHUTDOWN_GRACE_MS: configVars.shutdownGraceMs,
-});
+};
+
+/** Parsed once at boot by main.ts; fails fast listing every invalid variable. */
+export function loadActionsRunnerConfig(env: NodeJS.ProcessEnv = process.env) {
+  const config = loadConfig(actionsRunnerConfigShape, env);
+  return { ...config, COMMAND_CONSUMER_GROUP_ID: config.COMMAND_CONSUMER_GROUP_ID ?? `${config.KAFKA_TOPIC_PREFIX}actions-runner` };
+}
+
+export type ActionsRunnerConfig = ReturnType<typeof loadActionsRunnerConfig>;

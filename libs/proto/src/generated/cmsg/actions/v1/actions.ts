@@ -36,6 +36,11 @@ export interface SubmitActionGroupRequest {
   actions: { [key: string]: any }[];
   stop_on_error: boolean;
   escalate_on_error: boolean;
+  /**
+   * Chain depth of the command that submits this group: 0 from the public API; a command produced
+   * while executing another one carries that one's depth + 1 (ACTIONS_DEPTH_EXCEEDED past 3).
+   */
+  depth: number;
 }
 
 export interface SubmitActionGroupResponse {
@@ -56,6 +61,8 @@ export interface ActionResult {
   /** pending | succeeded | noop | failed | skipped */
   status: string;
   error: ErrorDetail | undefined;
+  started_at?: string | undefined;
+  finished_at?: string | undefined;
 }
 
 export interface ActionGroup {
@@ -72,7 +79,11 @@ export interface ActionGroup {
 export interface RunAiRequest {
   caller: Caller | undefined;
   conversation: ConversationReference | undefined;
-  ai_employee: ObjectRef | undefined;
+  ai_employee:
+    | ObjectRef
+    | undefined;
+  /** As SubmitActionGroupRequest.depth. */
+  depth: number;
 }
 
 export interface RunAiResponse {
@@ -93,7 +104,14 @@ export interface AiAssistanceResponse {
 }
 
 function createBaseSubmitActionGroupRequest(): SubmitActionGroupRequest {
-  return { caller: undefined, conversation: undefined, actions: [], stop_on_error: false, escalate_on_error: false };
+  return {
+    caller: undefined,
+    conversation: undefined,
+    actions: [],
+    stop_on_error: false,
+    escalate_on_error: false,
+    depth: 0,
+  };
 }
 
 export const SubmitActionGroupRequest: MessageFns<SubmitActionGroupRequest> = {
@@ -112,6 +130,9 @@ export const SubmitActionGroupRequest: MessageFns<SubmitActionGroupRequest> = {
     }
     if (message.escalate_on_error !== false) {
       writer.uint32(40).bool(message.escalate_on_error);
+    }
+    if (message.depth !== 0) {
+      writer.uint32(48).int32(message.depth);
     }
     return writer;
   },
@@ -169,6 +190,14 @@ export const SubmitActionGroupRequest: MessageFns<SubmitActionGroupRequest> = {
             message.escalate_on_error = reader.bool();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.depth = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -195,6 +224,7 @@ export const SubmitActionGroupRequest: MessageFns<SubmitActionGroupRequest> = {
     message.actions = object.actions?.map((e) => e) || [];
     message.stop_on_error = object.stop_on_error ?? false;
     message.escalate_on_error = object.escalate_on_error ?? false;
+    message.depth = object.depth ?? 0;
     return message;
   },
 };
@@ -364,7 +394,7 @@ export const GetActionGroupRequest: MessageFns<GetActionGroupRequest> = {
 };
 
 function createBaseActionResult(): ActionResult {
-  return { index: 0, type: "", status: "", error: undefined };
+  return { index: 0, type: "", status: "", error: undefined, started_at: undefined, finished_at: undefined };
 }
 
 export const ActionResult: MessageFns<ActionResult> = {
@@ -380,6 +410,12 @@ export const ActionResult: MessageFns<ActionResult> = {
     }
     if (message.error !== undefined) {
       ErrorDetail.encode(message.error, writer.uint32(34).fork()).join();
+    }
+    if (message.started_at !== undefined) {
+      writer.uint32(42).string(message.started_at);
+    }
+    if (message.finished_at !== undefined) {
+      writer.uint32(50).string(message.finished_at);
     }
     return writer;
   },
@@ -429,6 +465,22 @@ export const ActionResult: MessageFns<ActionResult> = {
             message.error = ErrorDetail.decode(reader, reader.uint32());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.started_at = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.finished_at = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -452,6 +504,8 @@ export const ActionResult: MessageFns<ActionResult> = {
     message.error = (object.error !== undefined && object.error !== null)
       ? ErrorDetail.fromPartial(object.error)
       : undefined;
+    message.started_at = object.started_at ?? undefined;
+    message.finished_at = object.finished_at ?? undefined;
     return message;
   },
 };
@@ -594,7 +648,7 @@ export const ActionGroup: MessageFns<ActionGroup> = {
 };
 
 function createBaseRunAiRequest(): RunAiRequest {
-  return { caller: undefined, conversation: undefined, ai_employee: undefined };
+  return { caller: undefined, conversation: undefined, ai_employee: undefined, depth: 0 };
 }
 
 export const RunAiRequest: MessageFns<RunAiRequest> = {
@@ -607,6 +661,9 @@ export const RunAiRequest: MessageFns<RunAiRequest> = {
     }
     if (message.ai_employee !== undefined) {
       ObjectRef.encode(message.ai_employee, writer.uint32(26).fork()).join();
+    }
+    if (message.depth !== 0) {
+      writer.uint32(32).int32(message.depth);
     }
     return writer;
   },
@@ -648,6 +705,14 @@ export const RunAiRequest: MessageFns<RunAiRequest> = {
             message.ai_employee = ObjectRef.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.depth = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -674,6 +739,7 @@ export const RunAiRequest: MessageFns<RunAiRequest> = {
     message.ai_employee = (object.ai_employee !== undefined && object.ai_employee !== null)
       ? ObjectRef.fromPartial(object.ai_employee)
       : undefined;
+    message.depth = object.depth ?? 0;
     return message;
   },
 };

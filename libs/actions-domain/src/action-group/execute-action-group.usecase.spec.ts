@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto';
+import { businessScope } from '@cmsg/dal';
+import { CatalogError } from '@cmsg/errors';
+import { AiPipelines } from '../ai/ai-pipelines';
+import { FakeAiProvider } from '../testing/fake-ai-provider';
+import { FakeConversationServices } from '../testing/fake-conversation-services';
+import { InMemoryActionGroupStore } from '../testing/in-memory-action-group-store';
+import { silentLogger } from '../testing/silent-logger';
+import type { WebhookEvent } from '../webhooks/webhook-events';
+import { ActionExecutor } from './action-executor';
+import { initialGroupDocument } from './action-group.repository';
+import { type ActionGroupCommand, createActionGroupCommand } from './conversation-command';
+import { CommandAbandonedError, ExecuteActionGroup } from './execute-action-group.usecase';
+
+const BUSINESS = 'b1';
+const scope = businessScope(BUSINESS);
+
+describe('ExecuteActionGroup', () => {
+  let fake: FakeConversationServices;
+  let store: InMemoryActionGroupStore;
+  let events: WebhookEvent[];
+  let now: number;
+  let run: ExecuteActionGroup;
+  const signal = () => new AbortController().signal;
+
+  function command(actions: unknown[], flags: Partial<Pick<ActionGroupCommand, 'stop_on_error' | 'escalate_on_error'>> = {}): ActionGroupCommand {
+    return createActionGroupCommand({
+      group_uuid: randomUUID(),
+      business_id: BUSINESS,
+      token_uuid: 't1',
+      request_id: null,
+      conversation_uuid: fake.context.uuid,
+      source: 'action_group',
+      depth: 0,
+      stop_on_error: true,
+      escalate_on_error: true,
+      actions: actions as ActionGroupCommand['actions'],
+      created_at: new Date(now).toISOString(),
+      ...flags,
+    });
+  }
+
+  const build = (options: { groupBudgetMs?: number } = {}) =>
+    new ExecuteActionGroup({
+      groups: store,
+      executor: new ActionExecutor(fake.services, new AiPipelines(fake.services, new FakeAiProvider(), { now: () => new Date(now) }, silentLogger)),
+      actions: fake.services.actions,
+      webhooks: { enqueue: async (_group, event) => (events.push(event), 1) },
+      clock: {
+        now: () => {
+          now += 10;
+          return new Date(now);
+        },
+      },
+      logger: silentLogger,
+      ...options,
+    });
+
+  const stored = async (group: ActionGroupCommand) => (await store.find(scope, group.group_uuid))!;
+  const statuses = async (group: ActionGroupCommand) => (await stored(group)).actions.map((action) => action.status);
+
+  beforeEach(() => {
+    fake = new FakeConversationServices();
+    store = new InMemoryActionGroupStore();
+    events = [];
+    now = Date.parse('2026-01-01T00:00:00Z');
+    run = build();
+  });
+
+  it('runs every action in order and records results with timestamps', async () => {
+    const group = command([{ type: 'assign_label', tags: [{ name: 'vip' }] }, { type: 'context_note', note: 'n' }, { type: 'mark_pending' }]);
+    await run.execute(group, signal());
+    const result = await stored(group);
+    expect(result.status).toBe('succeeded');
+    expect(result.actions.map((action) => action.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    expect(fake.calls.map((call) => call.method)).toEqual(['assignTags', 'addNote', 'markPending']);
+    for (const [index, action] of result.actions.entries()) {
+      expect(action.started_at!.getTime()).toBeLessThan(action.finished_at!.getTime());
+      if (index > 0) expect(result.actions[index - 1]!.finished_at!.getTime()).toBeLessThanOrEqual(action.started_at!.getTime());
+    }
+    expect(result.finished_at).not.toBeNull();
+    expect(events.map((event) => event.type)).toEqual(['action_group.finished']);
+  });
+
+  it('records a result and starts the next action in one write on the success path', async () => {
+    const markRunning = jest.spyOn(store, 'markActionRunning');
+    const record = jest.spyOn(store, 'recordActionResult');
+    const group = command([{ type: 'mark_pending' }, { type: 'context_note', note: 'n' }, { type: 'mark_resolved' }]);
+    await run.execute(group, signal());
+    expect(markRunning).toHaveBeenCalledTimes(1);
+    expect(record.mock.calls.map(([, , index, result]) => [index, result.startNext?.index ?? null])).toEqual([
+      [0, 1],
+      [1, 2],
+      [2, null],
+    ]);
+  });
+
+  it('stop_on_error: the first failure skips the rest, escalates once for an escalating code, and is reported', async () => {
+    fake.failNext('sendMessage', 'SEND_FAILED', 'Sending to the chat channel failed.');
+    const group = command([{ type: 'send_message', text: 'Hi' }, { type: 'mark_pending' }, { type: 'context_note', note: 'n' }]);
+    await run.execute(group, signal());
+    const result = await stored(group);
+    expect(result.actions.map((action) => [action.status, action.error?.code ?? null])).toEqual([
+      ['failed', 'SEND_FAILED'],
+      ['skipped', null],
+      ['skipped', null],
+    ]);
+    expect([result.status, result.escalated]).toEqual(['failed', true]);
+    expect(fake.callsOf('escalate')).toEqual([{ caller: { business_id: BUSINESS, token_uuid: 't1' }, conversation_uuid: fake.context.uuid, pending_reason: 'action_set_failed' }]);
+    expect(events.map((event) => [event.type, (event.data as any).action?.index ?? null])).toEqual([
+      ['action.failed', 0],
+      ['action_group.finished', null],
+    ]);
+  });
+
+  it('stop_on_error false: every action runs; several escalating failures escalate once', async () => {
+    fake.failNext('sendMessage', 'SEND_FAILED');
+    fake.failNext('sendMessage', 'PREPARE_FAILED');
+    const group = command([{ type: 'send_message', text: 'a' }, { type: 'send_message', text: 'b' }, { type: 'mark_pending' }], { stop_on_error: false });
+    await run.execute(group, signal());
+    expect(await statuses(group)).toEqual(['failed', 'failed', 'succeeded']);
+    expect(fake.callsOf('escalate')).toHaveLength(1);
+    expect((await stored(group)).status).toBe('failed');
+    expect(events.filter((event) => event.type === 'action.failed')).toHaveLength(2);
+  });
+
+  it.each([
+    ['escalate_on_error false', 'SEND_FAILED', { escalate_on_error: false }],
+    ['a client-input code', 'TAG_NOT_FOUND', {}],
+    ['a billing guard', 'WALLET_BLOCKED', {}],
+    ['WINDOW_CLOSED', 'WINDOW_CLOSED', {}],
+  ] as const)('does not escalate for %s', async (_case, code, flags) => {
+    fake.failNext('assignTags', code);
+    const group = command([{ type: 'assign_label', tags: [{ name: 'x' }] }], flags);
+    await run.execute(group, signal());
+    expect(fake.callsOf('escalate')).toHaveLength(0);
+    expect((await stored(group)).escalated).toBe(false);
+  });
+
+  it('counts no-ops as success', async () => {
+    fake.answer('assignMailbox', () => ({ noop: true }));
+    const group = command([{ type: 'assign_mailbox', mailbox: { name: 'Sales' } }, { type: 'mark_resolved' }]);
+    await run.execute(group, signal());
+    expect(await statuses(group)).toEqual(['noop', 'succeeded']);
+    expect((await stored(group)).status).toBe('succeeded');
+  });
+
+  it('resumes after a crash: recorded actions are not run again; the one left running runs with the same operation id', async () => {
+    const group = command([{ type: 'send_message', text: 'one' }, { type: 'send_message', text: 'two' }, { type: 'send_message', text: 'three' }]);
+    const document = initialGroupDocument(group);
+    document.started_at = new Date(now);
+    document.actions[0]!.status = 'succeeded';
+    document.actions[1]!.status = 'running';
+    await store.createIfMissing(document);
+    await run.execute(group, signal());
+    expect(fake.callsOf('sendMessage').map((request) => [request.operation_id, request.text.body])).toEqual([
+      [`${group.group_uuid}:1`, 'two'],
+      [`${group.group_uuid}:2`, 'three'],
+    ]);
+    expect(await statuses(group)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+  });
+
+  it('re-applies the effects of a failure recorded before a crash (idempotent webhook, one escalation)', async () => {
+    const group = command([{ type: 'send_message', text: 'one' }, { type: 'mark_pending' }]);
+    const document = initialGroupDocument(group);
+    document.actions[0] = { ...document.actions[0]!, status: 'failed', error: { code: 'SEND_FAILED', message: 'x' } };
+    await store.createIfMissing(document);
+    await run.execute(group, signal());
+    expect(await statuses(group)).toEqual(['failed', 'skipped']);
+    expect(fake.callsOf('escalate')).toHaveLength(1);
+    expect(events.map((event) => event.type)).toEqual(['action.failed', 'action_group.finished']);
+  });
+
+  it('leaves an action whose dependency did not answer running, for the retry to run again', async () => {
+    fake.failNext('addNote', 'SERVICE_UNAVAILABLE');
+    const group = command([{ type: 'mark_pending' }, { type: 'context_note', note: 'n' }]);
+    await expect(run.execute(group, signal())).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(await statuses(group)).toEqual(['succeeded', 'running']);
+    await run.execute(group, signal());
+    expect(await statuses(group)).toEqual(['succeeded', 'succeeded']);
+    expect(fake.callsOf('markPending')).toHaveLength(1);
+  });
+
+  it('gives the command up when its partition is revoked, leaving the action for the next owner', async () => {
+    const provider = new FakeAiProvider();
+    provider.hangUntilAborted = true;
+    fake.addEmployee({ uuid: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', name: 'Ana' });
+    run = new ExecuteActionGroup({
+      groups: store,
+      executor: new ActionExecutor(fake.services, new AiPipelines(fake.services, provider, { now: () => new Date(now) }, silentLogger)),
+      actions: fake.services.actions,
+      webhooks: { enqueue: async () => 1 },
+      clock: { now: () => new Date(now) },
+      logger: silentLogger,
+    });
+    const group = command([{ type: 'run_ai', ai_employee: { name: 'Ana' } }]);
+    const controller = new AbortController();
+    const running = run.execute(group, controller.signal);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    controller.abort();
+    await expect(running).rejects.toBeInstanceOf(CommandAbandonedError);
+    expect(await statuses(group)).toEqual(['running']);
+    expect((await stored(group)).status).toBe('processing');
+  });
+
+  it('fails the action that cannot start within the group budget and skips the rest, whatever stop_on_error says', async () => {
+    run = build({ groupBudgetMs: 25 });
+    const group = command([{ type: 'mark_pending' }, { type: 'context_note', note: 'late' }, { type: 'mark_resolved' }], { stop_on_error: false });
+    await run.execute(group, signal());
+    const result = await stored(group);
+    expect(result.actions.map((action) => [action.status, action.error?.code ?? null])).toEqual([
+      ['succeeded', null],
+      ['failed', 'UPDATE_FAILED'],
+      ['skipped', null],
+    ]);
+    expect(result.actions[1]!.error!.message).toContain('budget');
+    expect(fake.callsOf('addNote')).toHaveLength(0);
+    expect(result.escalated).toBe(true);
+  });
+
+  it('only re-announces a group that already finished', async () => {
+    const group = command([{ type: 'mark_pending' }]);
+    await run.execute(group, signal());
+    fake.calls.length = 0;
+    events = [];
+    await run.execute(group, signal());
+    expect(fake.calls).toEqual([]);
+    expect(events.map((event) => event.type)).toEqual(['action_group.finished']);
+  });
+
+  it('abandon: a dead-lettered group ends with every action recorded', async () => {
+    const group = command([{ type: 'mark_pending' }, { type: 'context_note', note: 'n' }, { type: 'mark_resolved' }]);
+    const document = initialGroupDocument(group);
+    document.actions[0]!.status = 'succeeded';
+    document.actions[1]!.status = 'running';
+    await store.createIfMissing(document);
+    await run.abandon(group, new CatalogError('SERVICE_UNAVAILABLE'));
+    const result = await stored(group);
+    expect(result.actions.map((action) => [action.status, action.error?.code ?? null])).toEqual([
+      ['succeeded', null],
+      ['failed', 'UPDATE_FAILED'],
+      ['skipped', null],
+    ]);
+    expect(result.status).toBe('failed');
+  });
+});

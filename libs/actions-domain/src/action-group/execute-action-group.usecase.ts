@@ -1,0 +1,214 @@
+import { type CatalogError, isCatalogError, toCatalogError } from '@cmsg/errors';
+import { businessScope, type BusinessScope } from '@cmsg/dal';
+import type { Logger } from '@cmsg/platform';
+import { AI_RUN_BUDGET_MS, GROUP_BUDGET_MS } from '../limits';
+import type { Clock, ConversationActionsPort } from '../ports';
+import type { WebhookOutbox } from '../webhooks/webhook-outbox';
+import { actionFailedEvent, actionGroupFinishedEvent } from '../webhooks/webhook-events';
+import type { ActionExecutor } from './action-executor';
+import { type ActionErrorRecord, type ActionGroupEntity, FINAL_ACTION_STATUSES } from './action-group.model';
+import { type ActionGroupStore, type ActionResultUpdate, initialGroupDocument } from './action-group.repository';
+import type { ActionGroupCommand } from './conversation-command';
+import { isEscalatingCode, isTransientFailure } from './failure-policy';
+
+export interface ExecuteActionGroupDependencies {
+  groups: ActionGroupStore;
+  executor: ActionExecutor;
+  actions: Pick<ConversationActionsPort, 'escalate'>;
+  webhooks: Pick<WebhookOutbox, 'enqueue'>;
+  clock: Clock;
+  logger: Logger;
+  /** Defaults: 800 s per group, 300 s per AI pipeline (SPEC 8). */
+  groupBudgetMs?: number;
+  aiRunBudgetMs?: number;
+}
+
+/** Thrown when this process gives a command up (partition revoked, shutdown): its next owner resumes it. */
+export class CommandAbandonedError extends Error {
+  constructor(groupUuid: string) {
+    super(`action group ${groupUuid} abandoned by this process; its next owner resumes it`);
+    this.name = 'CommandAbandonedError';
+  }
+}
+
+/** Escalation reason of a failed group (SPEC 3.1). */
+export const ACTION_SET_FAILED = 'action_set_failed';
+
+/**
+ * Runs an action group in order (SPEC 4.3 rules 4 to 6), resuming where a previous run stopped:
+ * actions with a recorded result are not run again; one left `running` by a crash runs again with
+ * the same operation id (`<group>:<index>`), which the conversations service uses to never send
+ * or charge twice. Every action ends with a recorded result.
+ *
+ * Budget: 800 s from the group's first start. An action that cannot start within it fails with
+ * UPDATE_FAILED (the change could not be applied in time: a server-side failure, so it escalates
+ * and a human takes over a conversation whose automation stalled) and the rest are skipped; an AI
+ * pipeline gets at most what is left, and one cut short fails with AI_EXECUTION_FAILED.
+ */
+export class ExecuteActionGroup {
+  private readonly groupBudgetMs: number;
+  private readonly aiRunBudgetMs: number;
+
+  constructor(private readonly dependencies: ExecuteActionGroupDependencies) {
+    this.groupBudgetMs = dependencies.groupBudgetMs ?? GROUP_BUDGET_MS;
+    this.aiRunBudgetMs = dependencies.aiRunBudgetMs ?? AI_RUN_BUDGET_MS;
+  }
+
+  async execute(command: ActionGroupCommand, signal: AbortSignal): Promise<void> {
+    const { groups, clock } = this.dependencies;
+    const scope = businessScope(command.business_id);
+    // The copy below is kept in step with every write, so the loop reads the database once.
+    const group = await groups.open(initialGroupDocument(command));
+    if (group.status !== 'processing') {
+      // Finished by an earlier run that died before its offset was committed.
+      await this.announceFinished(group);
+      return;
+    }
+    const startedAt = group.started_at ?? (await groups.markStarted(scope, group._id, clock.now()));
+    const deadline = startedAt.getTime() + this.groupBudgetMs;
+    let stopped = false;
+    // Actions this run already marked running in the previous action's write.
+    const markedRunning = new Set<number>();
+    for (const record of group.actions) {
+      if (FINAL_ACTION_STATUSES.includes(record.status)) {
+        if (record.status === 'failed') {
+          // Its webhook or escalation may not have happened before a crash: both are idempotent.
+          await this.afterFailure(scope, group, record.index);
+          if (command.stop_on_error) stopped = true;
+        }
+        continue;
+      }
+      if (stopped) {
+        await this.record(scope, group, record.index, { status: 'skipped', error: null, finishedAt: clock.now() });
+        continue;
+      }
+      const outOfBudget = clock.now().getTime() >= deadline;
+      const failed = outOfBudget ? await this.recordBudgetExhausted(scope, group, record.index) : await this.runAction(scope, command, group, record.index, deadline, signal, markedRunning);
+      if (failed) {
+        await this.afterFailure(scope, group, record.index);
+        // Out of budget nothing else may start, whatever stop_on_error says.
+        if (command.stop_on_error || outOfBudget) stopped = true;
+      }
+    }
+    const status = group.actions.some((action) => action.status === 'failed') ? 'failed' : 'succeeded';
+    const final = (await groups.finish(scope, group._id, status, clock.now())) ?? group;
+    this.dependencies.logger.info({ action_group: group._id, conversation_uuid: group.conversation_id, status: final.status, escalated: final.escalated }, 'action group finished');
+    await this.announceFinished(final);
+  }
+
+  /**
+   * Dead-letter path: the command failed every attempt (e.g. a dependency down for minutes). The
+   * action under way fails with UPDATE_FAILED, the rest are skipped, and the group finishes.
+   */
+  async abandon(command: ActionGroupCommand, cause: unknown): Promise<void> {
+    const { groups, clock, logger } = this.dependencies;
+    const scope = businessScope(command.business_id);
+    const group = await groups.open(initialGroupDocument(command));
+    if (group.status !== 'processing') return;
+    const reason = isCatalogError(cause) ? `${cause.code}: ${cause.message}` : String(cause);
+    let failedOne = false;
+    for (const record of group.actions) {
+      if (FINAL_ACTION_STATUSES.includes(record.status)) continue;
+      const error = failedOne ? null : { code: 'UPDATE_FAILED', message: `The action could not be completed after repeated attempts (${reason}).` };
+      await this.record(scope, group, record.index, { status: error ? 'failed' : 'skipped', error, finishedAt: clock.now() });
+      if (error) {
+        failedOne = true;
+        await this.afterFailure(scope, group, record.index).catch((effectError: unknown) =>
+          logger.error({ err: effectError, action_group: group._id }, 'webhook or escalation of an abandoned group failed'),
+        );
+      }
+    }
+    const final = await groups.finish(scope, group._id, 'failed', clock.now());
+    if (final) await this.announceFinished(final);
+  }
+
+  /** Runs one action and records its result; answers the failure, if any. */
+  private async runAction(
+    scope: BusinessScope,
+    command: ActionGroupCommand,
+    group: ActionGroupEntity,
+    index: number,
+    deadline: number,
+    signal: AbortSignal,
+    markedRunning: Set<number>,
+  ): Promise<boolean> {
+    const { groups, executor, clock } = this.dependencies;
+    // Marked running with the previous action's result when it followed one straight away.
+    if (!markedRunning.delete(index)) {
+      const startedAt = clock.now();
+      await groups.markActionRunning(scope, group._id, index, startedAt);
+      Object.assign(group.actions[index]!, { status: 'running', started_at: startedAt, error: null });
+    }
+    let outcome: { status: 'succeeded' | 'noop' } | { status: 'failed'; error: ActionErrorRecord };
+    try {
+      const status = await executor.run(command.actions[index]!, {
+        caller: { business_id: command.business_id, token_uuid: command.token_uuid },
+        conversationUuid: command.conversation_uuid,
+        operationId: `${group._id}:${index}`,
+        depth: command.depth,
+        aiBudgetMs: Math.min(this.aiRunBudgetMs, deadline - clock.now().getTime()),
+        signal,
+      });
+      outcome = { status };
+    } catch (error) {
+      if (signal.aborted) throw new CommandAbandonedError(group._id);
+      const failure: CatalogError = toCatalogError(error);
+      // Outcome unknown (a dependency did not answer): leave it running; the retry runs it again.
+      if (isTransientFailure(failure)) throw failure;
+      if (failure.code === 'UNKNOWN_ERROR') this.dependencies.logger.error({ err: error, action_group: group._id, index }, 'action failed unexpectedly');
+      outcome = { status: 'failed', error: { code: failure.code, message: failure.message } };
+    }
+    const finishedAt = clock.now();
+    const next = group.actions[index + 1];
+    // The common path (success, time left, next action not run yet): one write records this
+    // result and starts the next action. After a failure the next one may be skipped instead.
+    const startNext =
+      outcome.status !== 'failed' && next && !FINAL_ACTION_STATUSES.includes(next.status) && finishedAt.getTime() < deadline
+        ? { index: index + 1, at: finishedAt }
+        : undefined;
+    await this.record(scope, group, index, { status: outcome.status, error: outcome.status === 'failed' ? outcome.error : null, finishedAt, startNext });
+    if (startNext) markedRunning.add(startNext.index);
+    return outcome.status === 'failed';
+  }
+
+  private async record(scope: BusinessScope, group: ActionGroupEntity, index: number, result: ActionResultUpdate): Promise<void> {
+    await this.dependencies.groups.recordActionResult(scope, group._id, index, result);
+    Object.assign(group.actions[index]!, { status: result.status, error: result.error, finished_at: result.finishedAt });
+    if (result.startNext) Object.assign(group.actions[result.startNext.index]!, { status: 'running', started_at: result.startNext.at, error: null });
+  }
+
+  private async recordBudgetExhausted(scope: BusinessScope, group: ActionGroupEntity, index: number): Promise<true> {
+    const error = { code: 'UPDATE_FAILED', message: `Not started: the action group used up its ${this.groupBudgetMs / 1000} s budget.` };
+    await this.record(scope, group, index, { status: 'failed', error, finishedAt: this.dependencies.clock.now() });
+    return true;
+  }
+
+  /** A failed action's effects, each idempotent: its webhook event, and the group's one escalation. */
+  private async afterFailure(scope: BusinessScope, group: ActionGroupEntity, index: number): Promise<void> {
+    const { webhooks, actions, groups, clock, logger } = this.dependencies;
+    const error = group.actions[index]!.error;
+    await webhooks.enqueue(group, actionFailedEvent(group, index, clock.now()), clock.now());
+    if (!error || !group.escalate_on_error || group.escalated || !isEscalatingCode(error.code)) return;
+    // Escalate first, then flip the flag: a crash in between escalates again (a no-op while
+    // pending), never loses the escalation.
+    try {
+      await actions.escalate({
+        caller: { business_id: group.business_id, token_uuid: group.token_uuid },
+        conversation_uuid: group.conversation_id,
+        pending_reason: ACTION_SET_FAILED,
+      });
+    } catch (escalationError) {
+      const failure = toCatalogError(escalationError);
+      if (isTransientFailure(failure)) throw failure;
+      logger.error({ err: escalationError, action_group: group._id }, 'escalation failed; the group is reported without it');
+      return;
+    }
+    await groups.markEscalated(scope, group._id);
+    group.escalated = true;
+  }
+
+  private async announceFinished(group: ActionGroupEntity): Promise<void> {
+    const at = group.finished_at ?? this.dependencies.clock.now();
+    await this.dependencies.webhooks.enqueue(group, actionGroupFinishedEvent(group, at), this.dependencies.clock.now());
+  }
+}

@@ -1,0 +1,71 @@
+import type { AiProvider } from '@cmsg/ai-provider';
+import type {
+  AddNoteRequest,
+  AddNoteResponse,
+  AiEmployee,
+  AssignAiEmployeeRequest,
+  AssignAiEmployeeResponse,
+  AssignMailboxRequest,
+  AssignMailboxResponse,
+  ChangeTagsRequest,
+  ChangeTagsResponse,
+  ChargeAiWalletRequest,
+  ChargeAiWalletResponse,
+  ConversationContext,
+  ConversationRequest,
+  EscalateRequest,
+  InboxStatusResponse,
+  RecentTimeline,
+  RecentTimelineRequest,
+  ResolveAiEmployeeRequest,
+  SendMessageRequest,
+  SendMessageResponse,
+  UnassignAiRequest,
+  UnassignAiResponse,
+} from '@cmsg/proto';
+import type { ConversationCommand } from './action-group/conversation-command';
+
+type Rpc<Request, Response> = (request: Request) => Promise<Response>;
+
+/**
+ * The conversation RPCs this domain calls (ConversationActionsService). Failures arrive as
+ * catalog errors; the app wires gRPC clients in, tests wire doubles.
+ */
+export interface ConversationActionsPort {
+  assignTags: Rpc<ChangeTagsRequest, ChangeTagsResponse>;
+  removeTags: Rpc<ChangeTagsRequest, ChangeTagsResponse>;
+  assignMailbox: Rpc<AssignMailboxRequest, AssignMailboxResponse>;
+  assignAiEmployee: Rpc<AssignAiEmployeeRequest, AssignAiEmployeeResponse>;
+  unassignAi: Rpc<UnassignAiRequest, UnassignAiResponse>;
+  sendMessage: Rpc<SendMessageRequest, SendMessageResponse>;
+  escalate: Rpc<EscalateRequest, InboxStatusResponse>;
+  getConversationContext: Rpc<ConversationRequest, ConversationContext>;
+  getRecentTimeline: Rpc<RecentTimelineRequest, RecentTimeline>;
+  resolveAiEmployee: Rpc<ResolveAiEmployeeRequest, AiEmployee>;
+  chargeAiWallet: Rpc<ChargeAiWalletRequest, ChargeAiWalletResponse>;
+}
+
+/** The existing ConversationsService RPCs the actions reuse. */
+export interface ConversationsPort {
+  addNote: Rpc<AddNoteRequest, AddNoteResponse>;
+  markPending: Rpc<ConversationRequest, InboxStatusResponse>;
+  markResolved: Rpc<ConversationRequest, InboxStatusResponse>;
+}
+
+export interface ConversationServices {
+  actions: ConversationActionsPort;
+  conversations: ConversationsPort;
+}
+
+export type AiCompletionPort = Pick<AiProvider, 'complete'>;
+
+/** The per-conversation command stream (key = conversation uuid). */
+export interface CommandPublisher {
+  submit(conversationUuid: string, command: ConversationCommand): Promise<void>;
+}
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };

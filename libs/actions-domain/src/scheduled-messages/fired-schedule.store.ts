@@ -1,0 +1,104 @@
+import type { ScheduleDeliveryPath, ScheduleHistoryEntry } from '@cmsg/conversation-commands';
+import { type BusinessScope, ChannelModel, ConversationModel, ScheduledMessageModel, TemplateModel, claimOnce, claimsOfSchedule, readClaim, releaseScheduleSlot, scheduleClaimId, scopedFilter } from '@cmsg/dal';
+
+/** The stored schedule fields the executor reads (collection scheduled_messages). */
+export interface FiredSchedule {
+  _id: string;
+  business_id: string;
+  conversation_id: string;
+  status: string;
+  executor_kind: string;
+  ai_employee_id: string | null;
+  reason: string | null;
+  template_id: string | null;
+  message_kind: string | null;
+  payload: Record<string, unknown> | null;
+  template_variables: { index: number; value: string }[];
+  template_header: Record<string, unknown> | null;
+  template_button_parameters: { index: number; sub_type: string; value: string }[];
+  created_by_token_id: string | null;
+  author: { type: string; uuid: string | null } | null;
+  delivery: string | null;
+  note_id: string | null;
+}
+
+export type ScheduleOutcome = { status: 'sent' | 'failed'; error: { code: string; message: string } | null };
+
+/**
+ * What the executor reads and decides about a fired schedule. Decisions are claims (an insert with
+ * one winner, also on FerretDB whose updates are not isolated); the record mirrors them.
+ */
+export interface FiredScheduleStore {
+  find(scope: BusinessScope, id: string): Promise<FiredSchedule | null>;
+  /** The schedule's fate, claiming `fire` when nothing decided it yet (the command may outrun the scheduler's record). */
+  fate(scope: BusinessScope, id: string, now: Date): Promise<'fire' | 'cancel'>;
+  /** What earlier runs decided: the outcome, and the delivery path (a fallback decided later wins). One read. */
+  decisions(scope: BusinessScope, id: string): Promise<{ outcome: ScheduleOutcome | null; deliveryPath: ScheduleDeliveryPath | null }>;
+  /** Decides the path of a stage (1: first decision, 2: the fallback after WINDOW_CLOSED) once; answers the path that won. */
+  decideDelivery(scope: BusinessScope, id: string, stage: 1 | 2, path: ScheduleDeliveryPath, entry: ScheduleHistoryEntry): Promise<ScheduleDeliveryPath>;
+  recordNote(scope: BusinessScope, id: string, noteId: string, entry: ScheduleHistoryEntry): Promise<void>;
+  /** Claims the outcome and mirrors it on the record; false when an outcome was claimed before. */
+  finish(scope: BusinessScope, id: string, outcome: ScheduleOutcome, entry: ScheduleHistoryEntry): Promise<boolean>;
+  /** Ends the schedule's hold on its conversation (conversation.pending_schedule_id) if it still has it. */
+  releaseConversation(scope: BusinessScope, conversationId: string, scheduleId: string, now: Date): Promise<void>;
+  /** The channel's default scheduled template (by name) on the conversation's channel. */
+  defaultScheduledTemplateId(scope: BusinessScope, conversationId: string): Promise<string | null>;
+}
+
+export class MongoFiredScheduleStore implements FiredScheduleStore {
+  find(scope: BusinessScope, id: string): Promise<FiredSchedule | null> {
+    return ScheduledMessageModel.findOne(scopedFilter(scope, { _id: id })).lean<FiredSchedule>();
+  }
+
+  async fate(scope: BusinessScope, id: string, now: Date): Promise<'fire' | 'cancel'> {
+    if (await claimOnce(scope, 'fate', id, { decision: 'fire', by: 'executor' }, now)) return 'fire';
+    const fate = await readClaim(scope, 'fate', id);
+    return fate?.data?.['decision'] === 'cancel' ? 'cancel' : 'fire';
+  }
+
+  async decisions(scope: BusinessScope, id: string): Promise<{ outcome: ScheduleOutcome | null; deliveryPath: ScheduleDeliveryPath | null }> {
+    const claims = await claimsOfSchedule(scope, id);
+    const outcome = claims.find((claim) => claim.kind === 'outcome');
+    const delivery = claims.find((claim) => claim._id === scheduleClaimId('delivery', id, 2)) ?? claims.find((claim) => claim._id === scheduleClaimId('delivery', id, 1));
+    return { outcome: outcome ? (outcome.data as ScheduleOutcome) : null, deliveryPath: (delivery?.data?.['path'] as ScheduleDeliveryPath | undefined) ?? null };
+  }
+
+  async decideDelivery(scope: BusinessScope, id: string, stage: 1 | 2, path: ScheduleDeliveryPath, entry: ScheduleHistoryEntry): Promise<ScheduleDeliveryPath> {
+    if (await claimOnce(scope, 'delivery', id, { path }, entry.at, stage)) {
+      await ScheduledMessageModel.updateOne(scopedFilter(scope, { _id: id }), { $set: { delivery: path, updated_at: entry.at }, $push: { history: entry } });
+      return path;
+    }
+    const decided = await readClaim(scope, 'delivery', id, stage);
+    return (decided?.data?.['path'] as ScheduleDeliveryPath | undefined) ?? path;
+  }
+
+  async recordNote(scope: BusinessScope, id: string, noteId: string, entry: ScheduleHistoryEntry): Promise<void> {
+    await ScheduledMessageModel.updateOne(scopedFilter(scope, { _id: id, note_id: null }), { $set: { note_id: noteId, updated_at: entry.at }, $push: { history: entry } });
+  }
+
+  async finish(scope: BusinessScope, id: string, outcome: ScheduleOutcome, entry: ScheduleHistoryEntry): Promise<boolean> {
+    if (!(await claimOnce(scope, 'outcome', id, { ...outcome, by: 'executor' }, entry.at))) return false;
+    await ScheduledMessageModel.updateOne(
+      scopedFilter(scope, { _id: id }),
+      { $set: { status: outcome.status, error: outcome.error, fire_lease_until: null, updated_at: entry.at }, $push: { history: entry } },
+    );
+    return true;
+  }
+
+  releaseConversation(scope: BusinessScope, conversationId: string, scheduleId: string, now: Date): Promise<void> {
+    return releaseScheduleSlot(scope, conversationId, scheduleId, now);
+  }
+  async defaultScheduledTemplateId(scope: BusinessScope, conversationId: string): Promise<string | null> {
+    const conversation = await ConversationModel.findOne(scopedFilter(scope, { _id: conversationId }), { channel_id: 1 }).lean<{ channel_id: string }>();
+    if (!conversation) return null;
+    const channel = await ChannelModel.findOne(scopedFilter(scope, { _id: conversation.channel_id }), { default_scheduled_template: 1 }).lean<{
+      default_scheduled_template?: string | null;
+    }>();
+    const name = channel?.default_scheduled_template;
+    if (!name) return null;
+    const template = await TemplateModel.findOne(scopedFilter(scope, { channel_id: conversation.channel_id, name }), { _id: 1 })
+      .sort({ _id: 1 })
+      .lean<{ _id: string }>();
+    return template?._id ?? null;
+  }
+}
