@@ -1,7 +1,34 @@
 import { configVars, loadConfig } from '@cmsg/platform';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { z } from 'zod';
 
-export const config = loadConfig({
+const positiveInt = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
+
+const schedulerConfigShape = {
   GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50052'),
   MONGODB_URI: configVars.mongodbUri,
+  KAFKA_BROKERS: configVars.kafkaBrokers,
+  KAFKA_TOPIC_PREFIX: configVars.kafkaTopicPrefix,
+  CONVERSATIONS_GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50051'),
+  /** How often due schedules are looked for; a full batch is followed by another pass at once. */
+  SCHEDULER_POLL_INTERVAL_MS: positiveInt(1_000, 50),
+  /** A claim keeps other replicas off a schedule this long while its command is produced. */
+  SCHEDULER_FIRE_LEASE_MS: positiveInt(30_000, 1_000),
+  /** A fired schedule the actions-runner never executed is produced again after this long. */
+  SCHEDULER_STALE_FIRING_MS: positiveInt(15 * 60_000, 10_000),
+  SCHEDULER_BATCH_SIZE: positiveInt(500),
+  SCHEDULER_CONCURRENCY: positiveInt(32),
+  /** fire_owner of this process; unique per process by default. */
+  SCHEDULER_REPLICA_ID: z.string().min(1).default(`${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`),
+  /** Partitions of the command topic when this service creates it (the actions-runner's default too). */
+  COMMAND_TOPIC_PARTITIONS: positiveInt(12),
   SHUTDOWN_GRACE_MS: configVars.shutdownGraceMs,
-});
+};
+
+/** Parsed once at boot by main.ts; fails fast listing every invalid variable. */
+export function loadSchedulerConfig(env: NodeJS.ProcessEnv = process.env) {
+  return loadConfig(schedulerConfigShape, env);
+}
+
+export type SchedulerConfig = ReturnType<typeof loadSchedulerConfig>;

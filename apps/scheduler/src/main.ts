@@ -1,21 +1,66 @@
 import './instrument';
 import { Server } from '@grpc/grpc-js';
+import { CommandStreamProducer } from '@cmsg/command-stream';
 import { connectMongo, disconnectMongo, isMongoConnected } from '@cmsg/dal';
-import { addHealthService, bindGrpcServer, createLogger, installGracefulShutdown, shutdownGrpcServer } from '@cmsg/platform';
-import { config } from './config';
+import { TOPIC, adaptUnaryService, addHealthService, bindGrpcServer, createKafka, createLogger, installGracefulShutdown, shutdownGrpcServer, topicName } from '@cmsg/platform';
+import { SchedulerServiceService, type SchedulerServiceServer } from '@cmsg/proto';
+import { ScheduleFirer, ScheduledMessageRepository, ensureSchedulingIndexes, filesCollectionLookup, systemClock } from '@cmsg/scheduling-domain';
+import { Partitioners } from 'kafkajs';
+import { loadSchedulerConfig } from './config';
+import { ensureCommandTopic } from './infrastructure/command-topic';
+import { connectConversationContext } from './infrastructure/conversation-context-client';
+import { schedulerHandlers } from './scheduler.grpc';
 
 const logger = createLogger('scheduler');
 
 async function main(): Promise<void> {
+  const config = loadSchedulerConfig();
   await connectMongo(config.MONGODB_URI);
+  await ensureSchedulingIndexes();
+
+  const kafka = createKafka('scheduler', config.KAFKA_BROKERS, logger);
+  const topic = topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationCommands);
+  await ensureCommandTopic(kafka, topic, config.COMMAND_TOPIC_PARTITIONS);
+  const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+  await producer.connect();
+  const publisher = new CommandStreamProducer({ producer, topic });
+
+  const clock = systemClock;
+  const repository = new ScheduledMessageRepository();
+  const conversationContext = connectConversationContext(config.CONVERSATIONS_GRPC_ADDRESS);
+  const firer = new ScheduleFirer(
+    { repository, publisher, clock, logger },
+    {
+      replicaId: config.SCHEDULER_REPLICA_ID,
+      pollIntervalMs: config.SCHEDULER_POLL_INTERVAL_MS,
+      leaseMs: config.SCHEDULER_FIRE_LEASE_MS,
+      staleFiringMs: config.SCHEDULER_STALE_FIRING_MS,
+      batchSize: config.SCHEDULER_BATCH_SIZE,
+      concurrency: config.SCHEDULER_CONCURRENCY,
+    },
+  );
+
   const server = new Server();
+  server.addService(
+    SchedulerServiceService,
+    adaptUnaryService<SchedulerServiceServer>(
+      schedulerHandlers({ repository, conversations: conversationContext.port, publisher, files: filesCollectionLookup, clock, wakeFirer: () => firer.wake() }),
+      logger,
+    ),
+  );
   addHealthService(server, async () => isMongoConnected(), logger);
   const port = await bindGrpcServer(server, config.GRPC_ADDRESS);
-  logger.info({ port }, 'scheduler listening');
+  firer.start();
+  logger.info({ port, topic, replica: config.SCHEDULER_REPLICA_ID }, 'scheduler listening');
+
+  // Order: stop taking requests, finish the firing pass under way, then close what they used.
   installGracefulShutdown(
     logger,
     [
       { name: 'grpc', close: () => shutdownGrpcServer(server) },
+      { name: 'firer', close: () => firer.stop() },
+      { name: 'kafka', close: () => producer.disconnect() },
+      { name: 'grpc-clients', close: async () => conversationContext.close() },
       { name: 'mongodb', close: () => disconnectMongo() },
     ],
     config.SHUTDOWN_GRACE_MS,

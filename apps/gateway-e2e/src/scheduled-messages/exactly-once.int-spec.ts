@@ -1,0 +1,104 @@
+import { ScheduledMessageModel } from '@cmsg/dal';
+import { AppProcess, freePort, integrationStack, uniquePhone } from '@cmsg/testing';
+import mongoose from 'mongoose';
+import { type SchedulingBusiness, createSchedulingBusiness, humanSchedule, RUNNER_EXECUTES_SCHEDULES, itWhenRunnerExecutesSchedules, openConversation, sendsTo, storedSchedule } from './scheduling-fixtures';
+
+/*
+ * Exactly once with several scheduler replicas, one killed (SIGKILL) while it fires: every schedule
+ * reaches the fake Cloud API exactly once. Two extra replicas run beside the stack's own (they take
+ * over a dead replica's firing after a 3 s lease). Needs the actions-runner to execute
+ * scheduled_message commands (skipped until it does).
+ */
+const ZONE = 'America/Mexico_City';
+const SCHEDULES = 40;
+
+async function startExtraScheduler(name: string): Promise<AppProcess> {
+  const stack = integrationStack();
+  const replica = new AppProcess(name, 'scheduler', {
+    ...stack.env,
+    GRPC_ADDRESS: `127.0.0.1:${await freePort()}`,
+    SCHEDULER_REPLICA_ID: name,
+    SCHEDULER_POLL_INTERVAL_MS: '200',
+    SCHEDULER_FIRE_LEASE_MS: '3000',
+    SCHEDULER_CONCURRENCY: '4',
+  }, stack.logDir);
+  replica.start();
+  const deadline = Date.now() + 30_000;
+  while (!replica.logTail(50).includes('scheduler listening')) {
+    if (Date.now() > deadline || !replica.running) throw new Error(`${name} did not start:\n${replica.logTail(30)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return replica;
+}
+
+describe('firing exactly once with scheduler replicas dying', () => {
+  let business: SchedulingBusiness;
+  const phones = Array.from({ length: SCHEDULES }, () => uniquePhone());
+  const conversations: string[] = [];
+  const replicas: AppProcess[] = [];
+
+  beforeAll(async () => {
+    if (!RUNNER_EXECUTES_SCHEDULES) return;
+    business = await createSchedulingBusiness((seed) => {
+      for (const phone of phones) conversations.push(openConversation(seed, {}, { phone }));
+    }, { tokens: 3 });
+    replicas.push(await startExtraScheduler(`scheduler-extra-a-${process.pid}`), await startExtraScheduler(`scheduler-extra-b-${process.pid}`));
+  });
+
+  afterAll(async () => {
+    for (const replica of replicas) await replica.stop('SIGTERM');
+  });
+
+  itWhenRunnerExecutesSchedules('every schedule is sent once although a replica is killed mid-run', async () => {
+    const uuids: string[] = [];
+    for (const [index, conversation] of conversations.entries()) {
+      const created = await business.nextClient().post('/conversation/scheduled-message', humanSchedule(conversation, ZONE, business.catalog, { payload: { kind: 'message', text: `Reminder #${index}` } }));
+      expect(created.status).toBe(201);
+      uuids.push(created.body.data.uuid);
+    }
+    // All due at once; the first extra replica dies while the three replicas fire them.
+    await ScheduledMessageModel.updateMany({ _id: { $in: uuids } }, { $set: { schedule_at: new Date(Date.now() - 1000) } });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await replicas[0]!.stop('SIGKILL');
+
+    const deadline = Date.now() + 60_000;
+    let done = 0;
+    while (Date.now() < deadline) {
+      done = 0;
+      for (const uuid of uuids) if (['sent', 'failed'].includes((await storedSchedule(uuid))?.status ?? '')) done += 1;
+      if (done === SCHEDULES) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(done).toBe(SCHEDULES);
+    for (const [index, phone] of phones.entries()) {
+      const sends = (await sendsTo(phone)) as { body: { text?: { body: string } } }[];
+      expect({ phone, texts: sends.map((send) => send.body.text?.body) }).toEqual({ phone, texts: [`Reminder #${index}`] });
+    }
+    for (const uuid of uuids) expect((await storedSchedule(uuid))!.status).toBe('sent');
+    // One fate per schedule, decided once: fire.
+    const fates = await mongoose.connection.collection('schedule_claims').find({ schedule_id: { $in: uuids }, kind: 'fate' }).toArray();
+    expect(fates.map((fate) => fate['data']?.decision)).toEqual(new Array(SCHEDULES).fill('fire'));
+  }, 120_000);
+
+  itWhenRunnerExecutesSchedules('a replica that died after claiming a schedule and before producing it: another one takes over after the lease', async () => {
+    const phone = uniquePhone();
+    let conversation = '';
+    const lone = await createSchedulingBusiness((seed) => {
+      conversation = openConversation(seed, {}, { phone });
+    });
+    const created = await lone.api.post('/conversation/scheduled-message', humanSchedule(conversation, ZONE, lone.catalog, { payload: { kind: 'message', text: 'Taken over' } }));
+    const uuid = created.body.data.uuid as string;
+    // What a replica killed between its claims and the produce leaves behind, ten seconds ago.
+    const claimedAt = new Date(Date.now() - 10_000);
+    const claim = (kind: string, id: string, data: Record<string, unknown>) => ({ _id: id, business_id: lone.businessId, schedule_id: uuid, kind, data, created_at: claimedAt });
+    // (The fate claim `fire` is firing attempt 1.)
+    await mongoose.connection.collection('schedule_claims').insertOne(claim('fate', `fate:${uuid}`, { decision: 'fire', replica: 'dead-replica' }) as never);
+    await ScheduledMessageModel.updateOne({ _id: uuid }, { $set: { schedule_at: new Date(Date.now() - 1000) } });
+
+    const deadline = Date.now() + 30_000;
+    while ((await storedSchedule(uuid))?.status !== 'sent' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await storedSchedule(uuid))!.status).toBe('sent');
+    expect(((await sendsTo(phone)) as { body: { text?: { body: string } } }[]).map((send) => send.body.text?.body)).toEqual(['Taken over']);
+    expect(await mongoose.connection.collection('schedule_claims').findOne({ _id: `fire:${uuid}:2` as never })).toMatchObject({ data: { takeover: true } });
+  }, 60_000);
+});

@@ -1,0 +1,21 @@
+export { ScheduledMessageCommandSchema, createScheduledMessageCommand } from './scheduled-message-command';
+export type { ScheduledMessageCommand } from './scheduled-message-command';
+export {
+  SCHEDULED_MESSAGE_STATUSES,
+  PUBLIC_SCHEDULED_MESSAGE_STATUSES,
+  FINAL_SCHEDULED_MESSAGE_STATUSES,
+  SCHEDULE_HISTORY_EVENTS,
+  SCHEDULE_DELIVERY_PATHS,
+  SYSTEM_ACTOR,
+  publicScheduledMessageStatus,
+  scheduleHistoryEntry,
+  scheduledOperationId,
+} from './scheduled-message-lifecycle';
+export type {
+  ScheduledMessageStatus,
+  PublicScheduledMessageStatus,
+  ScheduleHistoryEvent,
+  ScheduleHistoryEntry,
+  ScheduleActor,
+  ScheduleDeliveryPath,
+} from './scheduled-message-lifecycle';

@@ -1,0 +1,64 @@
+/*
+ * The states of a stored scheduled message, shared by the scheduler (create, cancel, claim) and
+ * the actions-runner (execute), which write the same documents with compare-and-set updates.
+ *
+ *   pending --claim (lease)--> pending + fired_at --recorded--> firing --executed--> sent | failed
+ *   pending --replaced / DELETE / customer reply / owner change--> cancelled
+ *
+ * `firing` is internal: the public record shows it as `pending` with `fired_at` set (CONTRACT 3
+ * lists pending, cancelled, sent, failed).
+ */
+export const SCHEDULED_MESSAGE_STATUSES = ['pending', 'firing', 'sent', 'failed', 'cancelled'] as const;
+export type ScheduledMessageStatus = (typeof SCHEDULED_MESSAGE_STATUSES)[number];
+
+export const PUBLIC_SCHEDULED_MESSAGE_STATUSES = ['pending', 'cancelled', 'sent', 'failed'] as const;
+export type PublicScheduledMessageStatus = (typeof PUBLIC_SCHEDULED_MESSAGE_STATUSES)[number];
+
+export const FINAL_SCHEDULED_MESSAGE_STATUSES: readonly ScheduledMessageStatus[] = ['sent', 'failed', 'cancelled'];
+
+export function publicScheduledMessageStatus(status: string): PublicScheduledMessageStatus {
+  if (status === 'firing') return 'pending';
+  if ((PUBLIC_SCHEDULED_MESSAGE_STATUSES as readonly string[]).includes(status)) return status as PublicScheduledMessageStatus;
+  throw new Error(`Unknown scheduled message status ${JSON.stringify(status)}`);
+}
+
+export const SCHEDULE_HISTORY_EVENTS = ['created', 'cancelled', 'reassigned', 'fired', 'note_added', 'sending', 'sent', 'failed'] as const;
+export type ScheduleHistoryEvent = (typeof SCHEDULE_HISTORY_EVENTS)[number];
+
+export interface ScheduleActor {
+  type: 'api_token' | 'system';
+  uuid: string | null;
+}
+
+/** One transition, appended to the schedule's history in the same update as the transition. */
+export interface ScheduleHistoryEntry {
+  at: Date;
+  event: ScheduleHistoryEvent;
+  status: ScheduledMessageStatus;
+  reason: string | null;
+  actor: ScheduleActor;
+  detail: Record<string, unknown> | null;
+}
+
+export const SYSTEM_ACTOR: ScheduleActor = { type: 'system', uuid: null };
+
+export function scheduleHistoryEntry(
+  event: ScheduleHistoryEvent,
+  status: ScheduledMessageStatus,
+  at: Date,
+  options: { reason?: string; actor?: ScheduleActor; detail?: Record<string, unknown> } = {},
+): ScheduleHistoryEntry {
+  return { at, event, status, reason: options.reason ?? null, actor: options.actor ?? SYSTEM_ACTOR, detail: options.detail ?? null };
+}
+
+/** How a fired schedule delivers, decided once and recorded before anything is sent. */
+export const SCHEDULE_DELIVERY_PATHS = ['ai_run', 'ai_fallback_template', 'literal', 'template'] as const;
+export type ScheduleDeliveryPath = (typeof SCHEDULE_DELIVERY_PATHS)[number];
+
+/**
+ * The operation id of a schedule's send or AI run: derived from the schedule uuid and the path, so
+ * a repeated execution never sends or charges twice (the conversations service dedupes by it).
+ */
+export function scheduledOperationId(scheduleUuid: string, path: ScheduleDeliveryPath): string {
+  return `schedule:${scheduleUuid}:${path}`;
+}

@@ -1,0 +1,39 @@
+import { CatalogError } from '@cmsg/errors';
+import { AiEmployeeModel, type BusinessScope, QuickReplyModel, TemplateModel, scopedFilter } from '@cmsg/dal';
+import type { ConfirmedFileLookup } from '../ports';
+
+export interface ScheduledTemplate {
+  _id: string;
+  name: string;
+  status: string;
+  variable_count: number;
+}
+
+export async function assertAiEmployeeExists(scope: BusinessScope, aiEmployeeId: string): Promise<void> {
+  if (!(await AiEmployeeModel.exists(scopedFilter(scope, { _id: aiEmployeeId })))) {
+    throw new CatalogError('AI_EMPLOYEE_NOT_FOUND', `No AI employee ${aiEmployeeId} in this business.`);
+  }
+}
+
+/** A template of the business that a schedule may send later: it must exist and be approved now. */
+export async function approvedTemplate(scope: BusinessScope, templateId: string, field: string): Promise<ScheduledTemplate> {
+  const template = await TemplateModel.findOne(scopedFilter(scope, { _id: templateId }), { name: 1, status: 1, variable_count: 1 }).lean<ScheduledTemplate>();
+  if (!template) throw new CatalogError('TEMPLATE_NOT_FOUND', `${field}: no template ${templateId} in this business.`);
+  if (template.status !== 'approved') {
+    throw new CatalogError('TEMPLATE_NOT_APPROVED', `${field}: template ${template.name} is ${template.status}, not approved.`);
+  }
+  return template;
+}
+
+export async function assertQuickReplyExists(scope: BusinessScope, quickReplyId: string): Promise<void> {
+  if (!(await QuickReplyModel.exists(scopedFilter(scope, { _id: quickReplyId })))) {
+    throw new CatalogError('QUICK_REPLY_NOT_FOUND', `No quick reply ${quickReplyId} in this business.`);
+  }
+}
+
+/** SPEC 4.1: files must be uploaded and confirmed (module api_messages) before scheduling. */
+export async function assertFileConfirmed(files: ConfirmedFileLookup, scope: BusinessScope, fileUuid: string, field: string): Promise<void> {
+  if (!(await files.isConfirmed(scope, fileUuid))) {
+    throw new CatalogError('FILE_NOT_FOUND', `${field}: no confirmed file ${fileUuid} (module api_messages) in this business.`);
+  }
+}

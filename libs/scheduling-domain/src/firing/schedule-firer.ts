@@ -1,0 +1,261 @@
+import { createScheduledMessageCommand, scheduleHistoryEntry, SYSTEM_ACTOR, type ScheduledMessageCommand } from '@cmsg/conversation-commands';
+import { type BusinessScope, businessScope, claimOnce, claimsOfSchedule, holdsScheduleSlot, latestScheduleSlots, readClaim } from '@cmsg/dal';
+import type { Logger } from '@cmsg/platform';
+import { AsyncResource } from 'node:async_hooks';
+import { cancelSchedule } from '../manage/cancel-schedule';
+import type { Clock, ConversationCommandPublisher } from '../ports';
+import type { ScheduledMessageRepository, StoredSchedule } from '../scheduled-message.repository';
+
+export interface ScheduleFirerOptions {
+  /** This process, as recorded in fire_owner. */
+  replicaId: string;
+  pollIntervalMs: number;
+  /** A firing attempt whose replica died before producing is taken over after this long. */
+  leaseMs: number;
+  /** A fired schedule the actions-runner has not finished this long after its last command is produced again. */
+  staleFiringMs: number;
+  /** Produced this many times without an outcome: given up as failed. */
+  maxFireAttempts: number;
+  batchSize: number;
+  concurrency: number;
+  /** A schedule not holding its conversation's slot, older than this, is an unfinished create. */
+  orphanGraceMs: number;
+}
+
+export const DEFAULT_FIRER_OPTIONS: Omit<ScheduleFirerOptions, 'replicaId'> = {
+  pollIntervalMs: 1_000,
+  leaseMs: 30_000,
+  staleFiringMs: 15 * 60_000,
+  maxFireAttempts: 5,
+  batchSize: 500,
+  concurrency: 32,
+  orphanGraceMs: 60_000,
+};
+
+export interface ScheduleFirerDependencies {
+  repository: ScheduledMessageRepository;
+  publisher: ConversationCommandPublisher;
+  clock: Clock;
+  logger: Logger;
+}
+
+interface FireAttempt {
+  number: number;
+  createdAt: Date;
+}
+
+/**
+ * Fires due schedules exactly once with any number of replicas, any of which may die at any moment.
+ * Every decision is a claim insert (one winner, also on FerretDB whose updates are not isolated):
+ *
+ * 1. fate `fire`, which is also firing attempt 1 (a cancellation may have won it: then nothing fires);
+ * 2. the attempt's winner produces the `scheduled_message` command (id = schedule uuid), keyed by
+ *    conversation, then records the schedule as firing;
+ * 3. a replica that died in between leaves the fate without a recorded firing: once the attempt is
+ *    older than the lease another replica wins attempt 2 and produces the same command again.
+ *
+ * The executor (actions-runner) runs a schedule once whatever number of copies it gets. Tester
+ * schedules are due on their business's virtual clock.
+ */
+export class ScheduleFirer {
+  private readonly options: ScheduleFirerOptions;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private wakeRequested = false;
+  private stopped = true;
+  /** Passes run outside any request's context, even when a request woke them (logs, request ids). */
+  private readonly scheduleOutsideRequests = AsyncResource.bind((delayMs: number) => this.schedule(delayMs));
+
+  constructor(
+    private readonly dependencies: ScheduleFirerDependencies,
+    options: Partial<ScheduleFirerOptions> & { replicaId: string },
+  ) {
+    this.options = { ...DEFAULT_FIRER_OPTIONS, ...options };
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Polls again as soon as the current pass ends (e.g. the tester clock moved). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.wakeRequested = true;
+      return;
+    }
+    this.scheduleOutsideRequests(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** One pass: every due schedule it can claim is produced; answers how many. */
+  async pollOnce(): Promise<number> {
+    return (await this.pass()).fired;
+  }
+
+  private async pass(): Promise<{ fired: number; full: boolean }> {
+    const { repository, clock } = this.dependencies;
+    const realNow = clock.now();
+    const due = await repository.dueRealSchedules(realNow, this.options.batchSize);
+    for (const [businessId, offsetMs] of await repository.testerClocks()) {
+      due.push(...(await repository.dueTesterSchedules(businessId, new Date(realNow.getTime() + offsetMs), this.options.batchSize)));
+    }
+    const stale = await repository.staleFiring(new Date(realNow.getTime() - this.options.staleFiringMs), this.options.batchSize);
+    // Replicas polling together see the same batch: each walks it in its own order, so they collide less.
+    shuffle(due);
+    const slots = await latestScheduleSlots(due.map((schedule) => schedule.conversation_id));
+    let fired = 0;
+    const jobs = [...due.map((schedule) => ({ id: schedule._id, schedule, stale: false })), ...stale.map((id) => ({ id, schedule: undefined, stale: true }))];
+    await forEachConcurrently(jobs, this.options.concurrency, async (job) => {
+      try {
+        const slot = job.schedule ? slots.get(job.schedule.conversation_id) : undefined;
+        if (await (job.schedule ? this.fire(job.schedule, slot?.scheduleId) : this.refire(job.id))) fired += 1;
+      } catch (error) {
+        // Nothing was decided that another pass cannot pick up.
+        this.dependencies.logger.warn({ err: error, schedule_uuid: job.id }, 'scheduled message: firing attempt failed');
+      }
+    });
+    return { fired, full: due.length >= this.options.batchSize };
+  }
+
+  /** `slotHolder`: the schedule its conversation's slot log names (undefined: no log, the record's mirror decides). */
+  private async fire(schedule: StoredSchedule, slotHolder: string | null | undefined): Promise<boolean> {
+    const { repository, clock } = this.dependencies;
+    const id = schedule._id;
+    const scope = businessScope(schedule.business_id);
+    const now = clock.now();
+    const holds = slotHolder === undefined ? await holdsScheduleSlot(scope, schedule.conversation_id, id) : slotHolder === id;
+    if (!holds) return this.settleUnheld(scope, schedule, now);
+
+    // The fate claim is also firing attempt 1; takeovers are attempts 2, 3... (`fire` claims).
+    if (await claimOnce(scope, 'fate', id, { decision: 'fire', replica: this.options.replicaId }, now)) return this.produce(schedule, 1, now);
+    const fate = await readClaim(scope, 'fate', id);
+    if (fate?.data?.['decision'] === 'cancel') {
+      await repository.recordCancelled(scope, id, null);
+      return false;
+    }
+    // Usually another replica fired it a moment ago (attempt 1 is the fate itself).
+    if (fate && now.getTime() - fate.created_at.getTime() < this.options.leaseMs) return false;
+    // Fired before, and the record still says pending: its replica died before recording the firing.
+    const last = await this.lastAttempt(scope, id);
+    if (last && now.getTime() - last.createdAt.getTime() < this.options.leaseMs) return false;
+    const next = (last?.number ?? 0) + 1;
+    return (await claimOnce(scope, 'fire', id, { replica: this.options.replicaId, takeover: true }, now, next)) && this.produce(schedule, next, now);
+  }
+
+  /** A schedule not holding its conversation: an unfinished create (cancelled once old enough). */
+  private async settleUnheld(scope: BusinessScope, schedule: StoredSchedule, now: Date): Promise<boolean> {
+    if (now.getTime() - schedule.created_at.getTime() < this.options.orphanGraceMs) return false;
+    if ((await cancelSchedule(this.dependencies.repository, scope, schedule, 'orphaned', SYSTEM_ACTOR, now)) === 'cancelled') {
+      this.dependencies.logger.warn({ schedule_uuid: schedule._id, conversation_uuid: schedule.conversation_id }, "scheduled message: not its conversation's pending schedule; cancelled");
+    }
+    return false;
+  }
+
+  /** A command produced long ago that never led to an outcome (e.g. dead-lettered): produced again, a few times at most. */
+  private async refire(id: string): Promise<boolean> {
+    const { repository, clock, logger } = this.dependencies;
+    const schedule = await repository.findAny(id);
+    if (!schedule || schedule.status !== 'firing') return false;
+    const scope = businessScope(schedule.business_id);
+    const now = clock.now();
+    const claims = await claimsOfSchedule(scope, id);
+    const outcome = claims.find((claim) => claim.kind === 'outcome')?.data as { status: string; error: { code: string; message: string } | null } | undefined;
+    if (outcome) {
+      // The executor finished; only the record's mirror of it was lost.
+      await repository.recordOutcome(id, outcome, null);
+      return false;
+    }
+    const next = Math.max(schedule.fire_attempts ?? 0, ...attemptsOf(claims).map((attempt) => attempt.number)) + 1;
+    if (next > this.options.maxFireAttempts) {
+      const error = { code: 'UPDATE_FAILED', message: `The scheduled message was handed to the actions-runner ${next - 1} times without an outcome.` };
+      if (await claimOnce(scope, 'outcome', id, { status: 'failed', error, by: 'scheduler' }, now)) {
+        await repository.recordOutcome(id, { status: 'failed', error }, scheduleHistoryEntry('failed', 'failed', now, { reason: 'never_executed', detail: error }));
+        logger.error({ schedule_uuid: id }, 'scheduled message: never executed; failed');
+      }
+      return false;
+    }
+    if (!(await claimOnce(scope, 'fire', id, { replica: this.options.replicaId, stale: true }, now, next))) return false;
+    logger.warn({ schedule_uuid: id, attempt: next }, 'scheduled message: produced again (no outcome in time)');
+    return this.produce(schedule, next, now);
+  }
+
+  private async produce(schedule: StoredSchedule, attempt: number, now: Date): Promise<boolean> {
+    const { repository, publisher, clock, logger } = this.dependencies;
+    await publisher.submit(schedule.conversation_id, this.commandOf(schedule, now));
+    const entry = attempt === 1 || schedule.status === 'pending' ? scheduleHistoryEntry('fired', 'firing', clock.now(), { detail: { replica: this.options.replicaId, attempt } }) : null;
+    await repository.recordFired(schedule._id, { owner: this.options.replicaId, number: attempt, at: now, leaseUntil: new Date(now.getTime() + this.options.leaseMs) }, entry);
+    logger.info({ schedule_uuid: schedule._id, conversation_uuid: schedule.conversation_id, attempt, lateness_ms: now.getTime() - schedule.schedule_at.getTime() }, 'scheduled message fired');
+    return true;
+  }
+
+  private async lastAttempt(scope: BusinessScope, id: string): Promise<FireAttempt | undefined> {
+    return attemptsOf(await claimsOfSchedule(scope, id)).sort((a, b) => b.number - a.number)[0];
+  }
+
+
+  private commandOf(schedule: StoredSchedule, firedAt: Date): ScheduledMessageCommand {
+    return createScheduledMessageCommand({
+      schedule_uuid: schedule._id,
+      business_id: schedule.business_id,
+      conversation_uuid: schedule.conversation_id,
+      token_uuid: schedule.created_by_token_id ?? '',
+      executor_kind: schedule.executor_kind as ScheduledMessageCommand['executor_kind'],
+      due_at: schedule.schedule_at.toISOString(),
+      fired_at: firedAt.toISOString(),
+      request_id: null,
+    });
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      let full = false;
+      this.running = this.pass()
+        .then((result) => {
+          full = result.full;
+        })
+        .catch((error: unknown) => this.dependencies.logger.warn({ err: error }, 'scheduled message poll failed'))
+        .finally(() => {
+          this.running = undefined;
+          // A full batch: more are due right now.
+          const again = this.wakeRequested || full;
+          this.wakeRequested = false;
+          this.schedule(again ? 0 : this.options.pollIntervalMs);
+        });
+    }, delayMs);
+  }
+}
+
+/** The fate claim `fire` is attempt 1; `fire:<id>:<n>` claims are the takeovers. */
+function attemptsOf(claims: readonly { _id: string; kind: string; data: Record<string, unknown> | null; created_at: Date }[]): FireAttempt[] {
+  return claims
+    .filter((claim) => claim.kind === 'fire' || (claim.kind === 'fate' && claim.data?.['decision'] === 'fire'))
+    .map((claim) => ({ number: claim.kind === 'fate' ? 1 : Number(claim._id.split(':').pop()), createdAt: claim.created_at }));
+}
+
+function shuffle<Item>(items: Item[]): void {
+  for (let index = items.length - 1; index > 0; index -= 1) {
+    const other = Math.floor(Math.random() * (index + 1));
+    [items[index], items[other]] = [items[other]!, items[index]!];
+  }
+}
+
+async function forEachConcurrently<Item>(items: Item[], concurrency: number, run: (item: Item) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      await run(item);
+    }
+  });
+  await Promise.all(workers);
+}

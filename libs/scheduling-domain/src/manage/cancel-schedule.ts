@@ -1,0 +1,31 @@
+import { type ScheduleActor, scheduleHistoryEntry } from '@cmsg/conversation-commands';
+import { type BusinessScope, claimOnce, readClaim, releaseScheduleSlot } from '@cmsg/dal';
+import type { ScheduledMessageRepository } from '../scheduled-message.repository';
+
+export type CancelOutcome = 'cancelled' | 'already_cancelled' | 'fired';
+
+/**
+ * Cancels a schedule unless it fired: the schedule's fate (cancel or fire) is decided once, by the
+ * first insert of its fate claim, so a DELETE, a replacement, a customer reply and the firer never
+ * both win. The winner writes the record and releases the conversation if it still held it.
+ */
+export async function cancelSchedule(
+  repository: ScheduledMessageRepository,
+  scope: BusinessScope,
+  schedule: { _id: string; conversation_id: string },
+  reason: string,
+  actor: ScheduleActor,
+  now: Date,
+  detail?: Record<string, unknown>,
+): Promise<CancelOutcome> {
+  if (await claimOnce(scope, 'fate', schedule._id, { decision: 'cancel', reason, actor }, now)) {
+    await repository.recordCancelled(scope, schedule._id, scheduleHistoryEntry('cancelled', 'cancelled', now, { reason, actor, ...(detail ? { detail } : {}) }));
+    await releaseScheduleSlot(scope, schedule.conversation_id, schedule._id, now);
+    return 'cancelled';
+  }
+  const fate = await readClaim(scope, 'fate', schedule._id);
+  if (fate?.data?.['decision'] !== 'cancel') return 'fired';
+  // A cancellation whose record write was lost (or not done before a crash) is written again.
+  await repository.recordCancelled(scope, schedule._id, null);
+  return 'already_cancelled';
+}

@@ -1,0 +1,19 @@
+import { SYSTEM_ACTOR } from '@cmsg/conversation-commands';
+import type { BusinessScope } from '@cmsg/dal';
+import { ScheduledMessageRepository } from '../scheduled-message.repository';
+import { cancelSchedule } from './cancel-schedule';
+
+/**
+ * CONTRACT 3 (cancel_on_customer_reply): whoever records an inbound customer message calls this
+ * after storing it. Pending schedules of the conversation created with the flag are cancelled (one
+ * that already fired goes on) and the conversation is released. Answers the uuids it cancelled.
+ */
+export async function cancelSchedulesOnCustomerReply(scope: BusinessScope, conversationId: string, now: Date = new Date()): Promise<string[]> {
+  const repository = new ScheduledMessageRepository();
+  const cancelled: string[] = [];
+  for (const schedule of await repository.pendingOfConversation(scope, conversationId)) {
+    if (!schedule.cancel_on_customer_reply) continue;
+    if ((await cancelSchedule(repository, scope, schedule, 'customer_reply', SYSTEM_ACTOR, now)) === 'cancelled') cancelled.push(schedule._id);
+  }
+  return cancelled;
+}

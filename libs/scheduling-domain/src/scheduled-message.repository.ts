@@ -1,0 +1,106 @@
+import type { ScheduleHistoryEntry } from '@cmsg/conversation-commands';
+import { BusinessModel, type BusinessScope, ConversationModel, ScheduledMessageModel, type ScheduledMessageEntity, scopedFilter } from '@cmsg/dal';
+
+export type StoredSchedule = ScheduledMessageEntity & { _id: string };
+
+const DUPLICATE_KEY = 11000;
+
+/**
+ * The scheduler's reads and writes of scheduled message records. Decisions taken once (fate,
+ * firing attempts, the conversation's pending schedule) are claims in @cmsg/dal's
+ * schedule-coordination; the record's fields mirror them. Tenant queries take a BusinessScope;
+ * the firing queries span every business on purpose.
+ */
+export class ScheduledMessageRepository {
+  /** Any business: ids are global (the unique _id), so a reused id conflicts whoever used it. */
+  async idExists(id: string): Promise<boolean> {
+    return (await ScheduledMessageModel.exists({ _id: id })) !== null;
+  }
+
+  /** False when the id exists already (a concurrent create with the same scheduled_uuid). */
+  async insert(schedule: StoredSchedule): Promise<boolean> {
+    try {
+      await ScheduledMessageModel.create(schedule);
+      return true;
+    } catch (error) {
+      if ((error as { code?: unknown }).code === DUPLICATE_KEY) return false;
+      throw error;
+    }
+  }
+
+  find(scope: BusinessScope, id: string): Promise<StoredSchedule | null> {
+    return ScheduledMessageModel.findOne(scopedFilter(scope, { _id: id })).lean<StoredSchedule>();
+  }
+
+  /** The conversation's owner as read for the branch rules. */
+  async conversationOwner(scope: BusinessScope, conversationId: string): Promise<{ aiEmployeeId: string | null } | null> {
+    const conversation = await ConversationModel.findOne(scopedFilter(scope, { _id: conversationId }), { ai_employee_id: 1 }).lean<{ ai_employee_id?: string | null }>();
+    return conversation ? { aiEmployeeId: conversation.ai_employee_id ?? null } : null;
+  }
+
+  /**
+   * Writes the cancellation on the record; only the winner of the schedule's fate claim calls it.
+   * Without an entry it only repairs the status (a cancellation written before, then lost).
+   */
+  async recordCancelled(scope: BusinessScope, id: string, entry: ScheduleHistoryEntry | null): Promise<void> {
+    const update = entry
+      ? { $set: { status: 'cancelled', fire_lease_until: null, updated_at: entry.at }, $push: { history: entry } }
+      : { $set: { status: 'cancelled', fire_lease_until: null } };
+    await ScheduledMessageModel.updateOne(scopedFilter(scope, { _id: id, status: { $in: ['pending', 'cancelled'] } }), update);
+  }
+
+  pendingOfConversation(scope: BusinessScope, conversationId: string): Promise<StoredSchedule[]> {
+    return ScheduledMessageModel.find(scopedFilter(scope, { conversation_id: conversationId, status: 'pending' })).lean<StoredSchedule[]>();
+  }
+
+  // ---- firing (every business) ----
+
+  /** Real-time schedules due at `now` and still pending, oldest first (whole records: one query per batch). */
+  dueRealSchedules(now: Date, limit: number): Promise<StoredSchedule[]> {
+    return ScheduledMessageModel.find({ status: 'pending', is_tester: false, schedule_at: { $lte: now } })
+      .sort({ schedule_at: 1 })
+      .limit(limit)
+      .lean<StoredSchedule[]>();
+  }
+
+  /** Businesses with pending tester schedules, each with its virtual clock offset. */
+  async testerClocks(): Promise<Map<string, number>> {
+    const businessIds = (await ScheduledMessageModel.distinct('business_id', { status: 'pending', is_tester: true })) as string[];
+    if (businessIds.length === 0) return new Map();
+    const businesses = await BusinessModel.find({ _id: { $in: businessIds } }, { tester_clock_offset_ms: 1 }).lean<{ _id: string; tester_clock_offset_ms?: number }[]>();
+    return new Map(businesses.map((business) => [business._id, business.tester_clock_offset_ms ?? 0]));
+  }
+
+  /** Tester schedules of one business due at its virtual now (schedule_at is virtual time). */
+  dueTesterSchedules(businessId: string, virtualNow: Date, limit: number): Promise<StoredSchedule[]> {
+    return ScheduledMessageModel.find({ business_id: businessId, status: 'pending', is_tester: true, schedule_at: { $lte: virtualNow } })
+      .sort({ schedule_at: 1 })
+      .limit(limit)
+      .lean<StoredSchedule[]>();
+  }
+
+  findAny(id: string): Promise<StoredSchedule | null> {
+    return ScheduledMessageModel.findOne({ _id: id }).lean<StoredSchedule>();
+  }
+
+  /** Written by the winner of a firing attempt claim, after producing its command. */
+  async recordFired(id: string, attempt: { owner: string; number: number; at: Date; leaseUntil: Date }, entry: ScheduleHistoryEntry | null): Promise<void> {
+    const fields = { status: 'firing', fire_owner: attempt.owner, fire_attempts: attempt.number, fire_lease_until: attempt.leaseUntil, updated_at: attempt.at };
+    await ScheduledMessageModel.updateOne(
+      { _id: id, status: { $in: ['pending', 'firing'] } },
+      entry ? { $set: { ...fields, fired_at: attempt.at }, $push: { history: entry } } : { $set: fields },
+    );
+  }
+
+  /** Schedules recorded as firing whose last command went out before `producedBefore`. */
+  async staleFiring(producedBefore: Date, limit: number): Promise<string[]> {
+    const stale = await ScheduledMessageModel.find({ status: 'firing', fire_lease_until: { $lt: producedBefore } }, { _id: 1 }).limit(limit).lean<{ _id: string }[]>();
+    return stale.map((schedule) => schedule._id);
+  }
+
+  /** Mirrors an outcome (or a failure the scheduler decided) on the record. */
+  async recordOutcome(id: string, outcome: { status: string; error: { code: string; message: string } | null }, entry: ScheduleHistoryEntry | null): Promise<void> {
+    const fields = { status: outcome.status, error: outcome.error, fire_lease_until: null };
+    await ScheduledMessageModel.updateOne({ _id: id }, entry ? { $set: { ...fields, updated_at: entry.at }, $push: { history: entry } } : { $set: fields });
+  }
+}

@@ -1,0 +1,95 @@
+import { CatalogError } from '@cmsg/errors';
+import {
+  type BusinessScope,
+  ChannelModel,
+  ContactModel,
+  ConversationModel,
+  contactSnapshotOf,
+  fullName,
+  phoneLookupKey,
+  scopedFilter,
+  usernameLookupKey,
+} from '@cmsg/dal';
+import type { Contact, TesterContact } from '@cmsg/proto';
+import { randomUUID } from 'node:crypto';
+
+export interface CreateTesterContactInput {
+  first_name?: string;
+  last_name?: string;
+  phone?: string;
+  chat_username?: string;
+  /** Channel public key; the business's first channel by name when absent. */
+  channel?: string;
+}
+
+/**
+ * CONTRACT 6: a tester contact and its one conversation (fictitious: sends to it are simulated,
+ * its window and schedules run on the business virtual clock). Written contact first: a crash in
+ * between leaves a contact without conversation, never a conversation without contact.
+ */
+export async function createTesterContact(scope: BusinessScope, input: CreateTesterContactInput, now: Date): Promise<TesterContact> {
+  const channelId = await testerChannelId(scope, input.channel);
+  const phoneKey = input.phone ? phoneLookupKey(input.phone) : '';
+  const username = input.chat_username ? input.chat_username.trim().replace(/^@/, '') : '';
+  const contact = {
+    _id: randomUUID(),
+    business_id: scope.businessId,
+    channel_id: channelId,
+    first_name: input.first_name ?? 'Tester',
+    last_name: input.last_name ?? null,
+    phone: phoneKey ? `+${phoneKey}` : null,
+    phone_key: phoneKey || null,
+    chat_username: username || null,
+    username_key: username ? usernameLookupKey(username) : null,
+    acquisition_source: 'tester',
+    is_tester: true,
+    created_at: now,
+    updated_at: now,
+  };
+  await ContactModel.create(contact);
+  const conversationId = randomUUID();
+  await ConversationModel.create({
+    _id: conversationId,
+    business_id: scope.businessId,
+    contact_id: contact._id,
+    contact: contactSnapshotOf(contact),
+    channel_id: channelId,
+    inbox_status: 'resolved',
+    is_tester: true,
+    sort_at: now,
+    created_at: now,
+    updated_at: now,
+  });
+  return { contact: publicContact(contact), conversation_uuid: conversationId };
+}
+
+async function testerChannelId(scope: BusinessScope, publicKey: string | undefined): Promise<string> {
+  if (publicKey !== undefined) {
+    const channel = await ChannelModel.findOne(scopedFilter(scope, { public_key: publicKey }), { _id: 1 }).lean<{ _id: string }>();
+    if (!channel) throw new CatalogError('CHANNEL_NOT_FOUND', `No channel with public key '${publicKey}' in this business.`);
+    return channel._id;
+  }
+  const [first] = await ChannelModel.find(scopedFilter(scope, {}), { _id: 1 }).sort({ name: 1, _id: 1 }).limit(1).lean<{ _id: string }[]>();
+  if (!first) throw new CatalogError('CHANNEL_NOT_FOUND', 'The business has no channel for a tester conversation.');
+  return first._id;
+}
+
+type NewContact = { _id: string; first_name: string | null; last_name: string | null; phone: string | null; phone_key: string | null; chat_username: string | null; acquisition_source: string; created_at: Date; updated_at: Date };
+
+function publicContact(contact: NewContact): Contact {
+  return {
+    uuid: contact._id,
+    first_name: contact.first_name ?? undefined,
+    middle_name: undefined,
+    last_name: contact.last_name ?? undefined,
+    second_last_name: undefined,
+    full_name: fullName(contact),
+    chat_id: contact.phone_key ?? undefined,
+    chat_user_id: undefined,
+    chat_username: contact.chat_username ?? undefined,
+    acquisition_source: contact.acquisition_source,
+    is_tester: true,
+    created_at: contact.created_at.toISOString(),
+    updated_at: contact.updated_at.toISOString(),
+  };
+}

@@ -1,0 +1,79 @@
+import { CatalogError } from '@cmsg/errors';
+import { type BusinessScope, ConversationModel, MessageModel, scopedFilter } from '@cmsg/dal';
+import { currentRequestId } from '@cmsg/platform';
+import type { Caller, ConversationReference, TesterInbound } from '@cmsg/proto';
+import { randomUUID } from 'node:crypto';
+import { cancelSchedulesOnCustomerReply } from '../manage/cancel-schedules-on-customer-reply';
+import type { AiRunActionGroupCommand, Clock, ConversationCommandPublisher, ConversationContextPort } from '../ports';
+
+export interface RecordTesterInboundDependencies {
+  conversations: ConversationContextPort;
+  publisher: ConversationCommandPublisher;
+  clock: Clock;
+}
+
+/**
+ * CONTRACT 6: the customer of a tester conversation writes, at the virtual now. The message opens
+ * the window and updates the conversation like a real inbound message; schedules created with
+ * cancel_on_customer_reply are cancelled; an assigned AI replies unless the conversation is
+ * pending, through the conversation's command stream like any background work.
+ */
+export async function recordTesterInbound(
+  scope: BusinessScope,
+  caller: Caller,
+  reference: ConversationReference,
+  text: string,
+  dependencies: RecordTesterInboundDependencies,
+): Promise<TesterInbound> {
+  const context = await dependencies.conversations.getConversationContext({ caller, conversation: reference });
+  if (!context.is_tester) throw new CatalogError('NOT_A_TESTER_CONVERSATION', 'Simulated customer messages go to tester conversations only.');
+  const virtualNow = new Date(context.now);
+  const realNow = dependencies.clock.now();
+  const message = {
+    _id: randomUUID(),
+    business_id: scope.businessId,
+    conversation_id: context.uuid,
+    is_from_customer: true,
+    body: text,
+    content_type: 'text',
+    status: 'received',
+    is_simulated: true,
+    created_at: virtualNow,
+  };
+  await MessageModel.create(message);
+  await ConversationModel.updateOne(
+    scopedFilter(scope, { _id: context.uuid, $or: [{ last_message: null }, { 'last_message.created_at': { $lte: virtualNow } }] }),
+    {
+      $set: {
+        last_message: { uuid: message._id, body: text, content_type: 'text', is_from_customer: true, created_at: virtualNow },
+        last_inbound_at: virtualNow,
+        sort_at: virtualNow,
+        updated_at: realNow,
+      },
+      $inc: { unread_count: 1 },
+    },
+  );
+  const cancelled = await cancelSchedulesOnCustomerReply(scope, context.uuid, realNow);
+
+  let aiRunGroup: string | undefined;
+  if (context.ai_employee_uuid && context.inbox_status !== 'pending') {
+    const command: AiRunActionGroupCommand = {
+      kind: 'action_group',
+      group_uuid: randomUUID(),
+      business_id: scope.businessId,
+      token_uuid: caller.token_uuid,
+      request_id: currentRequestId() ?? null,
+      conversation_uuid: context.uuid,
+      // The runner's sources are action_group and run_ai; an inbound-triggered reply is a run_ai.
+      source: 'run_ai',
+      depth: 0,
+      stop_on_error: true,
+      escalate_on_error: true,
+      actions: [{ type: 'run_ai' }],
+      created_at: realNow.toISOString(),
+    };
+    await dependencies.publisher.submit(context.uuid, command);
+    aiRunGroup = command.group_uuid;
+  }
+  return { conversation_uuid: context.uuid, message_uuid: message._id, created_at: virtualNow.toISOString(), cancelled_schedules: cancelled, ai_run_group_uuid: aiRunGroup };
+}
