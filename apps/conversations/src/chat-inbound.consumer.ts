@@ -1,0 +1,80 @@
+import { AiProvider } from '@cmsg/ai-provider';
+import type { CloudApiClient } from '@cmsg/chat-platform';
+import { CommandStreamConsumer, CommandStreamProducer, ensureTopic } from '@cmsg/command-stream';
+import type { ConversationOutbox } from '@cmsg/conversations-domain';
+import type { Files } from '@cmsg/files';
+import { type ChatInboundRecord, InboxIngest, type InboundAiRunCommand, parseChatInboundRecord } from '@cmsg/inbox-ingest';
+import { TOPIC, createKafka, type Logger, topicName } from '@cmsg/platform';
+import type { Kafka, Producer } from 'kafkajs';
+import type { ConversationsConfig } from './config';
+
+export interface ChatInboundConsumerDependencies {
+  config: ConversationsConfig;
+  logger: Logger;
+  files: Files;
+  chatApi: CloudApiClient;
+  outbox: ConversationOutbox;
+  /** Produces the AI runs onto conversation-commands. */
+  producer: Producer;
+}
+
+/** Ingestion retries (download, AI) before giving up on a medium; statuses wait for their message meanwhile. */
+const INGEST_ATTEMPTS = 4;
+
+/**
+ * The consumer of `chat-inbound` (webhook events the gateway verified): one sender's events in
+ * order, senders in parallel, each handled by InboxIngest.
+ */
+export async function startChatInboundConsumer(dependencies: ChatInboundConsumerDependencies): Promise<{ stop(): Promise<void> }> {
+  const { config, logger } = dependencies;
+  const kafka = createKafka('conversations-chat-inbound', config.KAFKA_BROKERS, logger);
+  const inboundTopic = topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.chatInbound);
+  const commandTopic = topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationCommands);
+  await ensureTopics(kafka, [inboundTopic, commandTopic]);
+
+  const aiRuns = new CommandStreamProducer<InboundAiRunCommand>({ producer: dependencies.producer, topic: commandTopic });
+  const ai = new AiProvider({ baseUrl: config.AI_BASE_URL, apiKey: config.AI_API_KEY, transcriptionModel: config.TRANSCRIPTION_MODEL });
+  const ingest = new InboxIngest({
+    files: dependencies.files,
+    media: dependencies.chatApi,
+    transcriber: ai,
+    aiRuns,
+    events: dependencies.outbox,
+    logger,
+    now: () => new Date(),
+    options: { visionModel: config.VISION_MODEL, speechTranscriptionCost: config.SPEECH_TRANSCRIPTION_COST_TOKENS, maxAttempts: INGEST_ATTEMPTS },
+  });
+  const consumer = new CommandStreamConsumer<ChatInboundRecord>({
+    kafka,
+    topic: inboundTopic,
+    // Prefixed like the topics: stacks sharing one cluster must not share a group (members
+    // subscribed to different topics in one group can be left without partitions).
+    groupId: `${config.KAFKA_TOPIC_PREFIX}conversations-chat-inbound`,
+    logger,
+    decode: parseChatInboundRecord,
+    handler: (record, context) => ingest.handle(record, context.attempt),
+    onPoison: async (_record, error, context) => {
+      logger.error({ err: error, key: context.key, offset: context.offset, raw: context.rawValue?.slice(0, 2000) }, 'chat inbound event dropped');
+    },
+    retry: { attempts: INGEST_ATTEMPTS },
+  });
+  await consumer.start();
+  logger.info({ topic: inboundTopic }, 'chat inbound consumer started');
+  return { stop: () => consumer.stop() };
+}
+
+/** Replicas and the gateway may race to create the topics; losing that race is fine. */
+async function ensureTopics(kafka: Kafka, topics: string[]): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const existing = new Set(await admin.listTopics());
+    for (const topic of topics.filter((name) => !existing.has(name))) {
+      await ensureTopic(admin, topic).catch(async (error: unknown) => {
+        if (!(await admin.listTopics()).includes(topic)) throw error;
+      });
+    }
+  } finally {
+    await admin.disconnect();
+  }
+}

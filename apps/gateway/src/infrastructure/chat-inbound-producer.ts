@@ -1,0 +1,28 @@
+import { ensureTopic } from '@cmsg/command-stream';
+import { TOPIC, createKafka, type Logger, topicName } from '@cmsg/platform';
+import { Partitioners } from 'kafkajs';
+import type { GatewayConfig } from '../config';
+import { type ChatInboundPublisher, KafkaChatInboundPublisher } from '../webhooks/chat-inbound-publisher';
+
+/** The producer of the chat-inbound topic (created here when missing; the consumer may race to create it too). */
+export async function connectChatInboundPublisher(
+  config: Pick<GatewayConfig, 'KAFKA_BROKERS' | 'KAFKA_TOPIC_PREFIX'>,
+  logger: Logger,
+): Promise<{ publisher: ChatInboundPublisher; close(): Promise<void> }> {
+  const kafka = createKafka('gateway', config.KAFKA_BROKERS, logger);
+  const topic = topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.chatInbound);
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    if (!(await admin.listTopics()).includes(topic)) {
+      await ensureTopic(admin, topic).catch(async (error: unknown) => {
+        if (!(await admin.listTopics()).includes(topic)) throw error;
+      });
+    }
+  } finally {
+    await admin.disconnect();
+  }
+  const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false });
+  await producer.connect();
+  return { publisher: new KafkaChatInboundPublisher(producer, topic), close: () => producer.disconnect() };
+}

@@ -1,0 +1,54 @@
+import type { InboundEvent } from '@cmsg/chat-platform';
+import { withRequestIdHeader } from '@cmsg/platform';
+import type { Producer } from 'kafkajs';
+
+/** One value of the chat-inbound topic: a verified webhook event and when the gateway received it. */
+export type ChatInboundValue = InboundEvent & { received_at: string };
+
+export interface ChatInboundMessage {
+  key: string;
+  value: ChatInboundValue;
+}
+
+/** Where verified webhook events go; the webhook is acknowledged once this resolves. */
+export interface ChatInboundPublisher {
+  publish(messages: readonly ChatInboundMessage[]): Promise<void>;
+}
+
+/**
+ * The key orders one party's events: `<phone_number_id>:<sender>`, the sender being the phone
+ * digits, else the platform user id (a status names its recipient the same way), so a customer's
+ * messages and the statuses of what we sent them are handled in order.
+ */
+export function chatInboundKeyOf(event: InboundEvent): string {
+  const party =
+    event.kind === 'message'
+      ? digitsOf(event.sender.wa_id) || event.sender.user_id || event.sender.username || event.message.id
+      : digitsOf(event.status.recipient_id) || event.status.recipient_user_id || event.status.id;
+  return `${event.phone_number_id}:${party}`;
+}
+
+export function chatInboundMessagesOf(events: readonly InboundEvent[], receivedAt: Date): ChatInboundMessage[] {
+  return events.map((event) => ({ key: chatInboundKeyOf(event), value: { ...event, received_at: receivedAt.toISOString() } }));
+}
+
+function digitsOf(phone: string | undefined): string {
+  return phone?.replace(/\D+/g, '') ?? '';
+}
+
+/** Produces to the chat-inbound topic with acks from all in-sync replicas, in one request. */
+export class KafkaChatInboundPublisher implements ChatInboundPublisher {
+  constructor(
+    private readonly producer: Producer,
+    private readonly topic: string,
+  ) {}
+
+  async publish(messages: readonly ChatInboundMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    await this.producer.send({
+      topic: this.topic,
+      acks: -1,
+      messages: messages.map((message) => withRequestIdHeader({ key: message.key, value: JSON.stringify(message.value) })),
+    });
+  }
+}

@@ -1,0 +1,84 @@
+import { type BusinessScope, businessScope } from '@cmsg/dal';
+import { type ConfirmedFile, confirmUpload } from './confirm-upload.usecase';
+import { type CleanupResult, sweepExpiredUploads } from './expired-uploads';
+import { FileContentStore } from './file-content-store';
+import { type FileDownload, type FileForSend, fileForSend, openDownload, signedDownloadUrl } from './file-downloads';
+import { FileUrlSigner } from './file-url-signing';
+import type { FileEntity } from './file.model';
+import { DEFAULT_FILE_POLICY, type FilePolicy, type FilesContext } from './files-context';
+import { receiveUpload } from './receive-upload.usecase';
+import { type RequestUploadCommand, type RequestedUpload, requestUpload } from './request-upload.usecase';
+import { type InboundMediaInput, storeInboundMedia } from './store-inbound-media.usecase';
+
+export interface FilesConfig {
+  /** SIGNING_SECRET. */
+  signingSecret: string;
+  /** PUBLIC_BASE_URL: where clients and the chat platform reach the gateway. */
+  publicBaseUrl: string;
+  policy?: Partial<FilePolicy>;
+  now?: () => Date;
+}
+
+/** Every file operation of a process, bound to its configuration (built once at boot). */
+export class Files {
+  readonly context: FilesContext;
+
+  constructor(config: FilesConfig) {
+    this.context = {
+      signer: new FileUrlSigner(config.signingSecret, config.publicBaseUrl),
+      store: new FileContentStore(),
+      policy: { ...DEFAULT_FILE_POLICY, ...config.policy },
+      now: config.now ?? (() => new Date()),
+    };
+  }
+
+  requestUpload(scope: BusinessScope, command: RequestUploadCommand): Promise<RequestedUpload> {
+    return requestUpload(this.context, scope, command);
+  }
+
+  receiveUpload(scope: BusinessScope, fileUuid: string, content: AsyncIterable<Buffer>): Promise<{ receivedBytes: number }> {
+    return receiveUpload(this.context, scope, fileUuid, content);
+  }
+
+  /** The PUT of a signed upload URL; its token names the business and the file. */
+  async receiveUploadByToken(token: string, content: AsyncIterable<Buffer>): Promise<{ receivedBytes: number }> {
+    const grant = this.context.signer.verify(token, 'upload', this.context.now());
+    return receiveUpload(this.context, businessScope(grant.businessId), grant.fileUuid, content);
+  }
+
+  confirmUpload(scope: BusinessScope, fileUuid: string): Promise<ConfirmedFile> {
+    return confirmUpload(this.context, scope, fileUuid);
+  }
+
+  openDownload(scope: BusinessScope, fileUuid: string): Promise<FileDownload> {
+    return openDownload(this.context, scope, fileUuid);
+  }
+
+  /** The GET of a signed download URL. */
+  async openDownloadByToken(token: string): Promise<FileDownload> {
+    const grant = this.context.signer.verify(token, 'download', this.context.now());
+    return openDownload(this.context, businessScope(grant.businessId), grant.fileUuid);
+  }
+
+  /** A confirmed upload with a fresh signed link, for sends (text with file_uuid, template media headers). */
+  fileForSend(scope: BusinessScope, fileUuid: string): Promise<FileForSend> {
+    return fileForSend(this.context, scope, fileUuid);
+  }
+
+  signedDownloadUrl(file: Pick<FileEntity, '_id' | 'business_id' | 'size'>): { url: string; expiresAt: Date } {
+    return signedDownloadUrl(this.context, file);
+  }
+
+  storeInboundMedia(scope: BusinessScope, input: InboundMediaInput): Promise<FileEntity> {
+    return storeInboundMedia(this.context, scope, input);
+  }
+
+  readContent(file: Pick<FileEntity, 'content_id'>, maxBytes: number): Promise<Buffer> {
+    if (!file.content_id) return Promise.resolve(Buffer.alloc(0));
+    return this.context.store.readAll(file.content_id, maxBytes);
+  }
+
+  sweepExpiredUploads(): Promise<CleanupResult> {
+    return sweepExpiredUploads(this.context);
+  }
+}

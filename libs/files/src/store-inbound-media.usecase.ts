@@ -1,0 +1,59 @@
+import { CatalogError } from '@cmsg/errors';
+import type { BusinessScope } from '@cmsg/dal';
+import { type FileCategory, categoryOf, normalizeMimeType } from './file-types';
+import { type FileEntity, FileModel } from './file.model';
+import type { FilesContext } from './files-context';
+
+/** The platform's own cap on what a customer can send (documents, 100 MB). */
+export const MAX_INBOUND_MEDIA_BYTES = 100 * 1024 * 1024;
+
+export interface InboundMediaInput {
+  /** Deterministic (derived from the provider's media id), so a redelivery stores it once. */
+  fileUuid: string;
+  messageId: string;
+  mimeType: string;
+  fileName: string;
+  content: AsyncIterable<Buffer>;
+}
+
+/**
+ * Keeps the media of an inbound message as a confirmed file of module inbound_media (outside the
+ * upload quota: what customers send is always kept). Idempotent by file uuid.
+ */
+export async function storeInboundMedia(context: FilesContext, scope: BusinessScope, input: InboundMediaInput): Promise<FileEntity> {
+  const existing = await FileModel.findOne({ _id: input.fileUuid, business_id: scope.businessId }).lean<FileEntity>();
+  if (existing) return existing;
+  const stored = await context.store.write(input.content, {
+    filename: input.fileUuid,
+    metadata: { business_id: scope.businessId, file_uuid: input.fileUuid, module: 'inbound_media' },
+    maxBytes: MAX_INBOUND_MEDIA_BYTES,
+    tooLong: (maxBytes) => new CatalogError('FILE_TOO_LARGE', `The inbound media exceeds ${maxBytes} bytes.`),
+  });
+  const now = context.now();
+  const mimeType = normalizeMimeType(input.mimeType);
+  const category: FileCategory | 'other' = categoryOf(mimeType) ?? 'other';
+  try {
+    const created = await FileModel.create({
+      _id: input.fileUuid,
+      business_id: scope.businessId,
+      module: 'inbound_media',
+      status: 'confirmed',
+      file_name: input.fileName,
+      mime_type: mimeType,
+      category,
+      size: stored.size,
+      content_id: stored.contentId,
+      upload: { state: 'complete', content_id: stored.contentId, received_bytes: stored.size, sha256: stored.sha256, finished_at: now },
+      message_id: input.messageId,
+      created_at: now,
+      confirmed_at: now,
+      updated_at: now,
+    });
+    return created.toObject() as unknown as FileEntity;
+  } catch (error) {
+    await context.store.delete(stored.contentId);
+    const raced = await FileModel.findOne({ _id: input.fileUuid, business_id: scope.businessId }).lean<FileEntity>();
+    if (raced) return raced;
+    throw error;
+  }
+}

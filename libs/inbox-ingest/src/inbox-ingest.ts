@@ -1,0 +1,37 @@
+import type { ChatInboundRecord } from './chat-inbound-record';
+import { ingestDeliveryStatus } from './ingest-delivery-status.usecase';
+import { type InboxIngestDependencies, ingestInboundMessage } from './ingest-inbound-message.usecase';
+
+/**
+ * The chat-inbound topic's handler: one verified webhook event, safe to run again (deliveries are
+ * at least once, and the provider repeats webhooks too).
+ */
+export class InboxIngest {
+  constructor(private readonly dependencies: InboxIngestDependencies) {}
+
+  async handle(record: ChatInboundRecord, attempt: number): Promise<void> {
+    const { logger } = this.dependencies;
+    switch (record.kind) {
+      case 'message': {
+        const result = await ingestInboundMessage(this.dependencies, record, attempt);
+        const level = result.outcome === 'recorded' ? 'info' : 'warn';
+        logger[level]({ phone_number_id: record.phone_number_id, provider_message_id: record.message.id, ...result }, 'inbound message ingested');
+        return;
+      }
+      case 'status': {
+        const outcome = await ingestDeliveryStatus(record, attempt, this.dependencies.now());
+        logger[outcome === 'updated' || outcome === 'already_further' ? 'info' : 'warn'](
+          { phone_number_id: record.phone_number_id, provider_message_id: record.status.id, status: record.status.status, outcome },
+          'delivery status ingested',
+        );
+        return;
+      }
+      default:
+        return assertUnreachable(record);
+    }
+  }
+}
+
+function assertUnreachable(record: never): never {
+  throw new Error(`Unknown chat inbound record: ${JSON.stringify(record)}`);
+}

@@ -1,0 +1,11 @@
+export { InboxIngest } from './inbox-ingest';
+export { ChatInboundRecordSchema, parseChatInboundRecord } from './chat-inbound-record';
+export type { ChatInboundRecord, InboundMessageRecord, InboundStatusRecord } from './chat-inbound-record';
+export { ingestInboundMessage, CUSTOMER_MESSAGE_RECEIVED } from './ingest-inbound-message.usecase';
+export type { InboxIngestDependencies, MessageIngestOutcome } from './ingest-inbound-message.usecase';
+export { ingestDeliveryStatus, OutboundMessageNotYetRecorded, STATUS_ATTEMPTS_BEFORE_GIVING_UP } from './ingest-delivery-status.usecase';
+export type { StatusIngestOutcome } from './ingest-delivery-status.usecase';
+export type { InboundMediaOptions, MediaTranscriptionStatus } from './inbound-media';
+export type { MediaSource, MediaTranscriber, AiRunQueue, ConversationEventsFlusher, InboundAiRunCommand } from './ports';
+export { inboundAiRunCommand, shouldQueueAiRun } from './ai-run-command';
+export { inboxIds, nameBasedUuid } from './name-based-ids';

@@ -1,0 +1,48 @@
+import { webhookTimestampToDate } from '@cmsg/chat-platform';
+import { ChannelModel, MessageModel, businessScope, scopedFilter } from '@cmsg/dal';
+import type { InboundStatusRecord } from './chat-inbound-record';
+import { isDeliveryStatus, statusesReplacedBy } from './delivery-status';
+
+export type StatusIngestOutcome = 'updated' | 'already_further' | 'unknown_status' | 'unknown_channel' | 'unknown_message';
+
+/** A status may arrive before the send that produced its id was settled; it waits this many attempts. */
+export const STATUS_ATTEMPTS_BEFORE_GIVING_UP = 3;
+
+export class OutboundMessageNotYetRecorded extends Error {
+  constructor(providerMessageId: string) {
+    super(`no outbound message with provider id ${providerMessageId} yet; the status is retried`);
+    this.name = 'OutboundMessageNotYetRecorded';
+  }
+}
+
+/** A delivery status (sent, delivered, read, failed) on the outbound message it names. */
+export async function ingestDeliveryStatus(record: InboundStatusRecord, attempt: number, now: Date): Promise<StatusIngestOutcome> {
+  const status = record.status.status;
+  if (!isDeliveryStatus(status)) return 'unknown_status';
+  const channel = await ChannelModel.findOne({ phone_number_id: record.phone_number_id }, { business_id: 1 }).lean<{ business_id: string }>();
+  if (!channel) return 'unknown_channel';
+  const scope = businessScope(channel.business_id);
+  const reportedAt = webhookTimestampToDate(record.status.timestamp);
+  const ofMessage = scopedFilter(scope, { provider_message_id: record.status.id, is_from_customer: false });
+  const updated = await MessageModel.updateOne(
+    { ...ofMessage, status: { $in: statusesReplacedBy(status) } },
+    {
+      $set: {
+        status,
+        status_at: Number.isFinite(reportedAt.getTime()) ? reportedAt : now,
+        ...(status === 'failed' ? { error: { code: 'SEND_FAILED', message: providerFailureOf(record) } } : {}),
+      },
+    },
+  );
+  if (updated.matchedCount > 0) return 'updated';
+  if (await MessageModel.exists(ofMessage)) return 'already_further';
+  if (attempt < STATUS_ATTEMPTS_BEFORE_GIVING_UP) throw new OutboundMessageNotYetRecorded(record.status.id);
+  return 'unknown_message';
+}
+
+function providerFailureOf(record: InboundStatusRecord): string {
+  const error = record.status.errors?.[0];
+  if (!error) return 'The chat platform reported the message as failed.';
+  const details = error.error_data?.details ?? error.message ?? error.title ?? 'no details';
+  return `The chat platform reported the message as failed (code ${error.code}): ${details}`;
+}

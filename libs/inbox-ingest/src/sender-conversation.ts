@@ -1,0 +1,160 @@
+import type { InboundSender } from '@cmsg/chat-platform';
+import {
+  type BusinessScope,
+  type ChannelEntity,
+  businessScope,
+  ContactModel,
+  ConversationModel,
+  contactSnapshotOf,
+  phoneLookupKey,
+  scopedFilter,
+  usernameLookupKey,
+} from '@cmsg/dal';
+import { inboxIds } from './name-based-ids';
+
+/** The fields of a contact ingestion reads and writes. */
+export interface SenderContact {
+  _id: string;
+  first_name: string | null;
+  middle_name: string | null;
+  last_name: string | null;
+  second_last_name: string | null;
+  profile_name: string | null;
+  phone: string | null;
+  phone_key: string | null;
+  chat_user_id: string | null;
+  chat_username: string | null;
+  username_key: string | null;
+}
+
+export interface SenderConversation {
+  _id: string;
+  contact_id: string;
+  ai_employee_id: string | null;
+  inbox_status: string;
+  is_tester: boolean;
+}
+
+export type InboundChannel = Pick<ChannelEntity, 'business_id' | 'phone_number_id' | 'access_token'> & { _id: string };
+
+/** How the sender is known: phone digits, platform user id (BSUID), username; at least one is set. */
+interface SenderKeys {
+  phoneKey: string | undefined;
+  userId: string | undefined;
+  usernameKey: string | undefined;
+}
+
+function keysOf(sender: InboundSender): SenderKeys | undefined {
+  const phoneKey = sender.wa_id ? phoneLookupKey(sender.wa_id) || undefined : undefined;
+  const userId = sender.user_id || undefined;
+  const usernameKey = sender.username ? usernameLookupKey(sender.username) || undefined : undefined;
+  return phoneKey || userId || usernameKey ? { phoneKey, userId, usernameKey } : undefined;
+}
+
+/**
+ * The contact and conversation of an inbound sender on a channel, created for a new sender
+ * (CONTRACT 7). A contact belongs to one channel; it is found by phone digits, else platform user
+ * id, else username. The contact keeps what the provider tells: phone, user id, the last username
+ * seen and the profile name; the conversation's contact snapshot follows. Ids of new records derive
+ * from the sender, so two deliveries of a new sender's first message create it once.
+ */
+export async function resolveSenderConversation(
+  channel: InboundChannel,
+  sender: InboundSender,
+  now: Date,
+): Promise<{ contact: SenderContact; conversation: SenderConversation } | undefined> {
+  const keys = keysOf(sender);
+  if (!keys) return undefined;
+  const scope = businessScope(channel.business_id);
+  const found = await findContact(scope, channel._id, keys);
+  const contact = found ? await refreshContact(scope, found, sender, keys, now) : await createContact(scope, channel._id, sender, keys, now);
+  const conversation = await conversationOf(scope, channel._id, contact, now);
+  return { contact, conversation };
+}
+
+async function findContact(scope: BusinessScope, channelId: string, keys: SenderKeys): Promise<SenderContact | undefined> {
+  const lookups = [
+    keys.phoneKey ? { phone_key: keys.phoneKey } : undefined,
+    keys.userId ? { chat_user_id: keys.userId } : undefined,
+    keys.usernameKey ? { username_key: keys.usernameKey } : undefined,
+  ];
+  for (const lookup of lookups) {
+    if (!lookup) continue;
+    // Several matches (duplicates made by hand or by a seed): the oldest contact wins.
+    const [contact] = await ContactModel.find(scopedFilter(scope, { channel_id: channelId, ...lookup }))
+      .sort({ created_at: 1, _id: 1 })
+      .limit(1)
+      .lean<SenderContact[]>();
+    if (contact) return contact;
+  }
+  return undefined;
+}
+
+/** The contact fields this delivery states; absent facts never erase stored ones. */
+function statedFields(sender: InboundSender, keys: SenderKeys): Partial<SenderContact> {
+  return {
+    ...(keys.phoneKey ? { phone: `+${keys.phoneKey}`, phone_key: keys.phoneKey } : {}),
+    ...(keys.userId ? { chat_user_id: keys.userId } : {}),
+    ...(keys.usernameKey ? { chat_username: sender.username!.trim().replace(/^@/, ''), username_key: keys.usernameKey } : {}),
+    ...(sender.profile_name ? { profile_name: sender.profile_name } : {}),
+  };
+}
+
+async function refreshContact(scope: BusinessScope, contact: SenderContact, sender: InboundSender, keys: SenderKeys, now: Date): Promise<SenderContact> {
+  const stated = statedFields(sender, keys);
+  const changes = Object.fromEntries(Object.entries(stated).filter(([field, value]) => contact[field as keyof SenderContact] !== value));
+  if (Object.keys(changes).length === 0) return contact;
+  const updated = await ContactModel.findOneAndUpdate(scopedFilter(scope, { _id: contact._id }), { $set: { ...changes, updated_at: now } }, { new: true }).lean<SenderContact>();
+  return updated ?? { ...contact, ...changes };
+}
+
+async function createContact(scope: BusinessScope, channelId: string, sender: InboundSender, keys: SenderKeys, now: Date): Promise<SenderContact> {
+  const identity = keys.phoneKey ? `phone:${keys.phoneKey}` : keys.userId ? `user:${keys.userId}` : `username:${keys.usernameKey}`;
+  const id = inboxIds.contact(channelId, identity);
+  try {
+    await ContactModel.create({
+      _id: id,
+      business_id: scope.businessId,
+      channel_id: channelId,
+      ...statedFields(sender, keys),
+      acquisition_source: 'inbound_message',
+      is_tester: false,
+      created_at: now,
+      updated_at: now,
+    });
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 11000) throw error;
+  }
+  const contact = await ContactModel.findOne(scopedFilter(scope, { _id: id })).lean<SenderContact>();
+  if (!contact) throw new Error(`contact ${id} vanished right after it was created`);
+  return contact;
+}
+
+/** The contact's one conversation (created for a new contact), its snapshot refreshed. */
+async function conversationOf(scope: BusinessScope, channelId: string, contact: SenderContact, now: Date): Promise<SenderConversation> {
+  const snapshot = contactSnapshotOf(contact);
+  const existing = await ConversationModel.findOneAndUpdate(
+    scopedFilter(scope, { contact_id: contact._id }),
+    { $set: { contact: snapshot } },
+    { new: true },
+  ).lean<SenderConversation>();
+  if (existing) return existing;
+  try {
+    await ConversationModel.create({
+      _id: inboxIds.conversation(contact._id),
+      business_id: scope.businessId,
+      contact_id: contact._id,
+      contact: snapshot,
+      channel_id: channelId,
+      sort_at: now,
+      created_at: now,
+      updated_at: now,
+    });
+  } catch (error) {
+    // The unique (business_id, contact_id) index: a concurrent delivery created it first.
+    if ((error as { code?: unknown }).code !== 11000) throw error;
+  }
+  const created = await ConversationModel.findOne(scopedFilter(scope, { contact_id: contact._id })).lean<SenderConversation>();
+  if (!created) throw new Error(`the conversation of contact ${contact._id} vanished right after it was created`);
+  return created;
+}
