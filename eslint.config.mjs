@@ -31,7 +31,8 @@ export default [
             { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
             { sourceTag: 'scope:scheduler', onlyDependOnLibsWithTags: ['scope:scheduler', 'scope:shared'] },
             { sourceTag: 'scope:actions-runner', onlyDependOnLibsWithTags: ['scope:actions-runner', 'scope:shared'] },
-            { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:tools', 'scope:shared'] },
+            // The benchmarks call the conversations use cases directly, as the baseline of the full path.
+            { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:tools', 'scope:shared', 'scope:conversations'] },
           ],
         },
       ],

@@ -1,7 +1,9 @@
 import './instrument';
 import { Server } from '@grpc/grpc-js';
+import { CloudApiClient } from '@cmsg/chat-platform';
 import { ConversationOutbox, ListCursorCodec } from '@cmsg/conversations-domain';
 import { connectMongo, disconnectMongo, ensureIndexes, isMongoConnected } from '@cmsg/dal';
+import { Files, ensureFileIndexes } from '@cmsg/files';
 import {
   TOPIC,
   adaptUnaryService,
@@ -18,18 +20,24 @@ import {
   type ConversationActionsServiceServer,
   ConversationsServiceService,
   type ConversationsServiceServer,
+  FilesServiceService,
 } from '@cmsg/proto';
+import { startChatInboundConsumer } from './chat-inbound.consumer';
 import { conversationActionHandlers } from './conversation-actions.grpc';
 import { config } from './config';
 import { conversationsHandlers } from './conversations.grpc';
 import { kafkaEventPublisher } from './kafka-event-publisher';
 import { messageSendingHandlers } from './message-sending.grpc';
+import { filesHandlers } from './files.grpc';
+import { startUploadSweeper } from './upload-sweeper';
 
 const logger = createLogger('conversations');
 
 async function main(): Promise<void> {
   await connectMongo(config.MONGODB_URI);
   await ensureIndexes();
+  await ensureFileIndexes();
+  const files = new Files({ signingSecret: config.SIGNING_SECRET, publicBaseUrl: config.PUBLIC_BASE_URL });
   const producer = createKafka('conversations', config.KAFKA_BROKERS, logger).producer({ allowAutoTopicCreation: true });
   await producer.connect();
 
@@ -40,6 +48,14 @@ async function main(): Promise<void> {
     outbox.flushStale(config.OUTBOX_RELAY_INTERVAL_MS).catch((error: unknown) => logger.warn({ err: error }, 'outbox relay pass failed'));
   }, config.OUTBOX_RELAY_INTERVAL_MS);
 
+  const chatApi = new CloudApiClient({
+    baseUrl: config.CHAT_API_BASE_URL,
+    timeoutMs: config.CHAT_API_TIMEOUT_MS,
+    bsuidSendEnabled: config.CHAT_BSUID_SEND_ENABLED,
+  });
+  // A send still in flight this long after it started was cut off by a crash (see OutboundMessageStore.settle).
+  const sendLeaseMs = config.CHAT_API_TIMEOUT_MS + 5_000;
+
   const server = new Server();
   server.addService(
     ConversationsServiceService,
@@ -47,17 +63,25 @@ async function main(): Promise<void> {
   );
   server.addService(
     ConversationActionsServiceService,
-    adaptUnaryService<ConversationActionsServiceServer>({ ...conversationActionHandlers(), ...messageSendingHandlers() }, logger),
+    adaptUnaryService<ConversationActionsServiceServer>(
+      { ...conversationActionHandlers({ outbox }), ...messageSendingHandlers({ sender: chatApi, files, inFlightLeaseMs: sendLeaseMs, logger }) },
+      logger,
+    ),
   );
+  server.addService(FilesServiceService, filesHandlers({ files, logger }));
   addHealthService(server, async () => isMongoConnected(), logger);
   const port = await bindGrpcServer(server, config.GRPC_ADDRESS);
   logger.info({ port, address: config.GRPC_ADDRESS }, 'conversations service listening');
+  const chatInbound = await startChatInboundConsumer({ config, logger, files, chatApi, outbox, producer });
+  const uploadSweeper = startUploadSweeper(files, config.FILE_SWEEP_INTERVAL_MS, logger);
 
   installGracefulShutdown(
     logger,
     [
       { name: 'grpc', close: () => shutdownGrpcServer(server) },
       { name: 'outbox-relay', close: async () => clearInterval(relay) },
+      { name: 'chat-inbound', close: () => chatInbound.stop() },
+      { name: 'upload-sweeper', close: async () => uploadSweeper.stop() },
       { name: 'kafka', close: () => producer.disconnect() },
       { name: 'mongodb', close: () => disconnectMongo() },
     ],

@@ -9,6 +9,8 @@ import { requestIdMiddleware } from './middleware/request-id.middleware';
 import { BUSINESS_ROUTES } from './routes/business-routes';
 import { registerBusinessRoutes } from './routes/register-business-routes';
 import { registerOperationalRoutes } from './routes/operational.routes';
+import { registerFileTransferRoutes } from './file-transfers/file-transfer.routes';
+import { registerChatWebhookRoutes } from './webhooks/chat-webhook.routes';
 
 /** The gateway's HTTP app; it owns no connections, so tests build it with doubles. */
 export function createGatewayApp(dependencies: GatewayDependencies): Express {
@@ -19,6 +21,9 @@ export function createGatewayApp(dependencies: GatewayDependencies): Express {
 
   app.use(requestIdMiddleware(), apiVersionMiddleware(), accessLogMiddleware(logger));
   registerOperationalRoutes(app, { readinessChecks, logger });
+  // Outside the business scope, each reading its own body: the raw webhook bytes (signature), the streamed upload.
+  registerChatWebhookRoutes(app, { ...dependencies.chatWebhooks, logger });
+  registerFileTransferRoutes(app, dependencies.fileContent);
   registerBusinessRoutes(app, BUSINESS_ROUTES, {
     authenticator: new TokenAuthenticator(upstreams.conversations, config.TOKEN_CACHE_TTL_MS),
     rateLimiter,

@@ -14,6 +14,10 @@ const gatewayConfigShape = {
   RATE_LIMIT_PER_MINUTE: configVars.rateLimitPerMinute,
   TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(MAX_TOKEN_CACHE_TTL_MS).default(MAX_TOKEN_CACHE_TTL_MS),
   SHUTDOWN_GRACE_MS: configVars.shutdownGraceMs,
+  // Inbound chat webhooks: verified here, produced to the chat-inbound topic.
+  KAFKA_TOPIC_PREFIX: configVars.kafkaTopicPrefix,
+  CHAT_APP_SECRET: configVars.chatAppSecret,
+  CHAT_VERIFY_TOKEN: configVars.chatVerifyToken,
 };
 
 /** Parsed once at boot by main.ts; fails fast listing every invalid variable. */

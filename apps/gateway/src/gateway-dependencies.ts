@@ -1,16 +1,20 @@
 import type { Logger } from '@cmsg/platform';
-import type { ActionsServiceClient, ConversationActionsServiceClient, ConversationsServiceClient } from '@cmsg/proto';
+import type { ActionsServiceClient, ConversationActionsServiceClient, ConversationsServiceClient, FilesServiceClient, SchedulerServiceClient } from '@cmsg/proto';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { GatewayConfig } from './config';
 import type { IdempotencyStore } from './idempotency/idempotency-store';
 import type { PromiseClient } from '@cmsg/platform';
 import type { ReadinessCheck } from './readiness/readiness-check';
+import type { FileContentForwarder } from './file-transfers/file-content-forwarder';
+import type { ChatWebhookDependencies } from './webhooks/chat-webhook.routes';
 
 /** The gRPC services business routes call. */
 export interface Upstreams {
   conversations: PromiseClient<ConversationsServiceClient>;
   conversationActions: PromiseClient<ConversationActionsServiceClient>;
   actions: PromiseClient<ActionsServiceClient>;
+  scheduler: PromiseClient<SchedulerServiceClient>;
+  files: PromiseClient<FilesServiceClient>;
 }
 
 /** Everything createGatewayApp needs from the outside; main.ts wires real ones, tests wire doubles. */
@@ -22,4 +26,8 @@ export interface GatewayDependencies {
   rateLimiter: RateLimiterAbstract;
   idempotencyStore: IdempotencyStore;
   readinessChecks: readonly ReadinessCheck[];
+  /** POST/GET /webhooks/chat: the secrets and where verified events go. */
+  chatWebhooks: Omit<ChatWebhookDependencies, 'logger'>;
+  /** PUT /v1/uploads/:token and GET /v1/downloads/:token, streamed to the files service. */
+  fileContent: FileContentForwarder;
 }

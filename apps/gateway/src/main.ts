@@ -7,6 +7,7 @@ import { kafkaAdminFactory } from './infrastructure/kafka-admin';
 import { closeRedisClient, connectRedisClient, createRedisClient } from './infrastructure/redis-client';
 import { createRedisTokenRateLimiter } from './infrastructure/token-rate-limiter';
 import { connectUpstreams } from './infrastructure/upstream-clients';
+import { connectChatInboundPublisher } from './infrastructure/chat-inbound-producer';
 import { RedisIdempotencyStore } from './idempotency/redis-idempotency-store';
 import { KafkaReadinessCheck } from './readiness/kafka-readiness';
 import { redisReadinessCheck } from './readiness/redis-readiness';
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
   connectRedisClient(redis, logger);
   const upstreamConnections = connectUpstreams(config);
   const kafkaReadiness = new KafkaReadinessCheck(kafkaAdminFactory(config.KAFKA_BROKERS));
+  const chatInbound = await connectChatInboundPublisher(config, logger);
 
   const app = createGatewayApp({
     config,
@@ -27,6 +29,8 @@ async function main(): Promise<void> {
     rateLimiter: createRedisTokenRateLimiter(redis, config.RATE_LIMIT_PER_MINUTE),
     idempotencyStore: new RedisIdempotencyStore(redis),
     readinessChecks: [redisReadinessCheck(redis), kafkaReadiness, ...upstreamConnections.healthChecks],
+    chatWebhooks: { appSecret: config.CHAT_APP_SECRET, verifyToken: config.CHAT_VERIFY_TOKEN, publisher: chatInbound.publisher },
+    fileContent: upstreamConnections.fileContent,
   });
   const server = await listen(app, config.PORT);
   logger.info({ port: config.PORT }, 'gateway listening');
@@ -37,6 +41,7 @@ async function main(): Promise<void> {
     [
       { name: 'http', close: () => closeHttpServer(server) },
       { name: 'grpc-clients', close: async () => upstreamConnections.close() },
+      { name: 'chat-inbound-producer', close: () => chatInbound.close() },
       { name: 'redis', close: () => closeRedisClient(redis) },
       { name: 'kafka', close: () => kafkaReadiness.close() },
     ],

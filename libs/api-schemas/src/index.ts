@@ -15,3 +15,29 @@ export * from './public-endpoint';
 export { PUBLIC_ENDPOINTS } from './public-endpoints';
 export { buildOpenApiDocument } from './openapi';
 export type { OpenApiDocument, OpenApiDocumentOptions } from './openapi';
+export * from './action-objects.schema';
+export * from './action-group-limits';
+export * from './action-group.schema';
+export { submitActionGroupEndpoint, getActionGroupEndpoint, runAiEndpoint, aiAssistanceEndpoint } from './action-groups.endpoints';
+export * from './message-content.schema';
+export * from './messages.schema';
+export { sendTextMessageEndpoint, sendQuickReplyEndpoint, sendTemplateEndpoint, MESSAGE_ENDPOINTS } from './messages.endpoints';
+export * from './object-reference.schema';
+export * from './conversation-tags.schema';
+export * from './conversation-mailbox.schema';
+export * from './ai-assignment.schema';
+export {
+  assignTagsEndpoint,
+  removeTagsEndpoint,
+  assignMailboxEndpoint,
+  assignAiEmployeeEndpoint,
+  unassignAiEndpoint,
+  handToHumanEndpoint,
+  CONVERSATION_ACTION_ENDPOINTS,
+} from './conversation-actions.endpoints';
+export * from './scheduled-message.schema';
+export { createScheduledMessageEndpoint, getScheduledMessageEndpoint, cancelScheduledMessageEndpoint, SCHEDULED_MESSAGE_ENDPOINTS } from './scheduled-messages.endpoints';
+export * from './tester.schema';
+export { createTesterContactEndpoint, testerInboundEndpoint, advanceTesterClockEndpoint, listTesterMessagesEndpoint, TESTER_ENDPOINTS } from './tester.endpoints';
+export * from './files.schema';
+export { requestUploadEndpoint, confirmUploadEndpoint, FILE_ENDPOINTS } from './files.endpoints';

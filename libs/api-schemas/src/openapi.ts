@@ -86,7 +86,9 @@ function errorResponses(endpoint: PublicEndpoint): Record<string, ResponseConfig
     responses[String(status)] = errorResponse(statusCodes, responseHeaders({ rateLimited: authenticated, retryAfter }));
   }
   if (endpoint.schemas.body) {
-    responses['413'] = errorResponse(['INVALID_REQUEST'], responseHeaders({ rateLimited: true }), `JSON body larger than ${MAX_JSON_BODY_BYTES} bytes. `);
+    // Keeps the endpoint's own 413 codes (STORAGE_QUOTA_EXCEEDED) beside the body-size one.
+    const codes413 = [...new Set<ErrorCode>(['INVALID_REQUEST', ...(byStatus.get(413) ?? [])])];
+    responses['413'] = errorResponse(codes413, responseHeaders({ rateLimited: true }), `JSON body larger than ${MAX_JSON_BODY_BYTES} bytes (INVALID_REQUEST). `);
   }
   return responses;
 }

@@ -17,3 +17,43 @@ export { ConversationOutbox } from './conversation-outbox';
 export { newConversationEvent } from './conversation-events';
 export type { ConversationEvent, ConversationEventPublisher } from './conversation-events';
 export { fullName } from './contact-names';
+export { sendMessage } from './messaging/send-message.usecase';
+export type { SendMessageDependencies } from './messaging/send-message.usecase';
+export { sendMessageCommand, MESSAGE_AUTHOR_TYPES, TEMPLATE_HEADER_TYPES } from './messaging/send-message.command';
+export type {
+  SendMessageCommand,
+  MessageContentInput,
+  MessageAuthor,
+  MessageAuthorType,
+  ObjectReference,
+  TemplateReference,
+  TemplateSendInput,
+  TemplateHeaderInput,
+  TemplateHeaderType,
+  TemplateVariableInput,
+  TemplateButtonParameterInput,
+} from './messaging/send-message.command';
+export type { MessageSender } from './messaging/message-sender';
+export type { OutboundFiles } from './messaging/outbound-file';
+export { operationMessageId } from './messaging/operation-message-ids';
+export { PAYMENT_MARKER_FIELDS } from './messaging/payment-markers';
+export type { AlreadyInStatePolicy } from './action-support/already-in-state';
+export { actorOfToken } from './action-support/action-actor';
+export type { ActionActor } from './action-support/action-actor';
+export type { ObjectRef } from './action-support/resolve-object-ref';
+export { changeTags } from './tags/change-tags.usecase';
+export type { ChangeTagsCommand } from './tags/change-tags.usecase';
+export type { TagChangeDirection } from './tags/tag-change-plan';
+export { assignMailbox } from './mailbox/assign-mailbox.usecase';
+export type { AssignMailboxCommand } from './mailbox/assign-mailbox.usecase';
+export { assignAiEmployee } from './ai-assignment/assign-ai-employee.usecase';
+export type { AssignAiEmployeeCommand } from './ai-assignment/assign-ai-employee.usecase';
+export { unassignAi } from './ai-assignment/unassign-ai.usecase';
+export type { UnassignAiCommand } from './ai-assignment/unassign-ai.usecase';
+export { resolveAiEmployee } from './ai-assignment/resolve-ai-employee.usecase';
+export { chargeAiWallet, APPLIED_CHARGES_KEPT } from './ai-assignment/charge-ai-wallet.usecase';
+export type { ChargeAiWalletCommand } from './ai-assignment/charge-ai-wallet.usecase';
+export { escalate, DEFAULT_ESCALATION_REASON } from './escalation/escalate.usecase';
+export { getConversationContext } from './context/get-conversation-context.usecase';
+export { getRecentTimeline } from './context/get-recent-timeline.usecase';
+export { DEFAULT_TIMELINE_LIMIT, MAX_TIMELINE_LIMIT } from './context/timeline-merge';

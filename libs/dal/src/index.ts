@@ -6,3 +6,15 @@ export { connectMongo, ensureIndexes, isMongoConnected, disconnectMongo } from '
 export * from './seed';
 export { contactSnapshotOf, fullName } from './contact-snapshot';
 export type { ContactSnapshot } from './contact-snapshot';
+export {
+  claimOnce,
+  readClaim,
+  claimsOfSchedule,
+  scheduleClaimId,
+  latestScheduleSlot,
+  latestScheduleSlots,
+  replaceScheduleSlot,
+  releaseScheduleSlot,
+  holdsScheduleSlot,
+} from './schedule-coordination';
+export type { ScheduleClaim, ScheduleClaimKind, ScheduleSlot } from './schedule-coordination';

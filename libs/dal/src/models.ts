@@ -17,6 +17,8 @@ const businessSchema = new Schema(
     time_zone: { type: String, required: true, default: 'UTC' },
     tester_clock_offset_ms: { type: Number, required: true, default: 0 },
     vision_wallet_tokens: { type: Number, required: true, default: 0 },
+    // Bytes of uploaded files (pending and confirmed) the business may keep; 0 disables uploads.
+    storage_quota_bytes: { type: Number, required: true, default: 1024 * 1024 * 1024 },
     payment_profile: { type: Schema.Types.Mixed, default: null },
     created_at: { type: Date, required: true },
   },
@@ -115,6 +117,8 @@ const conversationSchema = new Schema(
     pending_reason: { type: String, default: null },
     last_message: { type: lastMessageSchema, default: null },
     last_inbound_at: { type: Date, default: null },
+    // The last inbound message applied to the counters: a redelivery of it does not count twice.
+    last_inbound_message_id: { type: String, default: null },
     unread_count: { type: Number, required: true, default: 0 },
     media_awaiting_transcription: { type: Number, required: true, default: 0 },
     // The one pending scheduled message (compare-and-set keeps it to one per conversation).
@@ -169,11 +173,36 @@ const messageSchema = new Schema(
     operation_parts: { type: Number, default: null },
     sending_started_at: { type: Date, default: null },
     error: { type: new Schema({ code: String, message: String }, { _id: false }), default: null },
+    // Inbound media: where its bytes are (a file of module inbound_media) and how its transcription went.
+    media: {
+      type: new Schema(
+        {
+          provider_media_id: { type: String, required: true },
+          mime_type: { type: String, required: true },
+          file_uuid: { type: String, default: null },
+          file_name: { type: String, default: null },
+          size: { type: Number, default: null },
+          // pending | transcribed | untranscribable | failed
+          transcription_status: { type: String, required: true, default: 'pending' },
+          transcription_error: { type: String, default: null },
+        },
+        { _id: false },
+      ),
+      default: null,
+    },
+    // What the AI reads instead of the media (image description or speech to text).
+    transcription: { type: String, default: null },
+    // Inbound: the conversation counters were applied / the AI run was queued (redeliveries skip them).
+    ingest: { type: new Schema({ conversation_applied: Boolean, ai_run_queued: Boolean }, { _id: false }), default: null },
+    // Outbound: last delivery status the provider reported (sent | delivered | read | failed) and when.
+    status_at: { type: Date, default: null },
   },
   options,
 );
 // Recent timeline of a conversation (AI context, tester message list).
 messageSchema.index({ business_id: 1, conversation_id: 1, created_at: -1 });
+// Delivery status webhooks find the outbound message by the provider's id.
+messageSchema.index({ business_id: 1, provider_message_id: 1 });
 
 const timelineEventSchema = new Schema(
   {
@@ -318,6 +347,14 @@ const scheduledMessageSchema = new Schema(
     fired_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
+    // The request's local date and time and the business time zone it was read in.
+    schedule_local: { type: new Schema({ date: String, time: String, time_zone: String }, { _id: false }), default: null },
+    // Firing (@cmsg/conversation-commands lifecycle): the replica holding the lease, how often the
+    // command was produced, the delivery path chosen once at execution, the context note written.
+    fire_owner: { type: String, default: null },
+    fire_attempts: { type: Number, required: true, default: 0 },
+    delivery: { type: String, default: null },
+    note_id: { type: String, default: null },
   },
   options,
 );
@@ -325,6 +362,46 @@ const scheduledMessageSchema = new Schema(
 scheduledMessageSchema.index({ status: 1, schedule_at: 1 });
 // Schedules of a conversation.
 scheduledMessageSchema.index({ business_id: 1, conversation_id: 1 });
+
+/*
+ * Coordination of scheduled messages. FerretDB 1.x applies updates as read-modify-write of the whole
+ * document without isolation: concurrent findOneAndUpdate / updateOne on one document can both
+ * "match" and the last write wins (lost updates), while an insert into a unique _id has exactly one
+ * winner. So every decision that must be taken once is an insert with a deterministic _id:
+ * `schedule_claims` (fate, firing attempts, delivery path, outcome of a schedule) and
+ * `conversation_schedule_slots` (an append-only log per conversation whose latest entry names its
+ * one pending schedule; conversation.pending_schedule_id mirrors it).
+ */
+const scheduleClaimSchema = new Schema(
+  {
+    // `<kind>:<schedule uuid>[:<attempt>]`
+    _id: { type: String, required: true },
+    business_id: { type: String, required: true },
+    schedule_id: { type: String, required: true },
+    kind: { type: String, required: true },
+    data: { type: Schema.Types.Mixed, default: null },
+    created_at: { type: Date, required: true },
+  },
+  options,
+);
+// Claims of a schedule (its record view and the firer's checks).
+scheduleClaimSchema.index({ schedule_id: 1 });
+
+const conversationScheduleSlotSchema = new Schema(
+  {
+    // `<conversation uuid>:<seq>`: two writers of the same seq, one winner.
+    _id: { type: String, required: true },
+    business_id: { type: String, required: true },
+    conversation_id: { type: String, required: true },
+    seq: { type: Number, required: true },
+    schedule_id: { type: String, default: null },
+    previous_schedule_id: { type: String, default: null },
+    created_at: { type: Date, required: true },
+  },
+  options,
+);
+// Latest slot of a conversation.
+conversationScheduleSlotSchema.index({ conversation_id: 1, seq: -1 });
 
 export const BusinessModel = model('Business', businessSchema, 'businesses');
 export const ApiTokenModel = model('ApiToken', apiTokenSchema, 'api_tokens');
@@ -342,6 +419,8 @@ export const QuickReplyModel = model('QuickReply', quickReplySchema, 'quick_repl
 export const WebhookModel = model('Webhook', webhookSchema, 'webhooks');
 export const PaymentModel = model('Payment', paymentSchema, 'payments');
 export const ScheduledMessageModel = model('ScheduledMessage', scheduledMessageSchema, 'scheduled_messages');
+export const ScheduleClaimModel = model('ScheduleClaim', scheduleClaimSchema, 'schedule_claims');
+export const ConversationScheduleSlotModel = model('ConversationScheduleSlot', conversationScheduleSlotSchema, 'conversation_schedule_slots');
 
 type Entity<M> = M extends Model<infer Raw> ? Raw & { _id: string } : never;
 export type BusinessEntity = Entity<typeof BusinessModel>;
@@ -360,6 +439,8 @@ export type QuickReplyEntity = InferSchemaType<typeof quickReplySchema>;
 export type WebhookEntity = InferSchemaType<typeof webhookSchema>;
 export type PaymentEntity = InferSchemaType<typeof paymentSchema>;
 export type ScheduledMessageEntity = InferSchemaType<typeof scheduledMessageSchema>;
+export type ScheduleClaimEntity = InferSchemaType<typeof scheduleClaimSchema>;
+export type ConversationScheduleSlotEntity = InferSchemaType<typeof conversationScheduleSlotSchema>;
 
 export const ALL_MODELS = [
   BusinessModel,
@@ -378,4 +459,6 @@ export const ALL_MODELS = [
   WebhookModel,
   PaymentModel,
   ScheduledMessageModel,
+  ScheduleClaimModel,
+  ConversationScheduleSlotModel,
 ] as const;

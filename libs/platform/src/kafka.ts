@@ -8,6 +8,8 @@ export const TOPIC = {
   conversationCommands: 'conversation-commands',
   /** Facts about conversations (inbox status changes, ...), keyed by conversation uuid. */
   conversationEvents: 'conversation-events',
+  /** Verified chat platform webhook events (messages, statuses), keyed by `<phone_number_id>:<sender>`. */
+  chatInbound: 'chat-inbound',
 } as const;
 
 export function topicName(prefix: string, topic: (typeof TOPIC)[keyof typeof TOPIC]): string {

@@ -7,6 +7,7 @@ import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { RedisInstrumentation } from '@opentelemetry/instrumentation-redis';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK, tracing } from '@opentelemetry/sdk-node';
+import { scrubbedMongoStatement } from './mongodb-statement';
 
 let sdk: NodeSDK | undefined;
 
@@ -33,7 +34,7 @@ export function startTelemetry(serviceName: string): void {
       new ExpressInstrumentation(),
       new GrpcInstrumentation(),
       new KafkaJsInstrumentation(),
-      new MongoDBInstrumentation(),
+      new MongoDBInstrumentation({ dbStatementSerializer: scrubbedMongoStatement }),
       new RedisInstrumentation(),
     ],
   });

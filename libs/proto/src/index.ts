@@ -5,3 +5,5 @@ export * from './generated/cmsg/conversations/v1/conversations';
 export * from './generated/cmsg/conversations/v1/conversation_actions';
 export * from './generated/cmsg/actions/v1/actions';
 export * from './generated/google/protobuf/struct';
+export * from './generated/cmsg/scheduler/v1/scheduler';
+export * from './generated/cmsg/files/v1/files';

@@ -14,6 +14,14 @@ export interface LocalStackOptions {
   env?: Record<string, string>;
   build?: boolean;
   logDir?: string;
+  /** The fake provider servers the apps were pointed at through `env`, recorded for the tests. */
+  fakes?: StackFakes;
+}
+
+/** Where the fake chat platform and AI provider of a stack listen (their base URLs, as the apps got them). */
+export interface StackFakes {
+  chatApiBaseUrl: string;
+  aiBaseUrl: string;
 }
 
 /** What tests and benchmarks need to reach a running stack. */
@@ -23,6 +31,8 @@ export interface StackDescription {
   env: Record<string, string>;
   logDir: string;
   pids: Record<string, number>;
+  /** Present when the stack runs against the fakes (the integration suite always does). */
+  fakes?: StackFakes;
 }
 
 /**
@@ -48,6 +58,8 @@ export class LocalStack {
       KAFKA_TOPIC_PREFIX: `run-${runId}.`,
       KAFKAJS_NO_PARTITIONER_WARNING: '1',
       SIGNING_SECRET: `stack-secret-${runId}-${randomBytes(8).toString('hex')}`,
+      CHAT_APP_SECRET: `chat-app-secret-${runId}-${randomBytes(8).toString('hex')}`,
+      CHAT_VERIFY_TOKEN: `chat-verify-token-${runId}`,
       CONVERSATIONS_GRPC_ADDRESS: `127.0.0.1:${conversationsPort}`,
       SCHEDULER_GRPC_ADDRESS: `127.0.0.1:${schedulerPort}`,
       ACTIONS_GRPC_ADDRESS: `127.0.0.1:${actionsPort}`,
@@ -80,6 +92,7 @@ export class LocalStack {
       env,
       logDir,
       pids: Object.fromEntries(this.processes.map((appProcess) => [appProcess.name, appProcess.pid ?? 0])),
+      ...(this.options.fakes ? { fakes: this.options.fakes } : {}),
     };
     return this.description;
   }

@@ -1,5 +1,5 @@
 import { createLogger } from '@cmsg/platform';
-import { ActionsServiceClient, ConversationActionsServiceClient, ConversationsServiceClient } from '@cmsg/proto';
+import { ActionsServiceClient, ConversationActionsServiceClient, ConversationsServiceClient, FilesServiceClient, SchedulerServiceClient } from '@cmsg/proto';
 import { credentials } from '@grpc/grpc-js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +12,11 @@ import { promiseClient } from '@cmsg/platform';
 import type { ReadinessCheck } from '../readiness/readiness-check';
 import { FakeConversationsService, TEST_TOKEN } from './fake-conversations-service';
 import { InMemoryIdempotencyStore } from './in-memory-idempotency-store';
+import { FileContentForwarder } from '../file-transfers/file-content-forwarder';
+import type { ChatInboundMessage } from '../webhooks/chat-inbound-publisher';
+
+export const HARNESS_CHAT_APP_SECRET = 'harness-app-secret';
+export const HARNESS_CHAT_VERIFY_TOKEN = 'harness-verify-token';
 
 export interface GatewayHarnessOptions {
   rateLimiter?: RateLimiterAbstract;
@@ -26,6 +31,8 @@ export interface GatewayHarness {
   baseUrl: string;
   conversations: FakeConversationsService;
   idempotencyStore: IdempotencyStore;
+  /** What POST /webhooks/chat published (instead of Kafka). */
+  chatInbound: ChatInboundMessage[];
   /** fetch against the gateway; `authorization` is the test token unless given or `anonymous`. */
   request(path: string, init?: GatewayRequestInit): Promise<Response>;
   close(): Promise<void>;
@@ -40,6 +47,9 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
   // Services this harness does not fake answer UNIMPLEMENTED from the same in-process server.
   const actionsClient = new ConversationActionsServiceClient(address, credentials.createInsecure());
   const runnerClient = new ActionsServiceClient(address, credentials.createInsecure());
+  const schedulerClient = new SchedulerServiceClient(address, credentials.createInsecure());
+  const filesClient = new FilesServiceClient(address, credentials.createInsecure());
+  const chatInbound: ChatInboundMessage[] = [];
   const idempotencyStore = options.idempotencyStore ?? new InMemoryIdempotencyStore();
   const app = createGatewayApp({
     config: { TOKEN_CACHE_TTL_MS: options.tokenCacheTtlMs ?? 0 },
@@ -48,10 +58,18 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
       conversations: promiseClient(grpcClient, { deadlineMs: 5000 }),
       conversationActions: promiseClient(actionsClient, { deadlineMs: 5000 }),
       actions: promiseClient(runnerClient, { deadlineMs: 5000 }),
+      scheduler: promiseClient(schedulerClient, { deadlineMs: 5000 }),
+      files: promiseClient(filesClient, { deadlineMs: 5000 }),
     },
     rateLimiter: options.rateLimiter ?? createMemoryTokenRateLimiter(1000),
     idempotencyStore,
     readinessChecks: options.readinessChecks ?? [],
+    chatWebhooks: {
+      appSecret: HARNESS_CHAT_APP_SECRET,
+      verifyToken: HARNESS_CHAT_VERIFY_TOKEN,
+      publisher: { publish: async (messages) => void chatInbound.push(...messages) },
+    },
+    fileContent: new FileContentForwarder(filesClient),
   });
   const server: Server = await listen(app, 0);
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -59,6 +77,7 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
     baseUrl,
     conversations,
     idempotencyStore,
+    chatInbound,
     request: (path, { json, anonymous, headers, ...init } = {}) => {
       const requestHeaders = new Headers(headers);
       if (!anonymous && !requestHeaders.has('authorization')) requestHeaders.set('authorization', `Bearer ${TEST_TOKEN}`);
@@ -70,6 +89,8 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
       grpcClient.close();
       actionsClient.close();
       runnerClient.close();
+      schedulerClient.close();
+      filesClient.close();
       conversations.stop();
     },
   };

@@ -1,0 +1,34 @@
+import { parseArgs } from 'node:util';
+
+/** One `npm run bench -- <name> [options]` subcommand. */
+export interface BenchmarkModule {
+  summary: string;
+  /** Option lines for the help text. */
+  options: string[];
+  run(argv: string[]): Promise<void>;
+}
+
+/** `--name value` options as positive integers, each with a default. */
+export function integerOptions<const Name extends string>(argv: string[], defaults: Record<Name, number>): Record<Name, number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: Object.fromEntries(Object.keys(defaults).map((name) => [name, { type: 'string' as const }])),
+    strict: true,
+  });
+  const parsed = { ...defaults };
+  for (const name of Object.keys(defaults) as Name[]) {
+    const raw = values[name];
+    if (raw === undefined) continue;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer, got ${String(raw)}`);
+    parsed[name] = value;
+  }
+  return parsed;
+}
+
+/** Nearest-rank percentile of already sorted values. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}
