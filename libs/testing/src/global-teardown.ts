@@ -1,4 +1,3 @@
-import mongoose from 'mongoose';
 import type { RunningFakes } from './fakes';
 import type { LocalStack } from './local-stack';
 
@@ -12,13 +11,7 @@ export default async function globalTeardown(): Promise<void> {
   await stack.stop();
   // After the apps: nothing calls the fakes any more.
   await state.__cmsgFakes?.stop();
-  const uri = stack.description?.env['MONGODB_URI'];
-  if (uri) {
-    // Each run has its own database; drop it so repeated runs don't accumulate data.
-    // Bounded: FerretDB can hold a drop behind other databases' work; leaving the data behind
-    // is harmless (every run has its own database), hanging the test run is not.
-    const connection = await mongoose.createConnection(uri, { serverSelectionTimeoutMS: 5000 }).asPromise();
-    await Promise.race([connection.dropDatabase().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
-    await connection.close(true);
-  }
+  // Each run's database is left in place (every run has its own, so nothing leaks into the next
+  // one): a drop takes FerretDB's global catalog lock and can stall every other client behind a
+  // straggling cursor; `bash tools/infra/infra.sh down` plus removing its run/ directory resets all.
 }

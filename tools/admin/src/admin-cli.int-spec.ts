@@ -2,7 +2,6 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
-import mongoose from 'mongoose';
 import { EXIT, runAdmin } from './admin-cli';
 import { withDatabase } from './admin-config';
 
@@ -18,11 +17,7 @@ async function admin(...argv: string[]) {
 }
 
 describe('admin CLI against FerretDB', () => {
-  afterAll(async () => {
-    await mongoose.connect(env.MONGODB_URI);
-    await mongoose.connection.dropDatabase();
-    await mongoose.disconnect();
-  });
+  // The database (unique to this run) is left in place: see libs/testing/src/global-teardown.ts.
 
   it('loads the demo seed, and again without duplicating it (relative times move)', async () => {
     const first = await admin('seed', DEMO);

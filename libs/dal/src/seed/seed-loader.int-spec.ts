@@ -122,8 +122,8 @@ describe('seedDatabase against FerretDB', () => {
     await mongoose.connect(process.env['MONGODB_URI'] ?? 'mongodb://127.0.0.1:27117/', { dbName, serverSelectionTimeoutMS: 10_000 });
   });
 
+  // The database (unique to this run) is left in place: see libs/testing/src/global-teardown.ts.
   afterAll(async () => {
-    await mongoose.connection.dropDatabase();
     await mongoose.disconnect();
   });
 
