@@ -1,28 +1,38 @@
-import type { ConversationCommand, ExecuteActionGroup } from '@cmsg/actions-domain';
+import {
+  type ConversationCommand,
+  type ExecuteActionGroup,
+  type ScheduledMessagePorts,
+  abandonFiredScheduledMessage,
+  executeFiredScheduledMessage,
+} from '@cmsg/actions-domain';
 import type { CommandHandler, PoisonHandler } from '@cmsg/command-stream';
 
 /** Kafka handler: the command is already decoded and validated; execute it by kind. */
-export function conversationCommandHandler(executeGroup: ExecuteActionGroup): CommandHandler<ConversationCommand> {
+export function conversationCommandHandler(executeGroup: ExecuteActionGroup, schedules: ScheduledMessagePorts): CommandHandler<ConversationCommand> {
   return async (command, context) => {
     switch (command.kind) {
       case 'action_group':
         return executeGroup.execute(command, context.signal);
+      case 'scheduled_message':
+        return executeFiredScheduledMessage(command, schedules, context.signal);
       default:
-        return assertUnreachable(command.kind);
+        return assertUnreachable(command);
     }
   };
 }
 
 /**
  * Dead letter: a command that failed every attempt still ends with recorded results (its group
- * finishes failed). One that could not be decoded has nothing to record; the stream logged it.
+ * finishes failed, its schedule is failed). One that could not be decoded has nothing to record;
+ * the stream logged it.
  */
-export function conversationCommandPoisonHandler(executeGroup: ExecuteActionGroup): PoisonHandler<ConversationCommand> {
+export function conversationCommandPoisonHandler(executeGroup: ExecuteActionGroup, schedules: ScheduledMessagePorts): PoisonHandler<ConversationCommand> {
   return async (command, error) => {
     if (command?.kind === 'action_group') await executeGroup.abandon(command, error);
+    if (command?.kind === 'scheduled_message') await abandonFiredScheduledMessage(command, error, schedules);
   };
 }
 
-function assertUnreachable(kind: never): never {
-  throw new Error(`Unknown command kind: ${String(kind)}`);
+function assertUnreachable(command: never): never {
+  throw new Error(`Unknown command kind: ${String((command as { kind?: unknown }).kind)}`);
 }

@@ -7,6 +7,7 @@ import {
   type ConversationCommand,
   DEFAULT_WEBHOOK_RETRY_POLICY,
   ExecuteActionGroup,
+  MongoFiredScheduleStore,
   WebhookDeliveryRepository,
   WebhookDispatcher,
   WebhookEndpointRepository,
@@ -70,14 +71,16 @@ async function main(): Promise<void> {
     logger,
   });
 
+  const schedules = { services, ai, store: new MongoFiredScheduleStore(), clock, logger };
+
   const drainTimeoutMs = Math.max(1_000, config.SHUTDOWN_GRACE_MS - SHUTDOWN_TAIL_MS);
   const consumer = new CommandStreamConsumer<ConversationCommand>({
     kafka,
     topic,
     groupId: config.COMMAND_CONSUMER_GROUP_ID,
-    handler: conversationCommandHandler(executeGroup),
+    handler: conversationCommandHandler(executeGroup, schedules),
     decode: parseConversationCommand,
-    onPoison: conversationCommandPoisonHandler(executeGroup),
+    onPoison: conversationCommandPoisonHandler(executeGroup, schedules),
     logger,
     maxConcurrency: config.COMMAND_CONCURRENCY,
     drainTimeoutMs,

@@ -1,4 +1,5 @@
 import { ACTION_GROUP_LIMITS, ActionSchema, isAiTriggeringAction } from '@cmsg/api-schemas';
+import { ScheduledMessageCommandSchema } from '@cmsg/conversation-commands';
 import { z } from 'zod';
 
 /** Where a group came from: POST /conversation/actions or POST /conversation/run-ai. */
@@ -32,7 +33,7 @@ export const ActionGroupCommandSchema = z.object({
 });
 
 /** Every kind of command the actions-runner executes; new kinds join this union. */
-export const ConversationCommandSchema = z.discriminatedUnion('kind', [ActionGroupCommandSchema]);
+export const ConversationCommandSchema = z.discriminatedUnion('kind', [ActionGroupCommandSchema, ScheduledMessageCommandSchema]);
 
 export type ActionGroupCommand = z.infer<typeof ActionGroupCommandSchema>;
 export type ConversationCommand = z.infer<typeof ConversationCommandSchema>;
