@@ -1,7 +1,7 @@
 import { ScheduledMessageModel } from '@cmsg/dal';
 import { AppProcess, freePort, integrationStack, uniquePhone } from '@cmsg/testing';
 import mongoose from 'mongoose';
-import { type SchedulingBusiness, createSchedulingBusiness, humanSchedule, RUNNER_EXECUTES_SCHEDULES, itWhenRunnerExecutesSchedules, openConversation, sendsTo, storedSchedule } from './scheduling-fixtures';
+import { type SchedulingBusiness, createSchedulingBusiness, humanSchedule, openConversation, sendsTo, storedSchedule } from './scheduling-fixtures';
 
 /*
  * Exactly once with several scheduler replicas, one killed (SIGKILL) while it fires: every schedule
@@ -38,7 +38,6 @@ describe('firing exactly once with scheduler replicas dying', () => {
   const replicas: AppProcess[] = [];
 
   beforeAll(async () => {
-    if (!RUNNER_EXECUTES_SCHEDULES) return;
     business = await createSchedulingBusiness((seed) => {
       for (const phone of phones) conversations.push(openConversation(seed, {}, { phone }));
     }, { tokens: 3 });
@@ -49,7 +48,7 @@ describe('firing exactly once with scheduler replicas dying', () => {
     for (const replica of replicas) await replica.stop('SIGTERM');
   });
 
-  itWhenRunnerExecutesSchedules('every schedule is sent once although a replica is killed mid-run', async () => {
+  it('every schedule is sent once although a replica is killed mid-run', async () => {
     const uuids: string[] = [];
     for (const [index, conversation] of conversations.entries()) {
       const created = await business.nextClient().post('/conversation/scheduled-message', humanSchedule(conversation, ZONE, business.catalog, { payload: { kind: 'message', text: `Reminder #${index}` } }));
@@ -80,7 +79,7 @@ describe('firing exactly once with scheduler replicas dying', () => {
     expect(fates.map((fate) => fate['data']?.decision)).toEqual(new Array(SCHEDULES).fill('fire'));
   }, 120_000);
 
-  itWhenRunnerExecutesSchedules('a replica that died after claiming a schedule and before producing it: another one takes over after the lease', async () => {
+  it('a replica that died after claiming a schedule and before producing it: another one takes over after the lease', async () => {
     const phone = uniquePhone();
     let conversation = '';
     const lone = await createSchedulingBusiness((seed) => {

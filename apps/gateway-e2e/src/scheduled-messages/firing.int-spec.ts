@@ -10,7 +10,6 @@ import {
   createSchedulingBusiness,
   humanSchedule,
   isFinal,
-  itWhenRunnerExecutesSchedules,
   makeDueNow,
   openConversation,
   pendingScheduleOf,
@@ -57,7 +56,7 @@ describe('firing a scheduled message', () => {
 
   const sent = async (phone: string) => (await sendsTo(phone)) as Sent[];
 
-  itWhenRunnerExecutesSchedules('human, window open: the literal text is sent once, the schedule is sent and released', async () => {
+  it('human, window open: the literal text is sent once, the schedule is sent and released', async () => {
     const schedule = await scheduleAndFire(humanSchedule(conversations.humanOpen, ZONE, business.catalog));
     expect(schedule).toMatchObject({ status: 'sent', delivery: 'literal', error: null });
     expect((await sent(phones.humanOpen)).map((record) => record.body.text?.body)).toEqual(['See you at 5']);
@@ -68,7 +67,7 @@ describe('firing a scheduled message', () => {
     expect(view.body.history.map((entry: { event: string }) => entry.event)).toEqual(expect.arrayContaining(['created', 'sending', 'sent']));
   });
 
-  itWhenRunnerExecutesSchedules('human, window closed: its template is sent with the schedule variables', async () => {
+  it('human, window closed: its template is sent with the schedule variables', async () => {
     const { catalog } = business;
     const variables = [{ index: 1, value: 'Ana' }, { index: 2, value: 'lunes' }];
     const payload = { kind: 'template', template_uuid: catalog.templates.reminder, variables };
@@ -79,14 +78,14 @@ describe('firing a scheduled message', () => {
     expect(JSON.stringify(message!.body.template)).toContain('lunes');
   });
 
-  itWhenRunnerExecutesSchedules('human, window open, quick reply: one message per action, in order', async () => {
+  it('human, window open, quick reply: one message per action, in order', async () => {
     const payload = { kind: 'quick_reply', quick_reply_uuid: business.catalog.quickReplies.welcome };
     const schedule = await scheduleAndFire(humanSchedule(conversations.quickReply, ZONE, business.catalog, { message_kind: 'quick_reply', payload }));
     expect(schedule.status).toBe('sent');
     expect((await sent(phones.quickReply)).map((record) => record.body.text?.body)).toEqual(['Welcome back!', 'How can we help?']);
   });
 
-  itWhenRunnerExecutesSchedules('AI, window open: the reason becomes a note the AI reads, and the AI reply is sent', async () => {
+  it('AI, window open: the reason becomes a note the AI reads, and the AI reply is sent', async () => {
     const reason = `Ask whether the quote ${randomUUID().slice(0, 8)} was approved`;
     const schedule = await scheduleAndFire(aiSchedule(conversations.aiOpen, ZONE, { reason }));
     expect(schedule).toMatchObject({ status: 'sent', delivery: 'ai_run' });
@@ -99,7 +98,7 @@ describe('firing a scheduled message', () => {
     expect(replies[0]!.body.text?.body).toMatch(/^AI\(/);
   });
 
-  itWhenRunnerExecutesSchedules('AI, window closed: the fallback template goes out instead, no AI run', async () => {
+  it('AI, window closed: the fallback template goes out instead, no AI run', async () => {
     const before = (await aiProvider().requests({ model: aiModelOf(business.catalog.ai.ana) })).length;
     const schedule = await scheduleAndFire(aiSchedule(conversations.aiClosed, ZONE, { template_uuid: business.catalog.templates.greeting }));
     expect(schedule).toMatchObject({ status: 'sent', delivery: 'ai_fallback_template' });
@@ -107,13 +106,13 @@ describe('firing a scheduled message', () => {
     expect((await aiProvider().requests({ model: aiModelOf(business.catalog.ai.ana) })).length).toBe(before);
   });
 
-  itWhenRunnerExecutesSchedules("AI, window closed, no fallback given: the channel's default scheduled template", async () => {
+  it("AI, window closed, no fallback given: the channel's default scheduled template", async () => {
     const schedule = await scheduleAndFire(aiSchedule(conversations.aiDefault, ZONE));
     expect(schedule.status).toBe('sent');
     expect((await sent(phones.aiDefault)).map((record) => record.body.template?.name)).toEqual(['we_miss_you']);
   });
 
-  itWhenRunnerExecutesSchedules('a failure ends the schedule failed with its code, nothing sent', async () => {
+  it('a failure ends the schedule failed with its code, nothing sent', async () => {
     const schedule = await scheduleAndFire(aiSchedule(conversations.broke, ZONE));
     expect(schedule).toMatchObject({ status: 'failed', error: { code: 'WALLET_BLOCKED' } });
     expect(await sent(phones.broke)).toHaveLength(0);

@@ -12,10 +12,7 @@ import {
   integrationFakes,
   minutesAgo,
   uniquePhone,
-  WORKSPACE_ROOT,
 } from '@cmsg/testing';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { DateTime } from 'luxon';
 import mongoose from 'mongoose';
 
@@ -200,12 +197,3 @@ export function aiProvider(): FakeAiRemote {
 export async function sendsTo(phone: string): Promise<unknown[]> {
   return (await cloudApi().requests({ kind: 'message', to: phone })).filter((record) => record.status === 200);
 }
-
-/**
- * Whether the actions-runner executes `scheduled_message` commands (its command handler has the
- * case): tests of what happens after the scheduler produced the command run only then, and are
- * reported as skipped before.
- */
-export const RUNNER_EXECUTES_SCHEDULES = readFileSync(path.join(WORKSPACE_ROOT, 'apps/actions-runner/src/conversation-command.handler.ts'), 'utf8').includes("'scheduled_message'");
-
-export const itWhenRunnerExecutesSchedules: jest.It = RUNNER_EXECUTES_SCHEDULES ? it : it.skip;

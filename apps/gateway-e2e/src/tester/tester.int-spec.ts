@@ -4,7 +4,6 @@ import { KafkaTopicProbe } from '@cmsg/testing';
 import {
   type SchedulingBusiness,
   createSchedulingBusiness,
-  RUNNER_EXECUTES_SCHEDULES,
   humanSchedule,
   localIn,
   openConversation,
@@ -145,8 +144,6 @@ describe('tester clock (CONTRACT 6)', () => {
     const fired = await waitForSchedule(schedule.body.data.uuid, (stored) => stored.fired_at !== null, 10_000);
     expect(fired.fired_at!.getTime() - advancedAt).toBeLessThan(3000);
 
-    // What follows needs the actions-runner to execute scheduled_message commands.
-    if (!RUNNER_EXECUTES_SCHEDULES) return;
     const sent = await waitForSchedule(schedule.body.data.uuid, (stored) => ['sent', 'failed'].includes(stored.status), 20_000);
     expect(sent).toMatchObject({ status: 'sent', delivery: 'template' });
     const messages = await fresh.api.get('/tester/messages', { conversation_uuid: conversation });
