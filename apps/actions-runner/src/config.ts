@@ -25,7 +25,8 @@ const actionsRunnerConfigShape = {
   WEBHOOK_CONCURRENCY: positiveInt(4),
   /** First retry delay of a failed webhook attempt; doubles up to 1 h, for 24 h. */
   WEBHOOK_RETRY_BASE_MS: positiveInt(5_000, 100),
-  WEBHOOK_IDLE_MS: positiveInt(500, 50),
+  /** Poll interval while no delivery is due (one query per interval per replica). */
+  WEBHOOK_IDLE_MS: positiveInt(1_000, 50),
   SHUTDOWN_GRACE_MS: configVars.shutdownGraceMs,
 };
 

@@ -203,6 +203,18 @@ describe('ExecuteActionGroup', () => {
     expect((await stored(group)).status).toBe('processing');
   });
 
+  it('starts no further action once the command was given up, recording the one that finished', async () => {
+    const controller = new AbortController();
+    fake.answer('markPending', () => {
+      controller.abort();
+      return { inbox_status: 'pending' };
+    });
+    const group = command([{ type: 'mark_pending' }, { type: 'context_note', note: 'n' }]);
+    await expect(run.execute(group, controller.signal)).rejects.toBeInstanceOf(CommandAbandonedError);
+    expect((await statuses(group))[0]).toBe('succeeded');
+    expect(fake.callsOf('addNote')).toHaveLength(0);
+  });
+
   it('fails the action that cannot start within the group budget and skips the rest, whatever stop_on_error says', async () => {
     run = build({ groupBudgetMs: 25 });
     const group = command([{ type: 'mark_pending' }, { type: 'context_note', note: 'late' }, { type: 'mark_resolved' }], { stop_on_error: false });

@@ -70,6 +70,8 @@ export class ExecuteActionGroup {
     // Actions this run already marked running in the previous action's write.
     const markedRunning = new Set<number>();
     for (const record of group.actions) {
+      // Partition revoked or shutting down: the next owner resumes from what is recorded.
+      if (signal.aborted) throw new CommandAbandonedError(group._id);
       if (FINAL_ACTION_STATUSES.includes(record.status)) {
         if (record.status === 'failed') {
           // Its webhook or escalation may not have happened before a crash: both are idempotent.

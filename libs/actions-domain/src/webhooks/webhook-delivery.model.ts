@@ -55,3 +55,18 @@ export interface WebhookDeliveryEntity {
   created_at: Date;
   delivered_at: Date | null;
 }
+
+/**
+ * Who attempts a delivery: one document per (delivery, attempt, lease version), inserted by the
+ * dispatcher that wants it. FerretDB 1.x runs findOneAndUpdate and conditional updates as a read
+ * then a write, so two dispatchers can both "win" a compare-and-set; an insert of the same _id
+ * fails for all but one, so it is the lease primitive here.
+ */
+const webhookDeliveryClaimSchema = new Schema(
+  { _id: { type: String, required: true }, delivery_id: { type: String, required: true }, created_at: { type: Date, required: true } },
+  { versionKey: false, timestamps: false },
+);
+// The sweeper's query: claims older than any lease could be.
+webhookDeliveryClaimSchema.index({ created_at: 1 });
+
+export const WebhookDeliveryClaimModel = model('WebhookDeliveryClaim', webhookDeliveryClaimSchema, 'webhook_delivery_claims');

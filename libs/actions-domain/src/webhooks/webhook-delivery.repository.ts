@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { type BusinessScope, WebhookModel, scopedFilter } from '@cmsg/dal';
-import { type WebhookDeliveryEntity, WebhookDeliveryModel } from './webhook-delivery.model';
+import { WebhookDeliveryClaimModel, type WebhookDeliveryEntity, WebhookDeliveryModel } from './webhook-delivery.model';
 
 export interface WebhookEndpoint {
   id: string;
@@ -36,26 +35,60 @@ export class WebhookEndpointRepository {
   }
 }
 
+/** Extra due deliveries read per lease pass, so a dispatcher that loses a claim can take the next. */
+const LEASE_CANDIDATE_MARGIN = 10;
+
 /**
- * The delivery queue. Dispatchers in any number of processes lease one due delivery at a time
- * with a single findOneAndUpdate (FerretDB: no projection), so two never send the same attempt,
- * and a dispatcher that dies mid-attempt only holds it until its lease ends (at-least-once).
+ * The delivery queue. Dispatchers in any number of processes lease a due delivery by inserting a
+ * claim keyed by what they read (delivery, attempt number, lease version): exactly one insert of
+ * that key succeeds, so two dispatchers never send the same attempt. A dispatcher that dies
+ * mid-attempt holds the delivery until its lease ends; the next claim has a new key (at-least-once).
+ * The lease query is not scoped to a business: the dispatcher serves every tenant.
  */
 export class WebhookDeliveryRepository {
   /** Inserts unless it exists (same event, same endpoint). */
   async enqueue(delivery: WebhookDeliveryEntity): Promise<void> {
     const { _id, business_id, ...rest } = delivery;
-    await WebhookDeliveryModel.updateOne({ _id, business_id }, { $setOnInsert: rest }, { upsert: true });
+    try {
+      await WebhookDeliveryModel.updateOne({ _id, business_id }, { $setOnInsert: rest }, { upsert: true });
+    } catch (error) {
+      // Enqueued concurrently by another run of the same group: it exists, which is all we want.
+      if ((error as { code?: unknown }).code !== 11000) throw error;
+    }
   }
 
-  async leaseDue(now: Date, leaseMs: number): Promise<LeasedDelivery | null> {
-    const leaseId = randomUUID();
-    const delivery = await WebhookDeliveryModel.findOneAndUpdate(
-      { status: 'pending', next_attempt_at: { $lte: now }, lease_until: { $lt: now } },
-      { $set: { lease_until: new Date(now.getTime() + leaseMs), lease_id: leaseId } },
-      { sort: { next_attempt_at: 1 }, new: true },
-    ).lean<WebhookDeliveryEntity>();
-    return delivery ? { delivery, leaseId } : null;
+  /** Up to `max` due deliveries, each claimed for this dispatcher alone until now + leaseMs. */
+  async leaseDue(now: Date, leaseMs: number, max = 1): Promise<LeasedDelivery[]> {
+    const candidates = await WebhookDeliveryModel.find({ status: 'pending', next_attempt_at: { $lte: now }, lease_until: { $lt: now } })
+      .sort({ next_attempt_at: 1 })
+      .limit(max + LEASE_CANDIDATE_MARGIN)
+      .lean<WebhookDeliveryEntity[]>();
+    const leased: LeasedDelivery[] = [];
+    for (const candidate of candidates) {
+      if (leased.length >= max) break;
+      const leaseId = `${candidate._id}:${candidate.attempts}:${new Date(candidate.lease_until).getTime()}`;
+      if (!(await this.claim(leaseId, candidate._id, now))) continue;
+      const leaseUntil = new Date(now.getTime() + leaseMs);
+      await WebhookDeliveryModel.updateOne({ _id: candidate._id }, { $set: { lease_until: leaseUntil, lease_id: leaseId } });
+      leased.push({ delivery: { ...candidate, lease_until: leaseUntil, lease_id: leaseId }, leaseId });
+    }
+    return leased;
+  }
+
+  /** Claims older than this are past any lease and any stale read: the sweeper removes them. */
+  async sweepClaims(olderThan: Date): Promise<number> {
+    const result = await WebhookDeliveryClaimModel.deleteMany({ created_at: { $lt: olderThan } });
+    return result.deletedCount;
+  }
+
+  private async claim(claimId: string, deliveryId: string, now: Date): Promise<boolean> {
+    try {
+      await WebhookDeliveryClaimModel.create({ _id: claimId, delivery_id: deliveryId, created_at: now });
+      return true;
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 11000) return false;
+      throw error;
+    }
   }
 
   async markDelivered(leased: LeasedDelivery, at: Date, httpStatus: number): Promise<void> {

@@ -38,15 +38,13 @@ describe('WebhookDispatcher', () => {
   let now: Date;
   let endpointExists: boolean;
 
-  const dispatcher = () =>
+  const dispatcher = (concurrency = 1) =>
     new WebhookDispatcher(
       {
-        leaseDue: async () => {
-          const next = queue.shift();
-          return next ? { delivery: next, leaseId: 'lease-1' } : null;
-        },
+        leaseDue: async (_now: Date, _leaseMs: number, max: number) => queue.splice(0, max).map((next) => ({ delivery: next, leaseId: `lease-${next._id}` })),
         markDelivered: async (leased: LeasedDelivery, _at: Date, httpStatus: number) => void delivered.push({ leased, httpStatus }),
         markFailed: async (leased: LeasedDelivery, failure: DeliveryFailure) => void failed.push({ leased, failure }),
+        sweepClaims: async () => 0,
       } as never,
       { find: async () => (endpointExists ? { id: 'w1', url: 'http://127.0.0.1:9/hook', secret: 'whsec_test_secret_123', events: [] } : null) } as never,
       {
@@ -57,7 +55,7 @@ describe('WebhookDispatcher', () => {
       },
       { now: () => now },
       silentLogger,
-      { retry: DEFAULT_WEBHOOK_RETRY_POLICY, concurrency: 1, idleMs: 10, attemptTimeoutMs: 1000 },
+      { retry: DEFAULT_WEBHOOK_RETRY_POLICY, concurrency, idleMs: 10, attemptTimeoutMs: 1000 },
     );
 
   beforeEach(() => {
@@ -116,5 +114,20 @@ describe('WebhookDispatcher', () => {
     for (let attempt = 0; attempt < 50 && delivered.length < 2; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 5));
     await running.stop();
     expect(delivered.map((entry) => entry.leased.delivery._id)).toEqual(['d1', 'd2']);
+  });
+
+  it('does not let a slow receiver hold up the other deliveries', async () => {
+    let calls = 0;
+    answer = async () => {
+      calls += 1;
+      if (calls === 1) await new Promise((resolve) => setTimeout(resolve, 200));
+      return 200;
+    };
+    const running = dispatcher(2);
+    queue.push(delivery({ _id: 'slow' }), delivery({ _id: 'fast' }));
+    running.start();
+    for (let attempt = 0; attempt < 100 && delivered.length < 2; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    await running.stop();
+    expect(delivered.map((entry) => entry.leased.delivery._id)).toEqual(['fast', 'slow']);
   });
 });

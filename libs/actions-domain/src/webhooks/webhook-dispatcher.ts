@@ -24,10 +24,15 @@ export interface WebhookDispatcherOptions {
  * Sends pending webhook deliveries: lease one due delivery, sign, POST, record; at least once, with
  * exponential back-off for 24 h, then `abandoned`. Runs beside the command stream, never in it.
  */
+/** Claims are swept this often, once older than CLAIM_RETENTION_MS (far past any lease or stale read). */
+const CLAIM_SWEEP_INTERVAL_MS = 10 * 60_000;
+const CLAIM_RETENTION_MS = 60 * 60_000;
+
 export class WebhookDispatcher {
   private running = false;
-  private workers: Promise<void>[] = [];
-  private readonly sleepers = new Set<() => void>();
+  private lastSweep = 0;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
 
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
@@ -41,45 +46,76 @@ export class WebhookDispatcher {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.workers = Array.from({ length: this.options.concurrency }, () => this.work());
+    this.loop = this.run();
   }
 
   /** Lets attempts in flight finish (each is bounded by attemptTimeoutMs). */
   async stop(): Promise<void> {
     this.running = false;
-    for (const wake of [...this.sleepers]) wake();
-    await Promise.all(this.workers);
+    this.wake?.();
+    await this.loop;
   }
 
-  /** One pass: the next due delivery, if any. Answers whether there was one. */
+  /** One delivery, if one is due; answers whether there was one. */
   async dispatchOne(): Promise<boolean> {
-    const leased = await this.deliveries.leaseDue(this.clock.now(), this.options.attemptTimeoutMs + 5_000);
+    const [leased] = await this.lease(1);
     if (!leased) return false;
     await this.attempt(leased);
     return true;
   }
 
-  private async work(): Promise<void> {
+  /**
+   * One poll for all free slots (a single query while idle), attempts run concurrently, and a
+   * finished attempt frees its slot at once: a slow receiver does not hold up the others.
+   */
+  private async run(): Promise<void> {
+    const inFlight = new Set<Promise<void>>();
     while (this.running) {
-      let found = false;
-      try {
-        found = await this.dispatchOne();
-      } catch (error) {
-        this.logger.warn({ err: error }, 'webhook dispatch pass failed');
+      const free = this.options.concurrency - inFlight.size;
+      let leased: LeasedDelivery[] = [];
+      if (free > 0) {
+        try {
+          leased = await this.lease(free);
+        } catch (error) {
+          this.logger.warn({ err: error }, 'webhook lease pass failed');
+        }
       }
-      if (!found && this.running) await this.idle();
+      for (const lease of leased) {
+        const attempt: Promise<void> = this.attempt(lease)
+          .catch((error: unknown) => this.logger.warn({ err: error, delivery_id: lease.delivery._id }, 'webhook attempt could not be recorded'))
+          .finally(() => {
+            inFlight.delete(attempt);
+            this.wake?.();
+          });
+        inFlight.add(attempt);
+      }
+      // Nothing more due, or every slot busy: wait for the poll interval or a freed slot.
+      if (this.running && (leased.length < free || inFlight.size >= this.options.concurrency)) await this.idle();
     }
+    await Promise.all(inFlight);
+  }
+
+  private async lease(max: number): Promise<LeasedDelivery[]> {
+    await this.sweepWhenDue();
+    return this.deliveries.leaseDue(this.clock.now(), this.options.attemptTimeoutMs + 5_000, max);
+  }
+
+  private async sweepWhenDue(): Promise<void> {
+    const now = this.clock.now().getTime();
+    if (now - this.lastSweep < CLAIM_SWEEP_INTERVAL_MS) return;
+    this.lastSweep = now;
+    await this.deliveries.sweepClaims(new Date(now - CLAIM_RETENTION_MS));
   }
 
   private idle(): Promise<void> {
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
-        this.sleepers.delete(done);
+        if (this.wake === done) this.wake = undefined;
         resolve();
       };
       const timer = setTimeout(done, this.options.idleMs);
-      this.sleepers.add(done);
+      this.wake = done;
     });
   }
 
