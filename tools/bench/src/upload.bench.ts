@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { connectMongo, disconnectMongo } from '@cmsg/dal';
 import { LocalStack, createTestBusinessIn } from '@cmsg/testing';
+import mongoose from 'mongoose';
 import { type BenchmarkModule, integerOptions } from './benchmark-module';
 
 export interface UploadBenchmarkOptions {
@@ -70,6 +71,8 @@ export async function uploadBenchmark(options: UploadBenchmarkOptions = {}): Pro
       );
     }
   } finally {
+    // The run's own database: its 100 MiB of chunks are of no further use.
+    await mongoose.connection.db?.dropDatabase().catch(() => undefined);
     await disconnectMongo();
     await stack.stop();
   }

@@ -32,6 +32,8 @@ export function registerFileTransferRoutes(app: Express, forwarder: FileContentF
       res.setHeader('Content-Length', String(download.start.size));
       res.setHeader('Content-Disposition', contentDisposition(download.start.file_name));
       res.setHeader('Cache-Control', 'private, no-store');
+      // Uploaded content is served from the API's origin: browsers must take the sniffed-and-checked type as is.
+      res.setHeader('X-Content-Type-Options', 'nosniff');
       // A failure once bytes went out can only cut the response short (the length tells the client).
       await pipeline(download.content, res).catch(() => res.destroy());
     })
