@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { generateApiToken, seedDatabase, type SeedFileInput } from '@cmsg/dal';
 import { ApiClient } from './api-client';
 import { connectToStackDatabase, integrationStack } from './integration-stack';
@@ -18,13 +18,21 @@ export interface TestBusiness {
   api: ApiClient;
 }
 
-let phoneCounter = 0;
+const issuedPhones = new Set<string>();
 
-/** A phone number no other test business uses (digits only differ per call). */
+/**
+ * A phone number no other test uses: ten random digits (15 in all, the E.164 maximum). Jest
+ * reloads this module for every test file in a worker, so nothing kept in it (a counter, the
+ * pid) can tell two files apart; randomness over 10^10 numbers can.
+ */
 export function uniquePhone(): string {
-  phoneCounter += 1;
-  const suffix = `${process.pid % 1000}${String(phoneCounter).padStart(4, '0')}${randomBytes(1)[0]! % 10}`;
-  return `+52155${suffix.padStart(8, '0').slice(-8)}`;
+  for (;;) {
+    const phone = `+52155${String(randomInt(0, 100_000)).padStart(5, '0')}${String(randomInt(0, 100_000)).padStart(5, '0')}`;
+    if (!issuedPhones.has(phone)) {
+      issuedPhones.add(phone);
+      return phone;
+    }
+  }
 }
 
 /** An ISO time relative to now, for messages that must open (or not) the 24 h window. */
