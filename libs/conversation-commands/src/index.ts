@@ -1,3 +1,7 @@
+export { ACTION_GROUP_SOURCES, ActionGroupCommandSchema, createActionGroupCommand } from './action-group-command';
+export type { ActionGroupCommand, ActionGroupSource } from './action-group-command';
+export { AiRunCommandSchema, createAiRunCommand } from './ai-run-command';
+export type { AiRunCommand, AiRunCommandFields } from './ai-run-command';
 export { ScheduledMessageCommandSchema, createScheduledMessageCommand } from './scheduled-message-command';
 export type { ScheduledMessageCommand } from './scheduled-message-command';
 export {
