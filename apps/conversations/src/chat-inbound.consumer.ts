@@ -3,7 +3,8 @@ import type { CloudApiClient } from '@cmsg/chat-platform';
 import { CommandStreamConsumer, CommandStreamProducer, ensureTopic } from '@cmsg/command-stream';
 import type { ConversationOutbox } from '@cmsg/conversations-domain';
 import type { Files } from '@cmsg/files';
-import { type ChatInboundRecord, InboxIngest, type InboundAiRunCommand, parseChatInboundRecord } from '@cmsg/inbox-ingest';
+import type { AiRunCommand } from '@cmsg/conversation-commands';
+import { type ChatInboundRecord, InboxIngest, parseChatInboundRecord } from '@cmsg/inbox-ingest';
 import { TOPIC, createKafka, type Logger, topicName } from '@cmsg/platform';
 import type { Kafka, Producer } from 'kafkajs';
 import type { ConversationsConfig } from './config';
@@ -32,7 +33,7 @@ export async function startChatInboundConsumer(dependencies: ChatInboundConsumer
   const commandTopic = topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationCommands);
   await ensureTopics(kafka, [inboundTopic, commandTopic]);
 
-  const aiRuns = new CommandStreamProducer<InboundAiRunCommand>({ producer: dependencies.producer, topic: commandTopic });
+  const aiRuns = new CommandStreamProducer<AiRunCommand>({ producer: dependencies.producer, topic: commandTopic });
   const ai = new AiProvider({ baseUrl: config.AI_BASE_URL, apiKey: config.AI_API_KEY, transcriptionModel: config.TRANSCRIPTION_MODEL });
   const ingest = new InboxIngest({
     files: dependencies.files,

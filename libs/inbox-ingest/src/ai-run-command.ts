@@ -1,5 +1,5 @@
+import { type AiRunCommand, createAiRunCommand } from '@cmsg/conversation-commands';
 import { inboxIds } from './name-based-ids';
-import type { InboundAiRunCommand } from './ports';
 import type { SenderConversation } from './sender-conversation';
 
 /** CONTRACT 6/7: an assigned AI answers a customer unless the conversation waits for a human. */
@@ -13,19 +13,13 @@ export function shouldQueueAiRun(conversation: Pick<SenderConversation, 'ai_empl
  * No API token is behind it: token_uuid is empty and the source is run_ai (the runner's sources
  * are action_group and run_ai).
  */
-export function inboundAiRunCommand(input: { businessId: string; conversationUuid: string; messageId: string; requestId: string | null; now: Date }): InboundAiRunCommand {
-  return {
-    kind: 'action_group',
+export function inboundAiRunCommand(input: { businessId: string; conversationUuid: string; messageId: string; requestId: string | null; now: Date }): AiRunCommand {
+  return createAiRunCommand({
     group_uuid: inboxIds.aiRunGroup(input.messageId),
     business_id: input.businessId,
     token_uuid: '',
     request_id: input.requestId,
     conversation_uuid: input.conversationUuid,
-    source: 'run_ai',
-    depth: 0,
-    stop_on_error: true,
-    escalate_on_error: true,
-    actions: [{ type: 'run_ai' }],
     created_at: input.now.toISOString(),
-  };
+  });
 }

@@ -1,5 +1,6 @@
 import type { DescribeImageOptions, TranscriptionOptions } from '@cmsg/ai-provider';
 import type { DownloadOptions, MediaDownload, MediaInfo } from '@cmsg/chat-platform';
+import type { AiRunCommand } from '@cmsg/conversation-commands';
 
 /** The chat platform's media endpoints (CloudApiClient). */
 export interface MediaSource {
@@ -13,29 +14,9 @@ export interface MediaTranscriber {
   transcribeAudio(audio: Buffer, fileName: string, mimeType: string, options?: TranscriptionOptions): Promise<{ text: string }>;
 }
 
-/**
- * An AI run after a customer message, in the shape the actions-runner consumes from the
- * conversation-commands topic (ActionGroupCommandSchema of @cmsg/actions-domain: kind
- * action_group with one run_ai action).
- */
-export interface InboundAiRunCommand {
-  kind: 'action_group';
-  group_uuid: string;
-  business_id: string;
-  token_uuid: string;
-  request_id: string | null;
-  conversation_uuid: string;
-  source: 'run_ai';
-  depth: number;
-  stop_on_error: boolean;
-  escalate_on_error: boolean;
-  actions: [{ type: 'run_ai' }];
-  created_at: string;
-}
-
 /** The per-conversation command stream (topic conversation-commands, key = conversation uuid). */
 export interface AiRunQueue {
-  submit(conversationUuid: string, command: InboundAiRunCommand): Promise<void>;
+  submit(conversationUuid: string, command: AiRunCommand): Promise<void>;
 }
 
 /** Publishes what a conversation's outbox holds (ConversationOutbox.flushQuietly). */

@@ -1,5 +1,5 @@
 export { systemClock } from './ports';
-export type { Clock, ConfirmedFileLookup, ConversationCommandPublisher, ConversationContextPort, AiRunActionGroupCommand } from './ports';
+export type { Clock, ConfirmedFileLookup, ConversationCommandPublisher, ConversationContextPort } from './ports';
 export { ScheduledMessageRepository } from './scheduled-message.repository';
 export type { StoredSchedule } from './scheduled-message.repository';
 export { cancelSchedule } from './manage/cancel-schedule';

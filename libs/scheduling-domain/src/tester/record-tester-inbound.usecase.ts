@@ -1,10 +1,11 @@
+import { createAiRunCommand } from '@cmsg/conversation-commands';
 import { CatalogError } from '@cmsg/errors';
 import { type BusinessScope, ConversationModel, MessageModel, scopedFilter } from '@cmsg/dal';
 import { currentRequestId } from '@cmsg/platform';
 import type { Caller, ConversationReference, TesterInbound } from '@cmsg/proto';
 import { randomUUID } from 'node:crypto';
 import { cancelSchedulesOnCustomerReply } from '../manage/cancel-schedules-on-customer-reply';
-import type { AiRunActionGroupCommand, Clock, ConversationCommandPublisher, ConversationContextPort } from '../ports';
+import type { Clock, ConversationCommandPublisher, ConversationContextPort } from '../ports';
 
 export interface RecordTesterInboundDependencies {
   conversations: ConversationContextPort;
@@ -57,21 +58,14 @@ export async function recordTesterInbound(
 
   let aiRunGroup: string | undefined;
   if (context.ai_employee_uuid && context.inbox_status !== 'pending') {
-    const command: AiRunActionGroupCommand = {
-      kind: 'action_group',
+    const command = createAiRunCommand({
       group_uuid: randomUUID(),
       business_id: scope.businessId,
       token_uuid: caller.token_uuid,
       request_id: currentRequestId() ?? null,
       conversation_uuid: context.uuid,
-      // The runner's sources are action_group and run_ai; an inbound-triggered reply is a run_ai.
-      source: 'run_ai',
-      depth: 0,
-      stop_on_error: true,
-      escalate_on_error: true,
-      actions: [{ type: 'run_ai' }],
       created_at: realNow.toISOString(),
-    };
+    });
     await dependencies.publisher.submit(context.uuid, command);
     aiRunGroup = command.group_uuid;
   }
