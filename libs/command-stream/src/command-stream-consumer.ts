@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Consumer, ConsumerCrashEvent, ConsumerGroupJoinEvent, EachBatchPayload, KafkaMessage } from 'kafkajs';
 import type { Logger } from '@cmsg/platform';
+import { waitForBufferSpace } from './buffer-space-wait';
 import { decodeCommand, decodeHeaders } from './command-message';
 import { CommandExecutor, type CommandJob } from './command-executor';
 import type { CommandStreamConsumerOptions, CommandStreamMetrics } from './consumer-options';
@@ -188,17 +189,18 @@ export class CommandStreamConsumer<TCommand = unknown> {
 
   /** Backpressure: holds the fetch loop, heartbeating, until a key takes a waiting command. */
   private async waitForBufferSpace(heartbeat: () => Promise<void>): Promise<boolean> {
-    while (this.queue.size >= this.maxBuffered && this.state === 'running') {
-      await this.nextWake(BUFFER_WAIT_HEARTBEAT_MS);
-      try {
-        await heartbeat();
-      } catch (error) {
-        // A rebalance: give the rest of the batch back; kafkajs rejoins and fetches it again.
-        this.logger.info({ err: error, topic: this.topic }, 'command stream: heartbeat failed while waiting for buffer space');
-        return false;
-      }
+    const result = await waitForBufferSpace({
+      isFull: () => this.queue.size >= this.maxBuffered,
+      isRunning: () => this.state === 'running',
+      nextWake: (timeoutMs) => this.nextWake(timeoutMs),
+      heartbeat,
+      intervalMs: BUFFER_WAIT_HEARTBEAT_MS,
+    });
+    if (result.outcome === 'heartbeat_failed') {
+      // A rebalance: give the rest of the batch back; kafkajs rejoins and fetches it again.
+      this.logger.info({ err: result.error, topic: this.topic }, 'command stream: heartbeat failed while waiting for buffer space');
     }
-    return this.state === 'running';
+    return result.outcome === 'space';
   }
 
   private pump(): void {
