@@ -3,7 +3,15 @@ import { UuidSchema } from './common.schema';
 import { MailboxCategoryReferenceSchema, MailboxReferenceSchema } from './conversation-mailbox.schema';
 import { MAX_TAGS_PER_REQUEST, TagReferenceSchema } from './conversation-tags.schema';
 import { NoteTextSchema } from './notes.schema';
-import { objectReferenceSchema } from './object-reference.schema';
+import {
+  MessageTextSchema,
+  QuickReplyReferenceSchema,
+  TEMPLATE_REFERENCE_MESSAGE,
+  TranscriptionSchema,
+  isCompleteTemplateReference,
+  templateParameterFields,
+  templateReferenceFields,
+} from './message-content.schema';
 import { z } from './zod';
 
 /*
@@ -12,45 +20,11 @@ import { z } from './zod';
  * them again, so an action is valid whoever submits it.
  */
 
-/**
- * A business object by `{uuid}` or `{name}` (quick replies here; tags, mailboxes and AI employees
- * use the references of their own endpoints, so an action and its endpoint validate alike).
- */
-export const ActionObjectRefSchema = objectReferenceSchema('ActionObjectRef', 'business object');
-
-export const TemplateVariableSchema = z.object({ index: z.number().int().min(1), value: z.string().min(1) }).openapi('TemplateVariable');
-
-const TranscriptionSchema = z.string().max(4096);
-
-export const TemplateHeaderSchema = z
-  .discriminatedUnion('type', [
-    z.object({ type: z.literal('text'), value: z.string().min(1) }),
-    z.object({ type: z.literal('image'), file_uuid: UuidSchema, transcription: TranscriptionSchema.optional() }),
-    z.object({ type: z.literal('video'), file_uuid: UuidSchema, transcription: TranscriptionSchema.optional() }),
-    z.object({ type: z.literal('document'), file_uuid: UuidSchema, transcription: TranscriptionSchema.optional() }),
-  ])
-  .openapi('TemplateHeader', { description: 'Media headers take a confirmed file; `transcription` is needed when the media cannot be transcribed.' });
-
-export const TemplateButtonParameterSchema = z
-  .object({ index: z.number().int().min(0), sub_type: z.literal('url'), value: z.string().min(1) })
-  .openapi('TemplateButtonParameter');
-
-/** A template to send: `{uuid}` or `{name, language}` plus its parameters. */
+/** A template to send: `{uuid}` or `{name, language}` plus its parameters, in one object. */
 export const ActionTemplateSchema = z
-  .object({
-    uuid: UuidSchema.optional(),
-    name: z.string().min(1).max(512).optional(),
-    language: z.string().min(2).max(16).optional(),
-    variables: z.array(TemplateVariableSchema).max(100).default([]),
-    header: TemplateHeaderSchema.optional(),
-    button_parameters: z.array(TemplateButtonParameterSchema).max(10).default([]),
-  })
-  .refine((template) => template.uuid !== undefined || (template.name !== undefined && template.language !== undefined), {
-    message: 'uuid, or name and language, is required',
-  })
+  .object({ ...templateReferenceFields, ...templateParameterFields })
+  .refine(isCompleteTemplateReference, { message: TEMPLATE_REFERENCE_MESSAGE })
   .openapi('ActionTemplate');
-
-const MessageTextSchema = z.string().min(1).max(4096);
 
 export const SendMessageActionSchema = z
   .object({
@@ -58,7 +32,7 @@ export const SendMessageActionSchema = z
     text: MessageTextSchema.optional().openapi({ description: 'The message, or the caption of `file_uuid`.' }),
     file_uuid: UuidSchema.optional(),
     transcription: TranscriptionSchema.optional().openapi({ description: 'What the media says, when it cannot be transcribed.' }),
-    quick_reply: ActionObjectRefSchema.optional(),
+    quick_reply: QuickReplyReferenceSchema.optional(),
     template: ActionTemplateSchema.optional(),
   })
   .superRefine((action, ctx) => {
@@ -71,7 +45,7 @@ export const SendMessageActionSchema = z
   .openapi('SendMessageAction', { description: 'One of: `text`; `file_uuid` (+ `text` caption, `transcription`); `quick_reply`; `template`.' });
 
 export const SendQuickReplyOrTemplateActionSchema = z
-  .object({ type: z.literal('send_quick_reply_or_template'), quick_reply: ActionObjectRefSchema, template: ActionTemplateSchema })
+  .object({ type: z.literal('send_quick_reply_or_template'), quick_reply: QuickReplyReferenceSchema, template: ActionTemplateSchema })
   .openapi('SendQuickReplyOrTemplateAction', { description: 'Deprecated: the quick reply while the 24 h window is open, else the template.' });
 
 const TagRefsSchema = z.array(TagReferenceSchema).min(1).max(MAX_TAGS_PER_REQUEST);
@@ -131,7 +105,6 @@ export const ActionSchema = z
   ])
   .openapi('Action');
 
-export type ActionObjectRef = z.infer<typeof ActionObjectRefSchema>;
 export type ActionTemplate = z.infer<typeof ActionTemplateSchema>;
 export type Action = z.infer<typeof ActionSchema>;
 export type ActionType = Action['type'];

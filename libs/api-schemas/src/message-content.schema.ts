@@ -1,16 +1,12 @@
-import { ActionObjectRefSchema, TemplateButtonParameterSchema, TemplateHeaderSchema, TemplateVariableSchema } from './action-objects.schema';
 import { UuidSchema } from './common.schema';
+import { objectReferenceSchema } from './object-reference.schema';
 import { z } from './zod';
 
 /*
- * The pieces of a message send shared by the individual message endpoints and the action group's
- * send_message / send_quick_reply_or_template actions (CONTRACT 4), so both validate alike. The
- * variable, header and button-parameter items were first written with the action objects and are
- * defined there once; they are re-exported here under the send's names. Whichever file ends up
- * holding them, only one may define them and the other must import (never both ways: a cycle).
+ * The pieces of a message send, defined once here and used by the individual message endpoints
+ * and by the action group's send_message / send_quick_reply_or_template actions (CONTRACT 4), so
+ * both validate alike. action-objects.schema.ts imports from this file, never the other way.
  */
-
-export { TemplateVariableSchema, TemplateHeaderSchema, TemplateButtonParameterSchema };
 
 /** SPEC 8: free-form message text (with a file, its caption). */
 export const MessageTextSchema = z
@@ -23,22 +19,47 @@ export const MessageTextSchema = z
 export const TranscriptionSchema = z.string().max(4096).openapi({ description: 'What the media says, up to 4096 characters.' });
 
 /** `{uuid}` or `{name}` (case-insensitive; a name matching several is QUICK_REPLY_AMBIGUOUS). */
-export const QuickReplyReferenceSchema = ActionObjectRefSchema;
+export const QuickReplyReferenceSchema = objectReferenceSchema('QuickReplyReference', 'quick reply');
+
+export const TemplateVariableSchema = z.object({ index: z.number().int().min(1), value: z.string().min(1) }).openapi('TemplateVariable');
+
+export const TemplateHeaderSchema = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('text'), value: z.string().min(1) }),
+    z.object({ type: z.literal('image'), file_uuid: UuidSchema, transcription: TranscriptionSchema.optional() }),
+    z.object({ type: z.literal('video'), file_uuid: UuidSchema, transcription: TranscriptionSchema.optional() }),
+    z.object({ type: z.literal('document'), file_uuid: UuidSchema, transcription: TranscriptionSchema.optional() }),
+  ])
+  .openapi('TemplateHeader', { description: 'Media headers take a confirmed file; `transcription` is needed when the media cannot be transcribed.' });
+
+export const TemplateButtonParameterSchema = z
+  .object({ index: z.number().int().min(0), sub_type: z.literal('url'), value: z.string().min(1) })
+  .openapi('TemplateButtonParameter');
+
+/** How a template is named: by uuid, or by name and language. */
+export const templateReferenceFields = {
+  uuid: UuidSchema.optional(),
+  name: z.string().min(1).max(512).optional(),
+  language: z.string().min(2).max(16).optional(),
+};
+
+export const TEMPLATE_REFERENCE_MESSAGE = 'uuid, or name and language, is required';
+
+export function isCompleteTemplateReference(reference: { uuid?: string; name?: string; language?: string }): boolean {
+  return reference.uuid !== undefined || (reference.name !== undefined && reference.language !== undefined);
+}
 
 export const TemplateReferenceSchema = z
-  .object({ uuid: UuidSchema.optional(), name: z.string().min(1).max(512).optional(), language: z.string().min(2).max(16).optional() })
-  .refine((reference) => reference.uuid !== undefined || (reference.name !== undefined && reference.language !== undefined), {
-    message: 'uuid, or name and language, is required',
-  })
+  .object(templateReferenceFields)
+  .refine(isCompleteTemplateReference, { message: TEMPLATE_REFERENCE_MESSAGE })
   .openapi('TemplateReference', {
     description:
       "A template by uuid, or by name and language. When that name and language exist on several channels the conversation's channel decides; otherwise TEMPLATE_AMBIGUOUS.",
     anyOf: [{ required: ['uuid'] }, { required: ['name', 'language'] }],
   });
 
-/** The fields of a template send beside its reference, to spread into a request object. */
-export const templateSendFields = {
-  template: TemplateReferenceSchema,
+/** A template send's parameters, beside its reference. */
+export const templateParameterFields = {
   variables: z
     .array(TemplateVariableSchema)
     .max(100)
@@ -54,6 +75,9 @@ export const templateSendFields = {
     .default([])
     .openapi({ description: 'Suffixes of the template\'s URL buttons, by 0-based button position.' }),
 };
+
+/** The fields of a template send, to spread into a request object. */
+export const templateSendFields = { template: TemplateReferenceSchema, ...templateParameterFields };
 
 export type QuickReplyReference = z.infer<typeof QuickReplyReferenceSchema>;
 export type TemplateReference = z.infer<typeof TemplateReferenceSchema>;
