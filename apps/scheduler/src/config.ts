@@ -23,12 +23,16 @@ const schedulerConfigShape = {
   SCHEDULER_REPLICA_ID: z.string().min(1).default(`${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`),
   /** Partitions of the command topic when this service creates it (the actions-runner's default too). */
   COMMAND_TOPIC_PARTITIONS: positiveInt(12),
+  /** Consumer group on conversation-events (customer replies); default `<KAFKA_TOPIC_PREFIX>scheduler-customer-replies`. */
+  CUSTOMER_REPLY_CONSUMER_GROUP_ID: z.string().min(1).optional(),
   SHUTDOWN_GRACE_MS: configVars.shutdownGraceMs,
 };
 
 /** Parsed once at boot by main.ts; fails fast listing every invalid variable. */
 export function loadSchedulerConfig(env: NodeJS.ProcessEnv = process.env) {
-  return loadConfig(schedulerConfigShape, env);
+  const config = loadConfig(schedulerConfigShape, env);
+  // Prefixed like the topics: stacks sharing one cluster must not share a group.
+  return { ...config, CUSTOMER_REPLY_CONSUMER_GROUP_ID: config.CUSTOMER_REPLY_CONSUMER_GROUP_ID ?? `${config.KAFKA_TOPIC_PREFIX}scheduler-customer-replies` };
 }
 
 export type SchedulerConfig = ReturnType<typeof loadSchedulerConfig>;

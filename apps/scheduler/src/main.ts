@@ -9,6 +9,7 @@ import { Partitioners } from 'kafkajs';
 import { loadSchedulerConfig } from './config';
 import { ensureCommandTopic } from './infrastructure/command-topic';
 import { connectConversationContext } from './infrastructure/conversation-context-client';
+import { startCustomerReplyConsumer } from './infrastructure/customer-reply.consumer';
 import { schedulerHandlers } from './scheduler.grpc';
 
 const logger = createLogger('scheduler');
@@ -51,6 +52,14 @@ async function main(): Promise<void> {
   addHealthService(server, async () => isMongoConnected(), logger);
   const port = await bindGrpcServer(server, config.GRPC_ADDRESS);
   firer.start();
+  const customerReplies = await startCustomerReplyConsumer({
+    kafka,
+    topic: topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationEvents),
+    groupId: config.CUSTOMER_REPLY_CONSUMER_GROUP_ID,
+    partitions: config.COMMAND_TOPIC_PARTITIONS,
+    clock,
+    logger,
+  });
   logger.info({ port, topic, replica: config.SCHEDULER_REPLICA_ID }, 'scheduler listening');
 
   // Order: stop taking requests, finish the firing pass under way, then close what they used.
@@ -59,6 +68,7 @@ async function main(): Promise<void> {
     [
       { name: 'grpc', close: () => shutdownGrpcServer(server) },
       { name: 'firer', close: () => firer.stop() },
+      { name: 'customer-replies', close: () => customerReplies.stop() },
       { name: 'kafka', close: () => producer.disconnect() },
       { name: 'grpc-clients', close: async () => conversationContext.close() },
       { name: 'mongodb', close: () => disconnectMongo() },

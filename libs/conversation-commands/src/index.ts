@@ -14,6 +14,7 @@ export {
   publicScheduledMessageStatus,
   scheduleHistoryEntry,
   scheduledOperationId,
+  scheduleContextNoteId,
 } from './scheduled-message-lifecycle';
 export type {
   ScheduledMessageStatus,
@@ -23,3 +24,5 @@ export type {
   ScheduleActor,
   ScheduleDeliveryPath,
 } from './scheduled-message-lifecycle';
+export { CUSTOMER_MESSAGE_RECEIVED, ConversationEventEnvelopeSchema, CustomerMessageReceivedDataSchema } from './conversation-events';
+export type { ConversationEventEnvelope, CustomerMessageReceivedData } from './conversation-events';

@@ -1,4 +1,5 @@
 import { webhookTimestampToDate } from '@cmsg/chat-platform';
+import { CUSTOMER_MESSAGE_RECEIVED } from '@cmsg/conversation-commands';
 import { newConversationEvent } from '@cmsg/conversations-domain';
 import { type BusinessScope, ChannelModel, ConversationModel, MessageModel, businessScope, scopedFilter } from '@cmsg/dal';
 import { currentRequestId, type Logger } from '@cmsg/platform';
@@ -6,6 +7,7 @@ import { inboundAiRunCommand, shouldQueueAiRun } from './ai-run-command';
 import type { InboundMessageRecord } from './chat-inbound-record';
 import { type InboundMediaDependencies, type MediaTranscriptionStatus, type MessageWithMedia, processInboundMedia } from './inbound-media';
 import { type InboundContent, inboundContentOf } from './inbound-message-content';
+import { retryMediaAwaitingTranscription } from './media-awaiting-retry';
 import { inboxIds } from './name-based-ids';
 import type { AiRunQueue, ConversationEventsFlusher } from './ports';
 import { type InboundChannel, type SenderConversation, resolveSenderConversation } from './sender-conversation';
@@ -18,7 +20,7 @@ export interface InboxIngestDependencies extends InboundMediaDependencies {
 }
 
 /** Published on conversation-events for every new customer message (the scheduler cancels cancel_on_customer_reply schedules on it). */
-export const CUSTOMER_MESSAGE_RECEIVED = 'conversation.customer_message_received';
+export { CUSTOMER_MESSAGE_RECEIVED };
 
 export type MessageIngestOutcome =
   | { outcome: 'unknown_channel' | 'unknown_sender' }
@@ -61,6 +63,10 @@ export async function ingestInboundMessage(dependencies: InboxIngestDependencies
   let media: MediaTranscriptionStatus | null = null;
   if (message.media) {
     media = await processInboundMedia(dependencies, channel, message as MessageWithMedia, attempt);
+  }
+  // Earlier media still awaiting (e.g. the vision wallet was empty then) gets another chance first.
+  const awaiting = await recountMediaAwaiting(scope, conversationId);
+  if (awaiting > 0 && (await retryMediaAwaitingTranscription(dependencies, channel, scope, conversationId, message._id)) > 0) {
     await recountMediaAwaiting(scope, conversationId);
   }
 
@@ -143,9 +149,10 @@ async function applyToConversation(scope: BusinessScope, conversationId: string,
  * media_awaiting_transcription is recounted from the messages rather than incremented: a retried
  * or crashed ingest can then never leave it off by one (which would block resolving for good).
  */
-async function recountMediaAwaiting(scope: BusinessScope, conversationId: string): Promise<void> {
+async function recountMediaAwaiting(scope: BusinessScope, conversationId: string): Promise<number> {
   const awaiting = await MessageModel.countDocuments(scopedFilter(scope, { conversation_id: conversationId, is_from_customer: true, media_transcription_pending: true }));
   await ConversationModel.updateOne(scopedFilter(scope, { _id: conversationId }), { $set: { media_awaiting_transcription: awaiting } });
+  return awaiting;
 }
 
 function trustedTime(providerTime: Date, now: Date): Date {

@@ -14,6 +14,7 @@ export { filesCollectionLookup } from './create/confirmed-file-lookup';
 export { getScheduledMessage } from './manage/get-scheduled-message.usecase';
 export { cancelScheduledMessage } from './manage/cancel-scheduled-message.usecase';
 export { cancelSchedulesOnCustomerReply } from './manage/cancel-schedules-on-customer-reply';
+export { onConversationEvent } from './customer-reply/customer-reply-events';
 export { toScheduledMessage } from './manage/scheduled-message.view';
 export { ScheduleFirer, DEFAULT_FIRER_OPTIONS } from './firing/schedule-firer';
 export type { ScheduleFirerOptions, ScheduleFirerDependencies } from './firing/schedule-firer';

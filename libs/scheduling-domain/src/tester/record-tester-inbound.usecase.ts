@@ -54,7 +54,7 @@ export async function recordTesterInbound(
       $inc: { unread_count: 1 },
     },
   );
-  const cancelled = await cancelSchedulesOnCustomerReply(scope, context.uuid, realNow);
+  const cancelled = await cancelSchedulesOnCustomerReply(scope, context.uuid, realNow, realNow);
 
   let aiRunGroup: string | undefined;
   if (context.ai_employee_uuid && context.inbox_status !== 'pending') {

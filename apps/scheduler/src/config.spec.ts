@@ -1,0 +1,9 @@
+import { loadSchedulerConfig } from './config';
+
+describe('loadSchedulerConfig', () => {
+  it('derives the customer reply consumer group from the topic prefix unless one is given', () => {
+    expect(loadSchedulerConfig({ KAFKA_TOPIC_PREFIX: 'run-1.' }).CUSTOMER_REPLY_CONSUMER_GROUP_ID).toBe('run-1.scheduler-customer-replies');
+    expect(loadSchedulerConfig({}).CUSTOMER_REPLY_CONSUMER_GROUP_ID).toBe('scheduler-customer-replies');
+    expect(loadSchedulerConfig({ CUSTOMER_REPLY_CONSUMER_GROUP_ID: 'replies' }).CUSTOMER_REPLY_CONSUMER_GROUP_ID).toBe('replies');
+  });
+});
