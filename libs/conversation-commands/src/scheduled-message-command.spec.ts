@@ -1,5 +1,5 @@
 import { createScheduledMessageCommand } from './scheduled-message-command';
-import { publicScheduledMessageStatus, scheduleHistoryEntry, scheduledOperationId } from './scheduled-message-lifecycle';
+import { publicScheduledMessageStatus, scheduleContextNoteId, scheduleHistoryEntry, scheduledOperationId } from './scheduled-message-lifecycle';
 
 const fields = {
   schedule_uuid: '5c4b3a29-1111-4222-8333-444455556666',
@@ -22,6 +22,13 @@ describe('scheduled_message command', () => {
   it('derives operation ids from the schedule uuid, one per delivery path', () => {
     expect(scheduledOperationId(fields.schedule_uuid, 'literal')).toBe(`schedule:${fields.schedule_uuid}:literal`);
     expect(scheduledOperationId(fields.schedule_uuid, 'template')).not.toBe(scheduledOperationId(fields.schedule_uuid, 'literal'));
+  });
+
+  it('derives one context note id per schedule, a UUID (version 5 layout)', () => {
+    const id = scheduleContextNoteId(fields.schedule_uuid);
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(scheduleContextNoteId(fields.schedule_uuid)).toBe(id);
+    expect(scheduleContextNoteId(fields.conversation_uuid)).not.toBe(id);
   });
 
   it('shows firing as pending publicly and refuses unknown statuses', () => {

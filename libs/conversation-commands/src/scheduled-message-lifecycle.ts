@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /*
  * The states of a stored scheduled message, shared by the scheduler (create, cancel, claim) and
  * the actions-runner (execute), which write the same documents with compare-and-set updates.
@@ -61,4 +63,17 @@ export type ScheduleDeliveryPath = (typeof SCHEDULE_DELIVERY_PATHS)[number];
  */
 export function scheduledOperationId(scheduleUuid: string, path: ScheduleDeliveryPath): string {
   return `schedule:${scheduleUuid}:${path}`;
+}
+
+/**
+ * The id of the context note an AI schedule's reason becomes (a UUID in the version 5 layout, from
+ * the schedule uuid): the note is inserted under it only if absent, so a re-run after a crash
+ * between writing the note and recording it finds the note instead of writing a second one.
+ */
+export function scheduleContextNoteId(scheduleUuid: string): string {
+  const hash = createHash('sha1').update(`cmsg.scheduled-message.context-note\u0000${scheduleUuid}`).digest();
+  hash[6] = (hash[6]! & 0x0f) | 0x50;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }

@@ -1,4 +1,4 @@
-import { type ScheduleDeliveryPath, type ScheduleHistoryEntry, createScheduledMessageCommand } from '@cmsg/conversation-commands';
+import { type ScheduleDeliveryPath, type ScheduleHistoryEntry, createScheduledMessageCommand, scheduleContextNoteId } from '@cmsg/conversation-commands';
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
 import { AiPipelines } from '../ai/ai-pipelines';
@@ -44,6 +44,12 @@ class InMemoryFiredScheduleStore implements FiredScheduleStore {
       Object.assign(found, { delivery: path, history: [...found.history, entry] });
     }
     return this.claims.get(`delivery:${id}:${stage}`)!['path'] as ScheduleDeliveryPath;
+  }
+  notes = new Map<string, { conversation_id: string; body: string | null; author: string }>();
+  async addContextNote(_scope: BusinessScope, found: FiredSchedule, authorTokenUuid: string) {
+    const id = scheduleContextNoteId(found._id);
+    if (!this.notes.has(id)) this.notes.set(id, { conversation_id: found.conversation_id, body: found.reason, author: authorTokenUuid });
+    return id;
   }
   async recordNote(_scope: BusinessScope, id: string, noteId: string) {
     const found = this.schedules.get(id)!;
@@ -201,9 +207,18 @@ describe('executeFiredScheduledMessage', () => {
       fake.context = { ...fake.context, ai_employee_uuid: ANA };
       await executeFiredScheduledMessage(command(), ports());
       await executeFiredScheduledMessage(command(), ports());
-      expect(fake.callsOf('addNote')).toEqual([{ caller: { business_id: 'b1', token_uuid: 'token-1' }, conversation: { uuid: fake.context.uuid }, note: 'Follow up on the quote' }]);
+      expect([...store.notes.values()]).toEqual([{ conversation_id: fake.context.uuid, body: 'Follow up on the quote', author: 'token-1' }]);
       expect(sends()).toEqual([expect.objectContaining({ operation_id: `schedule:${SCHEDULE}:ai_run:reply`, author: { type: 'ai_employee', uuid: ANA } })]);
-      expect(stored()).toMatchObject({ status: 'sent', delivery: 'ai_run', note_id: 'note-1' });
+      expect(stored()).toMatchObject({ status: 'sent', delivery: 'ai_run', note_id: scheduleContextNoteId(SCHEDULE) });
+    });
+
+    it('a re-run after the note was written but before its id was recorded writes no second note', async () => {
+      aiSchedule();
+      fake.context = { ...fake.context, ai_employee_uuid: ANA };
+      store.notes.set(scheduleContextNoteId(SCHEDULE), { conversation_id: fake.context.uuid, body: 'Follow up on the quote', author: 'token-1' });
+      await executeFiredScheduledMessage(command(), ports());
+      expect(store.notes.size).toBe(1);
+      expect(stored()).toMatchObject({ status: 'sent', note_id: scheduleContextNoteId(SCHEDULE) });
     });
 
     it('sends the fallback template when the window is closed, else the channel default', async () => {

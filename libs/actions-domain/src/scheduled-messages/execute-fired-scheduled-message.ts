@@ -26,7 +26,7 @@ type Json = Record<string, unknown>;
  *
  * - its fate (fire, unless a cancellation won it) and its outcome (sent | failed) are claims with
  *   one winner; a cancelled or finished schedule is left alone;
- * - AI branch: the reason becomes a context note (written once: its id is recorded), then the AI
+ * - AI branch: the reason becomes a context note (written once: its id derives from the schedule), then the AI
  *   replies while the 24 h window is open, else the fallback template (the schedule's, or the
  *   channel's default scheduled template) is sent;
  * - human branch: the literal payload while the window is open, else its template;
@@ -90,8 +90,8 @@ async function deliver(
   const { services, store, clock } = ports;
   const conversation = { uuid: schedule.conversation_id };
   if (schedule.executor_kind === 'ai_employee' && schedule.reason && !schedule.note_id) {
-    const note = await services.conversations.addNote({ caller, conversation, note: schedule.reason });
-    if (note.note) await store.recordNote(scope, schedule._id, note.note.uuid, scheduleHistoryEntry('note_added', 'firing', clock.now(), { detail: { note_uuid: note.note.uuid } }));
+    const noteId = await store.addContextNote(scope, schedule, caller.token_uuid, clock.now());
+    await store.recordNote(scope, schedule._id, noteId, scheduleHistoryEntry('note_added', 'firing', clock.now(), { detail: { note_uuid: noteId } }));
   }
 
   let path = decidedPath;

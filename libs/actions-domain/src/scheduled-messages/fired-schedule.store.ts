@@ -1,5 +1,20 @@
-import type { ScheduleDeliveryPath, ScheduleHistoryEntry } from '@cmsg/conversation-commands';
-import { type BusinessScope, ChannelModel, ConversationModel, ScheduledMessageModel, TemplateModel, claimOnce, claimsOfSchedule, readClaim, releaseScheduleSlot, scheduleClaimId, scopedFilter } from '@cmsg/dal';
+import { type ScheduleDeliveryPath, type ScheduleHistoryEntry, scheduleContextNoteId } from '@cmsg/conversation-commands';
+import {
+  type BusinessScope,
+  ChannelModel,
+  ConversationModel,
+  ScheduledMessageModel,
+  TemplateModel,
+  TimelineEventModel,
+  claimOnce,
+  claimsOfSchedule,
+  readClaim,
+  releaseScheduleSlot,
+  scheduleClaimId,
+  scopedFilter,
+} from '@cmsg/dal';
+
+const DUPLICATE_KEY = 11000;
 
 /** The stored schedule fields the executor reads (collection scheduled_messages). */
 export interface FiredSchedule {
@@ -36,6 +51,11 @@ export interface FiredScheduleStore {
   decisions(scope: BusinessScope, id: string): Promise<{ outcome: ScheduleOutcome | null; deliveryPath: ScheduleDeliveryPath | null }>;
   /** Decides the path of a stage (1: first decision, 2: the fallback after WINDOW_CLOSED) once; answers the path that won. */
   decideDelivery(scope: BusinessScope, id: string, stage: 1 | 2, path: ScheduleDeliveryPath, entry: ScheduleHistoryEntry): Promise<ScheduleDeliveryPath>;
+  /**
+   * Writes the AI schedule's reason as its context note (author: the token that created it) under
+   * the id derived from the schedule, only if absent; answers that id, also when it existed.
+   */
+  addContextNote(scope: BusinessScope, schedule: FiredSchedule, authorTokenUuid: string, at: Date): Promise<string>;
   recordNote(scope: BusinessScope, id: string, noteId: string, entry: ScheduleHistoryEntry): Promise<void>;
   /** Claims the outcome and mirrors it on the record; false when an outcome was claimed before. */
   finish(scope: BusinessScope, id: string, outcome: ScheduleOutcome, entry: ScheduleHistoryEntry): Promise<boolean>;
@@ -70,6 +90,26 @@ export class MongoFiredScheduleStore implements FiredScheduleStore {
     }
     const decided = await readClaim(scope, 'delivery', id, stage);
     return (decided?.data?.['path'] as ScheduleDeliveryPath | undefined) ?? path;
+  }
+
+  async addContextNote(scope: BusinessScope, schedule: FiredSchedule, authorTokenUuid: string, at: Date): Promise<string> {
+    const id = scheduleContextNoteId(schedule._id);
+    try {
+      // The shape of a note added through the conversations service (appendNote), with a fixed id.
+      await TimelineEventModel.create({
+        _id: id,
+        business_id: scope.businessId,
+        conversation_id: schedule.conversation_id,
+        kind: 'note',
+        body: schedule.reason,
+        author: { type: 'api_token', uuid: authorTokenUuid },
+        created_at: at,
+      });
+    } catch (error) {
+      // Written by an earlier run that died before recording it.
+      if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
+    }
+    return id;
   }
 
   async recordNote(scope: BusinessScope, id: string, noteId: string, entry: ScheduleHistoryEntry): Promise<void> {
