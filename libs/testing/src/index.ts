@@ -9,6 +9,7 @@ export { integrationStack, integrationFakes, connectToStackDatabase } from './in
 export { stackFileOfCurrentRun } from './stack-file';
 export { createTestBusiness, createTestBusinessIn, contactSeed, uniquePhone, minutesAgo } from './test-business';
 export type { TestBusiness, BusinessSeedInput, ContactSeedInput } from './test-business';
+export { eventually } from './eventually';
 export { KafkaTopicProbe } from './kafka-probe';
 export type { ProbedMessage } from './kafka-probe';
 export * from './fakes';

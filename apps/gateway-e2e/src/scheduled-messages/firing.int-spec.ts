@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { uniquePhone } from '@cmsg/testing';
+import { eventually, uniquePhone } from '@cmsg/testing';
 import mongoose from 'mongoose';
 import {
   type SchedulingBusiness,
@@ -19,9 +19,7 @@ import {
 
 /*
  * Firing end to end: scheduler -> Kafka conversation-commands -> actions-runner (executeFiredScheduledMessage)
- * -> conversations service -> fake Cloud API / fake AI. Needs the actions-runner to execute
- * `scheduled_message` commands (apps/actions-runner/src/conversation-command.handler.ts); skipped
- * until it does.
+ * -> conversations service -> fake Cloud API / fake AI.
  */
 const ZONE = 'America/Mexico_City';
 
@@ -60,7 +58,8 @@ describe('firing a scheduled message', () => {
     const schedule = await scheduleAndFire(humanSchedule(conversations.humanOpen, ZONE, business.catalog));
     expect(schedule).toMatchObject({ status: 'sent', delivery: 'literal', error: null });
     expect((await sent(phones.humanOpen)).map((record) => record.body.text?.body)).toEqual(['See you at 5']);
-    expect(await pendingScheduleOf(conversations.humanOpen)).toBeNull();
+    // The executor records the outcome first and releases the conversation right after it.
+    expect(await eventually(() => pendingScheduleOf(conversations.humanOpen), (holder) => holder === null, 10_000)).toBeNull();
     const view = await business.nextClient().get(`/scheduled-messages/${schedule._id}`);
     expect(view.body).toMatchObject({ status: 'sent', fired_at: expect.any(String) });
     // (The scheduler's `fired` entry can be lost to the executor's concurrent write on FerretDB; the claims decide.)
