@@ -51,7 +51,7 @@ export type { AssignAiEmployeeCommand } from './ai-assignment/assign-ai-employee
 export { unassignAi } from './ai-assignment/unassign-ai.usecase';
 export type { UnassignAiCommand } from './ai-assignment/unassign-ai.usecase';
 export { resolveAiEmployee } from './ai-assignment/resolve-ai-employee.usecase';
-export { chargeAiWallet, APPLIED_CHARGES_KEPT } from './ai-assignment/charge-ai-wallet.usecase';
+export { chargeAiWallet } from './ai-assignment/charge-ai-wallet.usecase';
 export type { ChargeAiWalletCommand } from './ai-assignment/charge-ai-wallet.usecase';
 export { escalate, DEFAULT_ESCALATION_REASON } from './escalation/escalate.usecase';
 export { getConversationContext } from './context/get-conversation-context.usecase';

@@ -18,3 +18,14 @@ export {
   holdsScheduleSlot,
 } from './schedule-coordination';
 export type { ScheduleClaim, ScheduleClaimKind, ScheduleSlot } from './schedule-coordination';
+export {
+  aiEmployeeWallet,
+  visionWallet,
+  walletPosition,
+  walletBalance,
+  chargeWallet,
+  visionWalletBalance,
+  chargeVisionWallet,
+  aiEmployeeWalletState,
+} from './wallet-ledger';
+export type { WalletId, WalletPosition, WalletCharge, WalletChargeOutcome } from './wallet-ledger';

@@ -16,7 +16,8 @@ const businessSchema = new Schema(
     name: { type: String, required: true },
     time_zone: { type: String, required: true, default: 'UTC' },
     tester_clock_offset_ms: { type: Number, required: true, default: 0 },
-    vision_wallet_tokens: { type: Number, required: true, default: 0 },
+    // Vision tokens funded (seed, top-ups); the balance is this minus the wallet ledger's charges.
+    vision_wallet_funded_tokens: { type: Number, required: true, default: 0 },
     // Bytes of uploaded files (pending and confirmed) the business may keep; 0 disables uploads.
     storage_quota_bytes: { type: Number, required: true, default: 1024 * 1024 * 1024 },
     payment_profile: { type: Schema.Types.Mixed, default: null },
@@ -254,7 +255,9 @@ const aiEmployeeSchema = new Schema(
     name_key: { type: String, required: true },
     model: { type: String, required: true },
     instructions: { type: String, default: '' },
-    wallet_tokens: { type: Number, required: true, default: 0 },
+    // Tokens funded (seed, top-ups); the balance is this minus the wallet ledger's charges.
+    wallet_funded_tokens: { type: Number, required: true, default: 0 },
+    // An explicit block; an empty wallet is blocked without it.
     wallet_blocked: { type: Boolean, required: true, default: false },
   },
   options,
@@ -334,6 +337,8 @@ const scheduledMessageSchema = new Schema(
     template_header: { type: Schema.Types.Mixed, default: null },
     template_button_parameters: { type: [Schema.Types.Mixed], default: [] },
     schedule_at: { type: Date, required: true },
+    // scheduleDueMinute(schedule_at) (@cmsg/conversation-commands): the firer's equality lookup key.
+    due_minute: { type: String, default: null },
     cancel_on_customer_reply: { type: Boolean, required: true, default: false },
     is_tester: { type: Boolean, required: true, default: false },
     created_by_token_id: { type: String, default: null },
@@ -358,8 +363,9 @@ const scheduledMessageSchema = new Schema(
   },
   options,
 );
-// Due schedules: pending ones by firing time.
+// Due schedules: pending ones by firing time, and by minute bucket.
 scheduledMessageSchema.index({ status: 1, schedule_at: 1 });
+scheduledMessageSchema.index({ due_minute: 1, status: 1 });
 // Schedules of a conversation.
 scheduledMessageSchema.index({ business_id: 1, conversation_id: 1 });
 
@@ -403,6 +409,30 @@ const conversationScheduleSlotSchema = new Schema(
 // Latest slot of a conversation.
 conversationScheduleSlotSchema.index({ conversation_id: 1, seq: -1 });
 
+/*
+ * Token wallets (AI employees, business vision) as an append-only ledger of charges, one log per
+ * wallet: entry `<wallet>:<seq>` is inserted only by the one writer that read entry seq - 1, so
+ * every charge is decided knowing exactly the charges before it (an `$inc` on FerretDB 1.x loses
+ * concurrent updates). `charged_total` is the running sum; the balance is the funded amount minus it.
+ */
+const walletLedgerSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    business_id: { type: String, required: true },
+    wallet_id: { type: String, required: true },
+    seq: { type: Number, required: true },
+    // Idempotency key of the charge (a retried charge finds its entry and is not applied again).
+    operation_id: { type: String, required: true },
+    tokens: { type: Number, required: true },
+    charged_total: { type: Number, required: true },
+    created_at: { type: Date, required: true },
+  },
+  options,
+);
+// Latest entry of a wallet; a charge by its operation id.
+walletLedgerSchema.index({ wallet_id: 1, seq: -1 });
+walletLedgerSchema.index({ wallet_id: 1, operation_id: 1 });
+
 export const BusinessModel = model('Business', businessSchema, 'businesses');
 export const ApiTokenModel = model('ApiToken', apiTokenSchema, 'api_tokens');
 export const ChannelModel = model('Channel', channelSchema, 'channels');
@@ -421,6 +451,7 @@ export const PaymentModel = model('Payment', paymentSchema, 'payments');
 export const ScheduledMessageModel = model('ScheduledMessage', scheduledMessageSchema, 'scheduled_messages');
 export const ScheduleClaimModel = model('ScheduleClaim', scheduleClaimSchema, 'schedule_claims');
 export const ConversationScheduleSlotModel = model('ConversationScheduleSlot', conversationScheduleSlotSchema, 'conversation_schedule_slots');
+export const WalletLedgerModel = model('WalletLedger', walletLedgerSchema, 'wallet_ledger');
 
 type Entity<M> = M extends Model<infer Raw> ? Raw & { _id: string } : never;
 export type BusinessEntity = Entity<typeof BusinessModel>;
@@ -441,6 +472,7 @@ export type PaymentEntity = InferSchemaType<typeof paymentSchema>;
 export type ScheduledMessageEntity = InferSchemaType<typeof scheduledMessageSchema>;
 export type ScheduleClaimEntity = InferSchemaType<typeof scheduleClaimSchema>;
 export type ConversationScheduleSlotEntity = InferSchemaType<typeof conversationScheduleSlotSchema>;
+export type WalletLedgerEntity = InferSchemaType<typeof walletLedgerSchema>;
 
 export const ALL_MODELS = [
   BusinessModel,
@@ -461,4 +493,5 @@ export const ALL_MODELS = [
   ScheduledMessageModel,
   ScheduleClaimModel,
   ConversationScheduleSlotModel,
+  WalletLedgerModel,
 ] as const;

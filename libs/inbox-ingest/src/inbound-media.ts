@@ -1,6 +1,6 @@
 import { isTransientCloudApiError } from '@cmsg/chat-platform';
 import { CatalogError, isCatalogError } from '@cmsg/errors';
-import { BusinessModel, MessageModel, businessScope } from '@cmsg/dal';
+import { MessageModel, businessScope, chargeVisionWallet, visionWalletBalance } from '@cmsg/dal';
 import {
   type FileEntity,
   FileModel,
@@ -75,7 +75,7 @@ export async function processInboundMedia(dependencies: InboundMediaDependencies
     return settle(message, 'untranscribable', `Media of type ${file.mime_type} and ${file.size} bytes cannot be transcribed automatically.`);
   }
   const kind = transcriptionKindOf(file.mime_type)!;
-  if (kind !== 'text' && (await visionWalletOf(message.business_id)) <= 0) {
+  if (kind !== 'text' && (await visionWalletBalance(businessScope(message.business_id))) <= 0) {
     return settle(message, 'wallet_empty', 'The vision token wallet is empty.');
   }
 
@@ -87,8 +87,8 @@ export async function processInboundMedia(dependencies: InboundMediaDependencies
     return settle(message, 'failed', `Transcribing the media failed: ${describe(error)}`);
   }
 
-  // Compare-and-set: only the run that records the transcription charges the wallet.
-  const recorded = await MessageModel.updateOne(
+  // The first run to record the transcription keeps its text (a later repeat does not overwrite it).
+  await MessageModel.updateOne(
     { _id: message._id, business_id: message.business_id, 'media.transcription_status': { $ne: 'transcribed' } },
     {
       $set: {
@@ -99,8 +99,10 @@ export async function processInboundMedia(dependencies: InboundMediaDependencies
       },
     },
   );
-  if (recorded.modifiedCount === 1 && transcription.cost > 0) {
-    await BusinessModel.updateOne({ _id: message.business_id }, { $inc: { vision_wallet_tokens: -transcription.cost } });
+  // Once per message by its ledger key, whichever run recorded it (FerretDB's compare-and-set above
+  // may let two runs "win"; a crash after it must not lose the charge).
+  if (transcription.cost > 0) {
+    await chargeVisionWallet(businessScope(message.business_id), transcription.cost, `transcription:${message._id}`);
   }
   return 'transcribed';
 }
@@ -144,11 +146,6 @@ async function transcribe(dependencies: InboundMediaDependencies, file: FileEnti
   }
   const spoken = await transcriber.transcribeAudio(bytes, file.file_name, file.mime_type);
   return { text: spoken.text, cost: options.speechTranscriptionCost };
-}
-
-async function visionWalletOf(businessId: string): Promise<number> {
-  const business = await BusinessModel.findById(businessId, { vision_wallet_tokens: 1 }).lean<{ vision_wallet_tokens?: number }>();
-  return business?.vision_wallet_tokens ?? 0;
 }
 
 async function settle(message: MessageWithMedia, status: Exclude<MediaTranscriptionStatus, 'pending' | 'transcribed'>, reason: string): Promise<MediaTranscriptionStatus> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AiEmployeeModel, BusinessModel, TimelineEventModel } from '@cmsg/dal';
+import { aiEmployeeWalletState, BusinessModel, businessScope, TimelineEventModel } from '@cmsg/dal';
 import { type PromiseClient } from '@cmsg/platform';
 import { AlreadyInStatePolicy, type ConversationActionsServiceClient } from '@cmsg/proto';
 import { KafkaTopicProbe, type TestBusiness, contactSeed, createTestBusiness, minutesAgo } from '@cmsg/testing';
@@ -11,6 +11,7 @@ import { callerOf, conversationActionsClient, seedPendingSchedule, storedConvers
  */
 describe('ConversationActionsService over gRPC', () => {
   let business: TestBusiness;
+  let foreignBusiness: TestBusiness;
   let grpc: PromiseClient<ConversationActionsServiceClient>;
   let close: () => void;
   let probe: KafkaTopicProbe;
@@ -18,7 +19,7 @@ describe('ConversationActionsService over gRPC', () => {
   const tag = { uuid: randomUUID(), name: 'VIP', color: '#f00' };
   const otherTag = { uuid: randomUUID(), name: 'Lead', color: '' };
   const mailbox = randomUUID();
-  const ai = { max: randomUUID(), eva: randomUUID(), poor: randomUUID() };
+  const ai = { max: randomUUID(), eva: randomUUID(), poor: randomUUID(), busy: randomUUID(), three: randomUUID() };
   const foreignAi = randomUUID();
   const contactPhone = '+52 1 55 7777 0001';
   const conversations = {
@@ -31,7 +32,7 @@ describe('ConversationActionsService over gRPC', () => {
   };
 
   beforeAll(async () => {
-    await createTestBusiness((seed) => {
+    foreignBusiness = await createTestBusiness((seed) => {
       seed.ai_employees = [{ uuid: foreignAi, name: 'Foreign', model: 'gpt-test', wallet_tokens: 100 }];
     });
     business = await createTestBusiness((seed) => {
@@ -42,6 +43,8 @@ describe('ConversationActionsService over gRPC', () => {
         { uuid: ai.max, name: 'Max', model: 'gpt-test', instructions: 'Be brief.', wallet_tokens: 100 },
         { uuid: ai.eva, name: 'Eva', model: 'gpt-test', wallet_tokens: 100 },
         { uuid: ai.poor, name: 'Poor', model: 'gpt-test', wallet_tokens: 10 },
+        { uuid: ai.busy, name: 'Busy', model: 'gpt-test', wallet_tokens: 1000 },
+        { uuid: ai.three, name: 'Three', model: 'gpt-test', wallet_tokens: 30 },
       ];
       contactSeed(seed, { conversation: { uuid: conversations.noop, tags: [tag.uuid], mailbox, ai_employee: ai.max } });
       contactSeed(seed, { conversation: { uuid: conversations.escalate, inbox_status: 'resolved' } });
@@ -78,6 +81,7 @@ describe('ConversationActionsService over gRPC', () => {
   });
 
   const caller = () => callerOf(business);
+  const walletOf = (employee: string) => aiEmployeeWalletState(businessScope(business.businessId), employee);
   const reference = (uuid: string) => ({ uuid });
 
   describe('already-in-state policy', () => {
@@ -237,19 +241,42 @@ describe('ConversationActionsService over gRPC', () => {
       expect(await grpc.chargeAiWallet({ caller: caller(), ai_employee_uuid: ai.eva, tokens: 30, operation_id: operation })).toEqual({ wallet_tokens: 70 });
       expect(await grpc.chargeAiWallet({ caller: caller(), ai_employee_uuid: ai.eva, tokens: 30, operation_id: operation })).toEqual({ wallet_tokens: 70 });
       expect(await grpc.chargeAiWallet({ caller: caller(), ai_employee_uuid: ai.eva, tokens: 5.5, operation_id: randomUUID() })).toEqual({ wallet_tokens: 64.5 });
-      expect(await AiEmployeeModel.findById(ai.eva).lean()).toMatchObject({ wallet_tokens: 64.5, wallet_blocked: false });
+      expect(await walletOf(ai.eva)).toEqual({ balance: 64.5, blocked: false });
     });
 
     it('applies concurrent retries of one operation once', async () => {
       const operation = randomUUID();
-      const before = (await AiEmployeeModel.findById(ai.max).lean())!.wallet_tokens;
+      const before = (await walletOf(ai.max))!.balance;
       await Promise.all(Array.from({ length: 5 }, () => grpc.chargeAiWallet({ caller: caller(), ai_employee_uuid: ai.max, tokens: 7, operation_id: operation })));
-      expect((await AiEmployeeModel.findById(ai.max).lean())!.wallet_tokens).toBe(before - 7);
+      expect((await walletOf(ai.max))!.balance).toBe(before - 7);
     });
 
-    it('blocks the wallet when it reaches zero or less', async () => {
+    // FerretDB 1.x loses concurrent `$inc` updates and lets several compare-and-sets win.
+    it('takes every one of 20 concurrent charges exactly once', async () => {
+      const operations = Array.from({ length: 20 }, () => randomUUID());
+      const charge = (operation_id: string) => grpc.chargeAiWallet({ caller: caller(), ai_employee_uuid: ai.busy, tokens: 10, operation_id });
+      await Promise.all(operations.map(charge));
+      expect(await walletOf(ai.busy)).toEqual({ balance: 800, blocked: false });
+      // Retried all at once, again twice each: nothing more is taken.
+      await Promise.all([...operations, ...operations].map(charge));
+      expect(await grpc.resolveAiEmployee({ caller: caller(), ai_employee: { uuid: ai.busy } })).toMatchObject({ wallet_tokens: 800, wallet_blocked: false });
+    });
+
+    it('accepts exactly the charges an open wallet has room for when they arrive together', async () => {
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 10 }, () => grpc.chargeAiWallet({ caller: caller(), ai_employee_uuid: ai.three, tokens: 10, operation_id: randomUUID() })),
+      );
+      const accepted = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+      const refused = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+      expect(accepted).toHaveLength(3);
+      expect(refused.map((outcome) => (outcome.reason as { code?: string }).code)).toEqual(Array(7).fill('WALLET_BLOCKED'));
+      expect(await walletOf(ai.three)).toEqual({ balance: 0, blocked: true });
+    });
+
+    it('blocks the wallet when it reaches zero or less, and refuses further charges', async () => {
       expect(await grpc.chargeAiWallet({ caller: caller(), ai_employee_uuid: ai.poor, tokens: 25, operation_id: randomUUID() })).toEqual({ wallet_tokens: -15 });
       expect(await grpc.resolveAiEmployee({ caller: caller(), ai_employee: { uuid: ai.poor } })).toMatchObject({ wallet_tokens: -15, wallet_blocked: true });
+      await expect(grpc.chargeAiWallet({ caller: caller(), ai_employee_uuid: ai.poor, tokens: 1, operation_id: randomUUID() })).rejects.toMatchObject({ code: 'WALLET_BLOCKED' });
     });
 
     it('refuses unknown or foreign employees and invalid charges', async () => {
@@ -262,7 +289,7 @@ describe('ConversationActionsService over gRPC', () => {
       ] as const) {
         await expect(grpc.chargeAiWallet({ caller: caller(), ai_employee_uuid: ai.eva, tokens, operation_id: operation })).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
       }
-      expect((await AiEmployeeModel.findById(foreignAi).lean())?.wallet_tokens).toBe(100);
+      expect(await aiEmployeeWalletState(businessScope(foreignBusiness.businessId), foreignAi)).toEqual({ balance: 100, blocked: false });
     });
   });
 });

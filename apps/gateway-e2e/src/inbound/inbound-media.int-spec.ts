@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BusinessModel } from '@cmsg/dal';
+import { businessScope, visionWalletBalance } from '@cmsg/dal';
 import { FileModel } from '@cmsg/files';
 import { type TestBusiness, contactSeed, createTestBusiness, fakeWamid, inboundMediaWebhook, uniquePhone } from '@cmsg/testing';
 import { aiProvider, channelOf, cloudApi, conversationById, deliverWebhook, eventually, inboundMessageByProviderId } from './inbound-fixtures';
@@ -60,7 +60,7 @@ describe('POST /webhooks/chat: inbound media (CONTRACT 7, SPEC 7 and 8)', () => 
 
     const file = await FileModel.findById(message!.media!.file_uuid).lean();
     expect(file).toMatchObject({ business_id: business.businessId, module: 'inbound_media', status: 'confirmed', mime_type: 'image/png', size: PNG.length, message_id: message!._id });
-    const wallet = (await BusinessModel.findById(business.businessId).lean())!.vision_wallet_tokens;
+    const wallet = await visionWalletBalance(businessScope(business.businessId));
     expect(wallet).toBeLessThan(WALLET);
     await awaitingTranscription(conversations.image, 0);
   });

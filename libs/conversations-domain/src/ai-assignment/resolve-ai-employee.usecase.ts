@@ -1,4 +1,4 @@
-import { AiEmployeeModel, type BusinessScope } from '@cmsg/dal';
+import { AiEmployeeModel, aiEmployeeWallet, type BusinessScope, walletBalance } from '@cmsg/dal';
 import type { AiEmployee } from '@cmsg/proto';
 import { type ObjectRef, resolveObjectRef } from '../action-support/resolve-object-ref';
 
@@ -7,7 +7,7 @@ export interface StoredAiEmployee {
   name: string;
   model: string;
   instructions?: string | null;
-  wallet_tokens: number;
+  wallet_funded_tokens: number;
   wallet_blocked: boolean;
 }
 
@@ -18,12 +18,14 @@ export function findAiEmployee(scope: BusinessScope, ref: ObjectRef): Promise<St
 /** ResolveAiEmployee: what the actions-runner needs to run an employee (preflight and AI runs). */
 export async function resolveAiEmployee(scope: BusinessScope, ref: ObjectRef): Promise<AiEmployee> {
   const employee = await findAiEmployee(scope, ref);
+  const balance = await walletBalance(scope, aiEmployeeWallet(employee._id), employee.wallet_funded_tokens);
   return {
     uuid: employee._id,
     name: employee.name,
     model: employee.model,
     instructions: employee.instructions ?? '',
-    wallet_tokens: employee.wallet_tokens,
-    wallet_blocked: employee.wallet_blocked,
+    wallet_tokens: balance,
+    // An empty wallet is blocked until it is topped up.
+    wallet_blocked: employee.wallet_blocked || balance <= 0,
   };
 }

@@ -1,5 +1,5 @@
 import { CatalogError } from '@cmsg/errors';
-import { BusinessModel, type BusinessScope } from '@cmsg/dal';
+import { BusinessModel, type BusinessScope, visionWalletBalance } from '@cmsg/dal';
 import type { ConversationContext } from '@cmsg/proto';
 import { loadPendingSchedule } from '../ai-assignment/pending-schedule';
 import { loadBusinessClock } from '../business-clock';
@@ -12,9 +12,10 @@ import { type ConversationReference, resolveConversationReference } from '../res
  */
 export async function getConversationContext(scope: BusinessScope, reference: ConversationReference, realNow: number = Date.now()): Promise<ConversationContext> {
   const { conversation, contact } = await resolveConversationReference(scope, reference);
-  const [clock, business, pendingSchedule] = await Promise.all([
+  const [clock, business, visionWalletTokens, pendingSchedule] = await Promise.all([
     loadBusinessClock(scope),
-    BusinessModel.findById(scope.businessId, { vision_wallet_tokens: 1 }).lean<{ vision_wallet_tokens?: number }>(),
+    BusinessModel.exists({ _id: scope.businessId }),
+    visionWalletBalance(scope),
     loadPendingSchedule(scope, conversation),
   ]);
   if (!business) throw new CatalogError('FETCH_FAILED', 'The business of this caller no longer exists.');
@@ -27,7 +28,7 @@ export async function getConversationContext(scope: BusinessScope, reference: Co
     ai_employee_uuid: conversation.ai_employee_id ?? undefined,
     inbox_status: conversation.inbox_status,
     media_awaiting_transcription: conversation.media_awaiting_transcription,
-    vision_wallet_tokens: business.vision_wallet_tokens ?? 0,
+    vision_wallet_tokens: visionWalletTokens,
     now: new Date(now).toISOString(),
     pending_schedule_uuid: pendingSchedule?._id,
     contact_phone: contact.phone || undefined,

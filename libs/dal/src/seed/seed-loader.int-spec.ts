@@ -148,7 +148,7 @@ describe('seedDatabase against FerretDB', () => {
     const seed = businessSeed(2, 'Bravo');
     const [summary] = (await seedDatabase(seed, { now: NOW })).businesses;
     const business = await BusinessModel.findById(summary.uuid).lean();
-    expect(business).toMatchObject({ slug: 'Bravo', slug_lower: 'bravo', time_zone: 'America/Mexico_City', vision_wallet_tokens: 500, tester_clock_offset_ms: 0 });
+    expect(business).toMatchObject({ slug: 'Bravo', slug_lower: 'bravo', time_zone: 'America/Mexico_City', vision_wallet_funded_tokens: 500, tester_clock_offset_ms: 0 });
     expect(business?.payment_profile).toEqual({ bank_name: 'Banco', account_holder: 'Acme SA', clabe: '012345678901234567' });
 
     const tokens = await ApiTokenModel.find({ business_id: summary.uuid }).sort({ _id: 1 }).lean();

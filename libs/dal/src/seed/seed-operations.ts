@@ -53,7 +53,7 @@ export function businessOperation(seed: BusinessSeed, businessId: string, now: D
       slug_lower: seed.slug.toLowerCase(),
       name: seed.name,
       time_zone: seed.time_zone,
-      vision_wallet_tokens: seed.vision_wallet_tokens,
+      vision_wallet_funded_tokens: seed.vision_wallet_tokens,
       payment_profile: seed.payment_profile ? withoutComment(seed.payment_profile) : null,
     },
     { created_at: now },
@@ -95,7 +95,7 @@ export function aiEmployeeOperations(seed: BusinessSeed, ctx: SeedContext): Upse
       name_key: nameLookupKey(employee.name),
       model: employee.model,
       instructions: employee.instructions,
-      wallet_tokens: employee.wallet_tokens,
+      wallet_funded_tokens: employee.wallet_tokens,
     }),
   );
 }
