@@ -38,6 +38,8 @@ async function main(): Promise<void> {
       staleFiringMs: config.SCHEDULER_STALE_FIRING_MS,
       batchSize: config.SCHEDULER_BATCH_SIZE,
       concurrency: config.SCHEDULER_CONCURRENCY,
+      catchUpIntervalMs: config.SCHEDULER_CATCH_UP_INTERVAL_MS,
+      staleCheckIntervalMs: config.SCHEDULER_STALE_CHECK_INTERVAL_MS,
     },
   );
 

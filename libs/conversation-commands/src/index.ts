@@ -15,6 +15,7 @@ export {
   scheduleHistoryEntry,
   scheduledOperationId,
   scheduleContextNoteId,
+  scheduleDueMinute,
 } from './scheduled-message-lifecycle';
 export type {
   ScheduledMessageStatus,

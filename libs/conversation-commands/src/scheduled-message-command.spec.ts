@@ -1,5 +1,5 @@
 import { createScheduledMessageCommand } from './scheduled-message-command';
-import { publicScheduledMessageStatus, scheduleContextNoteId, scheduleHistoryEntry, scheduledOperationId } from './scheduled-message-lifecycle';
+import { publicScheduledMessageStatus, scheduleContextNoteId, scheduleDueMinute, scheduleHistoryEntry, scheduledOperationId } from './scheduled-message-lifecycle';
 
 const fields = {
   schedule_uuid: '5c4b3a29-1111-4222-8333-444455556666',
@@ -29,6 +29,12 @@ describe('scheduled_message command', () => {
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(scheduleContextNoteId(fields.schedule_uuid)).toBe(id);
     expect(scheduleContextNoteId(fields.conversation_uuid)).not.toBe(id);
+  });
+
+  it('buckets a firing time by its UTC minute', () => {
+    expect(scheduleDueMinute(new Date('2027-01-02T15:30:00.000Z'))).toBe('2027-01-02T15:30');
+    expect(scheduleDueMinute(new Date('2027-01-02T15:30:59.999Z'))).toBe('2027-01-02T15:30');
+    expect(scheduleDueMinute(new Date('2027-01-02T15:31:00.000Z'))).toBe('2027-01-02T15:31');
   });
 
   it('shows firing as pending publicly and refuses unknown statuses', () => {

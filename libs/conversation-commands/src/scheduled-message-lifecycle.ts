@@ -77,3 +77,12 @@ export function scheduleContextNoteId(scheduleUuid: string): string {
   const hex = hash.subarray(0, 16).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
+
+/**
+ * The minute bucket a schedule fires in (`YYYY-MM-DDTHH:MM`, UTC), stored as `due_minute`: the firer
+ * finds due work by equality on it, which FerretDB evaluates in PostgreSQL instead of shipping every
+ * pending record to be range-filtered (see docs/scheduled-messages.md, "Firing cost on FerretDB").
+ */
+export function scheduleDueMinute(at: Date): string {
+  return at.toISOString().slice(0, 16);
+}

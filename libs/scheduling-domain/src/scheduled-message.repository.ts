@@ -55,12 +55,21 @@ export class ScheduledMessageRepository {
 
   // ---- firing (every business) ----
 
-  /** Real-time schedules due at `now` and still pending, oldest first (whole records: one query per batch). */
-  dueRealSchedules(now: Date, limit: number): Promise<StoredSchedule[]> {
-    return ScheduledMessageModel.find({ status: 'pending', is_tester: false, schedule_at: { $lte: now } })
-      .sort({ schedule_at: 1 })
-      .limit(limit)
-      .lean<StoredSchedule[]>();
+  /**
+   * Pending real-time schedules of one minute bucket (due_minute), whole records. Equality on
+   * top-level fields only: FerretDB filters it in PostgreSQL and ships just the bucket's records.
+   */
+  pendingInMinute(dueMinute: string): Promise<StoredSchedule[]> {
+    return ScheduledMessageModel.find({ due_minute: dueMinute, status: 'pending', is_tester: false }).lean<StoredSchedule[]>();
+  }
+
+  /**
+   * Every pending real-time schedule due at `now`, whatever its bucket (also records without one):
+   * the firer's catch-up after a start and now and then. On FerretDB the range part is filtered
+   * after every pending record was shipped, so this runs rarely.
+   */
+  dueRealSchedules(now: Date): Promise<StoredSchedule[]> {
+    return ScheduledMessageModel.find({ status: 'pending', is_tester: false, schedule_at: { $lte: now } }).lean<StoredSchedule[]>();
   }
 
   /** Businesses with pending tester schedules, each with its virtual clock offset. */
@@ -90,6 +99,21 @@ export class ScheduledMessageRepository {
       { _id: id, status: { $in: ['pending', 'firing'] } },
       entry ? { $set: { ...fields, fired_at: attempt.at }, $push: { history: entry } } : { $set: fields },
     );
+  }
+
+  /**
+   * Mirrors first firings (attempt 1) on their records, one update per minute bucket rather than one
+   * per schedule (each single-record update is a collection scan on FerretDB). A record the executor
+   * finished meanwhile is no longer pending and keeps its outcome.
+   */
+  async recordFiredBatch(schedules: readonly StoredSchedule[], firing: { owner: string; at: Date; leaseUntil: Date }, entry: ScheduleHistoryEntry): Promise<void> {
+    const byMinute = new Map<string | null, string[]>();
+    for (const schedule of schedules) byMinute.set(schedule.due_minute ?? null, [...(byMinute.get(schedule.due_minute ?? null) ?? []), schedule._id]);
+    const fields = { status: 'firing', fire_owner: firing.owner, fire_attempts: 1, fire_lease_until: firing.leaseUntil, fired_at: firing.at, updated_at: firing.at };
+    for (const [dueMinute, ids] of byMinute) {
+      const bucket = dueMinute === null ? {} : { due_minute: dueMinute };
+      await ScheduledMessageModel.updateMany({ ...bucket, status: 'pending', _id: { $in: ids } }, { $set: fields, $push: { history: entry } });
+    }
   }
 
   /** Schedules recorded as firing whose last command went out before `producedBefore`. */

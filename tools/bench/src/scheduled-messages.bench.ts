@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { scheduleDueMinute } from '@cmsg/conversation-commands';
 import { ChannelModel, ContactModel, ConversationModel, ConversationScheduleSlotModel, ScheduleClaimModel, ScheduledMessageModel, connectMongo, disconnectMongo } from '@cmsg/dal';
 import { type ApiClient, AppProcess, LocalStack, type TestBusiness, createTestBusinessIn, freePort, startFakes } from '@cmsg/testing';
 import { DateTime } from 'luxon';
@@ -207,6 +208,7 @@ async function insertSchedules(business: TestBusiness, conversations: string[], 
         message_kind: 'message',
         payload: { kind: 'message', text: `${TEXT_PREFIX}${index}` },
         schedule_at: farOff,
+        due_minute: scheduleDueMinute(farOff),
         schedule_local: { date: farOff.toISOString().slice(0, 10), time: farOff.toISOString().slice(11, 16), time_zone: ZONE },
         created_by_token_id: business.tokenUuid,
         author,
@@ -222,11 +224,11 @@ async function insertSchedules(business: TestBusiness, conversations: string[], 
   return uuids;
 }
 
-/** The firing time of schedule i becomes minute i % 2 (one bulk update per minute). */
+/** The firing time of schedule i becomes minute i % 2, with its minute bucket (one bulk update per minute). */
 async function repointSchedules(uuids: (string | undefined)[], minuteOf: (index: number) => Date): Promise<void> {
   for (const parity of [0, 1]) {
     const ids = uuids.filter((uuid, index): uuid is string => uuid !== undefined && index % 2 === parity);
-    await ScheduledMessageModel.updateMany({ _id: { $in: ids } }, { $set: { schedule_at: minuteOf(parity) } });
+    await ScheduledMessageModel.updateMany({ _id: { $in: ids } }, { $set: { schedule_at: minuteOf(parity), due_minute: scheduleDueMinute(minuteOf(parity)) } });
   }
 }
 

@@ -1,7 +1,6 @@
-import { ScheduledMessageModel } from '@cmsg/dal';
 import { AppProcess, freePort, integrationStack, uniquePhone } from '@cmsg/testing';
 import mongoose from 'mongoose';
-import { type SchedulingBusiness, createSchedulingBusiness, humanSchedule, openConversation, sendsTo, storedSchedule } from './scheduling-fixtures';
+import { type SchedulingBusiness, createSchedulingBusiness, humanSchedule, makeAllDueNow, makeDueNow, openConversation, sendsTo, storedSchedule } from './scheduling-fixtures';
 
 /*
  * Exactly once with several scheduler replicas, one killed (SIGKILL) while it fires: every schedule
@@ -56,7 +55,7 @@ describe('firing exactly once with scheduler replicas dying', () => {
       uuids.push(created.body.data.uuid);
     }
     // All due at once; the first extra replica dies while the three replicas fire them.
-    await ScheduledMessageModel.updateMany({ _id: { $in: uuids } }, { $set: { schedule_at: new Date(Date.now() - 1000) } });
+    await makeAllDueNow(uuids);
     await new Promise((resolve) => setTimeout(resolve, 150));
     await replicas[0]!.stop('SIGKILL');
 
@@ -92,7 +91,7 @@ describe('firing exactly once with scheduler replicas dying', () => {
     const claim = (kind: string, id: string, data: Record<string, unknown>) => ({ _id: id, business_id: lone.businessId, schedule_id: uuid, kind, data, created_at: claimedAt });
     // (The fate claim `fire` is firing attempt 1.)
     await mongoose.connection.collection('schedule_claims').insertOne(claim('fate', `fate:${uuid}`, { decision: 'fire', replica: 'dead-replica' }) as never);
-    await ScheduledMessageModel.updateOne({ _id: uuid }, { $set: { schedule_at: new Date(Date.now() - 1000) } });
+    await makeDueNow(uuid);
 
     const deadline = Date.now() + 30_000;
     while ((await storedSchedule(uuid))?.status !== 'sent' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 300));

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { scheduleDueMinute } from '@cmsg/conversation-commands';
 import { ScheduledMessageModel, generateApiToken } from '@cmsg/dal';
 import {
   type ApiClient,
@@ -170,7 +171,13 @@ export async function pendingScheduleMirrorOf(conversation: string): Promise<str
  * next minute would take up to 60 s. Only the firing time changes; everything else went through the API.
  */
 export async function makeDueNow(uuid: string): Promise<void> {
-  await ScheduledMessageModel.updateOne({ _id: uuid }, { $set: { schedule_at: new Date(Date.now() - 1000) } });
+  await makeAllDueNow([uuid]);
+}
+
+/** makeDueNow for several schedules at once (the firing time and its minute bucket, as a create writes them). */
+export async function makeAllDueNow(uuids: string[]): Promise<void> {
+  const at = new Date(Date.now() - 1000);
+  await ScheduledMessageModel.updateMany({ _id: { $in: uuids } }, { $set: { schedule_at: at, due_minute: scheduleDueMinute(at) } });
 }
 
 export async function waitForSchedule(uuid: string, done: (schedule: StoredScheduleView) => boolean, timeoutMs = 30_000): Promise<StoredScheduleView> {

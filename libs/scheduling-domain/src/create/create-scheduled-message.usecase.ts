@@ -1,5 +1,5 @@
 import type { AiScheduleRequest, HumanScheduleRequest } from '@cmsg/api-schemas';
-import { scheduleHistoryEntry } from '@cmsg/conversation-commands';
+import { scheduleDueMinute, scheduleHistoryEntry } from '@cmsg/conversation-commands';
 import { CatalogError } from '@cmsg/errors';
 import { type BusinessScope, businessScope, latestScheduleSlot } from '@cmsg/dal';
 import type { CreatedScheduledMessage } from '@cmsg/proto';
@@ -60,6 +60,7 @@ export async function createScheduledMessage(command: CreateScheduledMessageComm
     executor_kind: request.executor_kind,
     ...branch,
     schedule_at: scheduleAt,
+    due_minute: scheduleDueMinute(scheduleAt),
     schedule_local: { date: request.schedule_at.date, time: request.schedule_at.time, time_zone: timeZone },
     cancel_on_customer_reply: request.cancel_on_customer_reply,
     is_tester: context.is_tester,

@@ -1,4 +1,4 @@
-import { createScheduledMessageCommand, scheduleHistoryEntry, SYSTEM_ACTOR, type ScheduledMessageCommand } from '@cmsg/conversation-commands';
+import { createScheduledMessageCommand, scheduleDueMinute, scheduleHistoryEntry, SYSTEM_ACTOR, type ScheduledMessageCommand } from '@cmsg/conversation-commands';
 import { type BusinessScope, businessScope, claimOnce, claimsOfSchedule, holdsScheduleSlot, latestScheduleSlots, readClaim } from '@cmsg/dal';
 import type { Logger } from '@cmsg/platform';
 import { AsyncResource } from 'node:async_hooks';
@@ -20,6 +20,10 @@ export interface ScheduleFirerOptions {
   concurrency: number;
   /** A schedule not holding its conversation's slot, older than this, is an unfinished create. */
   orphanGraceMs: number;
+  /** How often every pending due schedule is looked for whatever its minute bucket (also at start). */
+  catchUpIntervalMs: number;
+  /** How often fired schedules without an outcome are looked for. */
+  staleCheckIntervalMs: number;
 }
 
 export const DEFAULT_FIRER_OPTIONS: Omit<ScheduleFirerOptions, 'replicaId'> = {
@@ -30,7 +34,13 @@ export const DEFAULT_FIRER_OPTIONS: Omit<ScheduleFirerOptions, 'replicaId'> = {
   batchSize: 500,
   concurrency: 32,
   orphanGraceMs: 60_000,
+  catchUpIntervalMs: 60_000,
+  staleCheckIntervalMs: 60_000,
 };
+
+/** First firings are mirrored on their records after every this many claims (one update per bucket). */
+const MIRROR_CHUNK = 250;
+const MINUTE_MS = 60_000;
 
 export interface ScheduleFirerDependencies {
   repository: ScheduledMessageRepository;
@@ -43,6 +53,9 @@ interface FireAttempt {
   number: number;
   createdAt: Date;
 }
+
+/** fire(): produced as attempt 1 (its record is mirrored in a batch), produced otherwise, or not produced. */
+type FireResult = 'first' | 'again' | 'none';
 
 /**
  * Fires due schedules exactly once with any number of replicas, any of which may die at any moment.
@@ -65,6 +78,12 @@ export class ScheduleFirer {
   private stopped = true;
   /** Passes run outside any request's context, even when a request woke them (logs, request ids). */
   private readonly scheduleOutsideRequests = AsyncResource.bind((delayMs: number) => this.schedule(delayMs));
+  /** Past minute buckets that still had pending schedules when last polled. */
+  private readonly backlogMinutes = new Set<string>();
+  private lastCatchUpAt = Number.NEGATIVE_INFINITY;
+  private lastStaleCheckAt = Number.NEGATIVE_INFINITY;
+  /** When this replica first found a schedule's fate claimed by someone else (no reads until a lease passed). */
+  private readonly decidedElsewhereSince = new Map<string, number>();
 
   constructor(
     private readonly dependencies: ScheduleFirerDependencies,
@@ -102,60 +121,133 @@ export class ScheduleFirer {
   private async pass(): Promise<{ fired: number; full: boolean }> {
     const { repository, clock } = this.dependencies;
     const realNow = clock.now();
-    const due = await repository.dueRealSchedules(realNow, this.options.batchSize);
+    const found = await this.dueRealSchedules(realNow);
     for (const [businessId, offsetMs] of await repository.testerClocks()) {
-      due.push(...(await repository.dueTesterSchedules(businessId, new Date(realNow.getTime() + offsetMs), this.options.batchSize)));
+      found.push(...(await repository.dueTesterSchedules(businessId, new Date(realNow.getTime() + offsetMs), this.options.batchSize)));
     }
-    const stale = await repository.staleFiring(new Date(realNow.getTime() - this.options.staleFiringMs), this.options.batchSize);
-    // Replicas polling together see the same batch: each walks it in its own order, so they collide less.
-    shuffle(due);
-    const slots = await latestScheduleSlots(due.map((schedule) => schedule.conversation_id));
+    let stale: string[] = [];
+    if (realNow.getTime() - this.lastStaleCheckAt >= this.options.staleCheckIntervalMs) {
+      this.lastStaleCheckAt = realNow.getTime();
+      stale = await repository.staleFiring(new Date(realNow.getTime() - this.options.staleFiringMs), this.options.batchSize);
+    }
+    // Replicas polling together see the same schedules: each walks them in its own order, so they collide less.
+    shuffle(found);
+    const due = found.slice(0, this.options.batchSize);
+    const slots = due.length > 0 ? await latestScheduleSlots(due.map((schedule) => schedule.conversation_id)) : new Map<string, { scheduleId: string | null }>();
     let fired = 0;
-    const jobs = [...due.map((schedule) => ({ id: schedule._id, schedule, stale: false })), ...stale.map((id) => ({ id, schedule: undefined, stale: true }))];
-    await forEachConcurrently(jobs, this.options.concurrency, async (job) => {
+    for (let start = 0; start < due.length; start += MIRROR_CHUNK) {
+      const firstFirings: StoredSchedule[] = [];
+      await forEachConcurrently(due.slice(start, start + MIRROR_CHUNK), this.options.concurrency, async (schedule) => {
+        try {
+          const result = await this.fire(schedule, slots.get(schedule.conversation_id)?.scheduleId);
+          if (result === 'first') firstFirings.push(schedule);
+          if (result !== 'none') fired += 1;
+        } catch (error) {
+          // Nothing was decided that another pass cannot pick up.
+          this.dependencies.logger.warn({ err: error, schedule_uuid: schedule._id }, 'scheduled message: firing attempt failed');
+        }
+      });
+      if (firstFirings.length > 0) await this.recordFirstFirings(firstFirings);
+    }
+    await forEachConcurrently(stale, this.options.concurrency, async (id) => {
       try {
-        const slot = job.schedule ? slots.get(job.schedule.conversation_id) : undefined;
-        if (await (job.schedule ? this.fire(job.schedule, slot?.scheduleId) : this.refire(job.id))) fired += 1;
+        if (await this.refire(id)) fired += 1;
       } catch (error) {
-        // Nothing was decided that another pass cannot pick up.
-        this.dependencies.logger.warn({ err: error, schedule_uuid: job.id }, 'scheduled message: firing attempt failed');
+        this.dependencies.logger.warn({ err: error, schedule_uuid: id }, 'scheduled message: firing attempt failed');
       }
     });
-    return { fired, full: due.length >= this.options.batchSize };
+    this.forgetOldDecisions(realNow.getTime());
+    return { fired, full: found.length > due.length };
+  }
+
+  /**
+   * Pending real-time schedules due now, by equality per minute bucket (FerretDB filters those in
+   * PostgreSQL): the current and the previous minute, and past minutes that still had pending
+   * schedules. Every pending due schedule whatever its bucket now and then (catch-up after a stop,
+   * records without a bucket).
+   */
+  private async dueRealSchedules(now: Date): Promise<StoredSchedule[]> {
+    const { repository } = this.dependencies;
+    const current = scheduleDueMinute(now);
+    const previous = scheduleDueMinute(new Date(now.getTime() - MINUTE_MS));
+    const found = new Map<string, StoredSchedule>();
+    if (now.getTime() - this.lastCatchUpAt >= this.options.catchUpIntervalMs) {
+      this.lastCatchUpAt = now.getTime();
+      for (const schedule of await repository.dueRealSchedules(now)) {
+        found.set(schedule._id, schedule);
+        if (schedule.due_minute && schedule.due_minute < previous) this.backlogMinutes.add(schedule.due_minute);
+      }
+    }
+    for (const minute of [...this.backlogMinutes].sort().concat(previous, current)) {
+      const pending = await repository.pendingInMinute(minute);
+      if (minute < previous && pending.length === 0) this.backlogMinutes.delete(minute);
+      else if (minute < current) this.backlogMinutes.add(minute);
+      for (const schedule of pending) if (schedule.schedule_at.getTime() <= now.getTime()) found.set(schedule._id, schedule);
+    }
+    this.backlogMinutes.delete(previous);
+    return [...found.values()];
+  }
+
+  /** One mirror update per bucket for the schedules this replica just produced as attempt 1. */
+  private async recordFirstFirings(schedules: StoredSchedule[]): Promise<void> {
+    const { repository, clock, logger } = this.dependencies;
+    const at = clock.now();
+    const entry = scheduleHistoryEntry('fired', 'firing', at, { detail: { replica: this.options.replicaId, attempt: 1 } });
+    await repository.recordFiredBatch(schedules, { owner: this.options.replicaId, at, leaseUntil: new Date(at.getTime() + this.options.leaseMs) }, entry);
+    for (const schedule of schedules) {
+      logger.info({ schedule_uuid: schedule._id, conversation_uuid: schedule.conversation_id, attempt: 1, lateness_ms: at.getTime() - schedule.schedule_at.getTime() }, 'scheduled message fired');
+    }
+  }
+
+  private forgetOldDecisions(nowMs: number): void {
+    for (const [id, since] of this.decidedElsewhereSince) if (nowMs - since > 10 * this.options.leaseMs) this.decidedElsewhereSince.delete(id);
   }
 
   /** `slotHolder`: the schedule its conversation's slot log names (undefined: no log, the record's mirror decides). */
-  private async fire(schedule: StoredSchedule, slotHolder: string | null | undefined): Promise<boolean> {
+  private async fire(schedule: StoredSchedule, slotHolder: string | null | undefined): Promise<FireResult> {
     const { repository, clock } = this.dependencies;
     const id = schedule._id;
     const scope = businessScope(schedule.business_id);
     const now = clock.now();
     const holds = slotHolder === undefined ? await holdsScheduleSlot(scope, schedule.conversation_id, id) : slotHolder === id;
-    if (!holds) return this.settleUnheld(scope, schedule, now);
+    if (!holds) {
+      await this.settleUnheld(scope, schedule, now);
+      return 'none';
+    }
 
     // The fate claim is also firing attempt 1; takeovers are attempts 2, 3... (`fire` claims).
-    if (await claimOnce(scope, 'fate', id, { decision: 'fire', replica: this.options.replicaId }, now)) return this.produce(schedule, 1, now);
+    if (await claimOnce(scope, 'fate', id, { decision: 'fire', replica: this.options.replicaId }, now)) {
+      await this.produce(schedule, now);
+      return 'first';
+    }
+    // Usually another replica fired it a moment ago and mirrors it shortly: nothing is read before a
+    // lease has passed since this replica first found it decided.
+    const since = this.decidedElsewhereSince.get(id);
+    if (since === undefined) this.decidedElsewhereSince.set(id, now.getTime());
+    if (since === undefined || now.getTime() - since < this.options.leaseMs) return 'none';
+
     const fate = await readClaim(scope, 'fate', id);
     if (fate?.data?.['decision'] === 'cancel') {
       await repository.recordCancelled(scope, id, null);
-      return false;
+      return 'none';
     }
-    // Usually another replica fired it a moment ago (attempt 1 is the fate itself).
-    if (fate && now.getTime() - fate.created_at.getTime() < this.options.leaseMs) return false;
+    if (fate && now.getTime() - fate.created_at.getTime() < this.options.leaseMs) return 'none';
     // Fired before, and the record still says pending: its replica died before recording the firing.
     const last = await this.lastAttempt(scope, id);
-    if (last && now.getTime() - last.createdAt.getTime() < this.options.leaseMs) return false;
+    if (last && now.getTime() - last.createdAt.getTime() < this.options.leaseMs) return 'none';
     const next = (last?.number ?? 0) + 1;
-    return (await claimOnce(scope, 'fire', id, { replica: this.options.replicaId, takeover: true }, now, next)) && this.produce(schedule, next, now);
+    if (!(await claimOnce(scope, 'fire', id, { replica: this.options.replicaId, takeover: true }, now, next))) return 'none';
+    await this.produce(schedule, now);
+    await this.recordFired(schedule, next, now);
+    return 'again';
   }
 
   /** A schedule not holding its conversation: an unfinished create (cancelled once old enough). */
-  private async settleUnheld(scope: BusinessScope, schedule: StoredSchedule, now: Date): Promise<boolean> {
-    if (now.getTime() - schedule.created_at.getTime() < this.options.orphanGraceMs) return false;
+  private async settleUnheld(scope: BusinessScope, schedule: StoredSchedule, now: Date): Promise<void> {
+    if (now.getTime() - schedule.created_at.getTime() < this.options.orphanGraceMs) return;
     if ((await cancelSchedule(this.dependencies.repository, scope, schedule, 'orphaned', SYSTEM_ACTOR, now)) === 'cancelled') {
       this.dependencies.logger.warn({ schedule_uuid: schedule._id, conversation_uuid: schedule.conversation_id }, "scheduled message: not its conversation's pending schedule; cancelled");
     }
-    return false;
   }
 
   /** A command produced long ago that never led to an outcome (e.g. dead-lettered): produced again, a few times at most. */
@@ -183,16 +275,21 @@ export class ScheduleFirer {
     }
     if (!(await claimOnce(scope, 'fire', id, { replica: this.options.replicaId, stale: true }, now, next))) return false;
     logger.warn({ schedule_uuid: id, attempt: next }, 'scheduled message: produced again (no outcome in time)');
-    return this.produce(schedule, next, now);
+    await this.produce(schedule, now);
+    await this.recordFired(schedule, next, now);
+    return true;
   }
 
-  private async produce(schedule: StoredSchedule, attempt: number, now: Date): Promise<boolean> {
-    const { repository, publisher, clock, logger } = this.dependencies;
-    await publisher.submit(schedule.conversation_id, this.commandOf(schedule, now));
-    const entry = attempt === 1 || schedule.status === 'pending' ? scheduleHistoryEntry('fired', 'firing', clock.now(), { detail: { replica: this.options.replicaId, attempt } }) : null;
+  private async produce(schedule: StoredSchedule, now: Date): Promise<void> {
+    await this.dependencies.publisher.submit(schedule.conversation_id, this.commandOf(schedule, now));
+  }
+
+  /** Mirrors a takeover or a repeated firing on the record (attempt 1 is mirrored in batches). */
+  private async recordFired(schedule: StoredSchedule, attempt: number, now: Date): Promise<void> {
+    const { repository, clock, logger } = this.dependencies;
+    const entry = schedule.status === 'pending' ? scheduleHistoryEntry('fired', 'firing', clock.now(), { detail: { replica: this.options.replicaId, attempt } }) : null;
     await repository.recordFired(schedule._id, { owner: this.options.replicaId, number: attempt, at: now, leaseUntil: new Date(now.getTime() + this.options.leaseMs) }, entry);
     logger.info({ schedule_uuid: schedule._id, conversation_uuid: schedule.conversation_id, attempt, lateness_ms: now.getTime() - schedule.schedule_at.getTime() }, 'scheduled message fired');
-    return true;
   }
 
   private async lastAttempt(scope: BusinessScope, id: string): Promise<FireAttempt | undefined> {
