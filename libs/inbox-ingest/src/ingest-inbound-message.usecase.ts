@@ -8,6 +8,7 @@ import type { InboundMessageRecord } from './chat-inbound-record';
 import { type InboundMediaDependencies, type MediaTranscriptionStatus, type MessageWithMedia, processInboundMedia } from './inbound-media';
 import { type InboundContent, inboundContentOf } from './inbound-message-content';
 import { retryMediaAwaitingTranscription } from './media-awaiting-retry';
+import { inboundMessageTime } from './inbound-message-time';
 import { inboxIds } from './name-based-ids';
 import type { AiRunQueue, ConversationEventsFlusher } from './ports';
 import { type InboundChannel, type SenderConversation, resolveSenderConversation } from './sender-conversation';
@@ -32,9 +33,6 @@ interface StoredInboundMessage extends Partial<MessageWithMedia> {
   ingest: { conversation_applied?: boolean; ai_run_queued?: boolean } | null;
 }
 
-/** A provider timestamp too far ahead of our clock is not trusted to open the window. */
-const MAX_CLOCK_SKEW_MS = 5 * 60_000;
-
 /**
  * One inbound customer message (CONTRACT 7), safe to run again for the same delivery: the channel
  * by phone_number_id, the sender's contact and conversation (created for a new sender), the message
@@ -49,7 +47,7 @@ export async function ingestInboundMessage(dependencies: InboxIngestDependencies
   if (!resolved) return { outcome: 'unknown_sender' };
   const scope = businessScope(channel.business_id);
   const conversationId = resolved.conversation._id;
-  const sentAt = trustedTime(webhookTimestampToDate(record.message.timestamp), now);
+  const sentAt = inboundMessageTime(webhookTimestampToDate(record.message.timestamp), new Date(record.received_at), now);
   const content = inboundContentOf(record.message);
   const message = await recordMessage(scope, channel._id, conversationId, record.message.id, content, sentAt);
 
@@ -153,9 +151,4 @@ async function recountMediaAwaiting(scope: BusinessScope, conversationId: string
   const awaiting = await MessageModel.countDocuments(scopedFilter(scope, { conversation_id: conversationId, is_from_customer: true, media_transcription_pending: true }));
   await ConversationModel.updateOne(scopedFilter(scope, { _id: conversationId }), { $set: { media_awaiting_transcription: awaiting } });
   return awaiting;
-}
-
-function trustedTime(providerTime: Date, now: Date): Date {
-  const at = providerTime.getTime();
-  return Number.isFinite(at) && at <= now.getTime() + MAX_CLOCK_SKEW_MS ? providerTime : now;
 }
