@@ -2,6 +2,7 @@ import { PUBLIC_HEADERS } from '@cmsg/api-schemas';
 import { CatalogError, isCatalogError } from '@cmsg/errors';
 import type { Logger } from '@cmsg/platform';
 import type { ErrorRequestHandler } from 'express';
+import { redactSignedFilePath } from './file-transfers/signed-path-redaction';
 
 /** Express' own 4xx errors (e.g. a path parameter that is not valid percent-encoding). */
 function clientHttpStatusOf(error: unknown): number | undefined {
@@ -27,9 +28,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const publicError = publicErrorOf(error);
     if (publicError.code === 'UNKNOWN_ERROR' && !isCatalogError(error)) {
-      logger.error({ err: error, method: req.method, path: req.path }, 'unexpected error');
+      logger.error({ err: error, method: req.method, path: redactSignedFilePath(req.path) }, 'unexpected error');
     } else if (publicError.httpStatus >= 500) {
-      logger.warn({ code: publicError.code, message: publicError.message, method: req.method, path: req.path }, 'request failed');
+      logger.warn({ code: publicError.code, message: publicError.message, method: req.method, path: redactSignedFilePath(req.path) }, 'request failed');
     }
     if (publicError.retryAfterSeconds !== undefined) res.setHeader(PUBLIC_HEADERS.retryAfter, String(publicError.retryAfterSeconds));
     res.status(publicError.httpStatus).json(publicError.toBody());

@@ -1,9 +1,10 @@
 import type { Logger } from '@cmsg/platform';
 import type { RequestHandler } from 'express';
+import { redactSignedFilePath } from '../file-transfers/signed-path-redaction';
 
 const PROBE_PATHS = new Set(['/healthz', '/readyz']);
 
-/** One line per finished request; probes log at debug so they do not drown the rest. */
+/** One line per finished request (signed file tokens redacted); probes log at debug so they do not drown the rest. */
 export function accessLogMiddleware(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const startedAt = process.hrtime.bigint();
@@ -11,7 +12,7 @@ export function accessLogMiddleware(logger: Logger): RequestHandler {
       const durationMs = Number(process.hrtime.bigint() - startedAt) / 1e6;
       const level = PROBE_PATHS.has(req.path) ? 'debug' : res.statusCode >= 500 ? 'warn' : 'info';
       logger[level](
-        { method: req.method, path: req.path, route: req.route?.path as string | undefined, status: res.statusCode, duration_ms: Math.round(durationMs * 10) / 10 },
+        { method: req.method, path: redactSignedFilePath(req.path), route: req.route?.path as string | undefined, status: res.statusCode, duration_ms: Math.round(durationMs * 10) / 10 },
         'request finished',
       );
     });
