@@ -2,11 +2,10 @@ import { type BusinessScope, MessageModel, TimelineEventModel, scopedFilter } fr
 import type { RecentTimeline } from '@cmsg/proto';
 import { resolveConversationReference } from '../resolve-conversation-reference';
 import { type TimelineItem, mergeRecentTimeline, timelineLimit } from './timeline-merge';
+import { type TimelineMessageFields, timelineTextOf } from './timeline-message-text';
 
-interface StoredMessage {
+interface StoredMessage extends TimelineMessageFields {
   is_from_customer: boolean;
-  body?: string | null;
-  content_type: string;
   created_at: Date;
 }
 
@@ -17,21 +16,21 @@ interface StoredNote {
 
 /**
  * GetRecentTimeline: the last messages and notes of a conversation (the AI's context), oldest
- * first. Each stream reads at most `limit` newest entries, enough for the merged last `limit`.
+ * first, media messages with their transcription. Each stream reads at most `limit` newest
+ * entries, enough for the merged last `limit`.
  */
 export async function getRecentTimeline(scope: BusinessScope, conversationUuid: string, requestedLimit: number): Promise<RecentTimeline> {
   const { conversation } = await resolveConversationReference(scope, { uuid: conversationUuid });
   const limit = timelineLimit(requestedLimit);
   const ofConversation = scopedFilter(scope, { conversation_id: conversation._id });
   const [messages, notes] = await Promise.all([
-    MessageModel.find(ofConversation, { is_from_customer: 1, body: 1, content_type: 1, created_at: 1 }).sort({ created_at: -1, _id: -1 }).limit(limit).lean<StoredMessage[]>(),
+    MessageModel.find(ofConversation, { is_from_customer: 1, body: 1, content_type: 1, transcription: 1, created_at: 1 }).sort({ created_at: -1, _id: -1 }).limit(limit).lean<StoredMessage[]>(),
     TimelineEventModel.find({ ...ofConversation, kind: 'note' }, { body: 1, created_at: 1 }).sort({ created_at: -1, _id: -1 }).limit(limit).lean<StoredNote[]>(),
   ]);
   const messageItems = messages.map(
     (message): TimelineItem => ({
       role: message.is_from_customer ? 'customer' : 'business',
-      // A media message without caption still tells the AI that something was sent.
-      text: message.body || `[${message.content_type}]`,
+      text: timelineTextOf(message),
       at: message.created_at,
     }),
   );
