@@ -29,6 +29,11 @@ export const ActionGroupCommandSchema = z.object({
       message: `at most ${ACTION_GROUP_LIMITS.maxAiTriggeringActions} AI-triggering actions`,
     }),
   created_at: z.iso.datetime(),
+  /**
+   * An AI run that answers a customer message (inbound webhook): it answers only while that message
+   * is still the conversation's newest and the conversation still wants an automatic reply.
+   */
+  in_reply_to_message_uuid: z.string().min(1).optional(),
 });
 
 export type ActionGroupCommand = z.infer<typeof ActionGroupCommandSchema>;

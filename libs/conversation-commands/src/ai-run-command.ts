@@ -14,7 +14,7 @@ export const AiRunCommandSchema = ActionGroupCommandSchema.extend({
 
 export type AiRunCommand = z.infer<typeof AiRunCommandSchema>;
 
-export type AiRunCommandFields = Pick<AiRunCommand, 'group_uuid' | 'business_id' | 'token_uuid' | 'request_id' | 'conversation_uuid' | 'created_at'>;
+export type AiRunCommandFields = Pick<AiRunCommand, 'group_uuid' | 'business_id' | 'token_uuid' | 'request_id' | 'conversation_uuid' | 'created_at' | 'in_reply_to_message_uuid'>;
 
 /** Builds (or decodes) an AI run of the assigned AI employee; throws a ZodError naming every invalid field. */
 export function createAiRunCommand(fields: AiRunCommandFields): AiRunCommand {

@@ -20,6 +20,7 @@ describe('inboundAiRunCommand', () => {
       escalate_on_error: true,
       actions: [{ type: 'run_ai' }],
       created_at: '2025-03-01T12:00:00.000Z',
+      in_reply_to_message_uuid: input.messageId,
     });
     expect(ActionSchema.parse(command.actions[0])).toEqual({ type: 'run_ai' });
   });

@@ -138,6 +138,15 @@ describe('ActionExecutor', () => {
     expect(fake.callsOf('addNote')).toHaveLength(1);
   });
 
+  it('answers a customer message only while it is the newest one: a superseded run is a no-op that sends nothing', async () => {
+    fake.context = { ...fake.context, ai_employee_uuid: ANA, last_inbound_message_uuid: 'm-2' };
+    expect(await run({ type: 'run_ai' }, { inReplyToMessageUuid: 'm-1' })).toBe('noop');
+    expect(fake.callsOf('sendMessage')).toHaveLength(0);
+    expect(fake.callsOf('chargeAiWallet')).toHaveLength(0);
+    expect(await run({ type: 'run_ai' }, { inReplyToMessageUuid: 'm-2' })).toBe('succeeded');
+    expect(fake.callsOf('sendMessage')).toHaveLength(1);
+  });
+
   it('refuses AI actions past the maximum depth', async () => {
     await expect(run({ type: 'run_ai' }, { depth: 3 })).rejects.toMatchObject({ code: 'ACTIONS_DEPTH_EXCEEDED' });
     await expect(run({ type: 'assign_ai_employee', ai_employee: { uuid: ANA }, run: true }, { depth: 3 })).rejects.toMatchObject({ code: 'ACTIONS_DEPTH_EXCEEDED' });

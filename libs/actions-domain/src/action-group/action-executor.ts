@@ -2,6 +2,7 @@ import type { Action, ActionOfType, ActionTemplate } from '@cmsg/api-schemas';
 import { CatalogError } from '@cmsg/errors';
 import { AlreadyInStatePolicy, type Caller, type ChangeTagsResponse, type SendMessageRequest, type TemplateContent } from '@cmsg/proto';
 import type { AiPipelines } from '../ai/ai-pipelines';
+import { autoReplyStillDue } from '../ai/auto-reply';
 import { MAX_ACTIONS_DEPTH } from '../limits';
 import type { ConversationServices } from '../ports';
 import { errorCodeOf } from './failure-policy';
@@ -19,6 +20,8 @@ export interface ActionRunContext {
   /** Budget left for an AI pipeline: the smaller of 300 s and what remains of the group's 800 s. */
   aiBudgetMs: number;
   signal: AbortSignal;
+  /** Set on the AI run a customer message queued: it is a no-op once that reply is no longer due. */
+  inReplyToMessageUuid?: string;
 }
 
 /**
@@ -67,6 +70,10 @@ export class ActionExecutor {
         return 'succeeded';
       case 'run_ai':
         assertDepthAllows(context.depth);
+        if (context.inReplyToMessageUuid !== undefined) {
+          const current = await actions.getConversationContext({ caller, conversation });
+          if (!autoReplyStillDue(current, context.inReplyToMessageUuid)) return 'noop';
+        }
         await this.ai.run({ ...this.aiInput(context), employee: action.ai_employee });
         return 'succeeded';
       case 'ai_assistance':

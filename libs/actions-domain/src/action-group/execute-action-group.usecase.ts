@@ -150,6 +150,7 @@ export class ExecuteActionGroup {
         depth: command.depth,
         aiBudgetMs: Math.min(this.aiRunBudgetMs, deadline - clock.now().getTime()),
         signal,
+        inReplyToMessageUuid: command.in_reply_to_message_uuid,
       });
       outcome = { status };
     } catch (error) {

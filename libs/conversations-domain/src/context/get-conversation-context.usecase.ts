@@ -32,5 +32,6 @@ export async function getConversationContext(scope: BusinessScope, reference: Co
     now: new Date(now).toISOString(),
     pending_schedule_uuid: pendingSchedule?._id,
     contact_phone: contact.phone || undefined,
+    last_inbound_message_uuid: conversation.last_inbound_message_id ?? undefined,
   };
 }

@@ -238,7 +238,14 @@ export interface ConversationContext {
   vision_wallet_tokens: number;
   now: string;
   pending_schedule_uuid?: string | undefined;
-  contact_phone?: string | undefined;
+  contact_phone?:
+    | string
+    | undefined;
+  /**
+   * The newest customer message counted on the conversation (an inbound-triggered AI run answers
+   * only while its message is still the newest).
+   */
+  last_inbound_message_uuid?: string | undefined;
 }
 
 export interface RecentTimelineRequest {
@@ -2429,6 +2436,7 @@ function createBaseConversationContext(): ConversationContext {
     now: "",
     pending_schedule_uuid: undefined,
     contact_phone: undefined,
+    last_inbound_message_uuid: undefined,
   };
 }
 
@@ -2466,6 +2474,9 @@ export const ConversationContext: MessageFns<ConversationContext> = {
     }
     if (message.contact_phone !== undefined) {
       writer.uint32(90).string(message.contact_phone);
+    }
+    if (message.last_inbound_message_uuid !== undefined) {
+      writer.uint32(98).string(message.last_inbound_message_uuid);
     }
     return writer;
   },
@@ -2571,6 +2582,14 @@ export const ConversationContext: MessageFns<ConversationContext> = {
             message.contact_phone = reader.string();
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.last_inbound_message_uuid = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2599,6 +2618,7 @@ export const ConversationContext: MessageFns<ConversationContext> = {
     message.now = object.now ?? "";
     message.pending_schedule_uuid = object.pending_schedule_uuid ?? undefined;
     message.contact_phone = object.contact_phone ?? undefined;
+    message.last_inbound_message_uuid = object.last_inbound_message_uuid ?? undefined;
     return message;
   },
 };
