@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { businessScope, visionWalletBalance } from '@cmsg/dal';
+import { businessScope, seedDatabase, visionWalletBalance } from '@cmsg/dal';
 import { FileModel } from '@cmsg/files';
-import { type TestBusiness, contactSeed, createTestBusiness, fakeWamid, inboundMediaWebhook, uniquePhone } from '@cmsg/testing';
+import { type TestBusiness, contactSeed, createTestBusiness, fakeWamid, inboundMediaWebhook, inboundTextWebhook, uniquePhone } from '@cmsg/testing';
 import { aiProvider, channelOf, cloudApi, conversationById, deliverWebhook, eventually, inboundMessageByProviderId } from './inbound-fixtures';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 7)]);
+// The empty-wallet business's image: bytes of its own, so its vision calls can be told from other tests'.
+const UNPAID_PNG = Buffer.concat([PNG.subarray(0, 8), Buffer.alloc(200, 9)]);
 const OGG = Buffer.concat([Buffer.from('OggS\0', 'latin1'), Buffer.alloc(500, 3)]);
 const MP4 = Buffer.concat([Buffer.from([0, 0, 0, 0x20]), Buffer.from('ftypisom', 'latin1'), Buffer.alloc(300, 1)]);
 const MIB = 1024 * 1024;
@@ -60,8 +62,8 @@ describe('POST /webhooks/chat: inbound media (CONTRACT 7, SPEC 7 and 8)', () => 
 
     const file = await FileModel.findById(message!.media!.file_uuid).lean();
     expect(file).toMatchObject({ business_id: business.businessId, module: 'inbound_media', status: 'confirmed', mime_type: 'image/png', size: PNG.length, message_id: message!._id });
-    const wallet = await visionWalletBalance(businessScope(business.businessId));
-    expect(wallet).toBeLessThan(WALLET);
+    // The charge is written just after the transcription.
+    await eventually(() => visionWalletBalance(businessScope(business.businessId)), (wallet) => wallet < WALLET);
     await awaitingTranscription(conversations.image, 0);
   });
 
@@ -94,11 +96,28 @@ describe('POST /webhooks/chat: inbound media (CONTRACT 7, SPEC 7 and 8)', () => 
 
   it('leaves media awaiting transcription while the vision wallet is empty, without calling the AI', async () => {
     const since = (await aiProvider().requests()).at(-1)?.seq ?? 0;
-    const { wamid } = await deliverMedia(emptyWallet, phones.broke, 'image', PNG, 'image/png');
+    const { wamid } = await deliverMedia(emptyWallet, phones.broke, 'image', UNPAID_PNG, 'image/png');
     const message = await eventually(() => inboundMessageByProviderId(emptyWallet.businessId, wamid), (found) => found?.media?.transcription_status === 'wallet_empty');
     expect(message!.media_transcription_pending).toBe(true);
     await awaitingTranscription(conversations.broke, 1);
-    const calls = (await aiProvider().requests({ since })).filter((record) => JSON.stringify(record.body ?? '').includes(message!.media!.file_uuid ?? 'none'));
+    const calls = (await aiProvider().requests({ since })).filter((record) => JSON.stringify(record.body ?? '').includes(UNPAID_PNG.toString('base64')));
     expect(calls).toEqual([]);
+  });
+
+  it('transcribes media left for an empty wallet once the wallet was topped up (a re-seed) and the customer writes again', async () => {
+    const { wamid } = await deliverMedia(emptyWallet, phones.broke, 'image', UNPAID_PNG, 'image/png');
+    await eventually(() => inboundMessageByProviderId(emptyWallet.businessId, wamid), (found) => found?.media?.transcription_status === 'wallet_empty');
+    await seedDatabase({ businesses: [{ ...emptyWallet.seed, contacts: [], vision_wallet_tokens: WALLET }] });
+    const since = (await aiProvider().requests()).at(-1)?.seq ?? 0;
+
+    const next = fakeWamid();
+    await deliverWebhook(inboundTextWebhook({ ...channelOf(emptyWallet), from: digits(phones.broke), id: next, text: '¿Ya vieron mi foto?' }));
+    const message = await eventually(() => inboundMessageByProviderId(emptyWallet.businessId, wamid), (found) => found?.media?.transcription_status === 'transcribed');
+    expect(message).toMatchObject({ media_transcription_pending: false, transcription: expect.stringMatching(/^AI\(gpt-4o-mini\): re: /) });
+    // Both images of the previous test and of this one were waiting; both are transcribed now.
+    await awaitingTranscription(conversations.broke, 0);
+    const calls = (await aiProvider().requests({ endpoint: 'chat.completions', since })).filter((record) => JSON.stringify(record.body).includes(UNPAID_PNG.toString('base64')));
+    expect(calls.length).toBeGreaterThanOrEqual(1);
+    expect(await inboundMessageByProviderId(emptyWallet.businessId, next)).toMatchObject({ ingest: { conversation_applied: true } });
   });
 });
