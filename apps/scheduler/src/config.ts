@@ -17,9 +17,9 @@ const schedulerConfigShape = {
   SCHEDULER_FIRE_LEASE_MS: positiveInt(30_000, 1_000),
   /** A fired schedule the actions-runner never executed is produced again after this long. */
   SCHEDULER_STALE_FIRING_MS: positiveInt(15 * 60_000, 10_000),
-  SCHEDULER_BATCH_SIZE: positiveInt(500),
+  SCHEDULER_BATCH_SIZE: positiveInt(2000),
   /** How often every pending due schedule is looked for whatever its minute bucket (also at start). */
-  SCHEDULER_CATCH_UP_INTERVAL_MS: positiveInt(60_000, 1_000),
+  SCHEDULER_CATCH_UP_INTERVAL_MS: positiveInt(300_000, 1_000),
   /** How often fired schedules without an outcome are looked for. */
   SCHEDULER_STALE_CHECK_INTERVAL_MS: positiveInt(60_000, 1_000),
   SCHEDULER_CONCURRENCY: positiveInt(32),

@@ -3,6 +3,7 @@ import { type BusinessScope, businessScope, claimOnce, claimsOfSchedule, holdsSc
 import type { Logger } from '@cmsg/platform';
 import { AsyncResource } from 'node:async_hooks';
 import { cancelSchedule } from '../manage/cancel-schedule';
+import { minutesToPoll } from './due-minutes';
 import type { Clock, ConversationCommandPublisher } from '../ports';
 import type { ScheduledMessageRepository, StoredSchedule } from '../scheduled-message.repository';
 
@@ -31,16 +32,15 @@ export const DEFAULT_FIRER_OPTIONS: Omit<ScheduleFirerOptions, 'replicaId'> = {
   leaseMs: 30_000,
   staleFiringMs: 15 * 60_000,
   maxFireAttempts: 5,
-  batchSize: 500,
+  batchSize: 2000,
   concurrency: 32,
   orphanGraceMs: 60_000,
-  catchUpIntervalMs: 60_000,
+  catchUpIntervalMs: 300_000,
   staleCheckIntervalMs: 60_000,
 };
 
 /** First firings are mirrored on their records after every this many claims (one update per bucket). */
 const MIRROR_CHUNK = 250;
-const MINUTE_MS = 60_000;
 
 export interface ScheduleFirerDependencies {
   repository: ScheduledMessageRepository;
@@ -81,6 +81,7 @@ export class ScheduleFirer {
   /** Past minute buckets that still had pending schedules when last polled. */
   private readonly backlogMinutes = new Set<string>();
   private lastCatchUpAt = Number.NEGATIVE_INFINITY;
+  private lastPolledAt = Number.NEGATIVE_INFINITY;
   private lastStaleCheckAt = Number.NEGATIVE_INFINITY;
   /** When this replica first found a schedule's fate claimed by someone else (no reads until a lease passed). */
   private readonly decidedElsewhereSince = new Map<string, number>();
@@ -162,29 +163,28 @@ export class ScheduleFirer {
 
   /**
    * Pending real-time schedules due now, by equality per minute bucket (FerretDB filters those in
-   * PostgreSQL): the current and the previous minute, and past minutes that still had pending
-   * schedules. Every pending due schedule whatever its bucket now and then (catch-up after a stop,
-   * records without a bucket).
+   * PostgreSQL): every minute since the last pass (at least the previous and the current one), and
+   * past minutes that still had pending schedules. Every pending due schedule whatever its bucket at
+   * start and now and then (a long stop, records without a bucket).
    */
   private async dueRealSchedules(now: Date): Promise<StoredSchedule[]> {
     const { repository } = this.dependencies;
     const current = scheduleDueMinute(now);
-    const previous = scheduleDueMinute(new Date(now.getTime() - MINUTE_MS));
     const found = new Map<string, StoredSchedule>();
     if (now.getTime() - this.lastCatchUpAt >= this.options.catchUpIntervalMs) {
       this.lastCatchUpAt = now.getTime();
       for (const schedule of await repository.dueRealSchedules(now)) {
         found.set(schedule._id, schedule);
-        if (schedule.due_minute && schedule.due_minute < previous) this.backlogMinutes.add(schedule.due_minute);
+        if (schedule.due_minute && schedule.due_minute < current) this.backlogMinutes.add(schedule.due_minute);
       }
     }
-    for (const minute of [...this.backlogMinutes].sort().concat(previous, current)) {
+    for (const minute of minutesToPoll(this.backlogMinutes, this.lastPolledAt, now.getTime())) {
       const pending = await repository.pendingInMinute(minute);
-      if (minute < previous && pending.length === 0) this.backlogMinutes.delete(minute);
-      else if (minute < current) this.backlogMinutes.add(minute);
+      if (pending.length === 0) this.backlogMinutes.delete(minute);
+      else this.backlogMinutes.add(minute);
       for (const schedule of pending) if (schedule.schedule_at.getTime() <= now.getTime()) found.set(schedule._id, schedule);
     }
-    this.backlogMinutes.delete(previous);
+    this.lastPolledAt = now.getTime();
     return [...found.values()];
   }
 
