@@ -122,7 +122,7 @@ describe('inbound message -> AI employee reply (CONTRACT 6 and 7, SPEC 3.1)', ()
     const since = await lastSeq();
     // Another command holds the conversation's stream (an assistance query the AI answers slowly),
     // so both messages are recorded before the first one's run starts: the quick-burst case.
-    await aiProvider().addRules({ match: { model: ASSISTANT_MODEL }, delay_ms: 4000, times: 1 });
+    await aiProvider().addRules({ match: { model: ASSISTANT_MODEL }, delay_ms: 8000, times: 1 });
     const busy = await business.api.post('/conversation/actions', {
       conversation: { uuid: conversations.burst },
       actions: [{ type: 'ai_assistance', ai_employee: { uuid: assistant }, prompt: 'Resume la conversación' }],
@@ -133,8 +133,12 @@ describe('inbound message -> AI employee reply (CONTRACT 6 and 7, SPEC 3.1)', ()
     const first = fakeWamid();
     const firstPayload = inboundTextWebhook({ ...channelOf(business), from: digits(phones.burst), id: first, text: 'Hola' });
     await deliverWebhook(firstPayload);
-    await deliverWebhook(inboundTextWebhook({ ...channelOf(business), from: digits(phones.burst), id: fakeWamid(), text: 'Quiero reservar para dos' }));
+    const second = fakeWamid();
+    await deliverWebhook(inboundTextWebhook({ ...channelOf(business), from: digits(phones.burst), id: second, text: 'Quiero reservar para dos' }));
     await deliverWebhook(firstPayload);
+    await eventually(() => inboundMessageByProviderId(business.businessId, second), (found) => found?.ingest?.ai_run_queued === true);
+    // The precondition of the burst case: both runs were queued while the stream was still busy.
+    expect((await actionGroupsOf(conversations.burst)).find((group) => group.actions[0]!.type === 'ai_assistance')!.status).toBe('processing');
 
     const groups = await eventually(
       () => actionGroupsOf(conversations.burst),
