@@ -6,7 +6,8 @@ export type { ActionGroupCommand, ConversationCommand, ActionGroupSource } from 
 export { ActionGroupModel } from './action-group/action-group.model';
 export type { ActionGroupEntity, ActionRecord, ActionStatus, GroupStatus } from './action-group/action-group.model';
 export { ActionGroupRepository, initialGroupDocument } from './action-group/action-group.repository';
-export type { ActionGroupStore, ActionResultUpdate } from './action-group/action-group.repository';
+export type { ActionGroupStore, ActionResultUpdate, RecordedResult } from './action-group/action-group.repository';
+export { ActionGroupDecisionModel } from './action-group/action-group-decision.model';
 export { ActionExecutor } from './action-group/action-executor';
 export { runPreflight } from './action-group/preflight';
 export { submitActionGroup } from './action-group/submit-action-group.usecase';

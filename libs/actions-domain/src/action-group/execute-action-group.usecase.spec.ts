@@ -255,4 +255,21 @@ describe('ExecuteActionGroup', () => {
     ]);
     expect(result.status).toBe('failed');
   });
+  it('adopts the result another runner of the group recorded first, and goes on from it', async () => {
+    const group = command([{ type: 'context_note', note: 'n' }, { type: 'mark_pending' }]);
+    // Another runner (a partition that moved) records action 0 as failed just before this one does.
+    const record = store.recordActionResult.bind(store);
+    store.recordActionResult = async (recordScope, uuid, index, result) => {
+      if (index === 0) await record(recordScope, uuid, 0, { status: 'failed', error: { code: 'SEND_FAILED', message: 'by the other runner' }, finishedAt: new Date(now) });
+      return record(recordScope, uuid, index, result);
+    };
+    await run.execute(group, signal());
+    const result = await stored(group);
+    expect(result.actions.map((action) => [action.status, action.error?.code ?? null])).toEqual([
+      ['failed', 'SEND_FAILED'],
+      ['skipped', null],
+    ]);
+    expect([result.status, result.escalated]).toEqual(['failed', true]);
+    expect(events.map((event) => event.type)).toEqual(['action.failed', 'action_group.finished']);
+  });
 });

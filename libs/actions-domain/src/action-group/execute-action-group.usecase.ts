@@ -7,7 +7,7 @@ import type { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { actionFailedEvent, actionGroupFinishedEvent } from '../webhooks/webhook-events';
 import type { ActionExecutor } from './action-executor';
 import { type ActionErrorRecord, type ActionGroupEntity, FINAL_ACTION_STATUSES } from './action-group.model';
-import { type ActionGroupStore, type ActionResultUpdate, initialGroupDocument } from './action-group.repository';
+import { type ActionGroupStore, type ActionResultUpdate, initialGroupDocument, type RecordedResult } from './action-group.repository';
 import type { ActionGroupCommand } from './conversation-command';
 import { isEscalatingCode, isTransientFailure } from './failure-policy';
 
@@ -81,7 +81,9 @@ export class ExecuteActionGroup {
         continue;
       }
       if (stopped) {
-        await this.record(scope, group, record.index, { status: 'skipped', error: null, finishedAt: clock.now() });
+        const recorded = await this.record(scope, group, record.index, { status: 'skipped', error: null, finishedAt: clock.now() });
+        // Another runner recorded a failure of this action first: its effects are owed as well.
+        if (recorded.status === 'failed') await this.afterFailure(scope, group, record.index);
         continue;
       }
       const outOfBudget = clock.now().getTime() >= deadline;
@@ -112,8 +114,8 @@ export class ExecuteActionGroup {
     for (const record of group.actions) {
       if (FINAL_ACTION_STATUSES.includes(record.status)) continue;
       const error = failedOne ? null : { code: 'UPDATE_FAILED', message: `The action could not be completed after repeated attempts (${reason}).` };
-      await this.record(scope, group, record.index, { status: error ? 'failed' : 'skipped', error, finishedAt: clock.now() });
-      if (error) {
+      const recorded = await this.record(scope, group, record.index, { status: error ? 'failed' : 'skipped', error, finishedAt: clock.now() });
+      if (recorded.status === 'failed') {
         failedOne = true;
         await this.afterFailure(scope, group, record.index).catch((effectError: unknown) =>
           logger.error({ err: effectError, action_group: group._id }, 'webhook or escalation of an abandoned group failed'),
@@ -169,21 +171,26 @@ export class ExecuteActionGroup {
       outcome.status !== 'failed' && next && !FINAL_ACTION_STATUSES.includes(next.status) && finishedAt.getTime() < deadline
         ? { index: index + 1, at: finishedAt }
         : undefined;
-    await this.record(scope, group, index, { status: outcome.status, error: outcome.status === 'failed' ? outcome.error : null, finishedAt, startNext });
-    if (startNext) markedRunning.add(startNext.index);
-    return outcome.status === 'failed';
+    const recorded = await this.record(scope, group, index, { status: outcome.status, error: outcome.status === 'failed' ? outcome.error : null, finishedAt, startNext });
+    if (startNext && recorded.status !== 'failed') markedRunning.add(startNext.index);
+    return recorded.status === 'failed';
   }
 
-  private async record(scope: BusinessScope, group: ActionGroupEntity, index: number, result: ActionResultUpdate): Promise<void> {
-    await this.dependencies.groups.recordActionResult(scope, group._id, index, result);
-    Object.assign(group.actions[index]!, { status: result.status, error: result.error, finished_at: result.finishedAt });
-    if (result.startNext) Object.assign(group.actions[result.startNext.index]!, { status: 'running', started_at: result.startNext.at, error: null });
+  /**
+   * Records the result and answers the one that counts: when another runner of this group (a
+   * rebalance) recorded this action first, its result stands and this run goes on from it.
+   */
+  private async record(scope: BusinessScope, group: ActionGroupEntity, index: number, result: ActionResultUpdate): Promise<RecordedResult> {
+    const action = group.actions[index]!;
+    const recorded = await this.dependencies.groups.recordActionResult(scope, group._id, index, { ...result, startedAt: action.started_at });
+    Object.assign(action, { status: recorded.status, error: recorded.error, finished_at: recorded.finishedAt });
+    if (result.startNext && recorded.status !== 'failed') Object.assign(group.actions[result.startNext.index]!, { status: 'running', started_at: result.startNext.at, error: null });
+    return recorded;
   }
 
-  private async recordBudgetExhausted(scope: BusinessScope, group: ActionGroupEntity, index: number): Promise<true> {
+  private async recordBudgetExhausted(scope: BusinessScope, group: ActionGroupEntity, index: number): Promise<boolean> {
     const error = { code: 'UPDATE_FAILED', message: `Not started: the action group used up its ${this.groupBudgetMs / 1000} s budget.` };
-    await this.record(scope, group, index, { status: 'failed', error, finishedAt: this.dependencies.clock.now() });
-    return true;
+    return (await this.record(scope, group, index, { status: 'failed', error, finishedAt: this.dependencies.clock.now() })).status === 'failed';
   }
 
   /** A failed action's effects, each idempotent: its webhook event, and the group's one escalation. */

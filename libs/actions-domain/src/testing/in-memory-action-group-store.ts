@@ -1,6 +1,7 @@
 import type { BusinessScope } from '@cmsg/dal';
 import type { ActionGroupEntity, GroupStatus } from '../action-group/action-group.model';
-import type { ActionGroupStore, ActionResultUpdate } from '../action-group/action-group.repository';
+import { FINAL_ACTION_STATUSES } from '../action-group/action-group.model';
+import type { ActionGroupStore, ActionResultUpdate, RecordedResult } from '../action-group/action-group.repository';
 
 /** ActionGroupStore in memory, for specs: same semantics as the MongoDB repository (copies in and out). */
 export class InMemoryActionGroupStore implements ActionGroupStore {
@@ -30,10 +31,14 @@ export class InMemoryActionGroupStore implements ActionGroupStore {
     Object.assign(this.scoped(scope, uuid).actions[index]!, { status: 'running', started_at: at, error: null });
   }
 
-  async recordActionResult(scope: BusinessScope, uuid: string, index: number, result: ActionResultUpdate): Promise<void> {
+  /** The first result recorded for an action stands, as with the repository's insert-decisions. */
+  async recordActionResult(scope: BusinessScope, uuid: string, index: number, result: ActionResultUpdate): Promise<RecordedResult> {
     const group = this.scoped(scope, uuid);
-    Object.assign(group.actions[index]!, { status: result.status, error: result.error, finished_at: result.finishedAt });
-    if (result.startNext) Object.assign(group.actions[result.startNext.index]!, { status: 'running', started_at: result.startNext.at, error: null });
+    const action = group.actions[index]!;
+    if (FINAL_ACTION_STATUSES.includes(action.status)) return { status: action.status as RecordedResult['status'], error: action.error, finishedAt: action.finished_at! };
+    Object.assign(action, { status: result.status, error: result.error, finished_at: result.finishedAt });
+    if (result.startNext && result.status !== 'failed') Object.assign(group.actions[result.startNext.index]!, { status: 'running', started_at: result.startNext.at, error: null });
+    return { status: result.status, error: result.error, finishedAt: result.finishedAt };
   }
 
   async markEscalated(scope: BusinessScope, uuid: string): Promise<boolean> {
