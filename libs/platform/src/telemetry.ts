@@ -7,16 +7,22 @@ import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { RedisInstrumentation } from '@opentelemetry/instrumentation-redis';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK, tracing } from '@opentelemetry/sdk-node';
+import { redactIncomingPathHook } from './incoming-path-redaction';
 import { scrubbedMongoStatement } from './mongodb-statement';
 
 let sdk: NodeSDK | undefined;
+
+export interface TelemetryOptions {
+  /** Rewrites incoming request paths before they become span attributes (paths that carry credentials). */
+  redactIncomingPath?: (path: string) => string;
+}
 
 /**
  * Must run before express, grpc-js, kafkajs, mongodb or redis are first required: the
  * instrumentations patch them on load. Trace context then crosses HTTP headers, gRPC metadata
  * and Kafka message headers. Spans are exported only when OTEL_EXPORTER_OTLP_ENDPOINT is set.
  */
-export function startTelemetry(serviceName: string): void {
+export function startTelemetry(serviceName: string, options: TelemetryOptions = {}): void {
   if (sdk) return;
   const endpoint = process.env['OTEL_EXPORTER_OTLP_ENDPOINT'];
   // The SDK reads these itself and defaults them to OTLP: we export traces only, unless told otherwise.
@@ -30,7 +36,7 @@ export function startTelemetry(serviceName: string): void {
       ? [new tracing.BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }))]
       : [new tracing.NoopSpanProcessor()],
     instrumentations: [
-      new HttpInstrumentation(),
+      new HttpInstrumentation(options.redactIncomingPath ? { requestHook: redactIncomingPathHook(options.redactIncomingPath) } : {}),
       new ExpressInstrumentation(),
       new GrpcInstrumentation(),
       new KafkaJsInstrumentation(),
