@@ -1,9 +1,10 @@
 import { CatalogError } from '@cmsg/errors';
-import { type BusinessScope, ConversationModel, TimelineEventModel, scopedFilter } from '@cmsg/dal';
+import { type BusinessScope, ConversationModel, TimelineEventModel, mirrorConversationState, scopedFilter } from '@cmsg/dal';
 import type { InboxStatusResponse } from '@cmsg/proto';
 import { randomUUID } from 'node:crypto';
 import { newConversationEvent } from './conversation-events';
 import type { ConversationOutbox } from './conversation-outbox';
+import { decideConversationState } from './conversation-state-change';
 import { type ConversationReference, resolveConversationReference, type StoredConversation } from './resolve-conversation-reference';
 
 export type InboxStatus = 'pending' | 'resolved';
@@ -28,8 +29,10 @@ export async function setInboxStatusByReference(
 }
 
 /**
- * SPEC 3.1. Compare-and-set on the current status: a conversation already in the target status is
- * a 200 with no change and no broadcast; the broadcast rides in the same atomic update (outbox).
+ * SPEC 3.1. The change is the next entry of the conversation's inbox-status log
+ * (conversation-state-change.ts): a conversation already in the target status is a 200 with no
+ * change and no broadcast, and of concurrent callers exactly one records each real change, with
+ * one timeline event and one broadcast (outbox).
  */
 export async function setInboxStatus(
   scope: BusinessScope,
@@ -37,43 +40,44 @@ export async function setInboxStatus(
   conversation: StoredConversation,
   change: InboxStatusChange,
 ): Promise<InboxStatusResponse> {
-  const response = { conversation: { uuid: conversation._id }, inbox_status: change.target };
-  if (change.target === 'resolved') assertResolvable(conversation);
-  if (conversation.inbox_status === change.target) return response;
+  await changeInboxStatus(scope, outbox, conversation, change);
+  return { conversation: { uuid: conversation._id }, inbox_status: change.target };
+}
 
+/** setInboxStatus that also says whether this call made the change (false: it already was so). */
+export async function changeInboxStatus(scope: BusinessScope, outbox: ConversationOutbox, conversation: StoredConversation, change: InboxStatusChange): Promise<boolean> {
+  if (change.target === 'resolved') assertResolvable(conversation);
   const now = new Date();
+  const pendingReason = change.target === 'pending' ? change.pendingReason ?? 'marked_pending' : null;
+  const decision = await decideConversationState(scope, conversation, 'inbox_status', change.target, {
+    data: { pending_reason: pendingReason },
+    actor: change.actor,
+    now,
+    // The transcription guard on the conversation as it is now, not as it was read.
+    guard: change.target === 'resolved' ? () => assertResolvableNow(scope, conversation._id) : undefined,
+  });
+  if (!decision.changed) return false;
+
+  await mirrorConversationState(
+    scope,
+    conversation._id,
+    'inbox_status',
+    (entry) => ({ inbox_status: entry.value, pending_reason: (entry.data?.['pending_reason'] as string | null | undefined) ?? null }),
+    now,
+  );
   const event = newConversationEvent(
     INBOX_STATUS_CHANGED,
     {
       business_id: scope.businessId,
       conversation_uuid: conversation._id,
-      from: conversation.inbox_status,
+      from: decision.previous,
       to: change.target,
-      pending_reason: change.target === 'pending' ? change.pendingReason ?? 'marked_pending' : null,
+      pending_reason: pendingReason,
       actor: change.actor,
       occurred_at: now.toISOString(),
     },
     now,
   );
-  const guard = change.target === 'resolved' ? { $or: [{ ai_employee_id: null }, { media_awaiting_transcription: { $lte: 0 } }] } : {};
-  const updated = await ConversationModel.findOneAndUpdate(
-    scopedFilter(scope, { _id: conversation._id, inbox_status: { $ne: change.target }, ...guard }),
-    {
-      $set: { inbox_status: change.target, pending_reason: change.target === 'pending' ? change.pendingReason ?? 'marked_pending' : null, updated_at: now },
-      $push: { outbox: event },
-    },
-    { new: true },
-  ).lean<StoredConversation>();
-
-  if (!updated) {
-    // Lost a race: re-read to tell "someone else already did it" from "a guard now fails".
-    const current = await ConversationModel.findOne(scopedFilter(scope, { _id: conversation._id })).lean<StoredConversation>();
-    if (!current) throw new CatalogError('CONVERSATION_NOT_FOUND');
-    if (current.inbox_status === change.target) return response;
-    if (change.target === 'resolved') assertResolvable(current);
-    throw new CatalogError('UPDATE_FAILED', 'The conversation changed while its status was being updated; retry.');
-  }
-
   await TimelineEventModel.create({
     _id: randomUUID(),
     business_id: scope.businessId,
@@ -83,8 +87,15 @@ export async function setInboxStatus(
     author: change.actor,
     created_at: now,
   });
+  await outbox.add(scope.businessId, conversation._id, event);
   await outbox.flushQuietly(conversation._id);
-  return response;
+  return true;
+}
+
+async function assertResolvableNow(scope: BusinessScope, conversationId: string): Promise<void> {
+  const current = await ConversationModel.findOne(scopedFilter(scope, { _id: conversationId })).lean<StoredConversation>();
+  if (!current) throw new CatalogError('CONVERSATION_NOT_FOUND');
+  assertResolvable(current);
 }
 
 /** Human-attended conversations are exempt from the transcription guard (SPEC 7). */

@@ -29,3 +29,5 @@ export {
   aiEmployeeWalletState,
 } from './wallet-ledger';
 export type { WalletId, WalletPosition, WalletCharge, WalletChargeOutcome } from './wallet-ledger';
+export { latestConversationState, appendConversationState, mirrorConversationState, conversationStateEntryId } from './conversation-state-log';
+export type { ConversationStateField, ConversationStateEntry, ConversationStateChange } from './conversation-state-log';

@@ -410,6 +410,67 @@ const conversationScheduleSlotSchema = new Schema(
 conversationScheduleSlotSchema.index({ conversation_id: 1, seq: -1 });
 
 /*
+ * Who owns a conversation and its inbox status, each as an append-only log per conversation (the
+ * pattern of conversation_schedule_slots): entry `<conversation>:<field>:<seq>` is written only by
+ * the one writer that read entry seq - 1, so every change is decided knowing the value it replaces
+ * and a change to the value already there is never written twice (one timeline event, one
+ * broadcast per real change). conversation.ai_employee_id / inbox_status / pending_reason mirror
+ * the latest entry; before a conversation's first change the mirror is the value (seq 0).
+ */
+const conversationStateLogSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    business_id: { type: String, required: true },
+    conversation_id: { type: String, required: true },
+    field: { type: String, enum: ['owner', 'inbox_status'], required: true },
+    seq: { type: Number, required: true },
+    // owner: the AI employee id or null (human team); inbox_status: pending | resolved.
+    value: { type: String, default: null },
+    previous: { type: String, default: null },
+    // inbox_status: the pending reason and the announcing event id.
+    data: { type: Schema.Types.Mixed, default: null },
+    actor: { type: Schema.Types.Mixed, default: null },
+    created_at: { type: Date, required: true },
+  },
+  options,
+);
+// Latest entry of a conversation's field.
+conversationStateLogSchema.index({ conversation_id: 1, field: 1, seq: -1 });
+
+/*
+ * Conversation events waiting to be published (topic conversation-events), one document per event
+ * (_id = event id), inserted by the one writer of the change it announces and deleted once
+ * published (a deleteOne is exclusive on FerretDB; an array `$push`/`$pull` on the conversation
+ * can be lost to a concurrent update of the same conversation). The relay takes a stale event by
+ * inserting a claim `<event id>:<lease window>` into conversation_outbox_claims.
+ */
+const conversationOutboxSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    business_id: { type: String, required: true },
+    conversation_id: { type: String, required: true },
+    type: { type: String, required: true },
+    payload: { type: Schema.Types.Mixed, required: true },
+    created_at: { type: Date, required: true },
+  },
+  options,
+);
+// Events of a conversation (flush after a change); stale events (relay).
+conversationOutboxSchema.index({ conversation_id: 1 });
+conversationOutboxSchema.index({ created_at: 1 });
+
+const conversationOutboxClaimSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    event_id: { type: String, required: true },
+    created_at: { type: Date, required: true },
+  },
+  options,
+);
+// Sweep of old claims.
+conversationOutboxClaimSchema.index({ created_at: 1 });
+
+/*
  * Token wallets (AI employees, business vision) as an append-only ledger of charges, one log per
  * wallet: entry `<wallet>:<seq>` is inserted only by the one writer that read entry seq - 1, so
  * every charge is decided knowing exactly the charges before it (an `$inc` on FerretDB 1.x loses
@@ -452,6 +513,9 @@ export const ScheduledMessageModel = model('ScheduledMessage', scheduledMessageS
 export const ScheduleClaimModel = model('ScheduleClaim', scheduleClaimSchema, 'schedule_claims');
 export const ConversationScheduleSlotModel = model('ConversationScheduleSlot', conversationScheduleSlotSchema, 'conversation_schedule_slots');
 export const WalletLedgerModel = model('WalletLedger', walletLedgerSchema, 'wallet_ledger');
+export const ConversationStateLogModel = model('ConversationStateLog', conversationStateLogSchema, 'conversation_state_log');
+export const ConversationOutboxModel = model('ConversationOutbox', conversationOutboxSchema, 'conversation_outbox');
+export const ConversationOutboxClaimModel = model('ConversationOutboxClaim', conversationOutboxClaimSchema, 'conversation_outbox_claims');
 
 type Entity<M> = M extends Model<infer Raw> ? Raw & { _id: string } : never;
 export type BusinessEntity = Entity<typeof BusinessModel>;
@@ -473,6 +537,8 @@ export type ScheduledMessageEntity = InferSchemaType<typeof scheduledMessageSche
 export type ScheduleClaimEntity = InferSchemaType<typeof scheduleClaimSchema>;
 export type ConversationScheduleSlotEntity = InferSchemaType<typeof conversationScheduleSlotSchema>;
 export type WalletLedgerEntity = InferSchemaType<typeof walletLedgerSchema>;
+export type ConversationStateLogEntity = InferSchemaType<typeof conversationStateLogSchema>;
+export type ConversationOutboxEntity = InferSchemaType<typeof conversationOutboxSchema>;
 
 export const ALL_MODELS = [
   BusinessModel,
@@ -494,4 +560,7 @@ export const ALL_MODELS = [
   ScheduleClaimModel,
   ConversationScheduleSlotModel,
   WalletLedgerModel,
+  ConversationStateLogModel,
+  ConversationOutboxModel,
+  ConversationOutboxClaimModel,
 ] as const;

@@ -4,6 +4,7 @@ import type { ActionActor } from '../action-support/action-actor';
 import { type AlreadyInStatePolicy, whenAlreadyInState } from '../action-support/already-in-state';
 import type { ObjectRef } from '../action-support/resolve-object-ref';
 import { type ConversationReference, resolveConversationReference } from '../resolve-conversation-reference';
+import { currentConversationState } from '../conversation-state-change';
 import { changeConversationOwner } from './change-conversation-owner';
 import { handlePendingScheduleForOwnerChange } from './owner-change-schedule';
 import { findAiEmployee } from './resolve-ai-employee.usecase';
@@ -30,12 +31,17 @@ export async function assignAiEmployee(scope: BusinessScope, command: AssignAiEm
     ai_employee: { uuid: employee._id, name: employee.name },
     noop,
   });
-  if (conversation.ai_employee_id === employee._id) {
+  if ((await currentConversationState(scope, conversation, 'owner')) === employee._id) {
     whenAlreadyInState(command.policy, 'AI_EMPLOYEE_ALREADY_ASSIGNED', `The AI employee '${employee.name}' is already assigned.`);
     return response(true);
   }
   const now = new Date();
-  const handling = await handlePendingScheduleForOwnerChange(scope, conversation, action, { kind: 'ai_employee', aiEmployeeId: employee._id }, command.actor, now);
-  await changeConversationOwner(scope, conversation, employee._id, handling, now);
+  const scheduleHandled = await handlePendingScheduleForOwnerChange(scope, conversation, action, { kind: 'ai_employee', aiEmployeeId: employee._id }, command.actor, now);
+  const change = await changeConversationOwner(scope, conversation, employee._id, scheduleHandled, now, command.actor);
+  if (!change.changed) {
+    // A concurrent request assigned the same employee first.
+    whenAlreadyInState(command.policy, 'AI_EMPLOYEE_ALREADY_ASSIGNED', `The AI employee '${employee.name}' is already assigned.`);
+    return response(true);
+  }
   return response(false);
 }

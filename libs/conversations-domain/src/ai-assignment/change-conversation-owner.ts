@@ -1,32 +1,43 @@
 import { CatalogError } from '@cmsg/errors';
-import { type BusinessScope, ConversationModel, scopedFilter } from '@cmsg/dal';
+import { type BusinessScope, ConversationModel, latestScheduleSlot, mirrorConversationState, scopedFilter } from '@cmsg/dal';
+import type { ActionActor } from '../action-support/action-actor';
+import { decideConversationState } from '../conversation-state-change';
 import type { StoredConversation } from '../resolve-conversation-reference';
 import type { ScheduleHandling } from './scheduled-message-action';
 
+export interface OwnerChange {
+  /** False when another change made it first (the owner already was the target). */
+  changed: boolean;
+  conversation: StoredConversation;
+}
+
 /**
- * Compare-and-set of the conversation owner on the owner and the pending schedule pointer as read,
- * so a concurrent owner change or a schedule created meanwhile (validated against the old owner)
- * is not silently overwritten. A cancelled schedule's pointer is cleared in the same update.
+ * Sets the owner (an AI employee id, or null for the human team) as the next entry of the
+ * conversation's owner log, so of concurrent changes each real one is recorded once, in one order,
+ * and the conversation document's ai_employee_id follows the latest. A schedule that became
+ * pending since the conversation was read (validated against the old owner) is not overwritten
+ * silently: SCHEDULE_CONFLICT.
  */
 export async function changeConversationOwner(
   scope: BusinessScope,
   conversation: StoredConversation,
   aiEmployeeId: string | null,
-  handling: ScheduleHandling,
+  schedule: { handling: ScheduleHandling; seenScheduleId: string | null },
   now: Date,
-): Promise<StoredConversation> {
-  const readPointer = conversation.pending_schedule_id ?? null;
-  const updated = await ConversationModel.findOneAndUpdate(
-    scopedFilter(scope, { _id: conversation._id, ai_employee_id: conversation.ai_employee_id ?? null, pending_schedule_id: readPointer }),
-    { $set: { ai_employee_id: aiEmployeeId, updated_at: now, ...(handling === 'cancel' ? { pending_schedule_id: null } : {}) } },
-    { new: true },
-  ).lean<StoredConversation>();
-  if (updated) return updated;
-
+  actor: ActionActor | null = null,
+): Promise<OwnerChange> {
+  if (schedule.handling === 'none') await assertNoScheduleSince(scope, conversation, schedule.seenScheduleId);
+  const decision = await decideConversationState(scope, conversation, 'owner', aiEmployeeId, { actor, now });
+  if (decision.changed) await mirrorConversationState(scope, conversation._id, 'owner', (entry) => ({ ai_employee_id: entry.value }), now);
   const current = await ConversationModel.findOne(scopedFilter(scope, { _id: conversation._id })).lean<StoredConversation>();
   if (!current) throw new CatalogError('CONVERSATION_NOT_FOUND');
-  if ((current.pending_schedule_id ?? null) !== readPointer) {
+  return { changed: decision.changed, conversation: { ...current, ai_employee_id: aiEmployeeId } };
+}
+
+async function assertNoScheduleSince(scope: BusinessScope, conversation: StoredConversation, seenScheduleId: string | null): Promise<void> {
+  const slot = await latestScheduleSlot(scope, conversation._id);
+  const pending = slot.seq > 0 ? slot.scheduleId : null;
+  if (pending && pending !== seenScheduleId) {
     throw new CatalogError('SCHEDULE_CONFLICT', 'A scheduled message of the conversation changed during the owner change; retry.');
   }
-  throw new CatalogError('UPDATE_FAILED', 'The conversation owner changed during the update; retry.');
 }

@@ -1,7 +1,7 @@
 import type { BusinessScope } from '@cmsg/dal';
 import type { ActionActor } from '../action-support/action-actor';
 import type { StoredConversation } from '../resolve-conversation-reference';
-import { cancelPendingSchedule, fallbackTemplateOf, loadPendingSchedule, reassignPendingSchedule } from './pending-schedule';
+import { cancelPendingSchedule, fallbackTemplateOf, loadPendingSchedule, pendingScheduleIdOf, reassignPendingSchedule } from './pending-schedule';
 import { type ScheduleHandling, type ScheduledMessageAction, scheduleHandlingFor } from './scheduled-message-action';
 
 export type NextOwner = { kind: 'ai_employee'; aiEmployeeId: string } | { kind: 'human_user' };
@@ -18,10 +18,11 @@ export async function handlePendingScheduleForOwnerChange(
   next: NextOwner,
   actor: ActionActor,
   now: Date,
-): Promise<ScheduleHandling> {
+): Promise<{ handling: ScheduleHandling; seenScheduleId: string | null }> {
+  const seenScheduleId = await pendingScheduleIdOf(scope, conversation);
   const schedule = await loadPendingSchedule(scope, conversation);
   const handling = scheduleHandlingFor(schedule !== null, action);
-  if (!schedule || handling === 'none') return handling;
+  if (!schedule || handling === 'none') return { handling, seenScheduleId };
   if (handling === 'cancel') {
     await cancelPendingSchedule(scope, schedule, actor, now);
   } else if (next.kind === 'ai_employee') {
@@ -30,5 +31,5 @@ export async function handlePendingScheduleForOwnerChange(
     const fallbackTemplateId = await fallbackTemplateOf(scope, schedule, conversation);
     await reassignPendingSchedule(scope, schedule, { kind: 'human_user', fallbackTemplateId }, actor, now);
   }
-  return handling;
+  return { handling, seenScheduleId };
 }

@@ -1,15 +1,33 @@
 import { CatalogError } from '@cmsg/errors';
-import { type BusinessScope, ChannelModel, ScheduledMessageModel, type ScheduledMessageEntity, TemplateModel, scopedFilter } from '@cmsg/dal';
+import {
+  type BusinessScope,
+  ChannelModel,
+  ConversationModel,
+  ScheduledMessageModel,
+  type ScheduledMessageEntity,
+  TemplateModel,
+  claimOnce,
+  latestScheduleSlot,
+  releaseScheduleSlot,
+  scopedFilter,
+} from '@cmsg/dal';
 import type { ActionActor } from '../action-support/action-actor';
 import type { StoredConversation } from '../resolve-conversation-reference';
 import { type NewScheduleOwner, reassignedScheduleFields } from './schedule-reassignment';
 
 export type StoredSchedule = ScheduledMessageEntity & { _id: string };
 
-/** The schedule conversation.pending_schedule_id points to, if it is still pending. */
+/** Which schedule holds the conversation: its slot log, else (before the log) conversation.pending_schedule_id. */
+export async function pendingScheduleIdOf(scope: BusinessScope, conversation: StoredConversation): Promise<string | null> {
+  const slot = await latestScheduleSlot(scope, conversation._id);
+  return slot.seq > 0 ? slot.scheduleId : conversation.pending_schedule_id ?? null;
+}
+
+/** The schedule that holds the conversation, if it is still pending. */
 export async function loadPendingSchedule(scope: BusinessScope, conversation: StoredConversation): Promise<StoredSchedule | null> {
-  if (!conversation.pending_schedule_id) return null;
-  return ScheduledMessageModel.findOne(scopedFilter(scope, { _id: conversation.pending_schedule_id, status: 'pending' })).lean<StoredSchedule>();
+  const scheduleId = await pendingScheduleIdOf(scope, conversation);
+  if (!scheduleId) return null;
+  return ScheduledMessageModel.findOne(scopedFilter(scope, { _id: scheduleId, status: 'pending' })).lean<StoredSchedule>();
 }
 
 function historyEntry(event: 'cancelled' | 'reassigned', status: string, actor: ActionActor, now: Date, detail: Record<string, unknown> = {}) {
@@ -17,15 +35,21 @@ function historyEntry(event: 'cancelled' | 'reassigned', status: string, actor: 
 }
 
 /**
- * Compare-and-set on status pending: a schedule that fired or was cancelled meanwhile is left as
- * it is (the owner change goes on, there is nothing left to cancel).
+ * The schedule's fate (cancel or fire) is decided once, by the first insert of its fate claim (as
+ * every cancellation does, libs/dal schedule-coordination): a schedule that fired meanwhile is left
+ * as it is and the owner change goes on. The winner records the cancellation and frees the slot.
  */
 export async function cancelPendingSchedule(scope: BusinessScope, schedule: StoredSchedule, actor: ActionActor, now: Date): Promise<void> {
-  await ScheduledMessageModel.findOneAndUpdate(
-    scopedFilter(scope, { _id: schedule._id, status: 'pending' }),
-    { $set: { status: 'cancelled', updated_at: now }, $push: { history: historyEntry('cancelled', 'cancelled', actor, now) } },
-    { new: true },
-  ).lean();
+  if (!(await claimOnce(scope, 'fate', schedule._id, { decision: 'cancel', reason: 'owner_change', actor }, now))) return;
+  await ScheduledMessageModel.updateOne(scopedFilter(scope, { _id: schedule._id, status: { $in: ['pending', 'cancelled'] } }), {
+    $set: { status: 'cancelled', fire_lease_until: null, updated_at: now },
+    $push: { history: historyEntry('cancelled', 'cancelled', actor, now) },
+  });
+  await releaseScheduleSlot(scope, schedule.conversation_id, schedule._id, now);
+  // A schedule that predates the slot log is known only to the conversation's pointer.
+  if ((await latestScheduleSlot(scope, schedule.conversation_id)).seq === 0) {
+    await ConversationModel.updateOne(scopedFilter(scope, { _id: schedule.conversation_id, pending_schedule_id: schedule._id }), { $set: { pending_schedule_id: null, updated_at: now } });
+  }
 }
 
 /** Keeps the schedule pending for the new owner (compare-and-set on status pending, as above). */

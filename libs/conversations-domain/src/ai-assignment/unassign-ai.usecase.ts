@@ -3,7 +3,8 @@ import type { UnassignAiResponse } from '@cmsg/proto';
 import type { ActionActor } from '../action-support/action-actor';
 import type { ConversationOutbox } from '../conversation-outbox';
 import { type ConversationReference, resolveConversationReference, type StoredConversation } from '../resolve-conversation-reference';
-import { setInboxStatus } from '../set-inbox-status.usecase';
+import { changeInboxStatus } from '../set-inbox-status.usecase';
+import { currentConversationState } from '../conversation-state-change';
 import { changeConversationOwner } from './change-conversation-owner';
 import { handlePendingScheduleForOwnerChange } from './owner-change-schedule';
 import { parseScheduledMessageAction } from './scheduled-message-action';
@@ -24,15 +25,17 @@ export async function unassignAi(scope: BusinessScope, outbox: ConversationOutbo
   const action = parseScheduledMessageAction(command.scheduledMessageAction);
   const { conversation } = await resolveConversationReference(scope, command.reference);
   let current: StoredConversation = conversation;
-  const hadAi = Boolean(conversation.ai_employee_id);
+  let hadAi = Boolean(await currentConversationState(scope, conversation, 'owner'));
   if (hadAi) {
     const now = new Date();
-    const handling = await handlePendingScheduleForOwnerChange(scope, conversation, action, { kind: 'human_user' }, command.actor, now);
-    current = await changeConversationOwner(scope, conversation, null, handling, now);
+    const scheduleHandled = await handlePendingScheduleForOwnerChange(scope, conversation, action, { kind: 'human_user' }, command.actor, now);
+    const change = await changeConversationOwner(scope, conversation, null, scheduleHandled, now, command.actor);
+    // A concurrent request unassigned it first: this one changed nothing.
+    hadAi = change.changed;
+    current = change.conversation;
   }
   if (!command.handToHuman) return { conversation: { uuid: conversation._id }, inbox_status: current.inbox_status, noop: !hadAi };
 
-  const wasPending = current.inbox_status === 'pending';
-  const status = await setInboxStatus(scope, outbox, current, { target: 'pending', pendingReason: 'human_handoff', actor: command.actor });
-  return { conversation: { uuid: conversation._id }, inbox_status: status.inbox_status, noop: !hadAi && wasPending };
+  const statusChanged = await changeInboxStatus(scope, outbox, current, { target: 'pending', pendingReason: 'human_handoff', actor: command.actor });
+  return { conversation: { uuid: conversation._id }, inbox_status: 'pending', noop: !hadAi && !statusChanged };
 }
