@@ -31,3 +31,4 @@ export {
 export type { WalletId, WalletPosition, WalletCharge, WalletChargeOutcome } from './wallet-ledger';
 export { latestConversationState, appendConversationState, mirrorConversationState, conversationStateEntryId } from './conversation-state-log';
 export type { ConversationStateField, ConversationStateEntry, ConversationStateChange } from './conversation-state-log';
+export { advanceTesterClockOffset } from './tester-clock-log';

@@ -471,6 +471,25 @@ const conversationOutboxClaimSchema = new Schema(
 conversationOutboxClaimSchema.index({ created_at: 1 });
 
 /*
+ * Advances of a business's tester clock as an append-only log (`<business>:<seq>`, inserted only by
+ * the writer that read entry seq - 1; a concurrent `$inc` loses advances on FerretDB 1.x). Each
+ * entry holds the resulting offset; business.tester_clock_offset_ms mirrors the latest.
+ */
+const testerClockAdvanceSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    business_id: { type: String, required: true },
+    seq: { type: Number, required: true },
+    advance_ms: { type: Number, required: true },
+    offset_ms: { type: Number, required: true },
+    created_at: { type: Date, required: true },
+  },
+  options,
+);
+// Latest advance of a business.
+testerClockAdvanceSchema.index({ business_id: 1, seq: -1 });
+
+/*
  * Token wallets (AI employees, business vision) as an append-only ledger of charges, one log per
  * wallet: entry `<wallet>:<seq>` is inserted only by the one writer that read entry seq - 1, so
  * every charge is decided knowing exactly the charges before it (an `$inc` on FerretDB 1.x loses
@@ -513,6 +532,7 @@ export const ScheduledMessageModel = model('ScheduledMessage', scheduledMessageS
 export const ScheduleClaimModel = model('ScheduleClaim', scheduleClaimSchema, 'schedule_claims');
 export const ConversationScheduleSlotModel = model('ConversationScheduleSlot', conversationScheduleSlotSchema, 'conversation_schedule_slots');
 export const WalletLedgerModel = model('WalletLedger', walletLedgerSchema, 'wallet_ledger');
+export const TesterClockAdvanceModel = model('TesterClockAdvance', testerClockAdvanceSchema, 'tester_clock_advances');
 export const ConversationStateLogModel = model('ConversationStateLog', conversationStateLogSchema, 'conversation_state_log');
 export const ConversationOutboxModel = model('ConversationOutbox', conversationOutboxSchema, 'conversation_outbox');
 export const ConversationOutboxClaimModel = model('ConversationOutboxClaim', conversationOutboxClaimSchema, 'conversation_outbox_claims');
@@ -560,6 +580,7 @@ export const ALL_MODELS = [
   ScheduleClaimModel,
   ConversationScheduleSlotModel,
   WalletLedgerModel,
+  TesterClockAdvanceModel,
   ConversationStateLogModel,
   ConversationOutboxModel,
   ConversationOutboxClaimModel,

@@ -1,21 +1,20 @@
 import { CatalogError } from '@cmsg/errors';
-import { BusinessModel, type BusinessScope } from '@cmsg/dal';
+import { type BusinessScope, advanceTesterClockOffset } from '@cmsg/dal';
 import type { TesterClock } from '@cmsg/proto';
 
 /** CONTRACT 3: the clock moves at most 366 days at once. */
 export const MAX_TESTER_CLOCK_ADVANCE_SECONDS = 366 * 24 * 60 * 60;
 
 /**
- * CONTRACT 6: moves the business's tester clock forward with one atomic $inc (concurrent advances
- * add up). Tester schedules that become due fire on the firer's next pass.
+ * CONTRACT 6: moves the business's tester clock forward as the next entry of its advance log
+ * (libs/dal tester-clock-log: a `$inc` loses concurrent advances on FerretDB; these all add up).
+ * Tester schedules that become due fire on the firer's next pass.
  */
 export async function advanceTesterClock(scope: BusinessScope, advanceSeconds: number, realNow: Date): Promise<TesterClock> {
   if (!Number.isInteger(advanceSeconds) || advanceSeconds < 1 || advanceSeconds > MAX_TESTER_CLOCK_ADVANCE_SECONDS) {
     throw new CatalogError('INVALID_REQUEST', `Invalid request: advance_seconds: an integer from 1 to ${MAX_TESTER_CLOCK_ADVANCE_SECONDS}.`);
   }
-  const business = await BusinessModel.findOneAndUpdate({ _id: scope.businessId }, { $inc: { tester_clock_offset_ms: advanceSeconds * 1000 } }, { new: true }).lean<{
-    tester_clock_offset_ms?: number;
-  }>();
-  if (!business) throw new CatalogError('FETCH_FAILED', 'The business of this caller no longer exists.');
-  return { tester_virtual_now: new Date(realNow.getTime() + (business.tester_clock_offset_ms ?? 0)).toISOString() };
+  const offsetMs = await advanceTesterClockOffset(scope, advanceSeconds * 1000, realNow);
+  if (offsetMs === null) throw new CatalogError('FETCH_FAILED', 'The business of this caller no longer exists.');
+  return { tester_virtual_now: new Date(realNow.getTime() + offsetMs).toISOString() };
 }
