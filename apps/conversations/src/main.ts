@@ -44,8 +44,16 @@ async function main(): Promise<void> {
   const outbox = new ConversationOutbox(kafkaEventPublisher(producer, topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationEvents)), (error, id) =>
     logger.warn({ err: error, conversation_uuid: id }, 'event publish failed; the outbox relay will retry'),
   );
+  // One relay pass at a time: on FerretDB a pass reads every conversation (its outbox filter is not
+  // pushed down) and with thousands of conversations under load outlasts the interval; passes piled up.
+  let relayPass: Promise<unknown> | undefined;
   const relay = setInterval(() => {
-    outbox.flushStale(config.OUTBOX_RELAY_INTERVAL_MS).catch((error: unknown) => logger.warn({ err: error }, 'outbox relay pass failed'));
+    relayPass ??= outbox
+      .flushStale(config.OUTBOX_RELAY_INTERVAL_MS)
+      .catch((error: unknown) => logger.warn({ err: error }, 'outbox relay pass failed'))
+      .finally(() => {
+        relayPass = undefined;
+      });
   }, config.OUTBOX_RELAY_INTERVAL_MS);
 
   const chatApi = new CloudApiClient({
