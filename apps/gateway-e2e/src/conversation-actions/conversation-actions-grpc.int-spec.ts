@@ -198,10 +198,10 @@ describe('ConversationActionsService over gRPC', () => {
         ['customer', 'first'],
         ['business', 'second'],
         ['note', 'VIP customer'],
-        ['customer', '[image]'],
+        ['customer', '[image, not transcribed]'],
       ]);
       const lastTwo = await grpc.getRecentTimeline({ caller: caller(), conversation_uuid: conversations.timeline, limit: 2 });
-      expect(lastTwo.entries.map((entry) => entry.text)).toEqual(['VIP customer', '[image]']);
+      expect(lastTwo.entries.map((entry) => entry.text)).toEqual(['VIP customer', '[image, not transcribed]']);
       expect(Date.parse(lastTwo.entries[0]!.at)).toBeLessThan(Date.parse(lastTwo.entries[1]!.at));
     });
 
