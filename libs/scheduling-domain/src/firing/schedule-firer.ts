@@ -40,7 +40,7 @@ export const DEFAULT_FIRER_OPTIONS: Omit<ScheduleFirerOptions, 'replicaId'> = {
 };
 
 /** First firings are mirrored on their records after every this many claims (one update per bucket). */
-const MIRROR_CHUNK = 250;
+const MIRROR_CHUNK = 1000;
 
 export interface ScheduleFirerDependencies {
   repository: ScheduledMessageRepository;
