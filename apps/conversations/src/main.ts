@@ -44,8 +44,8 @@ async function main(): Promise<void> {
   const outbox = new ConversationOutbox(kafkaEventPublisher(producer, topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationEvents)), (error, id) =>
     logger.warn({ err: error, conversation_uuid: id }, 'event publish failed; the outbox relay will retry'),
   );
-  // One relay pass at a time: on FerretDB a pass reads every conversation (its outbox filter is not
-  // pushed down) and with thousands of conversations under load outlasts the interval; passes piled up.
+  // One relay pass at a time: on FerretDB a pass scans the whole outbox collection (its filter is not
+  // pushed down); under load a pass can outlast the interval, and passes must not pile up.
   let relayPass: Promise<unknown> | undefined;
   const relay = setInterval(() => {
     relayPass ??= outbox

@@ -22,8 +22,8 @@ const eventOf = (stored: StoredOutboxEvent): ConversationEvent => ({ id: stored.
  * document of conversation_outbox written by the one writer of the change it announces; it is
  * published right after the change and deleted once published. A crash in between leaves it for
  * the relay, which takes each stale event by inserting a claim (one relay per event and lease
- * window, also on FerretDB). Events some writers still append to the conversation's `outbox`
- * array are published and removed the same way.
+ * window, also on FerretDB). Events that older versions appended to the conversation's `outbox`
+ * array are published and removed whenever that conversation is flushed.
  */
 export class ConversationOutbox {
   constructor(
@@ -69,10 +69,8 @@ export class ConversationOutbox {
         this.onPublishError(error, event.conversation_id);
       }
     }
-    const embedded = await ConversationModel.find({ 'outbox.created_at': { $lt: before } }, { _id: 1 }).limit(batch).lean<{ _id: string }[]>();
-    for (const { _id } of embedded) await this.flushEmbeddedQuietly(_id);
     await ConversationOutboxClaimModel.deleteMany({ created_at: { $lt: new Date(now.getTime() - CLAIM_RETENTION_MS) } });
-    return published + embedded.length;
+    return published;
   }
 
   /** One relay per event and lease window: the insert of the claim decides. */
@@ -84,10 +82,6 @@ export class ConversationOutbox {
       if ((error as { code?: unknown }).code === DUPLICATE_KEY) return false;
       throw error;
     }
-  }
-
-  private async flushEmbeddedQuietly(conversationId: string): Promise<void> {
-    await this.flushEmbedded(conversationId).catch((error: unknown) => this.onPublishError(error, conversationId));
   }
 
   private async flushEmbedded(conversationId: string): Promise<void> {

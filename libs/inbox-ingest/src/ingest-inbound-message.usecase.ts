@@ -10,12 +10,12 @@ import { type InboundContent, inboundContentOf } from './inbound-message-content
 import { retryMediaAwaitingTranscription } from './media-awaiting-retry';
 import { inboundMessageTime } from './inbound-message-time';
 import { inboxIds } from './name-based-ids';
-import type { AiRunQueue, ConversationEventsFlusher } from './ports';
+import type { AiRunQueue, ConversationEventsOutbox } from './ports';
 import { type InboundChannel, type SenderConversation, resolveSenderConversation } from './sender-conversation';
 
 export interface InboxIngestDependencies extends InboundMediaDependencies {
   aiRuns: AiRunQueue;
-  events: ConversationEventsFlusher;
+  events: ConversationEventsOutbox;
   logger: Logger;
   now: () => Date;
 }
@@ -52,7 +52,7 @@ export async function ingestInboundMessage(dependencies: InboxIngestDependencies
   const message = await recordMessage(scope, channel._id, conversationId, record.message.id, content, sentAt);
 
   if (!message.ingest?.conversation_applied) {
-    await applyToConversation(scope, conversationId, message._id, content, sentAt, now);
+    await applyToConversation(scope, dependencies.events, conversationId, message._id, content, sentAt, now);
     await recountMediaAwaiting(scope, conversationId);
     await MessageModel.updateOne({ _id: message._id }, { $set: { 'ingest.conversation_applied': true } });
     await dependencies.events.flushQuietly(conversationId);
@@ -118,19 +118,32 @@ async function recordMessage(
  * Counts the message on its conversation once. The counters move in one update guarded by the
  * last applied message id: a crash after it and before the message is marked applied repeats
  * the guarded update, which then changes nothing. Last message and sort key follow the newest
- * message by time, so a late redelivery of an old message never hides a newer one.
+ * message by time, so a late redelivery of an old message never hides a newer one. The event
+ * announcing the message is stored first, under an id derived from the message, so a retry stores
+ * it once and a crash before the update leaves it to the outbox relay (the message is recorded).
  */
-async function applyToConversation(scope: BusinessScope, conversationId: string, messageId: string, content: InboundContent, sentAt: Date, now: Date): Promise<void> {
-  const event = newConversationEvent(
-    CUSTOMER_MESSAGE_RECEIVED,
-    { business_id: scope.businessId, conversation_uuid: conversationId, message_uuid: messageId, content_type: content.content_type, sent_at: sentAt.toISOString() },
-    now,
-  );
+async function applyToConversation(
+  scope: BusinessScope,
+  events: ConversationEventsOutbox,
+  conversationId: string,
+  messageId: string,
+  content: InboundContent,
+  sentAt: Date,
+  now: Date,
+): Promise<void> {
+  const event = {
+    ...newConversationEvent(
+      CUSTOMER_MESSAGE_RECEIVED,
+      { business_id: scope.businessId, conversation_uuid: conversationId, message_uuid: messageId, content_type: content.content_type, sent_at: sentAt.toISOString() },
+      now,
+    ),
+    id: inboxIds.customerMessageEvent(messageId),
+  };
+  await events.add(scope.businessId, conversationId, event);
   await ConversationModel.updateOne(scopedFilter(scope, { _id: conversationId, last_inbound_message_id: { $ne: messageId } }), {
     $set: { last_inbound_message_id: messageId, updated_at: now },
     $max: { last_inbound_at: sentAt },
     $inc: { unread_count: 1 },
-    $push: { outbox: event },
   });
   await ConversationModel.updateOne(
     scopedFilter(scope, { _id: conversationId, $or: [{ last_message: null }, { 'last_message.created_at': { $lte: sentAt } }] }),

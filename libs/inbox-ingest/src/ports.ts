@@ -1,6 +1,7 @@
 import type { DescribeImageOptions, TranscriptionOptions } from '@cmsg/ai-provider';
 import type { DownloadOptions, MediaDownload, MediaInfo } from '@cmsg/chat-platform';
 import type { AiRunCommand } from '@cmsg/conversation-commands';
+import type { ConversationEvent } from '@cmsg/conversations-domain';
 
 /** The chat platform's media endpoints (CloudApiClient). */
 export interface MediaSource {
@@ -19,7 +20,8 @@ export interface AiRunQueue {
   submit(conversationUuid: string, command: AiRunCommand): Promise<void>;
 }
 
-/** Publishes what a conversation's outbox holds (ConversationOutbox.flushQuietly). */
-export interface ConversationEventsFlusher {
+/** The conversations outbox (ConversationOutbox): an event is stored before its change and published after it. */
+export interface ConversationEventsOutbox {
+  add(businessId: string, conversationId: string, event: ConversationEvent): Promise<void>;
   flushQuietly(conversationId: string): Promise<void>;
 }
