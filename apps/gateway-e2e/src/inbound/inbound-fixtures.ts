@@ -20,17 +20,8 @@ export async function deliverWebhook(payload: unknown, appSecret = integrationSt
   return fetch(`${integrationStack().gatewayUrls[0]}/webhooks/chat`, { method: 'POST', headers: request.headers, body: request.body });
 }
 
-/** Polls until `read` answers something `accept` likes (ingestion runs in the background). */
-export async function eventually<Value>(read: () => Promise<Value>, accept: (value: Value) => boolean, timeoutMs = 20_000): Promise<Value> {
-  const deadline = Date.now() + timeoutMs;
-  let last: Value = await read();
-  while (!accept(last)) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    last = await read();
-  }
-  return last;
-}
+/** Ingestion runs in the background: tests poll with the shared helper. */
+export { eventually } from '@cmsg/testing';
 
 export function inboundMessageByProviderId(businessId: string, providerMessageId: string) {
   return MessageModel.findOne({ business_id: businessId, provider_message_id: providerMessageId, is_from_customer: true }).lean();
