@@ -58,13 +58,7 @@ export async function changeInboxStatus(scope: BusinessScope, outbox: Conversati
   });
   if (!decision.changed) return false;
 
-  await mirrorConversationState(
-    scope,
-    conversation._id,
-    'inbox_status',
-    (entry) => ({ inbox_status: entry.value, pending_reason: (entry.data?.['pending_reason'] as string | null | undefined) ?? null }),
-    now,
-  );
+  await mirrorConversationState(scope, conversation._id, now);
   const event = newConversationEvent(
     INBOX_STATUS_CHANGED,
     {

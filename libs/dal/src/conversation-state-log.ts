@@ -62,22 +62,27 @@ export async function appendConversationState(scope: BusinessScope, conversation
   }
 }
 
+/** The conversation document fields that copy each logged field's latest entry. */
+const MIRRORED_FIELDS: Record<ConversationStateField, (entry: ConversationStateEntry) => Record<string, unknown>> = {
+  owner: (entry) => ({ ai_employee_id: entry.value }),
+  inbox_status: (entry) => ({ inbox_status: entry.value, pending_reason: (entry.data?.['pending_reason'] as string | null | undefined) ?? null }),
+};
+
 /**
- * Brings the conversation document's copy of the field up to date with the log. A concurrent update
- * of the same conversation (FerretDB rewrites whole documents) can put an older copy back, so the
- * copy is read again after each write and rewritten while it differs from the latest entry.
+ * Brings the conversation document's copies of every logged field up to date with the logs. A
+ * concurrent update of the same conversation (FerretDB rewrites whole documents) can put an older
+ * copy of ANY field back, e.g. an inbox-status write undoing an owner write it raced with, so each
+ * writer checks and rewrites all logged fields, reading again after each write: the last writer's
+ * check leaves every copy equal to its log.
  */
-export async function mirrorConversationState(
-  scope: BusinessScope,
-  conversationId: string,
-  field: ConversationStateField,
-  fieldsOf: (entry: ConversationStateEntry) => Record<string, unknown>,
-  now: Date,
-): Promise<void> {
-  for (let round = 0; round < 4; round += 1) {
-    const latest = await latestConversationState(scope, conversationId, field);
-    if (!latest) return;
-    const wanted = fieldsOf(latest);
+export async function mirrorConversationState(scope: BusinessScope, conversationId: string, now: Date): Promise<void> {
+  for (let round = 0; round < 6; round += 1) {
+    const wanted: Record<string, unknown> = {};
+    for (const field of Object.keys(MIRRORED_FIELDS) as ConversationStateField[]) {
+      const latest = await latestConversationState(scope, conversationId, field);
+      if (latest) Object.assign(wanted, MIRRORED_FIELDS[field](latest));
+    }
+    if (Object.keys(wanted).length === 0) return;
     const stored = await ConversationModel.findOne(scopedFilter(scope, { _id: conversationId }), Object.fromEntries(Object.keys(wanted).map((key) => [key, 1]))).lean<Record<string, unknown>>();
     if (!stored) return;
     if (Object.entries(wanted).every(([key, value]) => (stored[key] ?? null) === value)) return;

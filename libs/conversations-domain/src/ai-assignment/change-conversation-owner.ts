@@ -28,7 +28,7 @@ export async function changeConversationOwner(
 ): Promise<OwnerChange> {
   if (schedule.handling === 'none') await assertNoScheduleSince(scope, conversation, schedule.seenScheduleId);
   const decision = await decideConversationState(scope, conversation, 'owner', aiEmployeeId, { actor, now });
-  if (decision.changed) await mirrorConversationState(scope, conversation._id, 'owner', (entry) => ({ ai_employee_id: entry.value }), now);
+  if (decision.changed) await mirrorConversationState(scope, conversation._id, now);
   const current = await ConversationModel.findOne(scopedFilter(scope, { _id: conversation._id })).lean<StoredConversation>();
   if (!current) throw new CatalogError('CONVERSATION_NOT_FOUND');
   return { changed: decision.changed, conversation: { ...current, ai_employee_id: aiEmployeeId } };
