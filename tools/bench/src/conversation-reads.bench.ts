@@ -56,6 +56,8 @@ async function runConversationReads(options: { durationSeconds: number; connecti
     }
   } finally {
     await new Promise((resolve) => (bare ? bare.close(resolve) : resolve(undefined)));
+    // The load generator hangs up at its deadline; queries it abandoned still run and must end before the client closes.
+    await Promise.allSettled(bareQueriesInFlight);
     await disconnectMongo();
     await stack.stop();
   }
@@ -87,16 +89,24 @@ async function insertConversations(businessId: string, count: number): Promise<s
   return conversations[0]!._id;
 }
 
+const bareQueriesInFlight = new Set<Promise<unknown>>();
+
+function tracked<Value>(query: Promise<Value>): Promise<Value> {
+  bareQueriesInFlight.add(query);
+  void query.finally(() => bareQueriesInFlight.delete(query)).catch(() => undefined);
+  return query;
+}
+
 /** The same use cases, same database, no gateway pipeline and no gRPC hop. */
 function startBareServer(businessId: string, codec: ListCursorCodec): Promise<Server> {
   const scope = businessScope(businessId);
   const app = express();
   app.use(express.json());
   app.post('/conversation/status', (request, response, next) => {
-    getConversationStatus(scope, request.body.conversation).then((snapshot) => response.json(snapshot), next);
+    tracked(getConversationStatus(scope, request.body.conversation)).then((snapshot) => response.json(snapshot), next);
   });
   app.get('/conversations', (request, response, next) => {
-    listConversations(scope, codec, { limit: Number(request.query['limit'] ?? 50), order: 'desc' }).then((page) => response.json(page), next);
+    tracked(listConversations(scope, codec, { limit: Number(request.query['limit'] ?? 50), order: 'desc' })).then((page) => response.json(page), next);
   });
   return new Promise((resolve) => {
     const server = app.listen(0, '127.0.0.1', () => resolve(server));
