@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { TOPIC } from '@cmsg/platform';
-import { KafkaTopicProbe } from '@cmsg/testing';
+import { KafkaTopicProbe, eventually } from '@cmsg/testing';
+import mongoose from 'mongoose';
 import {
   type SchedulingBusiness,
+  aiModelOf,
+  aiProvider,
   createSchedulingBusiness,
   humanSchedule,
   localIn,
@@ -19,6 +22,7 @@ describe('tester module (CONTRACT 6)', () => {
   let realConversation = '';
   let aiTester = '';
   let pendingAiTester = '';
+  let burstTester = '';
   let probe: KafkaTopicProbe;
 
   beforeAll(async () => {
@@ -27,6 +31,7 @@ describe('tester module (CONTRACT 6)', () => {
         realConversation = openConversation(seed);
         aiTester = openConversation(seed, { ai_employee: catalog.ai.ana }, { is_tester: true });
         pendingAiTester = openConversation(seed, { ai_employee: catalog.ai.ana, inbox_status: 'pending' }, { is_tester: true });
+        burstTester = openConversation(seed, { ai_employee: catalog.ai.ana }, { is_tester: true });
       },
       { tokens: 4 },
     );
@@ -101,6 +106,32 @@ describe('tester module (CONTRACT 6)', () => {
 
     const pending = await api().post('/tester/inbound', { conversation: { uuid: pendingAiTester }, text: 'hello?' });
     expect(pending.body.ai_run).toBeNull();
+  });
+
+  it('a burst of simulated messages gets one AI reply, as real inbound does', async () => {
+    const model = aiModelOf(business.catalog.ai.ana);
+    // An assistance query the AI answers slowly holds the conversation's stream, so both messages
+    // are recorded before the first one's run starts.
+    await aiProvider().addRules({ match: { model }, delay_ms: 6000, times: 1 });
+    const busy = await api().post('/conversation/actions', {
+      conversation: { uuid: burstTester },
+      actions: [{ type: 'ai_assistance', ai_employee: { uuid: business.catalog.ai.ana }, prompt: 'Resume la conversación' }],
+    });
+    expect(busy.status).toBe(202);
+    const first = await api().post('/tester/inbound', { conversation: { uuid: burstTester }, text: 'Hola' });
+    const second = await api().post('/tester/inbound', { conversation: { uuid: burstTester }, text: 'Quiero reservar para dos' });
+    expect([first.status, second.status]).toEqual([201, 201]);
+    const runs = [first.body.ai_run.action_group.uuid as string, second.body.ai_run.action_group.uuid as string];
+
+    const groups = await eventually(
+      () => mongoose.connection.collection<{ _id: string; status: string; actions: { status: string }[] }>('action_groups').find({ _id: { $in: runs } }).toArray(),
+      (found) => found.length === 2 && found.every((group) => group.status !== 'processing' && group.status !== 'queued'),
+      60_000,
+    );
+    expect(groups.find((group) => group._id === runs[0])!.actions[0]!.status).toBe('noop');
+    expect(groups.find((group) => group._id === runs[1])!.actions[0]!.status).toBe('succeeded');
+    const replies = (await api().get('/tester/messages', { conversation_uuid: burstTester })).body.items as { body: string; author: { type: string } | null }[];
+    expect(replies.filter((item) => item.author?.type === 'ai_employee').map((item) => item.body)).toEqual([expect.stringContaining('Quiero reservar para dos')]);
   });
 
   it('GET /tester/messages: 422 for a real conversation, 404 for an unknown one', async () => {

@@ -48,6 +48,7 @@ export async function recordTesterInbound(
       $set: {
         last_message: { uuid: message._id, body: text, content_type: 'text', is_from_customer: true, created_at: virtualNow },
         last_inbound_at: virtualNow,
+        last_inbound_message_id: message._id,
         sort_at: virtualNow,
         updated_at: realNow,
       },
@@ -65,6 +66,8 @@ export async function recordTesterInbound(
       request_id: currentRequestId() ?? null,
       conversation_uuid: context.uuid,
       created_at: realNow.toISOString(),
+      // As for real inbound: the run answers only while this is the newest customer message (a burst gets one reply).
+      in_reply_to_message_uuid: message._id,
     });
     await dependencies.publisher.submit(context.uuid, command);
     aiRunGroup = command.group_uuid;
