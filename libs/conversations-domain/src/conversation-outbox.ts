@@ -1,12 +1,10 @@
-import { ConversationModel, ConversationOutboxClaimModel, ConversationOutboxModel } from '@cmsg/dal';
+import { ConversationModel, ConversationOutboxClaimModel, ConversationOutboxModel, isDuplicateKeyError } from '@cmsg/dal';
 import type { ConversationEvent, ConversationEventPublisher } from './conversation-events';
 
 /** A relay that took a stale event holds it this long before another relay may take it. */
 const RELAY_LEASE_MS = 30_000;
 /** Relay claims are kept this long, then swept. */
 const CLAIM_RETENTION_MS = 3_600_000;
-const DUPLICATE_KEY = 11000;
-
 interface StoredOutboxEvent {
   _id: string;
   conversation_id: string;
@@ -36,7 +34,7 @@ export class ConversationOutbox {
     try {
       await ConversationOutboxModel.create({ _id: event.id, business_id: businessId, conversation_id: conversationId, type: event.type, payload: event.payload, created_at: event.created_at });
     } catch (error) {
-      if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
+      if (!isDuplicateKeyError(error)) throw error;
     }
   }
 
@@ -79,7 +77,7 @@ export class ConversationOutbox {
       await ConversationOutboxClaimModel.create({ _id: `${eventId}:${Math.floor(now.getTime() / RELAY_LEASE_MS)}`, event_id: eventId, created_at: now });
       return true;
     } catch (error) {
-      if ((error as { code?: unknown }).code === DUPLICATE_KEY) return false;
+      if (isDuplicateKeyError(error)) return false;
       throw error;
     }
   }

@@ -1,13 +1,12 @@
 import { type BusinessScope, scopedFilter } from './business-scope';
 import { ConversationModel, ConversationStateLogModel } from './models';
+import { isDuplicateKeyError } from './duplicate-key';
 
 /*
  * Changes of a conversation's owner and inbox status, decided by inserting the next entry of a
  * per-conversation log (see conversationStateLogSchema): one writer per seq on FerretDB 1.x, whose
  * conditional updates are not atomic, and on MongoDB alike.
  */
-
-const DUPLICATE_KEY = 11000;
 
 export type ConversationStateField = 'owner' | 'inbox_status';
 
@@ -57,7 +56,7 @@ export async function appendConversationState(scope: BusinessScope, conversation
     });
     return true;
   } catch (error) {
-    if ((error as { code?: unknown }).code === DUPLICATE_KEY) return false;
+    if (isDuplicateKeyError(error)) return false;
     throw error;
   }
 }

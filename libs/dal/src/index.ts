@@ -32,3 +32,4 @@ export type { WalletId, WalletPosition, WalletCharge, WalletChargeOutcome } from
 export { latestConversationState, appendConversationState, mirrorConversationState, conversationStateEntryId } from './conversation-state-log';
 export type { ConversationStateField, ConversationStateEntry, ConversationStateChange } from './conversation-state-log';
 export { advanceTesterClockOffset } from './tester-clock-log';
+export { isDuplicateKeyError } from './duplicate-key';

@@ -1,12 +1,11 @@
 import { ConversationModel, ConversationScheduleSlotModel, ScheduleClaimModel } from './models';
 import { type BusinessScope, scopedFilter } from './business-scope';
+import { isDuplicateKeyError } from './duplicate-key';
 
 /*
  * Decisions about scheduled messages taken exactly once, also on FerretDB 1.x whose updates are not
  * isolated (see the note on schedule_claims in models.ts): each is an insert with a deterministic _id.
  */
-
-const DUPLICATE_KEY = 11000;
 
 export type ScheduleClaimKind = 'fate' | 'fire' | 'delivery' | 'outcome';
 
@@ -28,7 +27,7 @@ export async function claimOnce(scope: BusinessScope, kind: ScheduleClaimKind, s
     await ScheduleClaimModel.create({ _id: scheduleClaimId(kind, scheduleId, attempt), business_id: scope.businessId, schedule_id: scheduleId, kind, data, created_at: now });
     return true;
   } catch (error) {
-    if ((error as { code?: unknown }).code === DUPLICATE_KEY) return false;
+    if (isDuplicateKeyError(error)) return false;
     throw error;
   }
 }
@@ -73,7 +72,7 @@ export async function replaceScheduleSlot(scope: BusinessScope, conversationId: 
       created_at: now,
     });
   } catch (error) {
-    if ((error as { code?: unknown }).code === DUPLICATE_KEY) return false;
+    if (isDuplicateKeyError(error)) return false;
     throw error;
   }
   await mirrorScheduleSlot(scope, conversationId, scheduleId, now);

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type BusinessScope, scopedFilter } from './business-scope';
 import { BusinessModel, TesterClockAdvanceModel } from './models';
+import { isDuplicateKeyError } from './duplicate-key';
 
-const DUPLICATE_KEY = 11000;
 const MAX_ROUNDS = 200;
 
 async function latestAdvance(scope: BusinessScope): Promise<{ seq: number; offset_ms: number } | null> {
@@ -29,7 +29,7 @@ export async function advanceTesterClockOffset(scope: BusinessScope, advanceMs: 
     try {
       await TesterClockAdvanceModel.create({ _id: `${scope.businessId}:${seq}`, business_id: scope.businessId, seq, advance_ms: advanceMs, offset_ms: offset, created_at: now });
     } catch (error) {
-      if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
+      if (!isDuplicateKeyError(error)) throw error;
       await sleep(Math.floor(Math.random() * Math.min(20, round + 2)));
       continue;
     }

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type BusinessScope, scopedFilter } from './business-scope';
 import { AiEmployeeModel, BusinessModel, WalletLedgerModel } from './models';
+import { isDuplicateKeyError } from './duplicate-key';
 
 /*
  * Token wallets as an append-only ledger (see walletLedgerSchema). A charge reads the wallet's
@@ -11,7 +12,6 @@ import { AiEmployeeModel, BusinessModel, WalletLedgerModel } from './models';
  * Exactly one writer per slot on FerretDB (a unique _id) and on MongoDB alike.
  */
 
-const DUPLICATE_KEY = 11000;
 /** Concurrent chargers of one wallet each win a slot within this many rounds in practice. */
 const MAX_ROUNDS = 200;
 
@@ -82,7 +82,7 @@ export async function chargeWallet(scope: BusinessScope, wallet: WalletId, charg
       });
       return { result: 'charged', balance: charge.fundedTokens - chargedTotal };
     } catch (error) {
-      if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
+      if (!isDuplicateKeyError(error)) throw error;
       // Another charge took this slot: read the log again (a short random pause spreads the retries).
       await sleep(Math.floor(Math.random() * Math.min(20, round + 2)));
     }

@@ -1,7 +1,7 @@
 import { webhookTimestampToDate } from '@cmsg/chat-platform';
 import { CUSTOMER_MESSAGE_RECEIVED } from '@cmsg/conversation-commands';
 import { newConversationEvent } from '@cmsg/conversations-domain';
-import { type BusinessScope, ChannelModel, ConversationModel, MessageModel, businessScope, scopedFilter } from '@cmsg/dal';
+import { type BusinessScope, ChannelModel, ConversationModel, MessageModel, businessScope, scopedFilter, isDuplicateKeyError } from '@cmsg/dal';
 import { currentRequestId, type Logger } from '@cmsg/platform';
 import { inboundAiRunCommand, shouldQueueAiRun } from './ai-run-command';
 import type { InboundMessageRecord } from './chat-inbound-record';
@@ -107,7 +107,7 @@ async function recordMessage(
       ingest: { conversation_applied: false, ai_run_queued: false },
     });
   } catch (error) {
-    if ((error as { code?: unknown }).code !== 11000) throw error;
+    if (!isDuplicateKeyError(error)) throw error;
   }
   const message = await MessageModel.findOne(scopedFilter(scope, { _id: id })).lean<StoredInboundMessage>();
   if (!message) throw new Error(`inbound message ${id} vanished right after it was recorded`);

@@ -9,6 +9,7 @@ import {
   phoneLookupKey,
   scopedFilter,
   usernameLookupKey,
+  isDuplicateKeyError,
 } from '@cmsg/dal';
 import { inboxIds } from './name-based-ids';
 
@@ -123,7 +124,7 @@ async function createContact(scope: BusinessScope, channelId: string, sender: In
       updated_at: now,
     });
   } catch (error) {
-    if ((error as { code?: unknown }).code !== 11000) throw error;
+    if (!isDuplicateKeyError(error)) throw error;
   }
   const contact = await ContactModel.findOne(scopedFilter(scope, { _id: id })).lean<SenderContact>();
   if (!contact) throw new Error(`contact ${id} vanished right after it was created`);
@@ -152,7 +153,7 @@ async function conversationOf(scope: BusinessScope, channelId: string, contact: 
     });
   } catch (error) {
     // The unique (business_id, contact_id) index: a concurrent delivery created it first.
-    if ((error as { code?: unknown }).code !== 11000) throw error;
+    if (!isDuplicateKeyError(error)) throw error;
   }
   const created = await ConversationModel.findOne(scopedFilter(scope, { contact_id: contact._id })).lean<SenderConversation>();
   if (!created) throw new Error(`the conversation of contact ${contact._id} vanished right after it was created`);

@@ -1,9 +1,7 @@
 import type { ScheduleHistoryEntry } from '@cmsg/conversation-commands';
-import { BusinessModel, type BusinessScope, ConversationModel, ScheduledMessageModel, type ScheduledMessageEntity, scopedFilter } from '@cmsg/dal';
+import { BusinessModel, type BusinessScope, ConversationModel, ScheduledMessageModel, type ScheduledMessageEntity, scopedFilter, isDuplicateKeyError } from '@cmsg/dal';
 
 export type StoredSchedule = ScheduledMessageEntity & { _id: string };
-
-const DUPLICATE_KEY = 11000;
 
 /**
  * The scheduler's reads and writes of scheduled message records. Decisions taken once (fate,
@@ -23,7 +21,7 @@ export class ScheduledMessageRepository {
       await ScheduledMessageModel.create(schedule);
       return true;
     } catch (error) {
-      if ((error as { code?: unknown }).code === DUPLICATE_KEY) return false;
+      if (isDuplicateKeyError(error)) return false;
       throw error;
     }
   }

@@ -1,4 +1,4 @@
-import { businessScope, type BusinessScope, scopedFilter } from '@cmsg/dal';
+import { businessScope, type BusinessScope, scopedFilter, isDuplicateKeyError } from '@cmsg/dal';
 import { type ActionGroupDecision, ActionGroupDecisionModel, decisionIds } from './action-group-decision.model';
 import { withDecisions } from './action-group-decisions';
 import { type ActionErrorRecord, type ActionGroupEntity, ActionGroupModel, type ActionStatus, type GroupStatus } from './action-group.model';
@@ -17,11 +17,6 @@ export interface RecordedResult {
   status: ActionResultUpdate['status'];
   error: ActionErrorRecord | null;
   finishedAt: Date;
-}
-
-/** Two concurrent upserts of one _id: one inserts, the other may fail with E11000 and finds it. */
-function isDuplicateKey(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 11000;
 }
 
 /** The group document a command describes, before anything ran. */
@@ -65,7 +60,7 @@ export class ActionGroupRepository {
     try {
       await ActionGroupModel.create(group);
     } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
+      if (!isDuplicateKeyError(error)) throw error;
     }
   }
 
@@ -151,7 +146,7 @@ export class ActionGroupRepository {
       await ActionGroupDecisionModel.create(this.complete(scope, decision));
       return true;
     } catch (error) {
-      if (isDuplicateKey(error)) return false;
+      if (isDuplicateKeyError(error)) return false;
       throw error;
     }
   }

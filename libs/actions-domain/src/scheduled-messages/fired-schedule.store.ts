@@ -12,9 +12,8 @@ import {
   releaseScheduleSlot,
   scheduleClaimId,
   scopedFilter,
+  isDuplicateKeyError,
 } from '@cmsg/dal';
-
-const DUPLICATE_KEY = 11000;
 
 /** The stored schedule fields the executor reads (collection scheduled_messages). */
 export interface FiredSchedule {
@@ -107,7 +106,7 @@ export class MongoFiredScheduleStore implements FiredScheduleStore {
       });
     } catch (error) {
       // Written by an earlier run that died before recording it.
-      if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
+      if (!isDuplicateKeyError(error)) throw error;
     }
     return id;
   }

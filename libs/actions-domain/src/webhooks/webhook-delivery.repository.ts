@@ -1,4 +1,4 @@
-import { type BusinessScope, WebhookModel, scopedFilter } from '@cmsg/dal';
+import { type BusinessScope, WebhookModel, scopedFilter, isDuplicateKeyError } from '@cmsg/dal';
 import { WebhookDeliveryClaimModel, type WebhookDeliveryEntity, WebhookDeliveryModel } from './webhook-delivery.model';
 
 export interface WebhookEndpoint {
@@ -53,7 +53,7 @@ export class WebhookDeliveryRepository {
       await WebhookDeliveryModel.updateOne({ _id, business_id }, { $setOnInsert: rest }, { upsert: true });
     } catch (error) {
       // Enqueued concurrently by another run of the same group: it exists, which is all we want.
-      if ((error as { code?: unknown }).code !== 11000) throw error;
+      if (!isDuplicateKeyError(error)) throw error;
     }
   }
 
@@ -86,7 +86,7 @@ export class WebhookDeliveryRepository {
       await WebhookDeliveryClaimModel.create({ _id: claimId, delivery_id: deliveryId, created_at: now });
       return true;
     } catch (error) {
-      if ((error as { code?: unknown }).code === 11000) return false;
+      if (isDuplicateKeyError(error)) return false;
       throw error;
     }
   }

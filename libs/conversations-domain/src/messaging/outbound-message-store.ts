@@ -1,5 +1,5 @@
 import { CatalogError, isErrorCode } from '@cmsg/errors';
-import { type BusinessScope, ConversationModel, MessageModel, scopedFilter } from '@cmsg/dal';
+import { type BusinessScope, ConversationModel, MessageModel, scopedFilter, isDuplicateKeyError } from '@cmsg/dal';
 import type { MessageAuthor } from './send-message.command';
 
 /** sending: claimed, provider call under way (or cut off by a crash); the rest are final. */
@@ -35,8 +35,6 @@ export interface NewOutboundMessage {
 const OUTCOME_UNKNOWN =
   'Sending to the chat channel was interrupted (the service stopped during the provider call); the outcome is unknown, so the message is not sent again.';
 const SETTLE_POLL_MS = 200;
-const DUPLICATE_KEY = 11000;
-
 /**
  * Outbound messages of a business, written so that an operation reaches the customer at most once:
  * the message is inserted (unique _id) before the provider call and settled after it. Single-
@@ -76,7 +74,7 @@ export class OutboundMessageStore {
       });
       return true;
     } catch (error) {
-      if ((error as { code?: unknown }).code === DUPLICATE_KEY) return false;
+      if (isDuplicateKeyError(error)) return false;
       throw error;
     }
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiTokenModel, BusinessModel } from '../models';
 import { generateApiToken, hashApiToken, isWellFormedApiToken } from './api-token';
+import { isDuplicateKeyError } from '../duplicate-key';
 
 /*
  * Operator-side token management (the admin CLI). The plaintext exists only in the return value
@@ -50,7 +51,7 @@ export async function createApiToken(businessSlug: string, uuid: string = random
   try {
     await ApiTokenModel.create({ _id: uuid, business_id: business._id, token_sha256: hashApiToken(token), revoked: false, revoked_at: null, created_at: createdAt });
   } catch (error) {
-    if ((error as { code?: unknown }).code === 11000) throw new ApiTokenAdminError('TOKEN_UUID_TAKEN', `a token with uuid ${uuid} already exists`);
+    if (isDuplicateKeyError(error)) throw new ApiTokenAdminError('TOKEN_UUID_TAKEN', `a token with uuid ${uuid} already exists`);
     throw error;
   }
   return { uuid, token, business: { uuid: business._id, slug: business.slug }, created_at: createdAt };

@@ -21,6 +21,7 @@ import { deriveConversationState, type ConversationDerivedState, type MessageFac
 import { parseSeedFile, type BusinessSeed } from './seed-file.schema';
 import { seedIds } from './seed-ids';
 import * as ops from './seed-operations';
+import { isDuplicateKeyError } from '../duplicate-key';
 
 export const SEEDED_COLLECTIONS = [
   'businesses',
@@ -185,8 +186,6 @@ async function deriveStates(ctx: ops.SeedContext, plans: readonly ops.Conversati
 
 type BulkWritable = Pick<Model<unknown>, 'bulkWrite' | 'collection'>;
 
-const DUPLICATE_KEY = 11000;
-
 /**
  * Runs the upserts in order, in one round trip. Two loads racing on the same new document can
  * both try to insert it, and the loser gets a duplicate key. FerretDB does not report which
@@ -230,5 +229,5 @@ async function retryOnceOnDuplicateKey<T>(write: () => Promise<T>): Promise<T> {
 function isDuplicateKey(error: unknown): boolean {
   const failure = error as { code?: unknown; writeErrors?: { code?: unknown } | { code?: unknown }[] } | null;
   const writeErrors = ([] as { code?: unknown }[]).concat(failure?.writeErrors ?? []);
-  return failure?.code === DUPLICATE_KEY || writeErrors.some((writeError) => writeError.code === DUPLICATE_KEY);
+  return isDuplicateKeyError(failure) || writeErrors.some(isDuplicateKeyError);
 }
