@@ -35,6 +35,14 @@ ensure_node_modules() {
   fi
 }
 
+# protoc for the generated-code drift check, from Debian (the well-known .proto files come with
+# libprotobuf-dev); a fresh machine has neither.
+ensure_protoc() {
+  command -v protoc >/dev/null 2>&1 && return 0
+  log "installing protoc (Debian protobuf-compiler, libprotobuf-dev)"
+  (source tools/infra/lib/common.sh && apt_install protobuf-compiler libprotobuf-dev)
+}
+
 # Starts Redis, Kafka and FerretDB and exports MONGODB_URI, KAFKA_BROKERS, REDIS_URL.
 infra_up() {
   bash tools/infra/infra.sh up

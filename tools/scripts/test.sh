@@ -59,6 +59,7 @@ if bash tools/infra/infra.sh status 2>/dev/null | grep -q ' running ' && ! bash 
 fi
 stage=dependencies
 ensure_node_modules
+ensure_protoc
 stage=infrastructure
 infra_up
 check "proto drift" bash libs/proto/scripts/check-generated.sh
