@@ -17,7 +17,7 @@ import {
   systemClock,
 } from '@cmsg/actions-domain';
 import { AiProvider } from '@cmsg/ai-provider';
-import { CommandStreamConsumer, CommandStreamProducer } from '@cmsg/command-stream';
+import { CommandStreamConsumer, CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
 import { connectMongo, disconnectMongo, isMongoConnected } from '@cmsg/dal';
 import {
   TOPIC,
@@ -35,7 +35,6 @@ import { Partitioners } from 'kafkajs';
 import { actionsHandlers } from './actions.grpc';
 import { loadActionsRunnerConfig } from './config';
 import { conversationCommandHandler, conversationCommandPoisonHandler } from './conversation-command.handler';
-import { ensureCommandTopic } from './infrastructure/command-topic';
 import { connectConversationServices } from './infrastructure/conversation-clients';
 import { fetchWebhookTransport } from './infrastructure/fetch-webhook-transport';
 
@@ -51,7 +50,7 @@ async function main(): Promise<void> {
 
   const kafka = createKafka('actions-runner', config.KAFKA_BROKERS, logger);
   const topic = topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationCommands);
-  await ensureCommandTopic(kafka, topic, config.COMMAND_TOPIC_PARTITIONS);
+  await ensureTopics(kafka, [topic], { partitions: config.COMMAND_TOPIC_PARTITIONS });
   const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
 

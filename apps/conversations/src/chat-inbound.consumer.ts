@@ -1,12 +1,12 @@
 import { AiProvider } from '@cmsg/ai-provider';
 import type { CloudApiClient } from '@cmsg/chat-platform';
-import { CommandStreamConsumer, CommandStreamProducer, ensureTopic } from '@cmsg/command-stream';
+import { CommandStreamConsumer, CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
 import type { ConversationOutbox } from '@cmsg/conversations-domain';
 import type { Files } from '@cmsg/files';
 import type { AiRunCommand } from '@cmsg/conversation-commands';
 import { type ChatInboundRecord, InboxIngest, parseChatInboundRecord } from '@cmsg/inbox-ingest';
 import { TOPIC, createKafka, type Logger, topicName } from '@cmsg/platform';
-import type { Kafka, Producer } from 'kafkajs';
+import type { Producer } from 'kafkajs';
 import type { ConversationsConfig } from './config';
 
 export interface ChatInboundConsumerDependencies {
@@ -62,20 +62,4 @@ export async function startChatInboundConsumer(dependencies: ChatInboundConsumer
   await consumer.start();
   logger.info({ topic: inboundTopic }, 'chat inbound consumer started');
   return { stop: () => consumer.stop() };
-}
-
-/** Replicas and the gateway may race to create the topics; losing that race is fine. */
-async function ensureTopics(kafka: Kafka, topics: string[]): Promise<void> {
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    const existing = new Set(await admin.listTopics());
-    for (const topic of topics.filter((name) => !existing.has(name))) {
-      await ensureTopic(admin, topic).catch(async (error: unknown) => {
-        if (!(await admin.listTopics()).includes(topic)) throw error;
-      });
-    }
-  } finally {
-    await admin.disconnect();
-  }
 }

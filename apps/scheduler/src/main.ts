@@ -1,13 +1,12 @@
 import './instrument';
 import { Server } from '@grpc/grpc-js';
-import { CommandStreamProducer } from '@cmsg/command-stream';
+import { CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
 import { connectMongo, disconnectMongo, isMongoConnected } from '@cmsg/dal';
 import { TOPIC, adaptUnaryService, addHealthService, bindGrpcServer, createKafka, createLogger, installGracefulShutdown, shutdownGrpcServer, topicName } from '@cmsg/platform';
 import { SchedulerServiceService, type SchedulerServiceServer } from '@cmsg/proto';
 import { ScheduleFirer, ScheduledMessageRepository, ensureSchedulingIndexes, filesCollectionLookup, systemClock } from '@cmsg/scheduling-domain';
 import { Partitioners } from 'kafkajs';
 import { loadSchedulerConfig } from './config';
-import { ensureCommandTopic } from './infrastructure/command-topic';
 import { connectConversationContext } from './infrastructure/conversation-context-client';
 import { startCustomerReplyConsumer } from './infrastructure/customer-reply.consumer';
 import { schedulerHandlers } from './scheduler.grpc';
@@ -21,7 +20,7 @@ async function main(): Promise<void> {
 
   const kafka = createKafka('scheduler', config.KAFKA_BROKERS, logger);
   const topic = topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationCommands);
-  await ensureCommandTopic(kafka, topic, config.COMMAND_TOPIC_PARTITIONS);
+  await ensureTopics(kafka, [topic], { partitions: config.COMMAND_TOPIC_PARTITIONS });
   const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
   const publisher = new CommandStreamProducer({ producer, topic });

@@ -1,8 +1,5 @@
-import type { Admin, Producer } from 'kafkajs';
+import type { Producer } from 'kafkajs';
 import { sendKeyed } from '@cmsg/platform';
-
-/** Enough partitions for many consumer replicas; keys spread by kafkajs' murmur2 partitioner. */
-export const DEFAULT_COMMAND_PARTITIONS = 12;
 
 export interface CommandStreamProducerOptions {
   /** Created with createPartitioner: Partitioners.DefaultPartitioner (Java-compatible key hashing). */
@@ -29,12 +26,4 @@ export class CommandStreamProducer<TCommand = unknown> {
     if (commands.length === 0) return;
     await sendKeyed(this.options.producer, this.options.topic, conversationId, commands);
   }
-}
-
-/** Creates the topic when missing; returns whether it did. Never changes an existing topic's partitions. */
-export async function ensureTopic(admin: Admin, topic: string, partitions = DEFAULT_COMMAND_PARTITIONS, replicationFactor?: number): Promise<boolean> {
-  return admin.createTopics({
-    topics: [{ topic, numPartitions: partitions, ...(replicationFactor ? { replicationFactor } : {}) }],
-    waitForLeaders: true,
-  });
 }

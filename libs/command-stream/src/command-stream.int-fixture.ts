@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { Partitioners, type Admin, type Kafka, type Producer } from 'kafkajs';
 import { TOPIC, createKafka, createLogger, topicName, type Logger } from '@cmsg/platform';
 import { CommandStreamConsumer } from './command-stream-consumer';
-import { CommandStreamProducer, ensureTopic } from './command-stream-producer';
+import { CommandStreamProducer } from './command-stream-producer';
+import { ensureTopics } from './topic-setup';
 import type { CommandStreamConsumerOptions } from './consumer-options';
 
 export interface TestCommand {
@@ -49,8 +50,8 @@ export class CommandStreamFixture {
     const suffix = randomUUID().slice(0, 8);
     const topic = topicName(`test-${suffix}-`, TOPIC.conversationCommands);
     this.topics.push(topic);
-    expect(await ensureTopic(this.admin, topic, partitions)).toBe(true);
-    expect(await ensureTopic(this.admin, topic, partitions)).toBe(false);
+    expect(await ensureTopics(this.kafka, [topic], { partitions })).toEqual([topic]);
+    expect(await ensureTopics(this.kafka, [topic], { partitions })).toEqual([]);
     return { topic, groupId: `test-command-stream-${suffix}`, producer: new CommandStreamProducer({ producer: this.producer, topic }) };
   }
 

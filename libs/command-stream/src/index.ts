@@ -1,4 +1,6 @@
-export { CommandStreamProducer, ensureTopic, DEFAULT_COMMAND_PARTITIONS } from './command-stream-producer';
+export { CommandStreamProducer } from './command-stream-producer';
+export { ensureTopics, DEFAULT_COMMAND_PARTITIONS } from './topic-setup';
+export type { EnsureTopicsOptions } from './topic-setup';
 export type { CommandStreamProducerOptions } from './command-stream-producer';
 export { CommandStreamConsumer } from './command-stream-consumer';
 export type {

@@ -1,4 +1,4 @@
-import { ensureTopic } from '@cmsg/command-stream';
+import { ensureTopics } from '@cmsg/command-stream';
 import { TOPIC, createKafka, type Logger, topicName } from '@cmsg/platform';
 import { Partitioners } from 'kafkajs';
 import type { GatewayConfig } from '../config';
@@ -11,17 +11,7 @@ export async function connectChatInboundPublisher(
 ): Promise<{ publisher: ChatInboundPublisher; close(): Promise<void> }> {
   const kafka = createKafka('gateway', config.KAFKA_BROKERS, logger);
   const topic = topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.chatInbound);
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    if (!(await admin.listTopics()).includes(topic)) {
-      await ensureTopic(admin, topic).catch(async (error: unknown) => {
-        if (!(await admin.listTopics()).includes(topic)) throw error;
-      });
-    }
-  } finally {
-    await admin.disconnect();
-  }
+  await ensureTopics(kafka, [topic]);
   const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false });
   await producer.connect();
   return { publisher: new KafkaChatInboundPublisher(producer, topic), close: () => producer.disconnect() };

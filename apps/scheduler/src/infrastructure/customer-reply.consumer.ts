@@ -1,9 +1,8 @@
-import { CommandStreamConsumer } from '@cmsg/command-stream';
+import { CommandStreamConsumer, ensureTopics } from '@cmsg/command-stream';
 import { ConversationEventEnvelopeSchema, type ConversationEventEnvelope } from '@cmsg/conversation-commands';
 import type { Logger } from '@cmsg/platform';
 import { type Clock, onConversationEvent } from '@cmsg/scheduling-domain';
 import type { Kafka } from 'kafkajs';
-import { ensureCommandTopic } from './command-topic';
 
 export interface CustomerReplyConsumerOptions {
   kafka: Kafka;
@@ -22,7 +21,7 @@ export interface CustomerReplyConsumerOptions {
 export async function startCustomerReplyConsumer(options: CustomerReplyConsumerOptions): Promise<{ stop(): Promise<void> }> {
   const { kafka, topic, clock, logger } = options;
   // The conversations service may not have published yet: subscribing needs the topic.
-  await ensureCommandTopic(kafka, topic, options.partitions);
+  await ensureTopics(kafka, [topic], { partitions: options.partitions });
   const consumer = new CommandStreamConsumer<ConversationEventEnvelope>({
     kafka,
     topic,
