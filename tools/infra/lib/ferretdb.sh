@@ -162,7 +162,7 @@ listen_addresses = '$LOOPBACK'
 port = $PG_PORT
 unix_socket_directories = '$PG_SOCK'
 max_connections = 200
-shared_buffers = 32MB
+shared_buffers = 256MB
 fsync = on
 logging_collector = off
 log_min_messages = warning
@@ -204,6 +204,8 @@ postgres_up() {
     log "postgres: creating database ferretdb"
     pg_psql -d postgres -c 'CREATE DATABASE ferretdb' >/dev/null || die "could not create database ferretdb"
   fi
+  pg_psql -d ferretdb -f "$INFRA_DIR/lib/ferretdb-gin-companions.sql" >/dev/null ||
+    die "could not install the GIN companion indexes trigger (ferretdb-gin-companions.sql)"
 }
 
 _FERRETDB_PID=
