@@ -8,6 +8,7 @@ export { contactSnapshotOf, fullName } from './contact-snapshot';
 export type { ContactSnapshot } from './contact-snapshot';
 export {
   claimOnce,
+  claimMany,
   readClaim,
   claimsOfSchedule,
   scheduleClaimId,
@@ -17,7 +18,7 @@ export {
   releaseScheduleSlot,
   holdsScheduleSlot,
 } from './schedule-coordination';
-export type { ScheduleClaim, ScheduleClaimKind, ScheduleSlot } from './schedule-coordination';
+export type { ScheduleClaim, ScheduleClaimKind, ScheduleClaimRequest, ScheduleSlot } from './schedule-coordination';
 export {
   aiEmployeeWallet,
   visionWallet,

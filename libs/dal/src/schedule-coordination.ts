@@ -1,6 +1,6 @@
 import { ConversationModel, ConversationScheduleSlotModel, ScheduleClaimModel } from './models';
 import { type BusinessScope, scopedFilter } from './business-scope';
-import { isDuplicateKeyError } from './duplicate-key';
+import { isDuplicateKeyError, lostInsertPositions } from './duplicate-key';
 
 /*
  * Decisions about scheduled messages taken exactly once, also on FerretDB 1.x whose updates are not
@@ -30,6 +30,29 @@ export async function claimOnce(scope: BusinessScope, kind: ScheduleClaimKind, s
     if (isDuplicateKeyError(error)) return false;
     throw error;
   }
+}
+
+export interface ScheduleClaimRequest {
+  scope: BusinessScope;
+  scheduleId: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * claimOnce for many schedules in one round trip (an unordered insertMany): answers the schedule
+ * ids whose claim this call created. A failure other than lost claims is thrown, and then it is
+ * unknown which claims were written: they are found later as claims without a recorded firing.
+ */
+export async function claimMany(kind: ScheduleClaimKind, requests: readonly ScheduleClaimRequest[], now: Date): Promise<Set<string>> {
+  if (requests.length === 0) return new Set();
+  const documents = requests.map(({ scope, scheduleId, data }) => ({ _id: scheduleClaimId(kind, scheduleId), business_id: scope.businessId, schedule_id: scheduleId, kind, data, created_at: now }));
+  let lost = new Set<number>();
+  try {
+    await ScheduleClaimModel.collection.insertMany(documents as never[], { ordered: false });
+  } catch (error) {
+    lost = lostInsertPositions(error);
+  }
+  return new Set(requests.filter((_, position) => !lost.has(position)).map((request) => request.scheduleId));
 }
 
 export function readClaim(scope: BusinessScope, kind: ScheduleClaimKind, scheduleId: string, attempt?: number): Promise<ScheduleClaim | null> {
