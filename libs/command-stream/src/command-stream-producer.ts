@@ -1,5 +1,5 @@
 import type { Producer } from 'kafkajs';
-import { sendKeyed } from '@cmsg/platform';
+import { sendKeyed, sendKeyedMany } from '@cmsg/platform';
 
 export interface CommandStreamProducerOptions {
   /** Created with createPartitioner: Partitioners.DefaultPartitioner (Java-compatible key hashing). */
@@ -25,5 +25,14 @@ export class CommandStreamProducer<TCommand = unknown> {
     if (commands.some((command) => command === undefined)) throw new Error('command stream: command is undefined');
     if (commands.length === 0) return;
     await sendKeyed(this.options.producer, this.options.topic, conversationId, commands);
+  }
+
+  /** Commands of many conversations in one request; each conversation's commands keep their order. */
+  async submitMany(entries: readonly { conversationId: string; command: TCommand }[]): Promise<void> {
+    if (entries.some(({ conversationId, command }) => conversationId.length === 0 || command === undefined)) {
+      throw new Error('command stream: every command needs a conversation id and a value');
+    }
+    if (entries.length === 0) return;
+    await sendKeyedMany(this.options.producer, this.options.topic, entries.map(({ conversationId, command }) => ({ key: conversationId, value: command })));
   }
 }

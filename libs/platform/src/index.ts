@@ -10,4 +10,4 @@ export { adaptUnaryService, addHealthService, bindGrpcServer, shutdownGrpcServer
 export type { AsyncUnaryImplementation } from './grpc-server';
 export { promiseClient, insecureChannel } from './grpc-client';
 export type { PromiseClient, PromiseClientOptions } from './grpc-client';
-export { TOPIC, topicName, createKafka, withRequestIdHeader, sendKeyed } from './kafka';
+export { TOPIC, topicName, createKafka, withRequestIdHeader, sendKeyed, sendKeyedMany } from './kafka';

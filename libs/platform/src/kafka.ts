@@ -37,9 +37,14 @@ export function withRequestIdHeader(message: Message): Message {
 }
 
 export async function sendKeyed(producer: Producer, topic: string, key: string, values: unknown[]): Promise<void> {
+  await sendKeyedMany(producer, topic, values.map((value) => ({ key, value })));
+}
+
+/** One produce call for messages of many keys (kafkajs sends one request per broker); each key keeps its order. */
+export async function sendKeyedMany(producer: Producer, topic: string, entries: readonly { key: string; value: unknown }[]): Promise<void> {
   await producer.send({
     topic,
     acks: -1,
-    messages: values.map((value) => withRequestIdHeader({ key, value: JSON.stringify(value) })),
+    messages: entries.map(({ key, value }) => withRequestIdHeader({ key, value: JSON.stringify(value) })),
   });
 }
