@@ -14,6 +14,8 @@ export interface ConversationContextPort {
 /** The per-conversation command stream (topic conversation-commands, key = conversation uuid). */
 export interface ConversationCommandPublisher {
   submit(conversationUuid: string, command: ScheduledMessageCommand | AiRunCommand): Promise<void>;
+  /** Many conversations' commands in one request (a firing pass). */
+  submitMany(entries: readonly { conversationId: string; command: ScheduledMessageCommand }[]): Promise<void>;
 }
 
 /** Whether a file was uploaded and confirmed for module api_messages in this business. */

@@ -1,5 +1,5 @@
 import { createScheduledMessageCommand, scheduleDueMinute, scheduleHistoryEntry, SYSTEM_ACTOR, type ScheduledMessageCommand } from '@cmsg/conversation-commands';
-import { type BusinessScope, businessScope, claimOnce, claimsOfSchedule, holdsScheduleSlot, latestScheduleSlots, readClaim } from '@cmsg/dal';
+import { type BusinessScope, businessScope, claimMany, claimOnce, claimsOfSchedule, holdsScheduleSlot, latestScheduleSlots, readClaim } from '@cmsg/dal';
 import type { Logger } from '@cmsg/platform';
 import { AsyncResource } from 'node:async_hooks';
 import { cancelSchedule } from '../manage/cancel-schedule';
@@ -39,8 +39,8 @@ export const DEFAULT_FIRER_OPTIONS: Omit<ScheduleFirerOptions, 'replicaId'> = {
   staleCheckIntervalMs: 60_000,
 };
 
-/** First firings are mirrored on their records after every this many claims (one update per bucket). */
-const MIRROR_CHUNK = 1000;
+/** Due schedules fired together: one fate-claim insert, one produce request, one mirror update per bucket. */
+const FIRING_CHUNK = 500;
 
 export interface ScheduleFirerDependencies {
   repository: ScheduledMessageRepository;
@@ -53,9 +53,6 @@ interface FireAttempt {
   number: number;
   createdAt: Date;
 }
-
-/** fire(): produced as attempt 1 (its record is mirrored in a batch), produced otherwise, or not produced. */
-type FireResult = 'first' | 'again' | 'none';
 
 /**
  * Fires due schedules exactly once with any number of replicas, any of which may die at any moment.
@@ -136,19 +133,13 @@ export class ScheduleFirer {
     const due = found.slice(0, this.options.batchSize);
     const slots = due.length > 0 ? await latestScheduleSlots(due.map((schedule) => schedule.conversation_id)) : new Map<string, { scheduleId: string | null }>();
     let fired = 0;
-    for (let start = 0; start < due.length; start += MIRROR_CHUNK) {
-      const firstFirings: StoredSchedule[] = [];
-      await forEachConcurrently(due.slice(start, start + MIRROR_CHUNK), this.options.concurrency, async (schedule) => {
-        try {
-          const result = await this.fire(schedule, slots.get(schedule.conversation_id)?.scheduleId);
-          if (result === 'first') firstFirings.push(schedule);
-          if (result !== 'none') fired += 1;
-        } catch (error) {
-          // Nothing was decided that another pass cannot pick up.
-          this.dependencies.logger.warn({ err: error, schedule_uuid: schedule._id }, 'scheduled message: firing attempt failed');
-        }
-      });
-      if (firstFirings.length > 0) await this.recordFirstFirings(firstFirings);
+    for (let start = 0; start < due.length; start += FIRING_CHUNK) {
+      try {
+        fired += await this.fireChunk(due.slice(start, start + FIRING_CHUNK), slots);
+      } catch (error) {
+        // Claimed fates that were not produced are taken over once their lease has passed.
+        this.dependencies.logger.warn({ err: error, schedules: Math.min(FIRING_CHUNK, due.length - start) }, 'scheduled message: firing a chunk failed');
+      }
     }
     await forEachConcurrently(stale, this.options.concurrency, async (id) => {
       try {
@@ -188,6 +179,51 @@ export class ScheduleFirer {
     return [...found.values()];
   }
 
+  /**
+   * Fires a chunk of due schedules: the fates of those holding their conversation's slot are
+   * claimed in one insert, the winners' commands produced in one request and their firing mirrored
+   * in one update per bucket; each schedule another replica decided goes its own way. Answers how
+   * many commands were produced.
+   */
+  private async fireChunk(chunk: StoredSchedule[], slots: Map<string, { scheduleId: string | null }>): Promise<number> {
+    const { clock, logger } = this.dependencies;
+    const now = clock.now();
+    const held: StoredSchedule[] = [];
+    await forEachConcurrently(chunk, this.options.concurrency, async (schedule) => {
+      const slotHolder = slots.get(schedule.conversation_id)?.scheduleId;
+      const scope = businessScope(schedule.business_id);
+      try {
+        // No slot log (undefined): the record's mirror decides.
+        const holds = slotHolder === undefined ? await holdsScheduleSlot(scope, schedule.conversation_id, schedule._id) : slotHolder === schedule._id;
+        if (holds) held.push(schedule);
+        else await this.settleUnheld(scope, schedule, now);
+      } catch (error) {
+        logger.warn({ err: error, schedule_uuid: schedule._id }, 'scheduled message: firing attempt failed');
+      }
+    });
+    // The fate claim is also firing attempt 1; takeovers are attempts 2, 3... (`fire` claims).
+    const won = await claimMany('fate', held.map((schedule) => ({ scope: businessScope(schedule.business_id), scheduleId: schedule._id, data: { decision: 'fire', replica: this.options.replicaId } })), now);
+    const firstFirings = held.filter((schedule) => won.has(schedule._id));
+    if (firstFirings.length > 0) {
+      await this.dependencies.publisher.submitMany(firstFirings.map((schedule) => ({ conversationId: schedule.conversation_id, command: this.commandOf(schedule, now) })));
+      await this.recordFirstFirings(firstFirings);
+    }
+    let fired = firstFirings.length;
+    await forEachConcurrently(
+      held.filter((schedule) => !won.has(schedule._id)),
+      this.options.concurrency,
+      async (schedule) => {
+        try {
+          if (await this.fireDecidedElsewhere(schedule)) fired += 1;
+        } catch (error) {
+          // Nothing was decided that another pass cannot pick up.
+          logger.warn({ err: error, schedule_uuid: schedule._id }, 'scheduled message: firing attempt failed');
+        }
+      },
+    );
+    return fired;
+  }
+
   /** One mirror update per bucket for the schedules this replica just produced as attempt 1. */
   private async recordFirstFirings(schedules: StoredSchedule[]): Promise<void> {
     const { repository, clock, logger } = this.dependencies;
@@ -203,43 +239,35 @@ export class ScheduleFirer {
     for (const [id, since] of this.decidedElsewhereSince) if (nowMs - since > 10 * this.options.leaseMs) this.decidedElsewhereSince.delete(id);
   }
 
-  /** `slotHolder`: the schedule its conversation's slot log names (undefined: no log, the record's mirror decides). */
-  private async fire(schedule: StoredSchedule, slotHolder: string | null | undefined): Promise<FireResult> {
+  /**
+   * A schedule whose fate was claimed before: usually another replica fired it a moment ago and
+   * mirrors it shortly, so nothing is read before a lease has passed since this replica first found
+   * it decided. After that: a cancellation is mirrored, and a firing whose replica died before
+   * producing is taken over (attempt n+1). True when this call produced the command.
+   */
+  private async fireDecidedElsewhere(schedule: StoredSchedule): Promise<boolean> {
     const { repository, clock } = this.dependencies;
     const id = schedule._id;
     const scope = businessScope(schedule.business_id);
     const now = clock.now();
-    const holds = slotHolder === undefined ? await holdsScheduleSlot(scope, schedule.conversation_id, id) : slotHolder === id;
-    if (!holds) {
-      await this.settleUnheld(scope, schedule, now);
-      return 'none';
-    }
-
-    // The fate claim is also firing attempt 1; takeovers are attempts 2, 3... (`fire` claims).
-    if (await claimOnce(scope, 'fate', id, { decision: 'fire', replica: this.options.replicaId }, now)) {
-      await this.produce(schedule, now);
-      return 'first';
-    }
-    // Usually another replica fired it a moment ago and mirrors it shortly: nothing is read before a
-    // lease has passed since this replica first found it decided.
     const since = this.decidedElsewhereSince.get(id);
     if (since === undefined) this.decidedElsewhereSince.set(id, now.getTime());
-    if (since === undefined || now.getTime() - since < this.options.leaseMs) return 'none';
+    if (since === undefined || now.getTime() - since < this.options.leaseMs) return false;
 
     const fate = await readClaim(scope, 'fate', id);
     if (fate?.data?.['decision'] === 'cancel') {
       await repository.recordCancelled(scope, id, null);
-      return 'none';
+      return false;
     }
-    if (fate && now.getTime() - fate.created_at.getTime() < this.options.leaseMs) return 'none';
+    if (fate && now.getTime() - fate.created_at.getTime() < this.options.leaseMs) return false;
     // Fired before, and the record still says pending: its replica died before recording the firing.
     const last = await this.lastAttempt(scope, id);
-    if (last && now.getTime() - last.createdAt.getTime() < this.options.leaseMs) return 'none';
+    if (last && now.getTime() - last.createdAt.getTime() < this.options.leaseMs) return false;
     const next = (last?.number ?? 0) + 1;
-    if (!(await claimOnce(scope, 'fire', id, { replica: this.options.replicaId, takeover: true }, now, next))) return 'none';
+    if (!(await claimOnce(scope, 'fire', id, { replica: this.options.replicaId, takeover: true }, now, next))) return false;
     await this.produce(schedule, now);
     await this.recordFired(schedule, next, now);
-    return 'again';
+    return true;
   }
 
   /** A schedule not holding its conversation: an unfinished create (cancelled once old enough). */
