@@ -29,14 +29,12 @@ class InMemoryFiredScheduleStore implements FiredScheduleStore {
     const found = this.schedules.get(id);
     return found ? { ...found } : null;
   }
-  async fate(_scope: BusinessScope, id: string) {
-    this.claim(`fate:${id}`, { decision: 'fire' });
-    return this.claims.get(`fate:${id}`)!['decision'] as 'fire' | 'cancel';
-  }
   async decisions(_scope: BusinessScope, id: string) {
+    this.claim(`fate:${id}`, { decision: 'fire' });
+    const fate = this.claims.get(`fate:${id}`)!['decision'] as 'fire' | 'cancel';
     const outcome = (this.claims.get(`outcome:${id}`) as ScheduleOutcome | undefined) ?? null;
     const deliveryPath = ((this.claims.get(`delivery:${id}:2`) ?? this.claims.get(`delivery:${id}:1`))?.['path'] as ScheduleDeliveryPath | undefined) ?? null;
-    return { outcome, deliveryPath };
+    return { fate, outcome, deliveryPath };
   }
   async decideDelivery(_scope: BusinessScope, id: string, stage: 1 | 2, path: ScheduleDeliveryPath, entry: ScheduleHistoryEntry) {
     if (this.claim(`delivery:${id}:${stage}`, { path })) {

@@ -44,8 +44,8 @@ export async function executeFiredScheduledMessage(command: ScheduledMessageComm
     logger.warn({ schedule_uuid: command.schedule_uuid }, 'scheduled message: command for an unknown schedule ignored');
     return;
   }
-  if ((await store.fate(scope, schedule._id, clock.now())) === 'cancel') return;
-  const decisions = await store.decisions(scope, schedule._id);
+  const decisions = await store.decisions(scope, schedule._id, clock.now());
+  if (decisions.fate === 'cancel') return;
   if (decisions.outcome) {
     // Finished by an earlier run (this is a copy of the command, or that run died before releasing).
     await store.releaseConversation(scope, schedule.conversation_id, schedule._id, clock.now());

@@ -1,6 +1,7 @@
 import { type ScheduleDeliveryPath, type ScheduleHistoryEntry, scheduleContextNoteId } from '@cmsg/conversation-commands';
 import {
   type BusinessScope,
+  type ScheduleClaim,
   ChannelModel,
   ConversationModel,
   ScheduledMessageModel,
@@ -38,16 +39,24 @@ export interface FiredSchedule {
 
 export type ScheduleOutcome = { status: 'sent' | 'failed'; error: { code: string; message: string } | null };
 
+export interface ScheduleDecisions {
+  fate: 'fire' | 'cancel';
+  outcome: ScheduleOutcome | null;
+  deliveryPath: ScheduleDeliveryPath | null;
+}
+
 /**
  * What the executor reads and decides about a fired schedule. Decisions are claims (an insert with
  * one winner, also on FerretDB whose updates are not isolated); the record mirrors them.
  */
 export interface FiredScheduleStore {
   find(scope: BusinessScope, id: string): Promise<FiredSchedule | null>;
-  /** The schedule's fate, claiming `fire` when nothing decided it yet (the command may outrun the scheduler's record). */
-  fate(scope: BusinessScope, id: string, now: Date): Promise<'fire' | 'cancel'>;
-  /** What earlier runs decided: the outcome, and the delivery path (a fallback decided later wins). One read. */
-  decisions(scope: BusinessScope, id: string): Promise<{ outcome: ScheduleOutcome | null; deliveryPath: ScheduleDeliveryPath | null }>;
+  /**
+   * What was decided about the schedule, in one read of its claims: its fate (`fire` is claimed when
+   * nothing decided it yet: the command may outrun the scheduler's record), and what earlier runs
+   * decided: the outcome, and the delivery path (a fallback decided later wins).
+   */
+  decisions(scope: BusinessScope, id: string, now: Date): Promise<ScheduleDecisions>;
   /** Decides the path of a stage (1: first decision, 2: the fallback after WINDOW_CLOSED) once; answers the path that won. */
   decideDelivery(scope: BusinessScope, id: string, stage: 1 | 2, path: ScheduleDeliveryPath, entry: ScheduleHistoryEntry): Promise<ScheduleDeliveryPath>;
   /**
@@ -69,17 +78,21 @@ export class MongoFiredScheduleStore implements FiredScheduleStore {
     return ScheduledMessageModel.findOne(scopedFilter(scope, { _id: id })).lean<FiredSchedule>();
   }
 
-  async fate(scope: BusinessScope, id: string, now: Date): Promise<'fire' | 'cancel'> {
-    if (await claimOnce(scope, 'fate', id, { decision: 'fire', by: 'executor' }, now)) return 'fire';
-    const fate = await readClaim(scope, 'fate', id);
-    return fate?.data?.['decision'] === 'cancel' ? 'cancel' : 'fire';
-  }
-
-  async decisions(scope: BusinessScope, id: string): Promise<{ outcome: ScheduleOutcome | null; deliveryPath: ScheduleDeliveryPath | null }> {
+  async decisions(scope: BusinessScope, id: string, now: Date): Promise<ScheduleDecisions> {
     const claims = await claimsOfSchedule(scope, id);
     const outcome = claims.find((claim) => claim.kind === 'outcome');
     const delivery = claims.find((claim) => claim._id === scheduleClaimId('delivery', id, 2)) ?? claims.find((claim) => claim._id === scheduleClaimId('delivery', id, 1));
-    return { outcome: outcome ? (outcome.data as ScheduleOutcome) : null, deliveryPath: (delivery?.data?.['path'] as ScheduleDeliveryPath | undefined) ?? null };
+    return {
+      fate: await this.fate(scope, id, claims.find((claim) => claim.kind === 'fate'), now),
+      outcome: outcome ? (outcome.data as ScheduleOutcome) : null,
+      deliveryPath: (delivery?.data?.['path'] as ScheduleDeliveryPath | undefined) ?? null,
+    };
+  }
+
+  /** The claimed fate; `fire` is claimed when none was read (a concurrent claim may still win, then it decides). */
+  private async fate(scope: BusinessScope, id: string, read: ScheduleClaim | undefined, now: Date): Promise<'fire' | 'cancel'> {
+    const claimed = read ?? ((await claimOnce(scope, 'fate', id, { decision: 'fire', by: 'executor' }, now)) ? undefined : await readClaim(scope, 'fate', id));
+    return claimed?.data?.['decision'] === 'cancel' ? 'cancel' : 'fire';
   }
 
   async decideDelivery(scope: BusinessScope, id: string, stage: 1 | 2, path: ScheduleDeliveryPath, entry: ScheduleHistoryEntry): Promise<ScheduleDeliveryPath> {
