@@ -100,18 +100,18 @@ export class ScheduledMessageRepository {
   }
 
   /**
-   * Mirrors first firings (attempt 1) on their records, one update per minute bucket rather than one
-   * per schedule (each single-record update is a collection scan on FerretDB). A record the executor
-   * finished meanwhile is no longer pending and keeps its outcome.
+   * Mirrors first firings (attempt 1) on their records in one round trip: an update by id per
+   * schedule (each an indexed lookup; an update of the whole bucket would ship every pending record
+   * of the minute to FerretDB). A record the executor finished meanwhile is no longer pending and
+   * keeps its outcome.
    */
   async recordFiredBatch(schedules: readonly StoredSchedule[], firing: { owner: string; at: Date; leaseUntil: Date }, entry: ScheduleHistoryEntry): Promise<void> {
-    const byMinute = new Map<string | null, string[]>();
-    for (const schedule of schedules) byMinute.set(schedule.due_minute ?? null, [...(byMinute.get(schedule.due_minute ?? null) ?? []), schedule._id]);
+    if (schedules.length === 0) return;
     const fields = { status: 'firing', fire_owner: firing.owner, fire_attempts: 1, fire_lease_until: firing.leaseUntil, fired_at: firing.at, updated_at: firing.at };
-    for (const [dueMinute, ids] of byMinute) {
-      const bucket = dueMinute === null ? {} : { due_minute: dueMinute };
-      await ScheduledMessageModel.updateMany({ ...bucket, status: 'pending', _id: { $in: ids } }, { $set: fields, $push: { history: entry } });
-    }
+    await ScheduledMessageModel.bulkWrite(
+      schedules.map((schedule) => ({ updateOne: { filter: { _id: schedule._id, status: 'pending' }, update: { $set: fields, $push: { history: entry } } } })),
+      { ordered: false },
+    );
   }
 
   /** Schedules recorded as firing whose last command went out before `producedBefore`. */

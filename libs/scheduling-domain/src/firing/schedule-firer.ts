@@ -128,9 +128,11 @@ export class ScheduleFirer {
       this.lastStaleCheckAt = realNow.getTime();
       stale = await repository.staleFiring(new Date(realNow.getTime() - this.options.staleFiringMs), this.options.batchSize);
     }
-    // Replicas polling together see the same schedules: each walks them in its own order, so they collide less.
-    shuffle(found);
-    const due = found.slice(0, this.options.batchSize);
+    // Replicas polling together see the same schedules: each walks them from its own random starting
+    // point, so they work on different stretches until they meet (shuffled orders overlap in every
+    // chunk, and a chunk whose claims partly lose is inserted one by one).
+    const walk = rotateFromRandomStart(found.sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0)));
+    const due = walk.slice(0, this.options.batchSize);
     const slots = due.length > 0 ? await latestScheduleSlots(due.map((schedule) => schedule.conversation_id)) : new Map<string, { scheduleId: string | null }>();
     let fired = 0;
     for (let start = 0; start < due.length; start += FIRING_CHUNK) {
@@ -367,11 +369,9 @@ function attemptsOf(claims: readonly { _id: string; kind: string; data: Record<s
     .map((claim) => ({ number: claim.kind === 'fate' ? 1 : Number(claim._id.split(':').pop()), createdAt: claim.created_at }));
 }
 
-function shuffle<Item>(items: Item[]): void {
-  for (let index = items.length - 1; index > 0; index -= 1) {
-    const other = Math.floor(Math.random() * (index + 1));
-    [items[index], items[other]] = [items[other]!, items[index]!];
-  }
+function rotateFromRandomStart<Item>(items: Item[]): Item[] {
+  const start = Math.floor(Math.random() * items.length);
+  return [...items.slice(start), ...items.slice(0, start)];
 }
 
 async function forEachConcurrently<Item>(items: Item[], concurrency: number, run: (item: Item) => Promise<void>): Promise<void> {
