@@ -100,18 +100,12 @@ export class ScheduledMessageRepository {
   }
 
   /**
-   * Mirrors first firings (attempt 1) on their records in one round trip: an update by id per
-   * schedule (each an indexed lookup; an update of the whole bucket would ship every pending record
-   * of the minute to FerretDB). A record the executor finished meanwhile is no longer pending and
-   * keeps its outcome.
+   * Mirrors a first firing (attempt 1) on its record, by id (an indexed lookup). A record the
+   * executor finished meanwhile is no longer pending and keeps its outcome.
    */
-  async recordFiredBatch(schedules: readonly StoredSchedule[], firing: { owner: string; at: Date; leaseUntil: Date }, entry: ScheduleHistoryEntry): Promise<void> {
-    if (schedules.length === 0) return;
+  async recordFirstFiring(id: string, firing: { owner: string; at: Date; leaseUntil: Date }, entry: ScheduleHistoryEntry): Promise<void> {
     const fields = { status: 'firing', fire_owner: firing.owner, fire_attempts: 1, fire_lease_until: firing.leaseUntil, fired_at: firing.at, updated_at: firing.at };
-    await ScheduledMessageModel.bulkWrite(
-      schedules.map((schedule) => ({ updateOne: { filter: { _id: schedule._id, status: 'pending' }, update: { $set: fields, $push: { history: entry } } } })),
-      { ordered: false },
-    );
+    await ScheduledMessageModel.updateOne({ _id: id, status: 'pending' }, { $set: fields, $push: { history: entry } });
   }
 
   /** Schedules recorded as firing whose last command went out before `producedBefore`. */

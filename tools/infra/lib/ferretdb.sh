@@ -23,7 +23,9 @@ pg_paths() {
   PG_LOG="$PG_DIR/postgres.log"
 }
 pg_paths
-PG_URL="postgres://postgres@$LOOPBACK:$PG_PORT/ferretdb"
+# FerretDB's pool (50 by default) holds a connection per matched statement of a multi-statement
+# update until the command ends; more room than that default (PostgreSQL allows 200).
+PG_URL="postgres://postgres@$LOOPBACK:$PG_PORT/ferretdb?pool_max_conns=150"
 
 pg_bin_dir() {
   if [[ -x /usr/lib/postgresql/15/bin/postgres ]]; then

@@ -236,6 +236,26 @@ describe('seedDatabase against FerretDB', () => {
     expect(await ConversationModel.findById(conversationId).lean()).toMatchObject({ unread_count: 0, last_message: { body: 'live reply', is_from_customer: false }, sort_at: hours(-1) });
   });
 
+  it('loads a business of 200 contacts again, every upsert matching a stored document, without stalling FerretDB', async () => {
+    const seed = businessSeed(12, 'Large');
+    const template = seed.businesses[0]!.contacts![0]!;
+    const contacts = Array.from({ length: 200 }, (_, index) => ({
+      ...template,
+      uuid: uuid(`0012${String(index).padStart(4, '0')}`, 100 + index),
+      phone: `+52 1 55 7000 ${String(index).padStart(4, '0')}`,
+      chat_username: `large${index}`,
+      conversation: { uuid: uuid(`0012${String(index).padStart(4, '0')}`, 300 + index) },
+    }));
+    const first = await seedDatabase({ businesses: [{ ...seed.businesses[0]!, contacts }] }, { now: NOW });
+    expect(first.businesses[0].counts.contacts.inserted).toBe(200);
+
+    const renamed = contacts.map((contact, index) => ({ ...contact, first_name: `Renamed ${index}` }));
+    const second = await seedDatabase({ businesses: [{ ...seed.businesses[0]!, contacts: renamed }] }, { now: NOW });
+
+    expect(second.businesses[0].counts.contacts).toMatchObject({ inserted: 0, updated: 200 });
+    expect(await ContactModel.countDocuments({ business_id: first.businesses[0].uuid, first_name: /^Renamed / })).toBe(200);
+  });
+
   it('loads different businesses concurrently', async () => {
     const summaries = await Promise.all([5, 6, 7].map((tenant) => seedDatabase(businessSeed(tenant, `concurrent-${tenant}`), { now: NOW })));
     for (const summary of summaries) expect(countsOf(summary, 'inserted')).toEqual(EXPECTED_TOTALS);

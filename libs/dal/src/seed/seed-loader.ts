@@ -187,7 +187,15 @@ async function deriveStates(ctx: ops.SeedContext, plans: readonly ops.Conversati
 type BulkWritable = Pick<Model<unknown>, 'bulkWrite' | 'collection'>;
 
 /**
- * Runs the upserts in order, in one round trip. Two loads racing on the same new document can
+ * Statements per bulk write. FerretDB 1.24 keeps the PostgreSQL connection of every statement that
+ * matched a document until the whole command ends, so a command of more statements than its pool
+ * has connections waits for itself forever (and holds the pool for everyone): re-seeding 120
+ * contacts in one command did. Small commands release theirs between rounds.
+ */
+const UPSERTS_PER_COMMAND = 8;
+
+/**
+ * Runs the upserts in order, a few per round trip. Two loads racing on the same new document can
  * both try to insert it, and the loser gets a duplicate key. FerretDB does not report which
  * operation of a bulk failed, so the batch then runs again one operation at a time: an operation
  * that meets a duplicate key is retried once (the racing document is there now, and the upsert
@@ -195,7 +203,16 @@ type BulkWritable = Pick<Model<unknown>, 'bulkWrite' | 'collection'>;
  * or phone_number_id already in use.
  */
 async function bulkUpsert(model: BulkWritable, operations: ops.UpsertOperation[]): Promise<Omit<SeedCounts, 'total'>> {
-  if (operations.length === 0) return { inserted: 0, updated: 0 };
+  const counts = { inserted: 0, updated: 0 };
+  for (let start = 0; start < operations.length; start += UPSERTS_PER_COMMAND) {
+    const slice = await bulkUpsertSlice(model, operations.slice(start, start + UPSERTS_PER_COMMAND));
+    counts.inserted += slice.inserted;
+    counts.updated += slice.updated;
+  }
+  return counts;
+}
+
+async function bulkUpsertSlice(model: BulkWritable, operations: ops.UpsertOperation[]): Promise<Omit<SeedCounts, 'total'>> {
   try {
     const result = await model.bulkWrite(operations as unknown as AnyBulkWriteOperation[], { ordered: true });
     return { inserted: result.upsertedCount, updated: result.modifiedCount };

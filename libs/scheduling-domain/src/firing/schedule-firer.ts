@@ -39,7 +39,7 @@ export const DEFAULT_FIRER_OPTIONS: Omit<ScheduleFirerOptions, 'replicaId'> = {
   staleCheckIntervalMs: 60_000,
 };
 
-/** Due schedules fired together: one fate-claim insert, one produce request, one mirror update per bucket. */
+/** Due schedules fired together: one fate-claim insert and one produce request. */
 const FIRING_CHUNK = 500;
 
 export interface ScheduleFirerDependencies {
@@ -183,8 +183,8 @@ export class ScheduleFirer {
 
   /**
    * Fires a chunk of due schedules: the fates of those holding their conversation's slot are
-   * claimed in one insert, the winners' commands produced in one request and their firing mirrored
-   * in one update per bucket; each schedule another replica decided goes its own way. Answers how
+   * claimed in one insert and the winners' commands produced in one request, then their firing is
+   * mirrored on their records; each schedule another replica decided goes its own way. Answers how
    * many commands were produced.
    */
   private async fireChunk(chunk: StoredSchedule[], slots: Map<string, { scheduleId: string | null }>): Promise<number> {
@@ -226,12 +226,17 @@ export class ScheduleFirer {
     return fired;
   }
 
-  /** One mirror update per bucket for the schedules this replica just produced as attempt 1. */
+  /**
+   * Mirrors the firings this replica just produced as attempt 1 on their records, one update by id
+   * each (a bulk write of many updates would hold a FerretDB connection per statement until it ends,
+   * which deadlocks FerretDB 1.24 past its pool size).
+   */
   private async recordFirstFirings(schedules: StoredSchedule[]): Promise<void> {
     const { repository, clock, logger } = this.dependencies;
     const at = clock.now();
+    const firing = { owner: this.options.replicaId, at, leaseUntil: new Date(at.getTime() + this.options.leaseMs) };
     const entry = scheduleHistoryEntry('fired', 'firing', at, { detail: { replica: this.options.replicaId, attempt: 1 } });
-    await repository.recordFiredBatch(schedules, { owner: this.options.replicaId, at, leaseUntil: new Date(at.getTime() + this.options.leaseMs) }, entry);
+    await forEachConcurrently(schedules, this.options.concurrency, (schedule) => repository.recordFirstFiring(schedule._id, firing, entry));
     for (const schedule of schedules) {
       logger.info({ schedule_uuid: schedule._id, conversation_uuid: schedule.conversation_id, attempt: 1, lateness_ms: at.getTime() - schedule.schedule_at.getTime() }, 'scheduled message fired');
     }
