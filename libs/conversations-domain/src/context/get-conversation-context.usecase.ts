@@ -1,8 +1,7 @@
-import { CatalogError } from '@cmsg/errors';
-import { BusinessModel, type BusinessScope, visionWalletBalance } from '@cmsg/dal';
+import { type BusinessScope, visionWallet, walletBalance } from '@cmsg/dal';
 import type { ConversationContext } from '@cmsg/proto';
 import { loadPendingSchedule } from '../ai-assignment/pending-schedule';
-import { loadBusinessClock } from '../business-clock';
+import { loadBusinessClockAndVisionFunds } from '../business-clock';
 import { conversationNow, messagingWindow } from '../messaging-window';
 import { type ConversationReference, resolveConversationReference } from '../resolve-conversation-reference';
 
@@ -12,13 +11,8 @@ import { type ConversationReference, resolveConversationReference } from '../res
  */
 export async function getConversationContext(scope: BusinessScope, reference: ConversationReference, realNow: number = Date.now()): Promise<ConversationContext> {
   const { conversation, contact } = await resolveConversationReference(scope, reference);
-  const [clock, business, visionWalletTokens, pendingSchedule] = await Promise.all([
-    loadBusinessClock(scope),
-    BusinessModel.exists({ _id: scope.businessId }),
-    visionWalletBalance(scope),
-    loadPendingSchedule(scope, conversation),
-  ]);
-  if (!business) throw new CatalogError('FETCH_FAILED', 'The business of this caller no longer exists.');
+  const [{ clock, visionWalletFundedTokens }, pendingSchedule] = await Promise.all([loadBusinessClockAndVisionFunds(scope), loadPendingSchedule(scope, conversation)]);
+  const visionWalletTokens = await walletBalance(scope, visionWallet(scope.businessId), visionWalletFundedTokens);
   const now = conversationNow(conversation.is_tester, clock.testerClockOffsetMs, realNow);
   return {
     uuid: conversation._id,

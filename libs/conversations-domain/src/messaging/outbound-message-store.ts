@@ -79,9 +79,14 @@ export class OutboundMessageStore {
     }
   }
 
-  async markSent(id: string, providerMessageId: string): Promise<void> {
+  /** Answers the message as stored after the update. */
+  markSent(id: string, providerMessageId: string): Promise<StoredOutboundMessage | null> {
     // Unconditional: the provider accepted it, whatever a repeat concluded meanwhile.
-    await MessageModel.updateOne(scopedFilter(this.scope, { _id: id }), { $set: { status: 'sent', provider_message_id: providerMessageId, error: null } });
+    return MessageModel.findOneAndUpdate(
+      scopedFilter(this.scope, { _id: id, is_from_customer: false }),
+      { $set: { status: 'sent', provider_message_id: providerMessageId, error: null } },
+      { new: true },
+    ).lean<StoredOutboundMessage>();
   }
 
   async markFailed(id: string, error: CatalogError): Promise<void> {

@@ -85,8 +85,7 @@ async function deliverPart(store: OutboundMessageStore, claim: NewOutboundMessag
     if (!existing) throw new CatalogError('UPDATE_FAILED', 'The message could not be recorded; retry.');
     return finalOutcome(store, existing);
   }
-  if (provider) await callProvider(store, provider, claim.id);
-  const stored = await store.find(claim.id);
+  const stored = provider ? await callProvider(store, provider, claim.id) : await store.find(claim.id);
   if (!stored) throw new CatalogError('UPDATE_FAILED', 'The message could not be recorded; retry.');
   await store.recordOnConversation(stored);
   return stored;
@@ -115,7 +114,8 @@ async function finalOutcome(store: OutboundMessageStore, message: StoredOutbound
   return settled;
 }
 
-async function callProvider(store: OutboundMessageStore, { sender, channel, contact, content }: ProviderCall, messageId: string): Promise<void> {
+/** Sends the claimed part and answers it as stored with its outcome. */
+async function callProvider(store: OutboundMessageStore, { sender, channel, contact, content }: ProviderCall, messageId: string): Promise<StoredOutboundMessage | null> {
   let providerMessageId: string;
   try {
     // The client picks the phone, or the platform user id where allowed (BSUID_SEND_DISABLED otherwise).
@@ -130,7 +130,7 @@ async function callProvider(store: OutboundMessageStore, { sender, channel, cont
     await store.markFailed(messageId, failure);
     throw failure;
   }
-  await store.markSent(messageId, providerMessageId);
+  return store.markSent(messageId, providerMessageId);
 }
 
 async function channelCredentials(scope: BusinessScope, channelId: string): Promise<ChannelCredentials> {
