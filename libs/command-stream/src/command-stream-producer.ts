@@ -1,5 +1,5 @@
 import type { Producer } from 'kafkajs';
-import { sendKeyed, sendKeyedMany } from '@cmsg/platform';
+import { sendKeyedMany } from '@cmsg/platform';
 
 export interface CommandStreamProducerOptions {
   /** Created with createPartitioner: Partitioners.DefaultPartitioner (Java-compatible key hashing). */
@@ -20,18 +20,14 @@ export class CommandStreamProducer<TCommand = unknown> {
   }
 
   /** One request; the commands keep their order within the conversation. */
-  async submitAll(conversationId: string, commands: TCommand[]): Promise<void> {
-    if (conversationId.length === 0) throw new Error('command stream: a command needs a conversation id');
-    if (commands.some((command) => command === undefined)) throw new Error('command stream: command is undefined');
-    if (commands.length === 0) return;
-    await sendKeyed(this.options.producer, this.options.topic, conversationId, commands);
+  submitAll(conversationId: string, commands: TCommand[]): Promise<void> {
+    return this.submitMany(commands.map((command) => ({ conversationId, command })));
   }
 
   /** Commands of many conversations in one request; each conversation's commands keep their order. */
   async submitMany(entries: readonly { conversationId: string; command: TCommand }[]): Promise<void> {
-    if (entries.some(({ conversationId, command }) => conversationId.length === 0 || command === undefined)) {
-      throw new Error('command stream: every command needs a conversation id and a value');
-    }
+    if (entries.some(({ conversationId }) => conversationId.length === 0)) throw new Error('command stream: a command needs a conversation id');
+    if (entries.some(({ command }) => command === undefined)) throw new Error('command stream: command is undefined');
     if (entries.length === 0) return;
     await sendKeyedMany(this.options.producer, this.options.topic, entries.map(({ conversationId, command }) => ({ key: conversationId, value: command })));
   }

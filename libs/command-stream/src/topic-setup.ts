@@ -21,22 +21,25 @@ const RETRY_DELAY_MS = 250;
  * `waitForLeaders` does not wait out for the first. So everything is retried until the deadline.
  */
 export async function ensureTopics(kafka: Kafka, topics: readonly string[], options: EnsureTopicsOptions = {}): Promise<string[]> {
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const deadline = Date.now() + timeoutMs;
   const admin = kafka.admin();
   await admin.connect();
   const created: string[] = [];
   try {
     for (;;) {
+      let failure: unknown;
       try {
         const existing = new Set(await admin.listTopics());
         for (const topic of topics.filter((name) => !existing.has(name) && !created.includes(name))) {
           if (await createTopic(admin, topic, options)) created.push(topic);
         }
         if (await haveLeaders(admin, topics)) return created;
-        if (Date.now() >= deadline) throw new Error(`kafka: topics ${topics.join(', ')} have no leader after ${options.timeoutMs ?? 60_000} ms`);
+        failure = new Error(`kafka: topics ${topics.join(', ')} have no leader after ${timeoutMs} ms`);
       } catch (error) {
-        if (Date.now() >= deadline) throw error;
+        failure = error;
       }
+      if (Date.now() >= deadline) throw failure;
       await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
     }
   } finally {

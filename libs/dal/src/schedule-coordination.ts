@@ -21,10 +21,14 @@ export function scheduleClaimId(kind: ScheduleClaimKind, scheduleId: string, att
   return attempt === undefined ? `${kind}:${scheduleId}` : `${kind}:${scheduleId}:${attempt}`;
 }
 
+function claimDocument(kind: ScheduleClaimKind, { scope, scheduleId, data }: ScheduleClaimRequest, now: Date, attempt?: number): ScheduleClaim & { business_id: string } {
+  return { _id: scheduleClaimId(kind, scheduleId, attempt), business_id: scope.businessId, schedule_id: scheduleId, kind, data, created_at: now };
+}
+
 /** Inserts the claim; true for the one caller that created it, false when it existed. */
 export async function claimOnce(scope: BusinessScope, kind: ScheduleClaimKind, scheduleId: string, data: Record<string, unknown>, now: Date, attempt?: number): Promise<boolean> {
   try {
-    await ScheduleClaimModel.create({ _id: scheduleClaimId(kind, scheduleId, attempt), business_id: scope.businessId, schedule_id: scheduleId, kind, data, created_at: now });
+    await ScheduleClaimModel.create(claimDocument(kind, { scope, scheduleId, data }, now, attempt));
     return true;
   } catch (error) {
     if (isDuplicateKeyError(error)) return false;
@@ -45,7 +49,7 @@ export interface ScheduleClaimRequest {
  */
 export async function claimMany(kind: ScheduleClaimKind, requests: readonly ScheduleClaimRequest[], now: Date): Promise<Set<string>> {
   if (requests.length === 0) return new Set();
-  const documents = requests.map(({ scope, scheduleId, data }) => ({ _id: scheduleClaimId(kind, scheduleId), business_id: scope.businessId, schedule_id: scheduleId, kind, data, created_at: now }));
+  const documents = requests.map((request) => claimDocument(kind, request, now));
   let lost = new Set<number>();
   try {
     await ScheduleClaimModel.collection.insertMany(documents as never[], { ordered: false });

@@ -82,7 +82,7 @@ export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBe
       }
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
-    finished = await countOutcomes(business.businessId);
+    if (finished < scheduleUuids.length) finished = await countOutcomes(business.businessId);
 
     const sends = fakes.cloudApi.sentMessages({ phone_number_id: phoneNumberId });
     const sendsByIndex = new Map<number, number[]>();
