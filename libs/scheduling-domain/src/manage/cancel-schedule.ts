@@ -2,6 +2,9 @@ import { type ScheduleActor, scheduleHistoryEntry } from '@cmsg/conversation-com
 import { type BusinessScope, claimOnce, readClaim, releaseScheduleSlot } from '@cmsg/dal';
 import type { ScheduledMessageRepository } from '../scheduled-message.repository';
 
+/** A cancellation still missing on its record this long after its claim was decided lost it. */
+export const CANCELLATION_REPAIR_AFTER_MS = 30_000;
+
 export type CancelOutcome = 'cancelled' | 'already_cancelled' | 'fired';
 
 /**
@@ -25,7 +28,9 @@ export async function cancelSchedule(
   }
   const fate = await readClaim(scope, 'fate', schedule._id);
   if (fate?.data?.['decision'] !== 'cancel') return 'fired';
-  // A cancellation whose record write was lost (or not done before a crash) is written again.
-  await repository.recordCancelled(scope, schedule._id, null);
+  // A cancellation whose record write was lost (or not done before a crash) is written again, but
+  // not while its winner may still be writing it: FerretDB updates are not isolated, and this write
+  // landing on the winner's could drop the winner's history entry.
+  if (now.getTime() - fate.created_at.getTime() >= CANCELLATION_REPAIR_AFTER_MS) await repository.recordCancelled(scope, schedule._id, null);
   return 'already_cancelled';
 }
