@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Local infrastructure on loopback: Redis, Kafka (KRaft) and FerretDB (MongoDB wire protocol)
-# on PostgreSQL, installed from package registries and started idempotently.
+# Local infrastructure on loopback: Redis, Kafka (KRaft) and mongo-java-server (the MongoDB wire
+# protocol), installed from package registries and started idempotently.
 #
 #   bash tools/infra/infra.sh up|down|status|env
 #   eval "$(bash tools/infra/infra.sh env)"
@@ -16,20 +16,21 @@ source "$INFRA_DIR/lib/common.sh"
 source "$INFRA_DIR/lib/redis.sh"
 # shellcheck source=lib/kafka.sh
 source "$INFRA_DIR/lib/kafka.sh"
-# shellcheck source=lib/ferretdb.sh
-source "$INFRA_DIR/lib/ferretdb.sh"
+# shellcheck source=lib/mongo.sh
+source "$INFRA_DIR/lib/mongo.sh"
 
 usage() {
   cat >&2 <<EOF
 usage: bash tools/infra/infra.sh <command>
 
-  up      install what is missing, start Redis, Kafka and FerretDB (+PostgreSQL); idempotent
-  down    stop what 'up' started (FerretDB, PostgreSQL, Kafka, Redis)
+  up      install what is missing, start Redis, Kafka and mongo-java-server; idempotent
+  down    stop what 'up' started (mongo-java-server, Kafka, Redis)
   status  one line per server
   env     print the exports for the servers: eval "\$(bash tools/infra/infra.sh env)"
 
 Cache: $INFRA_HOME   state: $INFRA_RUN   (set CMSG_INFRA_HOME to move both)
 Overrides: MONGODB_URI, KAFKA_BROKERS, REDIS_URL skip the matching server.
+CMSG_MONGO_BACKEND=h2|memory (default h2, port 27117; memory: port 27118), CMSG_MONGO_PORT.
 EOF
 }
 
@@ -49,7 +50,7 @@ cmd_up() {
   # Kafka is the slowest to start: launch it first, wait for it last.
   kafka_start
   redis_up
-  ferretdb_up
+  mongo_up
   kafka_wait
   log "all up in $((SECONDS - start))s"
   cmd_status >&2
@@ -57,13 +58,13 @@ cmd_up() {
 
 cmd_down() {
   take_lock
-  ferretdb_down
+  mongo_down
   kafka_down
   redis_down
 }
 
 cmd_status() {
-  ferretdb_status
+  mongo_status
   kafka_status
   redis_status
 }

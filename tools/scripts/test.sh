@@ -7,6 +7,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 # shellcheck source=tools/scripts/lib.sh
 source tools/scripts/lib.sh
 
+# Tests run on the memory backend of the local MongoDB (its own port, beside a demo stack's H2 one).
+export CMSG_MONGO_BACKEND=${CMSG_MONGO_BACKEND:-memory}
+
 RESULTS_DIR=$RUN_DIR/test-results
 failed_steps=()
 passed_tests=0

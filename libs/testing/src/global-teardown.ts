@@ -1,3 +1,4 @@
+import { MongoClient } from 'mongodb';
 import type { RunningFakes } from './fakes';
 import type { LocalStack } from './local-stack';
 
@@ -11,7 +12,19 @@ export default async function globalTeardown(): Promise<void> {
   await stack.stop();
   // After the apps: nothing calls the fakes any more.
   await state.__cmsgFakes?.stop();
-  // Each run's database is left in place (every run has its own, so nothing leaks into the next
-  // one): a drop takes FerretDB's global catalog lock and can stall every other client behind a
-  // straggling cursor; `bash tools/infra/infra.sh down` plus removing its run/ directory resets all.
+  await dropRunDatabase(stack.description?.env['MONGODB_URI']);
+}
+
+/** Each run has a database of its own; dropping it keeps the memory-backed server's heap flat across runs. */
+async function dropRunDatabase(uri: string | undefined): Promise<void> {
+  if (!uri) return;
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
+  try {
+    await client.connect();
+    await client.db().dropDatabase();
+  } catch (error) {
+    process.stderr.write(`[integration] could not drop the run database: ${(error as Error).message}\n`);
+  } finally {
+    await client.close();
+  }
 }

@@ -9,11 +9,15 @@ export interface InfraEnv {
   REDIS_URL: string;
 }
 
-/** Starts (or reuses) the local servers through the project's own script and returns their addresses. */
+/**
+ * Starts (or reuses) the local servers through the project's own script and returns their addresses.
+ * Tests and benchmarks use the memory backend of the local MongoDB unless told otherwise.
+ */
 export function ensureInfrastructure(): InfraEnv {
   const script = path.join(WORKSPACE_ROOT, 'tools/infra/infra.sh');
-  execFileSync('bash', [script, 'up'], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const exports = execFileSync('bash', [script, 'env'], { encoding: 'utf8' });
+  const infraEnv = { ...process.env, CMSG_MONGO_BACKEND: process.env['CMSG_MONGO_BACKEND'] ?? 'memory' };
+  execFileSync('bash', [script, 'up'], { stdio: ['ignore', 'ignore', 'inherit'], env: infraEnv });
+  const exports = execFileSync('bash', [script, 'env'], { encoding: 'utf8', env: infraEnv });
   const env: Record<string, string> = {};
   for (const match of exports.matchAll(/export (\w+)=(?:'([^']*)'|"([^"]*)"|(\S+))/g)) {
     env[match[1]!] = match[2] ?? match[3] ?? match[4] ?? '';
