@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
-import { businessScope } from './business-scope';
+import { businessScope } from './shared/business-scope';
 import { BusinessModel, TesterClockAdvanceModel, WalletLedgerModel } from './models';
-import { advanceTesterClockOffset } from './tester-clock-log';
-import { chargeVisionWallet, visionWalletBalance } from './wallet-ledger';
+import { advanceTesterClockOffset } from './tester-clock-advance/tester-clock-log';
+import { chargeVisionWallet, visionWalletBalance } from './wallet-ledger/wallet-ledger';
 
 /**
  * Counters that many callers move at the same moment, against the real FerretDB: a `$inc` there

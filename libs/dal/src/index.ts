@@ -1,11 +1,11 @@
 export * from './models';
-export { businessScope, scopedFilter } from './business-scope';
-export type { BusinessId, BusinessScope } from './business-scope';
-export { phoneLookupKey, usernameLookupKey, nameLookupKey } from './lookup-keys';
+export { businessScope, scopedFilter } from './shared/business-scope';
+export type { BusinessId, BusinessScope } from './shared/business-scope';
+export { phoneLookupKey, usernameLookupKey, nameLookupKey } from './shared/lookup-keys';
 export { connectMongo, ensureIndexes, isMongoConnected, disconnectMongo } from './mongo-connection';
 export * from './seed';
-export { contactSnapshotOf, fullName } from './contact-snapshot';
-export type { ContactSnapshot } from './contact-snapshot';
+export { contactSnapshotOf, fullName } from './contact/contact-snapshot';
+export type { ContactSnapshot } from './contact/contact-snapshot';
 export {
   claimOnce,
   claimMany,
@@ -17,8 +17,8 @@ export {
   replaceScheduleSlot,
   releaseScheduleSlot,
   holdsScheduleSlot,
-} from './schedule-coordination';
-export type { ScheduleClaim, ScheduleClaimKind, ScheduleClaimRequest, ScheduleSlot } from './schedule-coordination';
+} from './schedule-claim/schedule-coordination';
+export type { ScheduleClaim, ScheduleClaimKind, ScheduleClaimRequest, ScheduleSlot } from './schedule-claim/schedule-coordination';
 export {
   aiEmployeeWallet,
   visionWallet,
@@ -28,9 +28,9 @@ export {
   visionWalletBalance,
   chargeVisionWallet,
   aiEmployeeWalletState,
-} from './wallet-ledger';
-export type { WalletId, WalletPosition, WalletCharge, WalletChargeOutcome } from './wallet-ledger';
-export { latestConversationState, appendConversationState, mirrorConversationState, conversationStateEntryId } from './conversation-state-log';
-export type { ConversationStateField, ConversationStateEntry, ConversationStateChange } from './conversation-state-log';
-export { advanceTesterClockOffset } from './tester-clock-log';
-export { isDuplicateKeyError } from './duplicate-key';
+} from './wallet-ledger/wallet-ledger';
+export type { WalletId, WalletPosition, WalletCharge, WalletChargeOutcome } from './wallet-ledger/wallet-ledger';
+export { latestConversationState, appendConversationState, mirrorConversationState, conversationStateEntryId } from './conversation-state-log/conversation-state-log';
+export type { ConversationStateField, ConversationStateEntry, ConversationStateChange } from './conversation-state-log/conversation-state-log';
+export { advanceTesterClockOffset } from './tester-clock-advance/tester-clock-log';
+export { isDuplicateKeyError } from './shared/duplicate-key';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiTokenModel, BusinessModel } from '../models';
 import { generateApiToken, hashApiToken, isWellFormedApiToken } from './api-token';
-import { isDuplicateKeyError } from '../duplicate-key';
+import { isDuplicateKeyError } from '../shared/duplicate-key';
 
 /*
  * Operator-side token management (the admin CLI). The plaintext exists only in the return value

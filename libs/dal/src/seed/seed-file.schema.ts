@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { phoneLookupKey } from '../lookup-keys';
+import { phoneLookupKey } from '../shared/lookup-keys';
 import { API_TOKEN_PATTERN } from './api-token';
 import { SEED_TIME_HINT, isSeedTime } from './seed-time';
 

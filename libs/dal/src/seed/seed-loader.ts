@@ -15,13 +15,13 @@ import {
   TemplateModel,
   WebhookModel,
 } from '../models';
-import { scopedFilter } from '../business-scope';
+import { scopedFilter } from '../shared/business-scope';
 import { ensureIndexes } from '../mongo-connection';
 import { deriveConversationState, type ConversationDerivedState, type MessageFacts } from './conversation-derived-state';
 import { parseSeedFile, type BusinessSeed } from './seed-file.schema';
 import { seedIds } from './seed-ids';
 import * as ops from './seed-operations';
-import { isDuplicateKeyError } from '../duplicate-key';
+import { isDuplicateKeyError } from '../shared/duplicate-key';
 
 export const SEEDED_COLLECTIONS = [
   'businesses',

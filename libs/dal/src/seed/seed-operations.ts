@@ -1,6 +1,6 @@
-import { businessScope, scopedFilter, type BusinessScope } from '../business-scope';
-import { contactSnapshotOf } from '../contact-snapshot';
-import { nameLookupKey, phoneLookupKey, usernameLookupKey } from '../lookup-keys';
+import { businessScope, scopedFilter, type BusinessScope } from '../shared/business-scope';
+import { contactSnapshotOf } from '../contact/contact-snapshot';
+import { nameLookupKey, phoneLookupKey, usernameLookupKey } from '../shared/lookup-keys';
 import { hashApiToken } from './api-token';
 import type { ConversationDerivedState } from './conversation-derived-state';
 import { highestPlaceholder, type BusinessSeed, type ContactSeed } from './seed-file.schema';

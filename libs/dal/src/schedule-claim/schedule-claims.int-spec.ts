@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
-import { businessScope } from './business-scope';
-import { ScheduleClaimModel } from './models';
+import { businessScope } from '../shared/business-scope';
+import { ScheduleClaimModel } from '../models';
 import { claimMany, claimOnce } from './schedule-coordination';
 
 /** Claims decided by inserts, on the real server: every claim has exactly one winner, batched or not. */

@@ -1,6 +1,6 @@
-import { ConversationModel, ConversationScheduleSlotModel, ScheduleClaimModel } from './models';
-import { type BusinessScope, scopedFilter } from './business-scope';
-import { isDuplicateKeyError, lostInsertPositions } from './duplicate-key';
+import { ConversationModel, ConversationScheduleSlotModel, ScheduleClaimModel } from '../models';
+import { type BusinessScope, scopedFilter } from '../shared/business-scope';
+import { isDuplicateKeyError, lostInsertPositions } from '../shared/duplicate-key';
 
 /*
  * Decisions about scheduled messages taken exactly once, also on FerretDB 1.x whose updates are not

@@ -1,6 +1,6 @@
-import { type BusinessScope, scopedFilter } from './business-scope';
-import { ConversationModel, ConversationStateLogModel } from './models';
-import { isDuplicateKeyError } from './duplicate-key';
+import { type BusinessScope, scopedFilter } from '../shared/business-scope';
+import { ConversationModel, ConversationStateLogModel } from '../models';
+import { isDuplicateKeyError } from '../shared/duplicate-key';
 
 /*
  * Changes of a conversation's owner and inbox status, decided by inserting the next entry of a

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type BusinessScope, scopedFilter } from './business-scope';
-import { AiEmployeeModel, BusinessModel, WalletLedgerModel } from './models';
-import { isDuplicateKeyError } from './duplicate-key';
+import { type BusinessScope, scopedFilter } from '../shared/business-scope';
+import { AiEmployeeModel, BusinessModel, WalletLedgerModel } from '../models';
+import { isDuplicateKeyError } from '../shared/duplicate-key';
 
 /*
  * Token wallets as an append-only ledger (see walletLedgerSchema). A charge reads the wallet's

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type BusinessScope, scopedFilter } from './business-scope';
-import { BusinessModel, TesterClockAdvanceModel } from './models';
-import { isDuplicateKeyError } from './duplicate-key';
+import { type BusinessScope, scopedFilter } from '../shared/business-scope';
+import { BusinessModel, TesterClockAdvanceModel } from '../models';
+import { isDuplicateKeyError } from '../shared/duplicate-key';
 
 const MAX_ROUNDS = 200;
 

@@ -1,0 +1,17 @@
+import { Schema, model } from 'mongoose';
+import { documentOptions, tenantDocumentFields } from '../shared/document-fields';
+
+export const apiTokenSchema = new Schema(
+  {
+    ...tenantDocumentFields,
+    token_sha256: { type: String, required: true },
+    revoked: { type: Boolean, required: true, default: false },
+    created_at: { type: Date, required: true },
+    revoked_at: { type: Date, default: null },
+  },
+  documentOptions,
+);
+// Token authentication: hash lookup.
+apiTokenSchema.index({ token_sha256: 1 }, { unique: true });
+
+export const ApiTokenModel = model('ApiToken', apiTokenSchema, 'api_tokens');

@@ -1,0 +1,32 @@
+import { Schema, model } from 'mongoose';
+import { documentOptions, tenantDocumentFields } from '../shared/document-fields';
+
+export const contactSchema = new Schema(
+  {
+    ...tenantDocumentFields,
+    channel_id: { type: String, required: true },
+    first_name: { type: String, default: null },
+    middle_name: { type: String, default: null },
+    last_name: { type: String, default: null },
+    second_last_name: { type: String, default: null },
+    profile_name: { type: String, default: null },
+    phone: { type: String, default: null },
+    phone_key: { type: String, default: null },
+    chat_user_id: { type: String, default: null },
+    chat_username: { type: String, default: null },
+    username_key: { type: String, default: null },
+    acquisition_source: { type: String, default: null },
+    is_tester: { type: Boolean, required: true, default: false },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+  },
+  documentOptions,
+);
+// GET /contacts and /tester/contacts: created_at desc, uuid tiebreak.
+contactSchema.index({ business_id: 1, created_at: -1, _id: -1 });
+// Conversation reference by phone / chat_user_id / username.
+contactSchema.index({ business_id: 1, phone_key: 1 });
+contactSchema.index({ business_id: 1, chat_user_id: 1 });
+contactSchema.index({ business_id: 1, username_key: 1 });
+
+export const ContactModel = model('Contact', contactSchema, 'contacts');

@@ -1,0 +1,61 @@
+import { Schema, model } from 'mongoose';
+import { documentOptions, tenantDocumentFields } from '../shared/document-fields';
+import { authorSchema } from '../shared/author.schema';
+import { errorSchema } from '../shared/error.schema';
+
+export const messageSchema = new Schema(
+  {
+    ...tenantDocumentFields,
+    conversation_id: { type: String, required: true },
+    is_from_customer: { type: Boolean, required: true },
+    body: { type: String, default: '' },
+    content_type: { type: String, required: true, default: 'text' },
+    status: { type: String, required: true, default: 'received' },
+    media_transcription_pending: { type: Boolean, required: true, default: false },
+    provider_message_id: { type: String, default: null },
+    is_simulated: { type: Boolean, required: true, default: false },
+    created_at: { type: Date, required: true },
+    // Outbound only: who sent it (api_token | ai_employee | system).
+    author: {
+      type: authorSchema,
+      default: null,
+    },
+    // Outbound sends are exactly-once per operation: the _id derives from (operation_id, part), the
+    // send is recorded as `sending` before the provider call and settled to sent | failed after it.
+    operation_id: { type: String, default: null },
+    operation_part: { type: Number, default: null },
+    operation_parts: { type: Number, default: null },
+    sending_started_at: { type: Date, default: null },
+    error: { type: errorSchema, default: null },
+    // Inbound media: where its bytes are (a file of module inbound_media) and how its transcription went.
+    media: {
+      type: new Schema(
+        {
+          provider_media_id: { type: String, required: true },
+          mime_type: { type: String, required: true },
+          file_uuid: { type: String, default: null },
+          file_name: { type: String, default: null },
+          size: { type: Number, default: null },
+          // pending | transcribed | untranscribable | failed
+          transcription_status: { type: String, required: true, default: 'pending' },
+          transcription_error: { type: String, default: null },
+        },
+        { _id: false },
+      ),
+      default: null,
+    },
+    // What the AI reads instead of the media (image description or speech to text).
+    transcription: { type: String, default: null },
+    // Inbound: the conversation counters were applied / the AI run was queued (redeliveries skip them).
+    ingest: { type: new Schema({ conversation_applied: Boolean, ai_run_queued: Boolean }, { _id: false }), default: null },
+    // Outbound: last delivery status the provider reported (sent | delivered | read | failed) and when.
+    status_at: { type: Date, default: null },
+  },
+  documentOptions,
+);
+// Recent timeline of a conversation (AI context, tester message list).
+messageSchema.index({ business_id: 1, conversation_id: 1, created_at: -1 });
+// Delivery status webhooks find the outbound message by the provider's id.
+messageSchema.index({ business_id: 1, provider_message_id: 1 });
+
+export const MessageModel = model('Message', messageSchema, 'messages');

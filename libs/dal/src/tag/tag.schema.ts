@@ -1,0 +1,17 @@
+import { Schema, model } from 'mongoose';
+import { documentOptions, tenantDocumentFields } from '../shared/document-fields';
+
+export const tagSchema = new Schema(
+  {
+    ...tenantDocumentFields,
+    name: { type: String, required: true },
+    name_key: { type: String, required: true },
+    color: { type: String, default: '' },
+    is_default: { type: Boolean, required: true, default: false },
+  },
+  documentOptions,
+);
+// Tag reference by name.
+tagSchema.index({ business_id: 1, name_key: 1 });
+
+export const TagModel = model('Tag', tagSchema, 'tags');
