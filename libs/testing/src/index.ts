@@ -15,3 +15,5 @@ export type { ProbedMessage } from './kafka-probe';
 export * from './fakes';
 export { stackGrpcClient, stackServiceAddress, LOCAL_PLAINTEXT } from './stack-grpc-client';
 export type { StackService } from './stack-grpc-client';
+export { TestPki } from './test-certificates';
+export type { CertificateFiles, TestCertificateAuthority } from './test-certificates';
