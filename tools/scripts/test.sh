@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# npm test (and .ci/run): dependencies, infrastructure, generated-code drift, typecheck, lint,
+# npm test (and .ci/run): dependencies, infrastructure, generated-code drift, proto contract
+# (buf lint, buf breaking), typecheck, lint,
 # build, unit tests, integration tests. Exits non-zero when anything fails and ends with one
 # plain line: "summary: N passed, N failed".
 set -euo pipefail
@@ -66,6 +67,7 @@ ensure_protoc
 stage=infrastructure
 infra_up
 check "proto drift" bash libs/proto/scripts/check-generated.sh
+check "proto contract (buf lint, buf breaking)" bash libs/proto/scripts/check-contract.sh
 check "typecheck and lint" npx nx run-many -t typecheck lint --outputStyle=static
 stage=build
 build_projects

@@ -1,4 +1,4 @@
-import { configVars, loadConfig } from '@cmsg/platform';
+import { configVars, grpcSecurityConfigShape, loadConfig } from '@cmsg/platform';
 import { z } from 'zod';
 
 const positiveInt = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
@@ -28,6 +28,8 @@ const actionsRunnerConfigShape = {
   /** Poll interval while no delivery is due (one query per interval per replica). */
   WEBHOOK_IDLE_MS: positiveInt(1_000, 50),
   SHUTDOWN_GRACE_MS: configVars.shutdownGraceMs,
+  // Caller authentication, TLS and reflection of the gRPC services (docs/grpc.md).
+  ...grpcSecurityConfigShape,
 };
 
 /** Parsed once at boot by main.ts; fails fast listing every invalid variable. */

@@ -1,4 +1,4 @@
-import { configVars, loadConfig } from '@cmsg/platform';
+import { configVars, grpcSecurityConfigShape, loadConfig } from '@cmsg/platform';
 import { z } from 'zod';
 
 export const config = loadConfig({
@@ -17,6 +17,8 @@ export const config = loadConfig({
     .default('false')
     .transform((value) => value === 'true' || value === '1'),
   SHUTDOWN_GRACE_MS: configVars.shutdownGraceMs,
+  // Caller authentication, TLS and reflection of the gRPC services (docs/grpc.md).
+  ...grpcSecurityConfigShape,
   // Files and inbound media (docs/inbound-and-files.md).
   PUBLIC_BASE_URL: configVars.publicBaseUrl,
   AI_BASE_URL: configVars.aiBaseUrl,

@@ -1,4 +1,4 @@
-import { configVars, loadConfig } from '@cmsg/platform';
+import { configVars, grpcSecurityConfigShape, loadConfig } from '@cmsg/platform';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { z } from 'zod';
@@ -30,6 +30,8 @@ const schedulerConfigShape = {
   /** Consumer group on conversation-events (customer replies); default `<KAFKA_TOPIC_PREFIX>scheduler-customer-replies`. */
   CUSTOMER_REPLY_CONSUMER_GROUP_ID: z.string().min(1).optional(),
   SHUTDOWN_GRACE_MS: configVars.shutdownGraceMs,
+  // Caller authentication, TLS and reflection of the gRPC services (docs/grpc.md).
+  ...grpcSecurityConfigShape,
 };
 
 /** Parsed once at boot by main.ts; fails fast listing every invalid variable. */

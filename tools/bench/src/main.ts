@@ -1,12 +1,14 @@
 import { actionGroupsBenchmark } from './action-groups.bench';
 import type { BenchmarkModule } from './benchmark-module';
 import { conversationReadsBenchmark } from './conversation-reads.bench';
+import { grpcReadsBenchmark } from './grpc-reads.bench';
 import { scheduledMessagesBenchmark } from './scheduled-messages.bench';
 import { uploadBench } from './upload.bench';
 
 /** `npm run bench -- <benchmark> [options]`: each benchmark starts its own stack on loopback. */
 const BENCHMARKS: Record<string, BenchmarkModule> = {
   'conversation-reads': conversationReadsBenchmark,
+  'grpc-reads': grpcReadsBenchmark,
   'action-groups': actionGroupsBenchmark,
   'scheduled-messages': scheduledMessagesBenchmark,
   upload: uploadBench,
