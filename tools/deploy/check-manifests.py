@@ -253,6 +253,8 @@ def check_alerts(documents):
         for group in rule["spec"]["groups"]:
             for item in group["rules"]:
                 where = f"prometheusrule/{rule_name} {item.get('alert', item.get('record'))}"
+                if "alert" in item:
+                    alerts.add(item["alert"])
                 try:
                     expression = promql_parser.parse(item["expr"])
                 except ValueError as error:
@@ -263,7 +265,6 @@ def check_alerts(documents):
                         problem(where, f"uses {name}, which the apps do not expose")
                 if "alert" not in item:
                     continue
-                alerts.add(item["alert"])
                 if item.get("labels", {}).get("severity") not in ("warning", "critical"):
                     problem(where, "severity is not warning or critical")
                 anchor = item.get("annotations", {}).get("runbook_url", "").rpartition("deploy/README.md#")[2]

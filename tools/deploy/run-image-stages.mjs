@@ -7,8 +7,11 @@
 //   - its CMD, started as the image's USER with a bad SHUTDOWN_GRACE_MS, exits on that config error
 //     (so the bundle and every package it requires load from the pruned tree) rather than on a
 //     missing module.
-// Stages that use no build arg (the installs) run once, as BuildKit would share them. The result is
-// cached under CMSG_INFRA_HOME by a hash of every input, so an unchanged tree takes no time.
+// Stages that use no build arg (the installs) run once for the four images and are kept as layers
+// under CMSG_INFRA_HOME, keyed by their instructions and the context files they copy, as BuildKit
+// would cache them: a source change reruns the builds only. The whole result is cached by a hash of
+// every input, so an unchanged tree takes no time. RUN steps get a home folder of their own (the
+// image's), so `npm cache clean` in a stage never touches the host's npm cache.
 //
 // Usage: node tools/deploy/run-image-stages.mjs [--force]
 import { spawnSync } from 'node:child_process';
@@ -22,6 +25,9 @@ const dockerfilePath = path.join(workspace, 'deploy/docker/Dockerfile');
 const ignorePath = `${dockerfilePath}.dockerignore`;
 const APPS = ['gateway', 'conversations', 'scheduler', 'actions-runner'];
 const cacheDir = path.join(process.env.CMSG_INFRA_HOME ?? path.join(os.homedir(), '.cache/cmsg-infra'), 'image-stages');
+const layersDir = path.join(cacheDir, 'layers');
+// The host's npm settings (registry, CA file) for the npm inside the stages, whose HOME is not the host's.
+const hostNpmrc = path.join(os.homedir(), '.npmrc');
 
 function log(message) {
   console.log(`[image-stages] ${message}`);
@@ -104,7 +110,9 @@ function copyFile(from, to) {
  * no step rewrites a file that it did not create. */
 function copyTree(from, to) {
   fs.mkdirSync(to, { recursive: true });
-  const result = run('cp', ['-a', '--link', `${from}/.`, to]);
+  const linked = run('cp', ['-a', '--link', `${from}/.`, to]);
+  // Across file systems hard links fail: copy instead.
+  const result = linked.status === 0 ? linked : run('cp', ['-a', `${from}/.`, to]);
   if (result.status !== 0) throw new Error(`cp ${from} ${to}: ${result.output}`);
 }
 
@@ -177,7 +185,10 @@ function runStage(stage, buildArgs, done, workRoot) {
       }
       case 'RUN': {
         log(`${stage.name}: RUN ${text.replace(/\s+/g, ' ').slice(0, 100)}`);
-        const result = run('/bin/sh', ['-c', args], { cwd: path.join(root, workdir), env: { ...hostEnv(), ...vars, ...env } });
+        const home = path.join(path.dirname(root), 'home');
+        fs.mkdirSync(home, { recursive: true });
+        const npmrc = fs.existsSync(hostNpmrc) ? { npm_config_userconfig: hostNpmrc } : {};
+        const result = run('/bin/sh', ['-c', args], { cwd: path.join(root, workdir), env: { ...hostEnv(), HOME: home, ...npmrc, ...vars, ...env } });
         if (result.status !== 0) throw new Error(`${stage.name}: RUN failed (exit ${result.status}):\n${result.output.slice(-4000)}`);
         break;
       }
@@ -195,6 +206,41 @@ function runStage(stage, buildArgs, done, workRoot) {
     }
   }
   return { root, vars, env, workdir, user, cmd };
+}
+
+/** Context-relative files that a COPY instruction (not --from) takes from the context. */
+function copiedContextFiles(copyArgs) {
+  return copyArgs
+    .split(/\s+/)
+    .slice(0, -1)
+    .flatMap((source) => contextFiles(source.replace(/\/$/, '')));
+}
+
+/** A stage that takes no build arg, from its layer when its base, instructions and copied files are unchanged. */
+function sharedStage(stage, done, workRoot) {
+  const parent = done.get(stage.base);
+  const hash = createHash('sha256').update(parent?.key ?? stage.base);
+  for (const { keyword, args } of stage.instructions) {
+    hash.update(`${keyword} ${args}\n`);
+    if (keyword === 'COPY' && !args.startsWith('--from=')) {
+      for (const file of copiedContextFiles(args)) hash.update(`${file}\0`).update(fs.readFileSync(path.join(workspace, file)));
+    }
+  }
+  const key = `${stage.name}-${hash.digest('hex').slice(0, 16)}`;
+  const layer = path.join(layersDir, key);
+  if (fs.existsSync(path.join(layer, 'stage.json'))) {
+    log(`${stage.name}: layer ${key} reused`);
+    return { ...JSON.parse(fs.readFileSync(path.join(layer, 'stage.json'), 'utf8')), root: path.join(layer, 'root'), key };
+  }
+  const result = runStage(stage, {}, done, workRoot);
+  fs.mkdirSync(layersDir, { recursive: true });
+  for (const old of fs.readdirSync(layersDir).filter((name) => name.startsWith(`${stage.name}-`))) fs.rmSync(path.join(layersDir, old), { recursive: true, force: true });
+  fs.mkdirSync(`${layer}.tmp`, { recursive: true });
+  copyTree(result.root, path.join(`${layer}.tmp`, 'root'));
+  const { root: _root, ...state } = result;
+  fs.writeFileSync(path.join(`${layer}.tmp`, 'stage.json'), JSON.stringify(state));
+  fs.renameSync(`${layer}.tmp`, layer);
+  return { ...result, key };
 }
 
 /** Every lock file package marked dev-only that the image's node_modules holds anyway. */
@@ -224,9 +270,9 @@ function checkStarts(app, image) {
 function inputsHash(dockerfile) {
   const hash = createHash('sha256');
   const copied = dockerfile.stages.flatMap((stage) =>
-    stage.instructions.filter((i) => i.keyword === 'COPY' && !i.args.startsWith('--from=')).flatMap((i) => i.args.split(/\s+/).slice(0, -1)),
+    stage.instructions.filter((i) => i.keyword === 'COPY' && !i.args.startsWith('--from=')).flatMap((i) => copiedContextFiles(i.args)),
   );
-  const files = [...new Set([...copied.flatMap((source) => contextFiles(source.replace(/\/$/, ''))), 'deploy/docker/Dockerfile', 'deploy/docker/Dockerfile.dockerignore', 'tools/deploy/run-image-stages.mjs'])];
+  const files = [...new Set([...copied, 'deploy/docker/Dockerfile', 'deploy/docker/Dockerfile.dockerignore', 'tools/deploy/run-image-stages.mjs'])];
   for (const file of files.sort()) hash.update(`${file}\0`).update(fs.readFileSync(path.join(workspace, file))).update('\0');
   return hash.update(process.version).digest('hex').slice(0, 24);
 }
@@ -255,7 +301,7 @@ function main() {
     for (const app of APPS) {
       const done = new Map();
       for (const stage of dockerfile.stages) {
-        const result = stage.usesArgs ? runStage(stage, { APP: app }, done, workRoot) : (shared.get(stage.name) ?? runStage(stage, {}, done, workRoot));
+        const result = stage.usesArgs ? runStage(stage, { APP: app }, done, workRoot) : (shared.get(stage.name) ?? sharedStage(stage, done, workRoot));
         if (!stage.usesArgs) shared.set(stage.name, result);
         done.set(stage.name, result);
       }
