@@ -150,8 +150,9 @@ function runStage(stage, buildArgs, done, workRoot) {
   } else {
     fs.mkdirSync(root, { recursive: true, mode: 0o755 });
   }
-  const vars = { ...(parent?.vars ?? {}) };
+  // A stage inherits its base's ENV, never its ARGs (Docker scopes an ARG to the stage declaring it).
   const env = { ...(parent?.env ?? {}) };
+  const vars = { ...env };
   let workdir = parent?.workdir ?? '/';
   let user = parent?.user ?? '0:0';
   let cmd = parent?.cmd;
@@ -205,7 +206,7 @@ function runStage(stage, buildArgs, done, workRoot) {
         throw new Error(`${stage.name}: ${keyword} is not supported by this stand-in for docker build`);
     }
   }
-  return { root, vars, env, workdir, user, cmd };
+  return { root, env, workdir, user, cmd };
 }
 
 /** Context-relative files that a COPY instruction (not --from) takes from the context. */
