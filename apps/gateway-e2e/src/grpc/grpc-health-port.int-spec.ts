@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
 import { service as healthServiceDefinition } from 'grpc-health-check';
 import { ConversationsServiceClient, HealthCheckResponse_ServingStatus, HealthClient } from '@cmsg/proto';
@@ -117,6 +118,13 @@ describe('gRPC health port beside a mutual-TLS main port', () => {
     });
     try {
       await eventually(async () => statuses, (seen) => seen.includes('SERVING'));
+      // The runner installs its SIGTERM drain once the background work (here the chat-inbound
+      // consumer) has started; a signal before that ends the process without a drain.
+      await eventually(
+        async () => readFileSync(conversations.logFile, 'utf8'),
+        (log) => log.includes('"msg":"chat inbound consumer started"'),
+        60_000,
+      );
       await conversations.stop('SIGTERM');
       await ended;
     } finally {
