@@ -20,7 +20,9 @@ GRPC_PORTS = {"conversations": 50051, "scheduler": 50052, "actions-runner": 5005
 METRICS_PORT = 9464
 # Variables set per Deployment (or, for SCHEDULER_REPLICA_ID, left to their per-process default),
 # never in the shared ConfigMap.
-PER_POD = {"PORT", "GRPC_ADDRESS", "SCHEDULER_REPLICA_ID", "METRICS_PORT"}
+PER_POD = {"PORT", "GRPC_ADDRESS", "GRPC_HEALTH_ADDRESS", "SCHEDULER_REPLICA_ID", "METRICS_PORT"}
+# PEM files every app reads; they must come from a Secret mounted read-only.
+GRPC_TLS_FILES = ("GRPC_TLS_CERT", "GRPC_TLS_KEY", "GRPC_TLS_CA")
 # Seconds between the end of the drain and the kubelet's SIGKILL, at least.
 SHUTDOWN_MARGIN_S = 2
 DEFAULT_SHUTDOWN_GRACE_MS = 25000
@@ -70,6 +72,16 @@ def env_of(container):
     return {item["name"]: item for item in container.get("env", [])}
 
 
+def commented_keys(relative_path):
+    """Keys written commented out (`  # KEY: value`) in a manifest: left out on purpose."""
+    text = (REPO / relative_path).read_text(encoding="utf-8")
+    return set(re.findall(r"^  # ([A-Z][A-Z0-9_]+): ", text, re.MULTILINE))
+
+
+def is_true(value):
+    return str(value).lower() in ("true", "1")
+
+
 def selects(selector, labels):
     if all(labels.get(key) == value for key, value in selector.get("matchLabels", {}).items()):
         return all(
@@ -89,9 +101,31 @@ def check_probes(where, app, container):
         if container.get("readinessProbe", {}).get("httpGet", {}).get("path") != "/readyz":
             problem(where, "readiness is not GET /readyz")
         return
+    # The kubelet's grpc probe speaks neither TLS nor any credential: it needs the plaintext
+    # health-only port (GRPC_HEALTH_ADDRESS), never the main port, which requires mutual TLS.
+    ports = {port.get("name"): port["containerPort"] for port in container["ports"]}
+    if ports.get("grpc") != GRPC_PORTS[app]:
+        problem(where, f"no container port `grpc` {GRPC_PORTS[app]}")
+    health_port = env_of(container).get("GRPC_HEALTH_ADDRESS", {}).get("value", "").rpartition(":")[2]
+    if not health_port.isdigit():
+        problem(where, "GRPC_HEALTH_ADDRESS does not give the plaintext health port the grpc probes need")
+        return
+    if ports.get("grpc-health") != int(health_port):
+        problem(where, f"no container port `grpc-health` {health_port} (GRPC_HEALTH_ADDRESS)")
     for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
-        if container.get(probe, {}).get("grpc", {}).get("port") != GRPC_PORTS[app]:
-            problem(where, f"{probe} is not a grpc probe on port {GRPC_PORTS[app]}")
+        if container.get(probe, {}).get("grpc", {}).get("port") != int(health_port):
+            problem(where, f"{probe} is not a grpc probe on the health port {health_port} (GRPC_HEALTH_ADDRESS)")
+
+
+def check_grpc_security(where, pod, container, config):
+    secret_volumes = {volume["name"] for volume in pod.get("volumes", []) if "secret" in volume}
+    mounts = [m["mountPath"].rstrip("/") + "/" for m in container.get("volumeMounts", []) if m["name"] in secret_volumes and m.get("readOnly") is True]
+    for name in GRPC_TLS_FILES:
+        path = config.get(name)
+        if path and not any(path.startswith(mount) for mount in mounts):
+            problem(where, f"{name} {path} is not in a Secret volume mounted read-only")
+    if is_true(env_of(container).get("GRPC_ALLOW_INSECURE", {}).get("value")):
+        problem(where, "sets GRPC_ALLOW_INSECURE=true: gRPC calls without credentials would be accepted")
 
 
 def check_security(where, pod, container):
@@ -140,12 +174,13 @@ def check_deployment(documents, app, deployment, config):
     check_probes(where, app, container)
     check_security(where, pod, container)
     check_shutdown(where, pod, container, config)
+    check_grpc_security(where, pod, container, config)
     env = env_of(container)
     if env.get("METRICS_PORT", {}).get("value") != str(METRICS_PORT):
         problem(where, f"METRICS_PORT is not {METRICS_PORT}")
     if {"name": "metrics", "containerPort": METRICS_PORT} not in [{k: p[k] for k in ("name", "containerPort") if k in p} for p in container["ports"]]:
         problem(where, f"no container port `metrics` {METRICS_PORT}")
-    per_pod = {"PORT"} if app == "gateway" else {"GRPC_ADDRESS"}
+    per_pod = {"PORT"} if app == "gateway" else {"GRPC_ADDRESS", "GRPC_HEALTH_ADDRESS"}
     if not per_pod <= set(env):
         problem(where, f"does not set {', '.join(sorted(per_pod - set(env)))}")
     if {"configMapRef": {"name": "cmsg-config"}} not in container.get("envFrom", []):
@@ -182,27 +217,25 @@ def readme_variables():
     return names
 
 
-def commented_config_keys():
-    """Keys written commented out in base/configmap.yaml: left to their default on purpose."""
-    text = (REPO / "deploy/k8s/base/configmap.yaml").read_text(encoding="utf-8")
-    return set(re.findall(r"^  # ([A-Z][A-Z0-9_]+): ", text, re.MULTILINE))
-
-
 def check_configuration(documents, config):
-    secret_refs = set()
+    secret_env = set()
+    # Key of cmsg-secrets -> whether every reference to it is optional.
+    secret_keys = {}
     pod_env = set()
     for deployment in by_kind(documents, "Deployment").values():
         for container in deployment["spec"]["template"]["spec"]["containers"]:
             for item in container.get("env", []):
                 ref = item.get("valueFrom", {}).get("secretKeyRef")
                 if ref:
-                    secret_refs.add(ref["key"])
+                    secret_env.add(item["name"])
+                    if ref["name"] == "cmsg-secrets":
+                        secret_keys[ref["key"]] = secret_keys.get(ref["key"], True) and ref.get("optional", False)
                 else:
                     pod_env.add(item["name"])
     documented = readme_variables()
-    commented = commented_config_keys()
+    commented = commented_keys("deploy/k8s/base/configmap.yaml")
     for name in sorted(documented):
-        if name in PER_POD or name in config or name in secret_refs or name in commented:
+        if name in PER_POD or name in config or name in secret_env or name in commented:
             continue
         problem("README configuration table", f"{name} is neither in cmsg-config (or commented out there, left to its default), nor a Secret key reference, nor per pod")
     for name in sorted(set(config) - documented):
@@ -211,9 +244,20 @@ def check_configuration(documents, config):
         problem("configmap/cmsg-config", f"{name} must differ per pod and cannot be shared")
     if "SCHEDULER_REPLICA_ID" in pod_env:
         problem("deployment/scheduler", "sets SCHEDULER_REPLICA_ID, which must differ per pod (its default does)")
+    if is_true(config.get("GRPC_ALLOW_INSECURE")):
+        problem("configmap/cmsg-config", "GRPC_ALLOW_INSECURE is true: gRPC calls without credentials would be accepted")
+    # The template gives an example value for every required key; an optional key may be shown
+    # commented out instead (set only in some setups).
     template = yaml.safe_load((REPO / "deploy/k8s/base/secret.example.yaml").read_text(encoding="utf-8"))
-    for name in sorted(secret_refs ^ set(template["stringData"])):
-        problem("secret.example.yaml", f"{name} is in {'the Deployments only' if name in secret_refs else 'the template only'}")
+    filled = set(template["stringData"])
+    shown = filled | commented_keys("deploy/k8s/base/secret.example.yaml")
+    for key, optional in sorted(secret_keys.items()):
+        if key not in shown:
+            problem("secret.example.yaml", f"{key} is in the Deployments only")
+        elif key not in filled and not optional:
+            problem("secret.example.yaml", f"{key} is required by a Deployment but only commented out here: give it an example value")
+    for key in sorted(shown - set(secret_keys)):
+        problem("secret.example.yaml", f"{key} is in the template only")
 
 
 def series_names(expression):

@@ -3,6 +3,7 @@ import { z } from 'zod';
 
 export const config = loadConfig({
   GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50051'),
+  GRPC_HEALTH_ADDRESS: configVars.grpcHealthAddress,
   MONGODB_URI: configVars.mongodbUri,
   KAFKA_BROKERS: configVars.kafkaBrokers,
   KAFKA_TOPIC_PREFIX: configVars.kafkaTopicPrefix,

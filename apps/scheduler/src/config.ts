@@ -7,6 +7,7 @@ const positiveInt = (fallback: number, min = 1) => z.coerce.number().int().min(m
 
 const schedulerConfigShape = {
   GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50052'),
+  GRPC_HEALTH_ADDRESS: configVars.grpcHealthAddress,
   MONGODB_URI: configVars.mongodbUri,
   KAFKA_BROKERS: configVars.kafkaBrokers,
   KAFKA_TOPIC_PREFIX: configVars.kafkaTopicPrefix,

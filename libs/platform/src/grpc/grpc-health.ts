@@ -8,7 +8,8 @@ const HEALTH_POLL_MS = 2_000;
 /**
  * The standard grpc.health.v1.Health service (grpc-health-check: Check and Watch): the whole
  * server ('') and each of its services are SERVING while the dependency check passes, NOT_SERVING
- * otherwise and from the moment the server starts draining.
+ * otherwise and from the moment the server starts draining. Every server it is added to (the main
+ * port, the plaintext health port) answers from the same statuses.
  */
 export class ServiceHealth {
   private readonly health: HealthImplementation;

@@ -4,6 +4,7 @@ import { type Closer, installGracefulShutdown } from '../shutdown';
 import { callerAuthenticationInterceptor } from './grpc-caller-authentication';
 import { GrpcClients } from './grpc-clients';
 import { ServiceHealth } from './grpc-health';
+import { listenForHealthChecks } from './grpc-health-listener';
 import { addReflection } from './grpc-reflection';
 import { type GrpcSecurityConfig, reflectionEnabled } from './grpc-security-config';
 import { grpcServerSecurity } from './grpc-server-security';
@@ -12,6 +13,8 @@ import { bindGrpcServer, serviceNameOf, shutdownGrpcServer } from './grpc-server
 /** What every gRPC service's config holds besides its own variables. */
 export interface GrpcServiceConfig extends GrpcSecurityConfig {
   GRPC_ADDRESS: string;
+  /** Plaintext port serving grpc.health.v1 only (for the kubelet's probes); none when unset. */
+  GRPC_HEALTH_ADDRESS?: string | undefined;
   SHUTDOWN_GRACE_MS: number;
 }
 
@@ -41,9 +44,10 @@ export interface GrpcServiceSpec<Config extends GrpcServiceConfig> {
 /**
  * The one start-up of every gRPC service (main.ts imports its instrument.ts first, so telemetry
  * patches grpc-js, kafkajs and mongodb before they load): config parsed once, caller
- * authentication and TLS, the service's handlers, grpc.health.v1, reflection when enabled, one log
- * line saying how it is protected, and on SIGTERM the drain: health NOT_SERVING, in-flight calls
- * finished, background work stopped, connections closed.
+ * authentication and TLS, the service's handlers, grpc.health.v1 (also on the plaintext health port
+ * when GRPC_HEALTH_ADDRESS is set), reflection when enabled, one log line saying how it is protected,
+ * and on SIGTERM the drain: health NOT_SERVING, in-flight calls finished, background work stopped,
+ * connections closed, and last the health port, which answers NOT_SERVING until then.
  */
 export function runGrpcService<Config extends GrpcServiceConfig>(spec: GrpcServiceSpec<Config>): void {
   startGrpcService(spec).catch((error: unknown) => {
@@ -75,6 +79,7 @@ async function startGrpcService<Config extends GrpcServiceConfig>(spec: GrpcServ
   if (reflection) addReflection(server, [...serviceNames, 'grpc.health.v1.Health']);
 
   const port = await bindGrpcServer(server, config.GRPC_ADDRESS, security.credentials);
+  const healthListener = config.GRPC_HEALTH_ADDRESS ? await listenForHealthChecks(health, config.GRPC_HEALTH_ADDRESS) : undefined;
   await health.start();
   const protection = {
     tls: security.tls,
@@ -84,7 +89,8 @@ async function startGrpcService<Config extends GrpcServiceConfig>(spec: GrpcServ
     reflection,
   };
   for (const warning of security.warnings) logger.warn(protection, warning);
-  logger.info({ port, address: config.GRPC_ADDRESS, services: serviceNames, ...protection, ...started.details }, `${spec.name} listening`);
+  const healthPort = healthListener ? { health_address: config.GRPC_HEALTH_ADDRESS, health_port: healthListener.port } : {};
+  logger.info({ port, address: config.GRPC_ADDRESS, ...healthPort, services: serviceNames, ...protection, ...started.details }, `${spec.name} listening`);
   const background = (await started.afterListening?.()) ?? [];
 
   installGracefulShutdown(
@@ -95,6 +101,7 @@ async function startGrpcService<Config extends GrpcServiceConfig>(spec: GrpcServ
       ...background,
       ...started.closers,
       { name: 'grpc-clients', close: async () => clients.close() },
+      ...(healthListener ? [{ name: 'grpc-health-listener', close: async () => healthListener.close() }] : []),
     ],
     config.SHUTDOWN_GRACE_MS,
   );
