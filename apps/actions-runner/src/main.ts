@@ -2,23 +2,19 @@ import './instrument';
 import { Server } from '@grpc/grpc-js';
 import {
   ActionExecutor,
-  ActionGroupRepository,
   AiPipelines,
   type ConversationCommand,
   DEFAULT_WEBHOOK_RETRY_POLICY,
   ExecuteActionGroup,
   MongoFiredScheduleStore,
-  WebhookDeliveryRepository,
   WebhookDispatcher,
-  WebhookEndpointRepository,
   WebhookOutbox,
-  ensureActionsIndexes,
   parseConversationCommand,
   systemClock,
 } from '@cmsg/actions-domain';
 import { AiProvider } from '@cmsg/ai-provider';
 import { CommandStreamConsumer, CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
-import { connectMongo, disconnectMongo, isMongoConnected } from '@cmsg/dal';
+import { ActionGroupRepository, WebhookDeliveryRepository, WebhookEndpointRepository, connectMongo, disconnectMongo, isMongoConnected } from '@cmsg/dal';
 import {
   TOPIC,
   adaptUnaryService,
@@ -46,7 +42,11 @@ const SHUTDOWN_TAIL_MS = 5_000;
 async function main(): Promise<void> {
   const config = loadActionsRunnerConfig();
   await connectMongo(config.MONGODB_URI);
-  await ensureActionsIndexes();
+  const groups = new ActionGroupRepository();
+  const deliveries = new WebhookDeliveryRepository();
+  // The collections this service owns; autoIndex is off, so their indexes are created here.
+  await groups.ensureIndexes();
+  await deliveries.ensureIndexes();
 
   const kafka = createKafka('actions-runner', config.KAFKA_BROKERS, logger);
   const topic = topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationCommands);
@@ -58,9 +58,7 @@ async function main(): Promise<void> {
   const conversationClients = connectConversationServices(config.CONVERSATIONS_GRPC_ADDRESS);
   const { services } = conversationClients;
   const ai = new AiPipelines(services, new AiProvider({ baseUrl: config.AI_BASE_URL, apiKey: config.AI_API_KEY }), clock, logger);
-  const groups = new ActionGroupRepository();
   const endpoints = new WebhookEndpointRepository();
-  const deliveries = new WebhookDeliveryRepository();
   const executeGroup = new ExecuteActionGroup({
     groups,
     executor: new ActionExecutor(services, ai),

@@ -8,7 +8,7 @@ import { InMemoryActionGroupStore } from '../testing/in-memory-action-group-stor
 import { silentLogger } from '../testing/silent-logger';
 import type { WebhookEvent } from '../webhooks/webhook-events';
 import { ActionExecutor } from './action-executor';
-import { initialGroupDocument } from './action-group.repository';
+import { initialGroupDocument } from './initial-group-document';
 import { type ActionGroupCommand, createActionGroupCommand } from './conversation-command';
 import { CommandAbandonedError, ExecuteActionGroup } from './execute-action-group.usecase';
 
