@@ -42,6 +42,11 @@ interface RunFigures {
   accepted_to_last_action_p50_ms: number;
   accepted_to_last_action_p99_ms: number;
   accepted_to_last_action_max_ms: number;
+  /** From the 202 to the group's first action starting in the runner (Kafka, the per-conversation queue). */
+  accepted_to_first_start_p50_ms: number;
+  /** How long one action took in the runner (started_at to finished_at), by type. */
+  action_duration_p50_ms: Record<string, number>;
+  wall_s: number;
   cpu_percent_of_one_core: Record<string, number>;
 }
 
@@ -115,8 +120,9 @@ async function submitAtFixedRate(api: ApiClient, conversations: string[], groups
 interface StoredGroup {
   _id: string;
   status: string;
+  started_at?: Date | null;
   finished_at?: Date | null;
-  actions: { finished_at: Date | null }[];
+  actions: { type: string; started_at: Date | null; finished_at: Date | null }[];
 }
 
 /** Reads the groups straight from MongoDB (no polling through the API, which would load the gateway). */
@@ -127,7 +133,7 @@ async function waitForGroups(businessId: string, uuids: string[]): Promise<Store
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
   const wanted = new Set(uuids);
-  const stored = await groups.find({ business_id: businessId }, { projection: { status: 1, finished_at: 1, 'actions.finished_at': 1 } }).toArray();
+  const stored = await groups.find({ business_id: businessId }, { projection: { status: 1, started_at: 1, finished_at: 1, 'actions.type': 1, 'actions.started_at': 1, 'actions.finished_at': 1 } }).toArray();
   return stored.filter((group) => wanted.has(group._id));
 }
 
@@ -186,6 +192,8 @@ async function runAtRate(name: string, api: ApiClient, businessId: string, conve
 
   const byUuid = new Map(stored.map((group) => [group._id, group]));
   const completion: number[] = [];
+  const firstStart: number[] = [];
+  const durations = new Map<string, number[]>();
   let failed = 0;
   let actionsInWindow = 0;
   let actionsCompleted = 0;
@@ -199,8 +207,17 @@ async function runAtRate(name: string, api: ApiClient, businessId: string, conve
     actionsInWindow += ends.filter((end) => end <= run.windowEnd).length;
     lastEnd = Math.max(lastEnd, ...ends);
     completion.push(Math.max(...ends) - submission.acceptedAt);
+    if (group.started_at) firstStart.push(group.started_at.getTime() - submission.acceptedAt);
+    for (const action of group.actions) {
+      if (!action.started_at || !action.finished_at) continue;
+      const list = durations.get(action.type) ?? [];
+      list.push(action.finished_at.getTime() - action.started_at.getTime());
+      durations.set(action.type, list);
+    }
   }
   completion.sort((a, b) => a - b);
+  firstStart.sort((a, b) => a - b);
+  const durationP50 = Object.fromEntries([...durations].map(([type, list]) => [type, percentile(list.sort((a, b) => a - b), 50)]));
   const submit = run.accepted.map((group) => group.acceptedAt - group.sentAt).sort((a, b) => a - b);
   const round = (value: number) => Math.round(value * 10) / 10;
   return {
@@ -220,6 +237,9 @@ async function runAtRate(name: string, api: ApiClient, businessId: string, conve
     accepted_to_last_action_p50_ms: percentile(completion, 50),
     accepted_to_last_action_p99_ms: percentile(completion, 99),
     accepted_to_last_action_max_ms: completion[completion.length - 1] ?? Number.NaN,
+    accepted_to_first_start_p50_ms: percentile(firstStart, 50),
+    action_duration_p50_ms: durationP50,
+    wall_s: round(wall),
     cpu_percent_of_one_core: cpu,
   };
 }
@@ -232,7 +252,9 @@ function printRun(figures: RunFigures): void {
   console.log(
     `  202 -> last action   p50 ${ms(figures.accepted_to_last_action_p50_ms)}   p99 ${ms(figures.accepted_to_last_action_p99_ms)}   max ${ms(figures.accepted_to_last_action_max_ms)}`,
   );
-  console.log(`  CPU (% of one core)  ${Object.entries(figures.cpu_percent_of_one_core).map(([name, percent]) => `${name} ${percent}`).join(', ')}`);
+  console.log(`  202 -> first start   p50 ${ms(figures.accepted_to_first_start_p50_ms)}`);
+  console.log(`  action p50 by type   ${Object.entries(figures.action_duration_p50_ms).map(([type, value]) => `${type} ${ms(value)}`).join(', ')}`);
+  console.log(`  CPU (% of one core, over ${figures.wall_s} s)  ${Object.entries(figures.cpu_percent_of_one_core).map(([name, percent]) => `${name} ${percent}`).join(', ')}`);
 }
 
 async function runActionGroupsBenchmark(options: Options): Promise<void> {
