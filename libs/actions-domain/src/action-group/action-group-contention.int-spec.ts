@@ -57,13 +57,21 @@ describe('ActionGroupRepository under contention', () => {
     await mongoose.disconnect();
   });
 
-  it('creates a group once when the synchronous phase and 50 runners open it at once', async () => {
+  it('creates and starts a group once when the synchronous phase and 50 runners start it at once', async () => {
     const group = groupOf(3);
-    const opened = await Promise.all([repository.createIfMissing(group), ...Array.from({ length: WRITERS }, () => repository.open(group))]);
-    const groups = opened.filter((value): value is ActionGroupEntity => value !== undefined);
-    expect(groups).toHaveLength(WRITERS);
-    expect(groups.every((value) => value._id === group._id && value.status === 'processing' && value.started_at === null)).toBe(true);
-    expect(await mongoose.connection.collection('action_groups').countDocuments({ _id: group._id as never })).toBe(1);
+    // Writer w starts at 3000 + (7w mod 50) ms: the earliest start is writer 0's.
+    const started = await Promise.all([repository.createIfMissing(group), ...Array.from({ length: WRITERS }, (_, writer) => repository.start(group, at(3_000 + ((writer * 7) % WRITERS))))]);
+    const answers = started.filter((value): value is ActionGroupEntity => value !== undefined);
+    const stored = (await repository.find(scope, group._id))!;
+    const documents = await mongoose.connection.collection('action_groups').countDocuments({ _id: group._id as never });
+    report('group start by 50 runners', { writers: WRITERS, lost: stored.started_at?.getTime() === at(3_000).getTime() ? 0 : 1, twice: documents - 1 });
+    expect(documents).toBe(1);
+    expect(answers).toHaveLength(WRITERS);
+    expect(answers.every((answer) => answer._id === group._id && answer.status === 'processing' && answer.started_at !== null)).toBe(true);
+    expect(stored.started_at).toEqual(at(3_000));
+    // The first action was marked running by one of them; the others left it as it was.
+    expect(stored.actions.map((action) => action.status)).toEqual(['running', 'pending', 'pending']);
+    expect((await repository.start(group, at(9_000))).started_at).toEqual(at(3_000));
   });
 
   it('records one result when 50 runners record one action at once, and every runner answers that one', async () => {
@@ -116,19 +124,6 @@ describe('ActionGroupRepository under contention', () => {
     expect(winners).toBe(1);
     expect((await repository.find(scope, group._id))!.escalated).toBe(true);
     expect(await repository.markEscalated(scope, group._id)).toBe(false);
-  });
-
-  it('keeps the first start when 50 runners start a group at once', async () => {
-    const group = await repository.open(groupOf(1));
-    const starts = await Promise.all(Array.from({ length: WRITERS }, (_, writer) => repository.markStarted(scope, group._id, at(3_000 + ((writer * 7) % WRITERS)), 0)));
-    const stored = (await repository.find(scope, group._id))!;
-    const distinct = new Set(starts.map((start) => start.getTime()));
-    report('first start by 50 runners', { writers: WRITERS, lost: stored.started_at?.getTime() === at(3_000).getTime() ? 0 : 1, twice: 0 });
-    // Each answers the start as it stood after its own write; the stored one is the earliest.
-    expect(stored.started_at).toEqual(at(3_000));
-    expect(Math.min(...distinct)).toBe(at(3_000).getTime());
-    expect(stored.actions[0]!.status).toBe('running');
-    expect(await repository.markStarted(scope, group._id, at(9_000))).toEqual(at(3_000));
   });
 
   it('finishes a group once when 50 runners finish it at once with different statuses', async () => {

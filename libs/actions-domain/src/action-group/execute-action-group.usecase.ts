@@ -66,7 +66,8 @@ export class ExecuteActionGroup {
     const { groups, clock } = this.dependencies;
     const scope = businessScope(command.business_id);
     // The copy below is kept in step with every write, so the loop reads the database once.
-    const group = await groups.open(initialGroupDocument(command));
+    const runStart = clock.now();
+    const group = await groups.start(initialGroupDocument(command), runStart);
     if (group.status !== 'processing') {
       // Finished by an earlier run that died before its offset was committed.
       await this.announceFinished(group);
@@ -74,16 +75,9 @@ export class ExecuteActionGroup {
     }
     // Actions this run already marked running in another write (the start, the previous result).
     const markedRunning = new Set<number>();
-    let startedAt = group.started_at;
-    if (!startedAt) {
-      // A fresh group: its first action is marked running in the same update as the start.
-      const first = group.actions[0]?.status === 'pending' && !group.actions.some((action) => isFinalActionStatus(action.status)) ? 0 : undefined;
-      startedAt = await groups.markStarted(scope, group._id, clock.now(), first);
-      if (first !== undefined) {
-        Object.assign(group.actions[first]!, { status: 'running', started_at: startedAt, error: null });
-        markedRunning.add(first);
-      }
-    }
+    const first = group.actions[0];
+    if (first?.status === 'running' && first.started_at?.getTime() === runStart.getTime()) markedRunning.add(0);
+    const startedAt = group.started_at ?? runStart;
     const deadline = startedAt.getTime() + this.groupBudgetMs;
     let stopped = false;
     for (const record of group.actions) {

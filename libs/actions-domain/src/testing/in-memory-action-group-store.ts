@@ -18,11 +18,13 @@ export class InMemoryActionGroupStore implements ActionGroupStore {
     return group && group.business_id === scope.businessId ? structuredClone(group) : null;
   }
 
-  async markStarted(scope: BusinessScope, uuid: string, at: Date, runIndex?: number): Promise<Date> {
-    const group = this.scoped(scope, uuid);
-    if (!group.started_at || at < group.started_at) group.started_at = at;
-    if (runIndex !== undefined) await this.markActionRunning(scope, uuid, runIndex, at);
-    return group.started_at;
+  async start(group: ActionGroupEntity, at: Date): Promise<ActionGroupEntity> {
+    await this.createIfMissing(group);
+    const stored = this.groups.get(group._id)!;
+    if (!stored.started_at || at < stored.started_at) stored.started_at = at;
+    const first = stored.actions[0];
+    if (first?.status === 'pending') Object.assign(first, { status: 'running', started_at: at, error: null });
+    return structuredClone(stored);
   }
 
   async markActionRunning(scope: BusinessScope, uuid: string, index: number, at: Date): Promise<void> {
