@@ -75,7 +75,7 @@ describe('ActionGroupRepository under contention', () => {
   });
 
   it('records one result when 50 runners record one action at once, and every runner answers that one', async () => {
-    const group = await repository.open(groupOf(2));
+    const group = await repository.start(groupOf(2), at(0));
     const attempts = Array.from({ length: WRITERS }, (_, writer) => ({
       status: writer % 2 === 0 ? ('succeeded' as const) : ('failed' as const),
       error: writer % 2 === 0 ? null : { code: 'SEND_FAILED', message: `writer ${writer}` },
@@ -96,7 +96,7 @@ describe('ActionGroupRepository under contention', () => {
   });
 
   it('keeps every result when 50 runners record 50 different actions of one group at once', async () => {
-    const group = await repository.open(groupOf(WRITERS));
+    const group = await repository.start(groupOf(WRITERS), at(0));
     // Each write also starts the next action: that must never replace the next one's result.
     const answers = await Promise.all(
       group.actions.map((action) =>
@@ -117,7 +117,7 @@ describe('ActionGroupRepository under contention', () => {
   });
 
   it('escalates a group once when 50 runners escalate it at once', async () => {
-    const group = await repository.open(groupOf(1));
+    const group = await repository.start(groupOf(1), at(0));
     const won = await Promise.all(Array.from({ length: WRITERS }, () => repository.markEscalated(scope, group._id)));
     const winners = won.filter(Boolean).length;
     report('escalation by 50 runners', { writers: WRITERS, lost: winners === 0 ? 1 : 0, twice: Math.max(0, winners - 1) });
@@ -127,7 +127,7 @@ describe('ActionGroupRepository under contention', () => {
   });
 
   it('finishes a group once when 50 runners finish it at once with different statuses', async () => {
-    const group = await repository.open(groupOf(1));
+    const group = await repository.start(groupOf(1), at(0));
     const finishes = await Promise.all(
       Array.from({ length: WRITERS }, (_, writer) => repository.finish(scope, group._id, writer % 2 === 0 ? 'succeeded' : 'failed', at(4_000 + writer))),
     );
@@ -143,7 +143,7 @@ describe('ActionGroupRepository under contention', () => {
   });
 
   it('never shows or changes a group of another business', async () => {
-    const group = await repository.open(groupOf(1));
+    const group = await repository.start(groupOf(1), at(0));
     const other = businessScope(randomUUID());
     expect(await repository.find(other, group._id)).toBeNull();
     expect(await repository.markEscalated(other, group._id)).toBe(false);

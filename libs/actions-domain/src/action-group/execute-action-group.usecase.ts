@@ -117,7 +117,7 @@ export class ExecuteActionGroup {
   async abandon(command: ActionGroupCommand, cause: unknown): Promise<void> {
     const { groups, clock, logger } = this.dependencies;
     const scope = businessScope(command.business_id);
-    const group = await groups.open(initialGroupDocument(command));
+    const group = await groups.start(initialGroupDocument(command), clock.now());
     if (group.status !== 'processing') return;
     const reason = isCatalogError(cause) ? `${cause.code}: ${cause.message}` : String(cause);
     let failedOne = false;

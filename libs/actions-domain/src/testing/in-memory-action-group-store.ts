@@ -8,11 +8,6 @@ export class InMemoryActionGroupStore implements ActionGroupStore {
     if (!this.groups.has(group._id)) this.groups.set(group._id, structuredClone(group));
   }
 
-  async open(group: ActionGroupEntity): Promise<ActionGroupEntity> {
-    await this.createIfMissing(group);
-    return structuredClone(this.groups.get(group._id)!);
-  }
-
   async find(scope: BusinessScope, uuid: string): Promise<ActionGroupEntity | null> {
     const group = this.groups.get(uuid);
     return group && group.business_id === scope.businessId ? structuredClone(group) : null;

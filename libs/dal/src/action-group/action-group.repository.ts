@@ -56,15 +56,6 @@ export class ActionGroupRepository {
     }
   }
 
-  /** The group as stored, created from `group` first if missing (the dead-letter path). */
-  async open(group: ActionGroupEntity): Promise<ActionGroupEntity> {
-    const scope = businessScope(group.business_id);
-    await this.createIfMissing(group);
-    const stored = await this.find(scope, group._id);
-    if (!stored) throw new Error(`action group ${group._id} could not be opened`);
-    return stored;
-  }
-
   /**
    * The runner's first step, one round trip when the synchronous phase wrote the group: records
    * the group's first start (`$min` of a field absent until then, so the earliest start is kept
@@ -139,7 +130,7 @@ export class ActionGroupRepository {
 }
 
 /** What the use cases need of the repository (their specs give an in-memory one). */
-export type ActionGroupStore = Pick<ActionGroupRepository, 'createIfMissing' | 'open' | 'start' | 'find' | 'markActionRunning' | 'recordActionResult' | 'markEscalated' | 'finish'>;
+export type ActionGroupStore = Pick<ActionGroupRepository, 'createIfMissing' | 'start' | 'find' | 'markActionRunning' | 'recordActionResult' | 'markEscalated' | 'finish'>;
 
 /**
  * The collection through the driver: the group's writes are few fields of one document, and
