@@ -30,6 +30,8 @@ interface RunFigures {
   groups_submitted: number;
   groups_accepted: number;
   groups_refused: number;
+  /** Groups stored for the run although their submission was refused (a deadline that expired after the command was produced). */
+  groups_refused_but_run: number;
   groups_completed: number;
   /** Still processing when the drain limit ran out (not in the latency percentiles). */
   groups_unfinished: number;
@@ -127,16 +129,22 @@ interface StoredGroup {
   actions: { type: string; started_at: Date | null; finished_at: Date | null }[];
 }
 
-/** Reads the groups straight from MongoDB (no polling through the API, which would load the gateway). */
-async function waitForGroups(businessId: string, uuids: string[]): Promise<StoredGroup[]> {
+/**
+ * Reads the groups straight from MongoDB (no polling through the API, which would load the
+ * gateway): the accepted ones, and how many others the run left (created after `since`).
+ */
+async function waitForGroups(businessId: string, uuids: string[], since: Date): Promise<{ accepted: StoredGroup[]; others: number }> {
   const groups = mongoose.connection.collection<StoredGroup>('action_groups');
   const deadline = Date.now() + DRAIN_LIMIT_MS;
   while (Date.now() < deadline && (await groups.countDocuments({ business_id: businessId, status: 'processing' })) > 0) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
   const wanted = new Set(uuids);
-  const stored = await groups.find({ business_id: businessId }, { projection: { status: 1, started_at: 1, finished_at: 1, 'actions.type': 1, 'actions.started_at': 1, 'actions.finished_at': 1 } }).toArray();
-  return stored.filter((group) => wanted.has(group._id));
+  const stored = await groups
+    .find({ business_id: businessId, created_at: { $gte: since } }, { projection: { status: 1, started_at: 1, finished_at: 1, 'actions.type': 1, 'actions.started_at': 1, 'actions.finished_at': 1 } })
+    .toArray();
+  const accepted = stored.filter((group) => wanted.has(group._id));
+  return { accepted, others: stored.length - accepted.length };
 }
 
 /** CPU time (user + system) of each process so far, in seconds, from /proc. */
@@ -180,11 +188,13 @@ async function runAtRate(name: string, api: ApiClient, businessId: string, conve
   const cpuBefore = cpuSeconds(pids);
   const benchCpuBefore = process.cpuUsage();
   const wallBefore = Date.now();
+  const since = new Date(wallBefore - 1000);
   const run = await submitAtFixedRate(api, conversations, actionsPerSecond / ACTIONS_PER_GROUP, options.duration, offset);
   console.log(`  ${run.accepted.length} groups accepted (${run.refused} refused); waiting for them to finish`);
-  const stored = await waitForGroups(
+  const { accepted: stored, others: refusedButRun } = await waitForGroups(
     businessId,
     run.accepted.map((group) => group.uuid),
+    since,
   );
   const wall = (Date.now() - wallBefore) / 1000;
   const cpuAfter = cpuSeconds(pids);
@@ -229,6 +239,7 @@ async function runAtRate(name: string, api: ApiClient, businessId: string, conve
     groups_submitted: run.submitted,
     groups_accepted: run.accepted.length,
     groups_refused: run.refused,
+    groups_refused_but_run: refusedButRun,
     groups_completed: completion.length,
     groups_unfinished: run.accepted.length - completion.length,
     groups_failed: failed,
@@ -249,7 +260,7 @@ async function runAtRate(name: string, api: ApiClient, businessId: string, conve
 
 function printRun(figures: RunFigures): void {
   const ms = (value: number) => `${Math.round(value)} ms`;
-  console.log(`  groups               ${figures.groups_submitted} submitted, ${figures.groups_accepted} accepted, ${figures.groups_refused} refused, ${figures.groups_completed} completed (${figures.groups_failed} failed), ${figures.groups_unfinished} unfinished after ${DRAIN_LIMIT_MS / 1000} s`);
+  console.log(`  groups               ${figures.groups_submitted} submitted, ${figures.groups_accepted} accepted, ${figures.groups_refused} refused (${figures.groups_refused_but_run} of them stored and run anyway), ${figures.groups_completed} completed (${figures.groups_failed} failed), ${figures.groups_unfinished} unfinished after ${DRAIN_LIMIT_MS / 1000} s`);
   console.log(`  actions/s            ${figures.actions_per_s_in_window} finished within the ${figures.duration_s} s window; ${figures.actions_per_s_overall} first submission to last action`);
   console.log(`  202 latency          p50 ${ms(figures.submit_latency_p50_ms)}   p99 ${ms(figures.submit_latency_p99_ms)}`);
   console.log(
