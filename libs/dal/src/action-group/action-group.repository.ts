@@ -134,7 +134,7 @@ export type ActionGroupStore = Pick<ActionGroupRepository, 'createIfMissing' | '
 
 /**
  * The collection through the driver: the group's writes are few fields of one document, and
- * mongoose's document and update casting was a third of the runner's CPU per action (bench profile).
+ * mongoose's document and update casting took a quarter of the runner's busy time (bench profile).
  * The documents are written whole by createIfMissing, with the shapes of action-group.entity.ts.
  */
 function groups(): Collection<StoredGroup> {
