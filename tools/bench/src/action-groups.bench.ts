@@ -304,8 +304,10 @@ async function runActionGroupsBenchmark(options: Options): Promise<void> {
       console.log(`\nfigures written to ${options.json}`);
     }
   } finally {
-    await disconnectMongo();
     await stack.stop();
+    // The run's database: the local server keeps it in memory for every other user otherwise.
+    if (mongoose.connection.readyState === mongoose.ConnectionStates.connected) await mongoose.connection.dropDatabase();
+    await disconnectMongo();
     await fakes.stop();
   }
 }
