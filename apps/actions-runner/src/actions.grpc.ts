@@ -1,12 +1,11 @@
 import {
-  type ActionGroupRepository,
   type AiPipelines,
   type SubmitActionGroupDependencies,
   getActionGroup,
   requestAiAssistance,
   submitActionGroup,
 } from '@cmsg/actions-domain';
-import { businessScope } from '@cmsg/dal';
+import { type ActionGroupRepository, businessScope } from '@cmsg/dal';
 import { CatalogError } from '@cmsg/errors';
 import type { AsyncUnaryImplementation } from '@cmsg/platform';
 import type { ActionsServiceServer, Caller, ConversationReference, ObjectRef } from '@cmsg/proto';

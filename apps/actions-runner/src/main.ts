@@ -1,23 +1,19 @@
 import './instrument';
 import {
   ActionExecutor,
-  ActionGroupRepository,
   AiPipelines,
   type ConversationCommand,
   DEFAULT_WEBHOOK_RETRY_POLICY,
   ExecuteActionGroup,
   MongoFiredScheduleStore,
-  WebhookDeliveryRepository,
   WebhookDispatcher,
-  WebhookEndpointRepository,
   WebhookOutbox,
-  ensureActionsIndexes,
   parseConversationCommand,
   systemClock,
 } from '@cmsg/actions-domain';
 import { AiProvider } from '@cmsg/ai-provider';
 import { CommandStreamConsumer, CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
-import { connectMongo, disconnectMongo, isMongoConnected } from '@cmsg/dal';
+import { ActionGroupRepository, WebhookDeliveryRepository, WebhookEndpointRepository, connectMongo, disconnectMongo, isMongoConnected } from '@cmsg/dal';
 import { TOPIC, adaptUnaryService, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
 import { ActionsServiceService, type ActionsServiceServer } from '@cmsg/proto';
 import { Partitioners } from 'kafkajs';
@@ -38,7 +34,11 @@ runGrpcService({
   loadConfig: loadActionsRunnerConfig,
   start: async ({ config, services: grpcServices, clients }) => {
     await connectMongo(config.MONGODB_URI);
-    await ensureActionsIndexes();
+    const groups = new ActionGroupRepository();
+    const deliveries = new WebhookDeliveryRepository();
+    // The collections this service owns; autoIndex is off, so their indexes are created here.
+    await groups.ensureIndexes();
+    await deliveries.ensureIndexes();
 
     const kafka = createKafka('actions-runner', config.KAFKA_BROKERS, logger);
     const topic = topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationCommands);
@@ -49,9 +49,7 @@ runGrpcService({
     const clock = systemClock;
     const services = connectConversationServices(clients, config.CONVERSATIONS_GRPC_ADDRESS);
     const ai = new AiPipelines(services, new AiProvider({ baseUrl: config.AI_BASE_URL, apiKey: config.AI_API_KEY }), clock, logger);
-    const groups = new ActionGroupRepository();
     const endpoints = new WebhookEndpointRepository();
-    const deliveries = new WebhookDeliveryRepository();
     const executeGroup = new ExecuteActionGroup({
       groups,
       executor: new ActionExecutor(services, ai),

@@ -3,11 +3,7 @@ export { systemClock } from './ports';
 export type { Clock, CommandPublisher, ConversationServices, ConversationActionsPort, ConversationsPort, AiCompletionPort } from './ports';
 export { ActionGroupCommandSchema, ConversationCommandSchema, parseConversationCommand, createActionGroupCommand } from './action-group/conversation-command';
 export type { ActionGroupCommand, ConversationCommand, ActionGroupSource } from './action-group/conversation-command';
-export { ActionGroupModel } from './action-group/action-group.model';
-export type { ActionGroupEntity, ActionRecord, ActionStatus, GroupStatus } from './action-group/action-group.model';
-export { ActionGroupRepository, initialGroupDocument } from './action-group/action-group.repository';
-export type { ActionGroupStore, ActionResultUpdate, RecordedResult } from './action-group/action-group.repository';
-export { ActionGroupDecisionModel } from './action-group/action-group-decision.model';
+export { initialGroupDocument } from './action-group/initial-group-document';
 export { ActionExecutor } from './action-group/action-executor';
 export { runPreflight } from './action-group/preflight';
 export { submitActionGroup } from './action-group/submit-action-group.usecase';
@@ -17,8 +13,6 @@ export { getActionGroup } from './action-group/get-action-group.usecase';
 export { ESCALATING_CODES, isEscalatingCode } from './action-group/failure-policy';
 export { AiPipelines } from './ai/ai-pipelines';
 export { requestAiAssistance } from './ai/ai-assistance.usecase';
-export { WebhookDeliveryModel } from './webhooks/webhook-delivery.model';
-export { WebhookDeliveryRepository, WebhookEndpointRepository } from './webhooks/webhook-delivery.repository';
 export { WebhookOutbox } from './webhooks/webhook-outbox';
 export { WebhookDispatcher } from './webhooks/webhook-dispatcher';
 export type { WebhookTransport, WebhookDispatcherOptions } from './webhooks/webhook-dispatcher';
@@ -28,6 +22,5 @@ export { WEBHOOK_SIGNATURE_HEADER, signWebhookBody, verifyWebhookSignature } fro
 export { WEBHOOK_EVENT_TYPES, deterministicUuid } from './webhooks/webhook-events';
 export type { WebhookEvent, WebhookEventType } from './webhooks/webhook-events';
 
-export { ensureActionsIndexes } from './actions-indexes';
 export { executeFiredScheduledMessage, abandonFiredScheduledMessage, MongoFiredScheduleStore } from './scheduled-messages';
 export type { ScheduledMessagePorts } from './scheduled-messages';

@@ -34,3 +34,12 @@ export { latestConversationState, appendConversationState, mirrorConversationSta
 export type { ConversationStateField, ConversationStateEntry, ConversationStateChange } from './conversation-state-log/conversation-state-log';
 export { advanceTesterClockOffset } from './tester-clock-advance/tester-clock-log';
 export { isDuplicateKeyError } from './shared/duplicate-key';
+export { ActionGroupRepository } from './action-group/action-group.repository';
+export type { ActionGroupStore, ActionResultUpdate, RecordedResult } from './action-group/action-group.repository';
+export { ACTION_STATUSES, FINAL_ACTION_STATUSES, GROUP_STATUSES, isFinalActionStatus } from './action-group/action-group.entity';
+export type { ActionErrorRecord, ActionGroupEntity, ActionRecord, ActionStatus, FinalActionStatus, GroupStatus } from './action-group/action-group.entity';
+export { WebhookDeliveryRepository } from './webhook-delivery/webhook-delivery.repository';
+export type { DeliveryFailure, LeasedDelivery } from './webhook-delivery/webhook-delivery.repository';
+export type { DeliveryStatus, WebhookDeliveryEntity } from './webhook-delivery/webhook-delivery.entity';
+export { WebhookEndpointRepository } from './webhook/webhook.repository';
+export type { WebhookEndpoint } from './webhook/webhook.repository';

@@ -25,6 +25,8 @@ import { TesterClockAdvanceModel } from './tester-clock-advance/tester-clock-adv
 import { ConversationStateLogModel } from './conversation-state-log/conversation-state-log.schema';
 import { ConversationOutboxModel } from './conversation-outbox/conversation-outbox.schema';
 import { ConversationOutboxClaimModel } from './conversation-outbox-claim/conversation-outbox-claim.schema';
+import { ActionGroupModel } from './action-group/action-group.schema';
+import { WebhookDeliveryModel } from './webhook-delivery/webhook-delivery.schema';
 
 export { BusinessModel };
 export type { BusinessEntity } from './business/business.entity';
@@ -97,4 +99,6 @@ export const ALL_MODELS = [
   ConversationStateLogModel,
   ConversationOutboxModel,
   ConversationOutboxClaimModel,
+  ActionGroupModel,
+  WebhookDeliveryModel,
 ] as const;

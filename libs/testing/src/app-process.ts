@@ -13,6 +13,8 @@ export class AppProcess {
     readonly app: string,
     private readonly env: Record<string, string>,
     logDir: string,
+    /** Options for node itself (e.g. `--cpu-prof`, which NODE_OPTIONS does not accept). */
+    private readonly nodeArgs: readonly string[] = [],
   ) {
     mkdirSync(logDir, { recursive: true });
     this.logFile = path.join(logDir, `${name}.log`);
@@ -20,7 +22,7 @@ export class AppProcess {
 
   start(): void {
     const log = createWriteStream(this.logFile, { flags: 'a' });
-    this.child = spawn(process.execPath, [path.join(WORKSPACE_ROOT, 'dist/apps', this.app, 'main.js')], {
+    this.child = spawn(process.execPath, [...this.nodeArgs, path.join(WORKSPACE_ROOT, 'dist/apps', this.app, 'main.js')], {
       cwd: WORKSPACE_ROOT,
       env: { ...process.env, ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -14,6 +14,8 @@ export interface LocalStackOptions {
   env?: Record<string, string>;
   build?: boolean;
   logDir?: string;
+  /** Options for node in every app process (benchmarks: `--cpu-prof`). */
+  nodeArgs?: string[];
   /** The fake provider servers the apps were pointed at through `env`, recorded for the tests. */
   fakes?: StackFakes;
 }
@@ -69,15 +71,16 @@ export class LocalStack {
       GRPC_ALLOW_INSECURE: 'true',
       ...this.options.env,
     };
+    const nodeArgs = this.options.nodeArgs ?? [];
     const gatewayPorts: number[] = [];
     for (let index = 0; index < (this.options.gateways ?? 1); index += 1) gatewayPorts.push(await freePort());
     env['PUBLIC_BASE_URL'] ??= `http://127.0.0.1:${gatewayPorts[0]}`;
 
     this.processes.push(
-      new AppProcess('conversations', 'conversations', { ...env, GRPC_ADDRESS: env['CONVERSATIONS_GRPC_ADDRESS']! }, logDir),
-      new AppProcess('scheduler', 'scheduler', { ...env, GRPC_ADDRESS: env['SCHEDULER_GRPC_ADDRESS']! }, logDir),
-      new AppProcess('actions-runner', 'actions-runner', { ...env, GRPC_ADDRESS: env['ACTIONS_GRPC_ADDRESS']! }, logDir),
-      ...gatewayPorts.map((port, index) => new AppProcess(`gateway-${index + 1}`, 'gateway', { ...env, PORT: String(port) }, logDir)),
+      new AppProcess('conversations', 'conversations', { ...env, GRPC_ADDRESS: env['CONVERSATIONS_GRPC_ADDRESS']! }, logDir, nodeArgs),
+      new AppProcess('scheduler', 'scheduler', { ...env, GRPC_ADDRESS: env['SCHEDULER_GRPC_ADDRESS']! }, logDir, nodeArgs),
+      new AppProcess('actions-runner', 'actions-runner', { ...env, GRPC_ADDRESS: env['ACTIONS_GRPC_ADDRESS']! }, logDir, nodeArgs),
+      ...gatewayPorts.map((port, index) => new AppProcess(`gateway-${index + 1}`, 'gateway', { ...env, PORT: String(port) }, logDir, nodeArgs)),
     );
     for (const appProcess of this.processes) appProcess.start();
 

@@ -1,5 +1,5 @@
 import type { ActionGroup } from '@cmsg/proto';
-import type { ActionGroupEntity, ActionStatus } from './action-group.model';
+import type { ActionGroupEntity, ActionStatus } from '@cmsg/dal';
 
 /** CONTRACT 4 has no `running`: an action under way is still `pending` to clients. */
 export function publicActionStatus(status: ActionStatus): Exclude<ActionStatus, 'running'> {

@@ -8,7 +8,7 @@ import { InMemoryActionGroupStore } from '../testing/in-memory-action-group-stor
 import { silentLogger } from '../testing/silent-logger';
 import type { WebhookEvent } from '../webhooks/webhook-events';
 import { ActionExecutor } from './action-executor';
-import { initialGroupDocument } from './action-group.repository';
+import { initialGroupDocument } from './initial-group-document';
 import { type ActionGroupCommand, createActionGroupCommand } from './conversation-command';
 import { CommandAbandonedError, ExecuteActionGroup } from './execute-action-group.usecase';
 
@@ -82,12 +82,14 @@ describe('ExecuteActionGroup', () => {
     expect(events.map((event) => event.type)).toEqual(['action_group.finished']);
   });
 
-  it('records a result and starts the next action in one write on the success path', async () => {
+  it('on the success path, starts the group with its first action and records each result with the next start: no other write', async () => {
+    const start = jest.spyOn(store, 'start');
     const markRunning = jest.spyOn(store, 'markActionRunning');
     const record = jest.spyOn(store, 'recordActionResult');
     const group = command([{ type: 'mark_pending' }, { type: 'context_note', note: 'n' }, { type: 'mark_resolved' }]);
     await run.execute(group, signal());
-    expect(markRunning).toHaveBeenCalledTimes(1);
+    expect(start).toHaveBeenCalledTimes(1);
+    expect(markRunning).not.toHaveBeenCalled();
     expect(record.mock.calls.map(([, , index, result]) => [index, result.startNext?.index ?? null])).toEqual([
       [0, 1],
       [1, 2],

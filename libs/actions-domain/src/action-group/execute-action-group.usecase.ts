@@ -1,15 +1,23 @@
 import { type CatalogError, isCatalogError, toCatalogError } from '@cmsg/errors';
-import { businessScope, type BusinessScope } from '@cmsg/dal';
+import {
+  type ActionErrorRecord,
+  type ActionGroupEntity,
+  type ActionGroupStore,
+  type ActionResultUpdate,
+  businessScope,
+  type BusinessScope,
+  isFinalActionStatus,
+  type RecordedResult,
+} from '@cmsg/dal';
 import type { Logger } from '@cmsg/platform';
 import { AI_RUN_BUDGET_MS, GROUP_BUDGET_MS } from '../limits';
 import type { Clock, ConversationActionsPort } from '../ports';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { actionFailedEvent, actionGroupFinishedEvent } from '../webhooks/webhook-events';
 import type { ActionExecutor } from './action-executor';
-import { type ActionErrorRecord, type ActionGroupEntity, FINAL_ACTION_STATUSES } from './action-group.model';
-import { type ActionGroupStore, type ActionResultUpdate, initialGroupDocument, type RecordedResult } from './action-group.repository';
 import type { ActionGroupCommand } from './conversation-command';
 import { isEscalatingCode, isTransientFailure } from './failure-policy';
+import { initialGroupDocument } from './initial-group-document';
 
 export interface ExecuteActionGroupDependencies {
   groups: ActionGroupStore;
@@ -58,21 +66,24 @@ export class ExecuteActionGroup {
     const { groups, clock } = this.dependencies;
     const scope = businessScope(command.business_id);
     // The copy below is kept in step with every write, so the loop reads the database once.
-    const group = await groups.open(initialGroupDocument(command));
+    const runStart = clock.now();
+    const group = await groups.start(initialGroupDocument(command), runStart);
     if (group.status !== 'processing') {
       // Finished by an earlier run that died before its offset was committed.
       await this.announceFinished(group);
       return;
     }
-    const startedAt = group.started_at ?? (await groups.markStarted(scope, group._id, clock.now()));
+    // Actions this run already marked running in another write (the start, the previous result).
+    const markedRunning = new Set<number>();
+    const first = group.actions[0];
+    if (first?.status === 'running' && first.started_at?.getTime() === runStart.getTime()) markedRunning.add(0);
+    const startedAt = group.started_at ?? runStart;
     const deadline = startedAt.getTime() + this.groupBudgetMs;
     let stopped = false;
-    // Actions this run already marked running in the previous action's write.
-    const markedRunning = new Set<number>();
     for (const record of group.actions) {
       // Partition revoked or shutting down: the next owner resumes from what is recorded.
       if (signal.aborted) throw new CommandAbandonedError(group._id);
-      if (FINAL_ACTION_STATUSES.includes(record.status)) {
+      if (isFinalActionStatus(record.status)) {
         if (record.status === 'failed') {
           // Its webhook or escalation may not have happened before a crash: both are idempotent.
           await this.afterFailure(scope, group, record.index);
@@ -94,8 +105,7 @@ export class ExecuteActionGroup {
         if (command.stop_on_error || outOfBudget) stopped = true;
       }
     }
-    const status = group.actions.some((action) => action.status === 'failed') ? 'failed' : 'succeeded';
-    const final = (await groups.finish(scope, group._id, status, clock.now())) ?? group;
+    const final = (await groups.finish(scope, group._id, finalStatus(group), clock.now())) ?? group;
     this.dependencies.logger.info({ action_group: group._id, conversation_uuid: group.conversation_id, status: final.status, escalated: final.escalated }, 'action group finished');
     await this.announceFinished(final);
   }
@@ -107,12 +117,12 @@ export class ExecuteActionGroup {
   async abandon(command: ActionGroupCommand, cause: unknown): Promise<void> {
     const { groups, clock, logger } = this.dependencies;
     const scope = businessScope(command.business_id);
-    const group = await groups.open(initialGroupDocument(command));
+    const group = await groups.start(initialGroupDocument(command), clock.now());
     if (group.status !== 'processing') return;
     const reason = isCatalogError(cause) ? `${cause.code}: ${cause.message}` : String(cause);
     let failedOne = false;
     for (const record of group.actions) {
-      if (FINAL_ACTION_STATUSES.includes(record.status)) continue;
+      if (isFinalActionStatus(record.status)) continue;
       const error = failedOne ? null : { code: 'UPDATE_FAILED', message: `The action could not be completed after repeated attempts (${reason}).` };
       const recorded = await this.record(scope, group, record.index, { status: error ? 'failed' : 'skipped', error, finishedAt: clock.now() });
       if (recorded.status === 'failed') {
@@ -122,7 +132,7 @@ export class ExecuteActionGroup {
         );
       }
     }
-    const final = await groups.finish(scope, group._id, 'failed', clock.now());
+    const final = await groups.finish(scope, group._id, finalStatus(group), clock.now());
     if (final) await this.announceFinished(final);
   }
 
@@ -165,10 +175,10 @@ export class ExecuteActionGroup {
     }
     const finishedAt = clock.now();
     const next = group.actions[index + 1];
-    // The common path (success, time left, next action not run yet): one write records this
+    // The common path (success, time left, next action not started yet): one write records this
     // result and starts the next action. After a failure the next one may be skipped instead.
     const startNext =
-      outcome.status !== 'failed' && next && !FINAL_ACTION_STATUSES.includes(next.status) && finishedAt.getTime() < deadline
+      outcome.status !== 'failed' && next?.status === 'pending' && finishedAt.getTime() < deadline
         ? { index: index + 1, at: finishedAt }
         : undefined;
     const recorded = await this.record(scope, group, index, { status: outcome.status, error: outcome.status === 'failed' ? outcome.error : null, finishedAt, startNext });
@@ -181,9 +191,8 @@ export class ExecuteActionGroup {
    * rebalance) recorded this action first, its result stands and this run goes on from it.
    */
   private async record(scope: BusinessScope, group: ActionGroupEntity, index: number, result: ActionResultUpdate): Promise<RecordedResult> {
-    const action = group.actions[index]!;
-    const recorded = await this.dependencies.groups.recordActionResult(scope, group._id, index, { ...result, startedAt: action.started_at });
-    Object.assign(action, { status: recorded.status, error: recorded.error, finished_at: recorded.finishedAt });
+    const recorded = await this.dependencies.groups.recordActionResult(scope, group._id, index, result);
+    Object.assign(group.actions[index]!, { status: recorded.status, error: recorded.error, finished_at: recorded.finishedAt });
     if (result.startNext && recorded.status !== 'failed') Object.assign(group.actions[result.startNext.index]!, { status: 'running', started_at: result.startNext.at, error: null });
     return recorded;
   }
@@ -221,4 +230,9 @@ export class ExecuteActionGroup {
     const at = group.finished_at ?? this.dependencies.clock.now();
     await this.dependencies.webhooks.enqueue(group, actionGroupFinishedEvent(group, at), this.dependencies.clock.now());
   }
+}
+
+/** Decided by the recorded results alone, so every runner of the group finishes it the same way. */
+function finalStatus(group: ActionGroupEntity): 'succeeded' | 'failed' {
+  return group.actions.some((action) => action.status === 'failed') ? 'failed' : 'succeeded';
 }

@@ -1,7 +1,6 @@
-import type { BusinessScope } from '@cmsg/dal';
+import type { ActionGroupStore, BusinessScope } from '@cmsg/dal';
 import { CatalogError } from '@cmsg/errors';
 import type { ActionGroup } from '@cmsg/proto';
-import type { ActionGroupStore } from './action-group.repository';
 import { toActionGroupMessage } from './action-group.view';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

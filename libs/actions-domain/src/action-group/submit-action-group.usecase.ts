@@ -4,7 +4,8 @@ import { CatalogError } from '@cmsg/errors';
 import { currentRequestId, type Logger } from '@cmsg/platform';
 import type { Caller, ConversationReference, SubmitActionGroupResponse } from '@cmsg/proto';
 import type { Clock, CommandPublisher, ConversationActionsPort } from '../ports';
-import { type ActionGroupStore, initialGroupDocument } from './action-group.repository';
+import type { ActionGroupStore } from '@cmsg/dal';
+import { initialGroupDocument } from './initial-group-document';
 import { type ActionGroupSource, createActionGroupCommand } from './conversation-command';
 import { runPreflight } from './preflight';
 

@@ -1,7 +1,4 @@
-import type { BusinessScope } from '@cmsg/dal';
-import type { ActionGroupEntity, GroupStatus } from '../action-group/action-group.model';
-import { FINAL_ACTION_STATUSES } from '../action-group/action-group.model';
-import type { ActionGroupStore, ActionResultUpdate, RecordedResult } from '../action-group/action-group.repository';
+import { type ActionGroupEntity, type ActionGroupStore, type ActionResultUpdate, type BusinessScope, type GroupStatus, isFinalActionStatus, type RecordedResult } from '@cmsg/dal';
 
 /** ActionGroupStore in memory, for specs: same semantics as the MongoDB repository (copies in and out). */
 export class InMemoryActionGroupStore implements ActionGroupStore {
@@ -11,33 +8,33 @@ export class InMemoryActionGroupStore implements ActionGroupStore {
     if (!this.groups.has(group._id)) this.groups.set(group._id, structuredClone(group));
   }
 
-  async open(group: ActionGroupEntity): Promise<ActionGroupEntity> {
-    await this.createIfMissing(group);
-    return structuredClone(this.groups.get(group._id)!);
-  }
-
   async find(scope: BusinessScope, uuid: string): Promise<ActionGroupEntity | null> {
     const group = this.groups.get(uuid);
     return group && group.business_id === scope.businessId ? structuredClone(group) : null;
   }
 
-  async markStarted(scope: BusinessScope, uuid: string, at: Date): Promise<Date> {
-    const group = this.scoped(scope, uuid);
-    group.started_at ??= at;
-    return group.started_at;
+  async start(group: ActionGroupEntity, at: Date): Promise<ActionGroupEntity> {
+    await this.createIfMissing(group);
+    const stored = this.groups.get(group._id)!;
+    if (!stored.started_at || at < stored.started_at) stored.started_at = at;
+    const first = stored.actions[0];
+    if (first?.status === 'pending') Object.assign(first, { status: 'running', started_at: at, error: null });
+    return structuredClone(stored);
   }
 
   async markActionRunning(scope: BusinessScope, uuid: string, index: number, at: Date): Promise<void> {
-    Object.assign(this.scoped(scope, uuid).actions[index]!, { status: 'running', started_at: at, error: null });
+    const action = this.scoped(scope, uuid).actions[index]!;
+    if (!isFinalActionStatus(action.status)) Object.assign(action, { status: 'running', started_at: at, error: null });
   }
 
-  /** The first result recorded for an action stands, as with the repository's insert-decisions. */
+  /** The first result recorded for an action stands, as with the repository's arrayFilters update. */
   async recordActionResult(scope: BusinessScope, uuid: string, index: number, result: ActionResultUpdate): Promise<RecordedResult> {
     const group = this.scoped(scope, uuid);
     const action = group.actions[index]!;
-    if (FINAL_ACTION_STATUSES.includes(action.status)) return { status: action.status as RecordedResult['status'], error: action.error, finishedAt: action.finished_at! };
+    const next = result.startNext ? group.actions[result.startNext.index] : undefined;
+    if (next?.status === 'pending') Object.assign(next, { status: 'running', started_at: result.startNext!.at, error: null });
+    if (isFinalActionStatus(action.status)) return { status: action.status, error: action.error, finishedAt: action.finished_at! };
     Object.assign(action, { status: result.status, error: result.error, finished_at: result.finishedAt });
-    if (result.startNext && result.status !== 'failed') Object.assign(group.actions[result.startNext.index]!, { status: 'running', started_at: result.startNext.at, error: null });
     return { status: result.status, error: result.error, finishedAt: result.finishedAt };
   }
 

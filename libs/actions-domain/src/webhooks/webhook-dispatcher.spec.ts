@@ -1,6 +1,5 @@
 import { silentLogger } from '../testing/silent-logger';
-import type { WebhookDeliveryEntity } from './webhook-delivery.model';
-import type { DeliveryFailure, LeasedDelivery } from './webhook-delivery.repository';
+import type { DeliveryFailure, LeasedDelivery, WebhookDeliveryEntity } from '@cmsg/dal';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { DEFAULT_WEBHOOK_RETRY_POLICY } from './webhook-retry';
 import { verifyWebhookSignature } from './webhook-signature';
@@ -41,10 +40,9 @@ describe('WebhookDispatcher', () => {
   const dispatcher = (concurrency = 1) =>
     new WebhookDispatcher(
       {
-        leaseDue: async (_now: Date, _leaseMs: number, max: number) => queue.splice(0, max).map((next) => ({ delivery: next, leaseId: `lease-${next._id}` })),
+        claimDueOfAnyBusiness: async (_now: Date, _leaseMs: number, max: number) => queue.splice(0, max).map((next) => ({ delivery: next, leaseId: `lease-${next._id}` })),
         markDelivered: async (leased: LeasedDelivery, _at: Date, httpStatus: number) => void delivered.push({ leased, httpStatus }),
         markFailed: async (leased: LeasedDelivery, failure: DeliveryFailure) => void failed.push({ leased, failure }),
-        sweepClaims: async () => 0,
       } as never,
       { find: async () => (endpointExists ? { id: 'w1', url: 'http://127.0.0.1:9/hook', secret: 'whsec_test_secret_123', events: [] } : null) } as never,
       {

@@ -1,7 +1,7 @@
 import { businessScope } from '@cmsg/dal';
 import type { Logger } from '@cmsg/platform';
 import type { Clock } from '../ports';
-import type { LeasedDelivery, WebhookDeliveryRepository, WebhookEndpointRepository } from './webhook-delivery.repository';
+import type { LeasedDelivery, WebhookDeliveryRepository, WebhookEndpointRepository } from '@cmsg/dal';
 import { type WebhookRetryPolicy, nextWebhookAttemptAt } from './webhook-retry';
 import { WEBHOOK_SIGNATURE_HEADER, signWebhookBody } from './webhook-signature';
 
@@ -21,16 +21,11 @@ export interface WebhookDispatcherOptions {
 }
 
 /**
- * Sends pending webhook deliveries: lease one due delivery, sign, POST, record; at least once, with
- * exponential back-off for 24 h, then `abandoned`. Runs beside the command stream, never in it.
+ * Sends pending webhook deliveries: claim one due delivery (a lease), sign, POST, record; at least
+ * once, with exponential back-off for 24 h, then `abandoned`. Runs beside the command stream, never in it.
  */
-/** Claims are swept this often, once older than CLAIM_RETENTION_MS (far past any lease or stale read). */
-const CLAIM_SWEEP_INTERVAL_MS = 10 * 60_000;
-const CLAIM_RETENTION_MS = 60 * 60_000;
-
 export class WebhookDispatcher {
   private running = false;
-  private lastSweep = 0;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
 
@@ -95,16 +90,8 @@ export class WebhookDispatcher {
     await Promise.all(inFlight);
   }
 
-  private async lease(max: number): Promise<LeasedDelivery[]> {
-    await this.sweepWhenDue();
-    return this.deliveries.leaseDue(this.clock.now(), this.options.attemptTimeoutMs + 5_000, max);
-  }
-
-  private async sweepWhenDue(): Promise<void> {
-    const now = this.clock.now().getTime();
-    if (now - this.lastSweep < CLAIM_SWEEP_INTERVAL_MS) return;
-    this.lastSweep = now;
-    await this.deliveries.sweepClaims(new Date(now - CLAIM_RETENTION_MS));
+  private lease(max: number): Promise<LeasedDelivery[]> {
+    return this.deliveries.claimDueOfAnyBusiness(this.clock.now(), this.options.attemptTimeoutMs + 5_000, max);
   }
 
   private idle(): Promise<void> {

@@ -1,4 +1,4 @@
-import type { ActionGroupEntity } from '../action-group/action-group.model';
+import type { ActionGroupEntity } from '@cmsg/dal';
 import { actionFailedEvent, actionGroupFinishedEvent, deterministicUuid } from './webhook-events';
 
 const group: ActionGroupEntity = {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ActionGroupEntity } from '../action-group/action-group.model';
+import type { ActionGroupEntity } from '@cmsg/dal';
 import { publicActionStatus } from '../action-group/action-group.view';
 
 export const WEBHOOK_EVENT_TYPES = ['action.failed', 'action_group.finished'] as const;

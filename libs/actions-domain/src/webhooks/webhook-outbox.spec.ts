@@ -1,5 +1,4 @@
-import type { WebhookDeliveryEntity } from './webhook-delivery.model';
-import type { WebhookEndpoint } from './webhook-delivery.repository';
+import type { WebhookDeliveryEntity, WebhookEndpoint } from '@cmsg/dal';
 import { deterministicUuid, type WebhookEvent } from './webhook-events';
 import { WebhookOutbox } from './webhook-outbox';
 

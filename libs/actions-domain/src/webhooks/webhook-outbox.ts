@@ -1,6 +1,5 @@
 import { businessScope } from '@cmsg/dal';
-import type { ActionGroupEntity } from '../action-group/action-group.model';
-import type { WebhookDeliveryRepository, WebhookEndpoint, WebhookEndpointRepository } from './webhook-delivery.repository';
+import type { ActionGroupEntity, WebhookDeliveryRepository, WebhookEndpoint, WebhookEndpointRepository } from '@cmsg/dal';
 import { deterministicUuid, type WebhookEvent } from './webhook-events';
 
 /**
