@@ -2,9 +2,10 @@ import './instrument';
 import { Server } from '@grpc/grpc-js';
 import { CloudApiClient } from '@cmsg/chat-platform';
 import { ConversationOutbox, ListCursorCodec } from '@cmsg/conversations-domain';
-import { connectMongo, disconnectMongo, ensureIndexes, isMongoConnected } from '@cmsg/dal';
-import { Files, ensureFileIndexes } from '@cmsg/files';
+import { connectMongo, disconnectMongo, ensureIndexes, isMongoConnected, pingMongo } from '@cmsg/dal';
+import { Files } from '@cmsg/files';
 import {
+  MONGODB_HEALTH_SERVICE,
   TOPIC,
   adaptUnaryService,
   addHealthService,
@@ -29,14 +30,17 @@ import { conversationsHandlers } from './conversations.grpc';
 import { kafkaEventPublisher } from './kafka-event-publisher';
 import { messageSendingHandlers } from './message-sending.grpc';
 import { filesHandlers } from './files.grpc';
+import { startOutboxRelay } from './outbox-relay';
 import { startUploadSweeper } from './upload-sweeper';
 
 const logger = createLogger('conversations');
 
+/** A readiness probe must not wait long on a MongoDB that does not answer. */
+const MONGODB_PING_TIMEOUT_MS = 1000;
+
 async function main(): Promise<void> {
   await connectMongo(config.MONGODB_URI);
   await ensureIndexes();
-  await ensureFileIndexes();
   const files = new Files({ signingSecret: config.SIGNING_SECRET, publicBaseUrl: config.PUBLIC_BASE_URL });
   const producer = createKafka('conversations', config.KAFKA_BROKERS, logger).producer({ allowAutoTopicCreation: true });
   await producer.connect();
@@ -44,17 +48,7 @@ async function main(): Promise<void> {
   const outbox = new ConversationOutbox(kafkaEventPublisher(producer, topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationEvents)), (error, id) =>
     logger.warn({ err: error, conversation_uuid: id }, 'event publish failed; the outbox relay will retry'),
   );
-  // One relay pass at a time: on FerretDB a pass scans the whole outbox collection (its filter is not
-  // pushed down); under load a pass can outlast the interval, and passes must not pile up.
-  let relayPass: Promise<unknown> | undefined;
-  const relay = setInterval(() => {
-    relayPass ??= outbox
-      .flushStale(config.OUTBOX_RELAY_INTERVAL_MS)
-      .catch((error: unknown) => logger.warn({ err: error }, 'outbox relay pass failed'))
-      .finally(() => {
-        relayPass = undefined;
-      });
-  }, config.OUTBOX_RELAY_INTERVAL_MS);
+  const relay = startOutboxRelay(outbox, config.OUTBOX_RELAY_INTERVAL_MS, logger);
 
   const chatApi = new CloudApiClient({
     baseUrl: config.CHAT_API_BASE_URL,
@@ -77,7 +71,7 @@ async function main(): Promise<void> {
     ),
   );
   server.addService(FilesServiceService, filesHandlers({ files, logger }));
-  addHealthService(server, async () => isMongoConnected(), logger);
+  addHealthService(server, async () => isMongoConnected(), logger, { [MONGODB_HEALTH_SERVICE]: () => pingMongo(MONGODB_PING_TIMEOUT_MS) });
   const port = await bindGrpcServer(server, config.GRPC_ADDRESS);
   logger.info({ port, address: config.GRPC_ADDRESS }, 'conversations service listening');
   const chatInbound = await startChatInboundConsumer({ config, logger, files, chatApi, outbox, producer });
@@ -87,7 +81,7 @@ async function main(): Promise<void> {
     logger,
     [
       { name: 'grpc', close: () => shutdownGrpcServer(server) },
-      { name: 'outbox-relay', close: async () => clearInterval(relay) },
+      { name: 'outbox-relay', close: async () => relay.stop() },
       { name: 'chat-inbound', close: () => chatInbound.stop() },
       { name: 'upload-sweeper', close: async () => uploadSweeper.stop() },
       { name: 'kafka', close: () => producer.disconnect() },

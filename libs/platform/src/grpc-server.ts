@@ -45,17 +45,31 @@ export function adaptUnaryService<Service extends grpc.UntypedServiceImplementat
   return adapted as Service;
 }
 
-/** grpc.health.v1: SERVING only while every dependency check passes. */
-export function addHealthService(server: grpc.Server, isHealthy: () => Promise<boolean>, logger: Logger): void {
+/** The health service name under which the conversations service answers for its MongoDB (the gateway's /readyz names it). */
+export const MONGODB_HEALTH_SERVICE = 'mongodb';
+
+/**
+ * grpc.health.v1. The server as a whole (service "") is SERVING while `isHealthy` passes; each
+ * named dependency check answers for itself under its own service name (a gateway names what is
+ * down), and any other name is SERVICE_UNKNOWN.
+ */
+export function addHealthService(
+  server: grpc.Server,
+  isHealthy: () => Promise<boolean>,
+  logger: Logger,
+  dependencyChecks: Record<string, () => Promise<boolean>> = {},
+): void {
+  const servingStatus = async (check: () => Promise<boolean>) =>
+    (await check().catch(() => false)) ? HealthCheckResponse_ServingStatus.SERVING : HealthCheckResponse_ServingStatus.NOT_SERVING;
   server.addService(
     HealthService,
     adaptUnaryService<HealthServer>(
       {
-        check: async () => ({
-          status: (await isHealthy().catch(() => false))
-            ? HealthCheckResponse_ServingStatus.SERVING
-            : HealthCheckResponse_ServingStatus.NOT_SERVING,
-        }),
+        check: async (request) => {
+          if (!request.service) return { status: await servingStatus(isHealthy) };
+          const check = dependencyChecks[request.service];
+          return { status: check ? await servingStatus(check) : HealthCheckResponse_ServingStatus.SERVICE_UNKNOWN };
+        },
       },
       logger,
     ),

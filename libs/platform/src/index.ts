@@ -6,7 +6,7 @@ export type { RequestContext } from './request-context';
 export { installGracefulShutdown } from './shutdown';
 export { hmacSha256Hex, hmacSha256Base64Url, safeEqual } from './signing';
 export { toGrpcStatus, fromGrpcError } from './grpc-errors';
-export { adaptUnaryService, addHealthService, bindGrpcServer, shutdownGrpcServer } from './grpc-server';
+export { adaptUnaryService, addHealthService, bindGrpcServer, shutdownGrpcServer, MONGODB_HEALTH_SERVICE } from './grpc-server';
 export type { AsyncUnaryImplementation } from './grpc-server';
 export { promiseClient, insecureChannel } from './grpc-client';
 export type { PromiseClient, PromiseClientOptions } from './grpc-client';

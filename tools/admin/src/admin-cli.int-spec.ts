@@ -16,7 +16,7 @@ async function admin(...argv: string[]) {
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
-describe('admin CLI against FerretDB', () => {
+describe('admin CLI on MongoDB', () => {
   // The database (unique to this run) is left in place: see libs/testing/src/global-teardown.ts.
 
   it('loads the demo seed, and again without duplicating it (relative times move)', async () => {

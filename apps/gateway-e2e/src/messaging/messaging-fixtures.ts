@@ -1,7 +1,6 @@
-import { MessageModel } from '@cmsg/dal';
 import { promiseClient, insecureChannel } from '@cmsg/platform';
 import { ConversationActionsServiceClient } from '@cmsg/proto';
-import { type CloudApiRecord, FakeCloudApiRemote, type TestBusiness, integrationFakes, integrationStack } from '@cmsg/testing';
+import { type CloudApiRecord, FakeCloudApiRemote, type TestBusiness, integrationFakes, integrationStack, storedCollection } from '@cmsg/testing';
 
 /** The fake Cloud API of the integration stack (records every request, takes failure rules). */
 export function cloudApi(): FakeCloudApiRemote {
@@ -36,5 +35,5 @@ export function conversationActionsClient() {
 }
 
 export async function storedMessage(uuid: string) {
-  return MessageModel.findById(uuid).lean();
+  return storedCollection('messages').findOne({ _id: uuid });
 }

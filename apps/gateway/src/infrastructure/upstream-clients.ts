@@ -1,4 +1,4 @@
-import { insecureChannel } from '@cmsg/platform';
+import { MONGODB_HEALTH_SERVICE, insecureChannel } from '@cmsg/platform';
 import { ActionsServiceClient, ConversationActionsServiceClient, ConversationsServiceClient, FilesServiceClient, HealthClient, SchedulerServiceClient } from '@cmsg/proto';
 import { FileContentForwarder } from '../file-transfers/file-content-forwarder';
 import type { GatewayConfig } from '../config';
@@ -7,7 +7,6 @@ import { grpcHealthReadinessCheck } from '../readiness/grpc-health-readiness';
 import type { ReadinessCheck } from '../readiness/readiness-check';
 import { promiseClient } from '@cmsg/platform';
 
-// Generous for list pages of large tenants on FerretDB, which scans a whole collection per query.
 const UPSTREAM_DEADLINE_MS = 15_000;
 const HEALTH_CHECK_DEADLINE_MS = 2000;
 
@@ -43,9 +42,10 @@ export function connectUpstreams(addresses: UpstreamAddresses): UpstreamConnecti
       files: promiseClient(files, { deadlineMs: UPSTREAM_DEADLINE_MS }),
     },
     fileContent: new FileContentForwarder(files),
-    healthChecks: Object.entries(healthClients).map(([name, client]) =>
-      grpcHealthReadinessCheck(name, promiseClient(client, { deadlineMs: HEALTH_CHECK_DEADLINE_MS })),
-    ),
+    healthChecks: [
+      ...Object.entries(healthClients).map(([name, client]) => grpcHealthReadinessCheck(name, promiseClient(client, { deadlineMs: HEALTH_CHECK_DEADLINE_MS }))),
+      grpcHealthReadinessCheck('mongodb', promiseClient(healthClients['grpc:conversations'], { deadlineMs: HEALTH_CHECK_DEADLINE_MS }), MONGODB_HEALTH_SERVICE),
+    ],
     close: () => {
       conversations.close();
       conversationActions.close();

@@ -1,4 +1,4 @@
-import { type BusinessScope, WebhookModel, scopedFilter, isDuplicateKeyError } from '@cmsg/dal';
+import { type BusinessScope, WebhookRepository, scopedFilter, isDuplicateKeyError } from '@cmsg/dal';
 import { WebhookDeliveryClaimModel, type WebhookDeliveryEntity, WebhookDeliveryModel } from './webhook-delivery.model';
 
 export interface WebhookEndpoint {
@@ -21,16 +21,18 @@ export interface DeliveryFailure {
   error: string;
 }
 
-/** Webhook endpoints of a business (WebhookModel, seeded or added by the admin CLI). */
+const webhooks = new WebhookRepository();
+
+/** Webhook endpoints of a business (seeded or added by the admin CLI). */
 export class WebhookEndpointRepository {
   async list(scope: BusinessScope): Promise<WebhookEndpoint[]> {
     // Filtered here rather than by `events` in the query: a business has a handful of endpoints.
-    const endpoints = await WebhookModel.find(scopedFilter(scope, {})).lean();
+    const endpoints = await webhooks.listOfBusiness(scope);
     return endpoints.map((endpoint) => ({ id: endpoint._id, url: endpoint.url, secret: endpoint.secret, events: [...endpoint.events] }));
   }
 
   async find(scope: BusinessScope, id: string): Promise<WebhookEndpoint | null> {
-    const endpoint = await WebhookModel.findOne(scopedFilter(scope, { _id: id })).lean();
+    const endpoint = await webhooks.findById(scope, id);
     return endpoint ? { id: endpoint._id, url: endpoint.url, secret: endpoint.secret, events: [...endpoint.events] } : null;
   }
 }
