@@ -1,4 +1,4 @@
-import { type BusinessScope, WebhookRepository, scopedFilter, isDuplicateKeyError } from '@cmsg/dal';
+import { type BusinessScope, WebhookRepository, isDuplicateKeyError } from '@cmsg/dal';
 import { WebhookDeliveryClaimModel, type WebhookDeliveryEntity, WebhookDeliveryModel } from './webhook-delivery.model';
 
 export interface WebhookEndpoint {

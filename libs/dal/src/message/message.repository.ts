@@ -4,8 +4,6 @@ import { TenantRepository } from '../shared/tenant-repository';
 import type { MessageEntity } from './message.entity';
 import { MessageModel } from './message.schema';
 
-type Fields = Record<string, unknown>;
-
 /** A new message, as stored (business_id comes from the scope); absent fields take their defaults. */
 export type NewMessage = Pick<MessageEntity, '_id' | 'conversation_id' | 'is_from_customer' | 'created_at'> & Partial<Omit<MessageEntity, 'business_id'>>;
 
