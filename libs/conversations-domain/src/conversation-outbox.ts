@@ -1,18 +1,18 @@
-import type { BusinessScope, ConversationEntity } from '@cmsg/dal';
-import { businessScope } from '@cmsg/dal';
+import { type BusinessScope, businessScope } from '@cmsg/dal';
 import type { ConversationEvent, ConversationEventPublisher } from './conversation-events';
 import { repositories } from './repositories';
 
 /**
  * Publishes conversation events at least once; consumers dedupe by event id. An event is pushed
  * into the conversation's `outbox` array in the same update as the change it announces
- * (ConversationRepository), published right after the change, and pulled by id once published.
- * A crash in between leaves it in the outbox, where the relay finds it.
+ * (ConversationRepository), published by the writer of that change right after it, and pulled by
+ * id once published. A crash in between leaves it in the outbox, where the relay finds it once it
+ * is older than the relay's delay.
  *
- * Two publishers may publish the same event: a change's writer and a relay pass that found it
- * still waiting, or two replicas' relays passing at once. Both are harmless (every consumer
- * dedupes by id), so nothing claims an event before publishing it. Each process runs one relay
- * pass at a time (apps/conversations).
+ * Two publishers may publish the same event: a writer slower than the relay's delay and the relay,
+ * or two replicas' relays passing at once. Both are harmless (every consumer dedupes by id), so
+ * nothing claims an event before publishing it. Each process runs one relay pass at a time
+ * (apps/conversations).
  */
 export class ConversationOutbox {
   constructor(
@@ -20,9 +20,9 @@ export class ConversationOutbox {
     private readonly onPublishError: (error: unknown, conversationId: string) => void,
   ) {}
 
-  /** Publishes what the conversation's outbox holds after a change. Never fails the caller: the change is stored, the relay retries. */
-  async publishQuietly(scope: BusinessScope, conversation: Pick<ConversationEntity, '_id' | 'outbox'>): Promise<void> {
-    await this.publish(scope, conversation._id, conversation.outbox).catch((error: unknown) => this.onPublishError(error, conversation._id));
+  /** Publishes the event a change just pushed. Never fails the caller: the change is stored, the relay retries. */
+  async publishQuietly(scope: BusinessScope, conversationId: string, event: ConversationEvent): Promise<void> {
+    await this.publish(scope, conversationId, [event]).catch((error: unknown) => this.onPublishError(error, conversationId));
   }
 
   /** The relay: publishes every event still waiting minAgeMs after it was written. Answers how many it published. */

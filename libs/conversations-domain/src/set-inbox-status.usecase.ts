@@ -74,7 +74,7 @@ export async function changeInboxStatus(scope: BusinessScope, outbox: Conversati
         author: change.actor,
         createdAt: now,
       });
-      await outbox.publishQuietly(scope, changed);
+      await outbox.publishQuietly(scope, changed._id, event);
       return true;
     }
     current = await reloadConversation(scope, current._id);

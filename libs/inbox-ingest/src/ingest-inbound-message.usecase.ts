@@ -127,7 +127,7 @@ async function applyToConversation(
     event,
     now,
   });
-  if (applied) await dependencies.events.publishQuietly(scope, applied);
+  if (applied) await dependencies.events.publishQuietly(scope, message.conversation_id, event);
   await repositories.conversations.showLastMessage(
     scope,
     message.conversation_id,

@@ -135,8 +135,9 @@ describe('seedDatabase on MongoDB', () => {
     await mongoose.connect(process.env['MONGODB_URI'] ?? 'mongodb://127.0.0.1:27117/', { dbName, serverSelectionTimeoutMS: 10_000 });
   });
 
-  // The database (unique to this run) is left in place: see libs/testing/src/global-teardown.ts.
+  // The database is this file's own: dropped, so the memory-backed server's heap stays flat.
   afterAll(async () => {
+    await mongoose.connection.dropDatabase();
     await mongoose.disconnect();
   });
 

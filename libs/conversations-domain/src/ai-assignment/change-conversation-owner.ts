@@ -39,7 +39,7 @@ export async function changeConversationOwner(
     const event = conversationChangeEvent(ASSIGNMENT_CHANGED, scope, current._id, { from, to: aiEmployeeId }, actor, now);
     const changed = await repositories.conversations.changeOwner(scope, current._id, { from, to: aiEmployeeId, event, now });
     if (changed) {
-      await outbox.publishQuietly(scope, changed);
+      await outbox.publishQuietly(scope, changed._id, event);
       return { changed: true, conversation: changed };
     }
     current = await reloadConversation(scope, current._id);

@@ -39,7 +39,7 @@ export async function assignMailbox(scope: BusinessScope, outbox: ConversationOu
     const event = conversationChangeEvent(MAILBOX_CHANGED, scope, conversation._id, { from, to: mailbox._id }, command.actor, now);
     const changed = await repositories.conversations.changeMailbox(scope, conversation._id, { from, to: mailbox._id, event, now });
     if (changed) {
-      await outbox.publishQuietly(scope, changed);
+      await outbox.publishQuietly(scope, changed._id, event);
       return response(false);
     }
     conversation = await reloadConversation(scope, conversation._id);

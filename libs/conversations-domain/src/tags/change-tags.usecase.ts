@@ -42,7 +42,7 @@ export async function changeTags(scope: BusinessScope, outbox: ConversationOutbo
         ? await repositories.conversations.addTags(scope, conversation._id, plan.toApply, event, now)
         : await repositories.conversations.removeTags(scope, conversation._id, plan.toApply, event, now);
     if (changed) {
-      await outbox.publishQuietly(scope, changed);
+      await outbox.publishQuietly(scope, changed._id, event);
       return responseOf(scope, changed, plan.outcomes);
     }
     conversation = await reloadConversation(scope, conversation._id);
