@@ -101,7 +101,7 @@ async function recordMessage(
 }
 
 /**
- * Counts the message on its conversation once, with its event (message.received) in the same
+ * Counts the message on its conversation once, with its event (customer_message_received) in the same
  * update: a redelivery, or a retry after a crash before the message was marked applied, matches
  * nothing. The event is then published. Last message and sort key follow the newest message by
  * time, so a late redelivery of an old message never hides a newer one.

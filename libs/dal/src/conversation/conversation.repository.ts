@@ -36,7 +36,7 @@ export interface InboundMessageApplied {
   sentAt: Date;
   /** The message carries media that awaits its transcription. */
   awaitingMedia: boolean;
-  /** The event announcing the message (message.received), published with the change. */
+  /** The event announcing the message (conversation.customer_message_received), published after the change. */
   event: OutboxEvent | null;
   now: Date;
 }
