@@ -6,7 +6,8 @@ import { type TestBusiness, integrationStack, storedCollection } from '@cmsg/tes
 /** The conversations service's gRPC face, as the actions-runner calls it. */
 export function conversationActionsClient(): { client: PromiseClient<ConversationActionsServiceClient>; close(): void } {
   const raw = new ConversationActionsServiceClient(integrationStack().env['CONVERSATIONS_GRPC_ADDRESS']!, insecureChannel);
-  return { client: promiseClient(raw, { deadlineMs: 10_000 }), close: () => raw.close() };
+  // The gateway gives these calls 60 s (sends wait for the provider); the same here.
+  return { client: promiseClient(raw, { deadlineMs: 60_000 }), close: () => raw.close() };
 }
 
 export function callerOf(business: TestBusiness) {
