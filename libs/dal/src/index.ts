@@ -6,7 +6,6 @@ export { isDuplicateKeyError } from './shared/duplicate-key';
 export { UpsertConflictError } from './shared/bulk-upsert';
 export type { UpsertCounts } from './shared/bulk-upsert';
 export type { SeedUpsert } from './shared/tenant-repository';
-export { RECENT_WALLET_OPERATIONS } from './shared/token-wallet';
 export type { WalletCharge, WalletChargeOutcome } from './shared/token-wallet';
 export { contactSnapshotOf, fullName } from './contact/contact-snapshot';
 export type { ContactSnapshot } from './contact/contact-snapshot';
