@@ -1,4 +1,4 @@
-// Integration tests: real MongoDB (FerretDB), Kafka and Redis, the four apps as real processes.
+// Integration tests: real MongoDB (mongo-java-server here), Kafka and Redis, the four apps as real processes.
 const preset = require('./jest.preset.js');
 
 module.exports = {

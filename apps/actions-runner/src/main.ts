@@ -13,7 +13,7 @@ import {
 } from '@cmsg/actions-domain';
 import { AiProvider } from '@cmsg/ai-provider';
 import { CommandStreamConsumer, CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
-import { ActionGroupRepository, WebhookDeliveryRepository, WebhookEndpointRepository, connectMongo, disconnectMongo, isMongoConnected } from '@cmsg/dal';
+import { ActionGroupRepository, WebhookDeliveryRepository, WebhookRepository, connectMongo, disconnectMongo, isMongoConnected } from '@cmsg/dal';
 import { TOPIC, adaptUnaryService, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
 import { ActionsServiceService, type ActionsServiceServer } from '@cmsg/proto';
 import { Partitioners } from 'kafkajs';
@@ -49,7 +49,7 @@ runGrpcService({
     const clock = systemClock;
     const services = connectConversationServices(clients, config.CONVERSATIONS_GRPC_ADDRESS);
     const ai = new AiPipelines(services, new AiProvider({ baseUrl: config.AI_BASE_URL, apiKey: config.AI_API_KEY }), clock, logger);
-    const endpoints = new WebhookEndpointRepository();
+    const endpoints = new WebhookRepository();
     const executeGroup = new ExecuteActionGroup({
       groups,
       executor: new ActionExecutor(services, ai),

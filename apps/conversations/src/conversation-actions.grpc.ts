@@ -34,18 +34,31 @@ export interface ConversationActionHandlerDependencies {
 export function conversationActionHandlers({ outbox }: ConversationActionHandlerDependencies): ConversationActionHandlers {
   return {
     assignTags: (request) =>
-      changeTags(scopeOf(request.caller), { reference: referenceOf(request.conversation), tags: request.tags.map(objectRefOf), direction: 'assign', policy: policyOf(request.policy) }),
+      changeTags(scopeOf(request.caller), outbox, {
+        reference: referenceOf(request.conversation),
+        tags: request.tags.map(objectRefOf),
+        direction: 'assign',
+        policy: policyOf(request.policy),
+        actor: actorOfToken(request.caller?.token_uuid),
+      }),
     removeTags: (request) =>
-      changeTags(scopeOf(request.caller), { reference: referenceOf(request.conversation), tags: request.tags.map(objectRefOf), direction: 'remove', policy: policyOf(request.policy) }),
+      changeTags(scopeOf(request.caller), outbox, {
+        reference: referenceOf(request.conversation),
+        tags: request.tags.map(objectRefOf),
+        direction: 'remove',
+        policy: policyOf(request.policy),
+        actor: actorOfToken(request.caller?.token_uuid),
+      }),
     assignMailbox: (request) =>
-      assignMailbox(scopeOf(request.caller), {
+      assignMailbox(scopeOf(request.caller), outbox, {
         reference: referenceOf(request.conversation),
         mailbox: request.mailbox && objectRefOf(request.mailbox),
         category: request.category && objectRefOf(request.category),
         policy: policyOf(request.policy),
+        actor: actorOfToken(request.caller?.token_uuid),
       }),
     assignAiEmployee: (request) =>
-      assignAiEmployee(scopeOf(request.caller), {
+      assignAiEmployee(scopeOf(request.caller), outbox, {
         reference: referenceOf(request.conversation),
         aiEmployee: requiredObjectRef(request.ai_employee, 'ai_employee'),
         scheduledMessageAction: request.scheduled_message_action,

@@ -1,9 +1,9 @@
 import './instrument';
 import { CloudApiClient } from '@cmsg/chat-platform';
 import { ConversationOutbox, ListCursorCodec } from '@cmsg/conversations-domain';
-import { connectMongo, disconnectMongo, ensureIndexes, isMongoConnected } from '@cmsg/dal';
-import { Files, ensureFileIndexes } from '@cmsg/files';
-import { TOPIC, adaptUnaryService, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
+import { connectMongo, disconnectMongo, ensureIndexes, isMongoConnected, pingMongo } from '@cmsg/dal';
+import { Files } from '@cmsg/files';
+import { MONGODB_HEALTH_SERVICE, TOPIC, adaptUnaryService, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
 import {
   ConversationActionsServiceService,
   type ConversationActionsServiceServer,
@@ -18,9 +18,13 @@ import { conversationsHandlers } from './conversations.grpc';
 import { kafkaEventPublisher } from './kafka-event-publisher';
 import { messageSendingHandlers } from './message-sending.grpc';
 import { filesHandlers } from './files.grpc';
+import { startOutboxRelay } from './outbox-relay';
 import { startUploadSweeper } from './upload-sweeper';
 
 const logger = createLogger('conversations');
+
+/** A readiness probe must not wait long on a MongoDB that does not answer. */
+const MONGODB_PING_TIMEOUT_MS = 1000;
 
 runGrpcService({
   name: 'conversations service',
@@ -29,7 +33,6 @@ runGrpcService({
   start: async ({ services }) => {
     await connectMongo(config.MONGODB_URI);
     await ensureIndexes();
-    await ensureFileIndexes();
     const files = new Files({ signingSecret: config.SIGNING_SECRET, publicBaseUrl: config.PUBLIC_BASE_URL });
     const producer = createKafka('conversations', config.KAFKA_BROKERS, logger).producer({ allowAutoTopicCreation: true });
     await producer.connect();
@@ -60,12 +63,13 @@ runGrpcService({
 
     return {
       isHealthy: async () => isMongoConnected(),
+      dependencyChecks: { [MONGODB_HEALTH_SERVICE]: () => pingMongo(MONGODB_PING_TIMEOUT_MS) },
       afterListening: async () => {
-        const relay = startOutboxRelay(outbox);
+        const relay = startOutboxRelay(outbox, config.OUTBOX_RELAY_INTERVAL_MS, logger);
         const chatInbound = await startChatInboundConsumer({ config, logger, files, chatApi, outbox, producer });
         const uploadSweeper = startUploadSweeper(files, config.FILE_SWEEP_INTERVAL_MS, logger);
         return [
-          { name: 'outbox-relay', close: async () => clearInterval(relay) },
+          { name: 'outbox-relay', close: async () => relay.stop() },
           { name: 'chat-inbound', close: () => chatInbound.stop() },
           { name: 'upload-sweeper', close: async () => uploadSweeper.stop() },
         ];
@@ -77,16 +81,3 @@ runGrpcService({
     };
   },
 });
-
-/** Publishes events still unpublished after an interval; one pass at a time (a slow pass must not pile up). */
-function startOutboxRelay(outbox: ConversationOutbox): NodeJS.Timeout {
-  let relayPass: Promise<unknown> | undefined;
-  return setInterval(() => {
-    relayPass ??= outbox
-      .flushStale(config.OUTBOX_RELAY_INTERVAL_MS)
-      .catch((error: unknown) => logger.warn({ err: error }, 'outbox relay pass failed'))
-      .finally(() => {
-        relayPass = undefined;
-      });
-  }, config.OUTBOX_RELAY_INTERVAL_MS);
-}

@@ -2,8 +2,10 @@ import type { Files } from '@cmsg/files';
 import type { Logger } from '@cmsg/platform';
 
 /**
- * The periodic job that removes unconfirmed uploads past their expiry (FerretDB has no TTL
- * index). Every replica runs it; removals are compare-and-set, so overlapping passes are harmless.
+ * The periodic job that removes unconfirmed uploads past their expiry and gives their reserved
+ * bytes back to the business's quota (a TTL index could delete the documents, not the GridFS
+ * content or the reservation). Every replica runs it; every step of a removal is conditional and
+ * repeatable, so overlapping passes are harmless.
  */
 export function startUploadSweeper(files: Files, intervalMs: number, logger: Logger): { stop(): void } {
   let running = false;

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BusinessModel } from '@cmsg/dal';
-import { type TestBusiness, contactSeed, createTestBusiness, minutesAgo } from '@cmsg/testing';
+import { type TestBusiness, contactSeed, createTestBusiness, minutesAgo, storedCollection } from '@cmsg/testing';
 
 describe('POST /{slug}/conversation/status', () => {
   let business: TestBusiness;
@@ -134,7 +133,7 @@ describe('POST /{slug}/conversation/status', () => {
 
   it('computes tester conversations on the business tester clock', async () => {
     const offsetMs = 23.5 * 3_600_000;
-    await BusinessModel.updateOne({ _id: business.businessId }, { $set: { tester_clock_offset_ms: offsetMs } });
+    await storedCollection('businesses').updateOne({ _id: business.businessId }, { $set: { tester_clock_offset_ms: offsetMs } });
     const response = await business.api.post('/conversation/status', { conversation: { uuid: contacts['tester']!.conversation } });
     expect(response.body.is_tester).toBe(true);
     expect(Math.abs(Date.parse(response.body.tester_virtual_now) - (Date.now() + offsetMs))).toBeLessThan(5000);

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { TimelineEventModel } from '@cmsg/dal';
-import { type TestBusiness, contactSeed, createTestBusiness } from '@cmsg/testing';
+import { type TestBusiness, contactSeed, createTestBusiness, storedCollection } from '@cmsg/testing';
 
 describe('Idempotency-Key (CONTRACT 1)', () => {
   let business: TestBusiness;
@@ -21,7 +20,7 @@ describe('Idempotency-Key (CONTRACT 1)', () => {
     expect(replay.status).toBe(201);
     expect(replay.body).toEqual(first.body);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    expect(await TimelineEventModel.countDocuments({ conversation_id: conversationUuid, body: 'only once' })).toBe(1);
+    expect(await storedCollection('timeline_events').countDocuments({ conversation_id: conversationUuid, body: 'only once' })).toBe(1);
   });
 
   it('answers 409 IDEMPOTENCY_KEY_REUSED for the same key with another body', async () => {

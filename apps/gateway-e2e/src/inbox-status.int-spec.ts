@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ConversationModel, ConversationOutboxModel } from '@cmsg/dal';
-import { KafkaTopicProbe, type TestBusiness, contactSeed, createTestBusiness, minutesAgo } from '@cmsg/testing';
+import { KafkaTopicProbe, type TestBusiness, contactSeed, createTestBusiness, minutesAgo, storedCollection } from '@cmsg/testing';
 
 describe('POST /{slug}/conversation/pending and /resolve (SPEC 3.1, 4.7)', () => {
   let business: TestBusiness;
@@ -40,14 +39,14 @@ describe('POST /{slug}/conversation/pending and /resolve (SPEC 3.1, 4.7)', () =>
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(statusChanges(conversations.human)).toHaveLength(1);
 
-    const stored = await ConversationModel.findById(conversations.aiClean).lean();
+    const stored = await storedCollection('conversations').findOne({ _id: conversations.aiClean });
     expect(stored?.ai_employee_id).toBe(ai);
   });
 
   it('refuses to resolve an AI-owned conversation whose inbound media awaits transcription', async () => {
     const response = await business.api.post('/conversation/resolve', { conversation: { uuid: conversations.aiWithMedia } });
     expect([response.status, response.body.code]).toEqual([422, 'TRANSCRIPTION_REQUIRED_TO_RESOLVE']);
-    expect((await ConversationModel.findById(conversations.aiWithMedia).lean())?.inbox_status).toBe('pending');
+    expect((await storedCollection('conversations').findOne({ _id: conversations.aiWithMedia }))?.inbox_status).toBe('pending');
   });
 
   it('resolves human-attended conversations even with media awaiting transcription', async () => {
@@ -62,8 +61,8 @@ describe('POST /{slug}/conversation/pending and /resolve (SPEC 3.1, 4.7)', () =>
     expect((await business.api.post('/conversation/pending', { conversation: { uuid: conversations.aiClean } })).body.inbox_status).toBe('pending');
     await probe.waitFor((message) => message.key === conversations.aiClean && message.value.data.to === 'pending');
     expect(statusChanges(conversations.aiClean).map((message) => message.value.data.to)).toEqual(['resolved', 'pending']);
-    // Published events leave the outbox.
-    expect(await ConversationOutboxModel.countDocuments({ conversation_id: conversations.aiClean })).toBe(0);
+    // Published events leave the conversation's outbox.
+    expect((await storedCollection('conversations').findOne({ _id: conversations.aiClean }))?.outbox).toEqual([]);
   });
 
   it('answers the reference errors', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ContactModel, ConversationModel, generateApiToken } from '@cmsg/dal';
+import { ContactRepository, ConversationRepository, businessScope } from '@cmsg/dal';
+import { generateApiToken } from '@cmsg/seed';
 import { type ApiClient, type TestBusiness, contactSeed, createTestBusiness, minutesAgo } from '@cmsg/testing';
 
 describe('GET /{slug}/conversations, /contacts, /tester/contacts (SPEC 4.4, 4.6)', () => {
@@ -113,6 +114,9 @@ describe('keyset pagination over 10,000 conversations while rows are inserted', 
     const business = await createTestBusiness((seed) => {
       seed.api_tokens!.push(...extraTokens.map((token) => ({ uuid: randomUUID(), token })));
     });
+    const scope = businessScope(business.businessId);
+    const contactsRepository = new ContactRepository();
+    const conversationsRepository = new ConversationRepository();
     const base = Date.now() - 3_600_000;
     const original = new Set<string>();
     const batch = 1000;
@@ -125,11 +129,11 @@ describe('keyset pagination over 10,000 conversations while rows are inserted', 
         original.add(conversationId);
         // Groups of 10 share a timestamp, so the uuid tie-break is exercised.
         const at = new Date(base + Math.floor(index / 10) * 1000);
-        contacts.push({ _id: contactId, business_id: business.businessId, channel_id: 'c', phone: null, created_at: at, updated_at: at });
-        conversations.push({ _id: conversationId, business_id: business.businessId, contact_id: contactId, channel_id: 'c', sort_at: at, created_at: at, updated_at: at });
+        contacts.push({ _id: contactId, channel_id: 'c', phone: null, created_at: at, updated_at: at });
+        conversations.push({ _id: conversationId, contact_id: contactId, channel_id: 'c', sort_at: at, created_at: at, updated_at: at });
       }
-      await ContactModel.insertMany(contacts);
-      await ConversationModel.insertMany(conversations);
+      await contactsRepository.insertMany(scope, contacts);
+      await conversationsRepository.insertMany(scope, conversations);
     }
 
     const clients: ApiClient[] = [business.api, ...extraTokens.map((token) => business.api.withToken(token))];
@@ -148,8 +152,8 @@ describe('keyset pagination over 10,000 conversations while rows are inserted', 
       const middle = new Date(base + Math.floor(Math.random() * 1000) * 1000);
       for (const at of [new Date(), middle]) {
         const contactId = randomUUID();
-        await ContactModel.create({ _id: contactId, business_id: business.businessId, channel_id: 'c', created_at: at, updated_at: at });
-        await ConversationModel.create({ _id: at === middle ? randomUUID() : newer, business_id: business.businessId, contact_id: contactId, channel_id: 'c', sort_at: at, created_at: at, updated_at: at });
+        await contactsRepository.insertIfAbsent(scope, { _id: contactId, channel_id: 'c', created_at: at, updated_at: at });
+        await conversationsRepository.createIfAbsent(scope, { _id: at === middle ? randomUUID() : newer, contact_id: contactId, channel_id: 'c', sort_at: at, created_at: at, updated_at: at });
         inserted += 1;
       }
     } while (cursor);

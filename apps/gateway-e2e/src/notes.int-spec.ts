@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { TimelineEventModel } from '@cmsg/dal';
-import { type TestBusiness, contactSeed, createTestBusiness } from '@cmsg/testing';
+import { type TestBusiness, contactSeed, createTestBusiness, storedCollection } from '@cmsg/testing';
 
 describe('POST /{slug}/conversation/notes', () => {
   let business: TestBusiness;
@@ -18,7 +17,7 @@ describe('POST /{slug}/conversation/notes', () => {
     const response = await business.api.post('/conversation/notes', { conversation: { username: '@notetaker' }, note: 'Customer prefers mornings' });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({ conversation: { uuid: conversationUuid }, note: { uuid: expect.any(String), created_at: expect.any(String) } });
-    const stored = await TimelineEventModel.findById(response.body.note.uuid).lean();
+    const stored = await storedCollection('timeline_events').findOne({ _id: response.body.note.uuid });
     expect(stored).toMatchObject({
       business_id: business.businessId,
       conversation_id: conversationUuid,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ApiTokenModel, generateApiToken, hashApiToken } from '@cmsg/dal';
+import { ApiTokenRepository, businessScope } from '@cmsg/dal';
+import { generateApiToken, hashApiToken } from '@cmsg/seed';
 import { ApiClient, type TestBusiness, contactSeed, createTestBusiness, integrationStack } from '@cmsg/testing';
 
 describe('request pipeline', () => {
@@ -56,10 +57,11 @@ describe('request pipeline', () => {
     it('honours a revocation within 5 seconds', async () => {
       const token = generateApiToken();
       const tokenUuid = randomUUID();
-      await ApiTokenModel.create({ _id: tokenUuid, business_id: business.businessId, token_sha256: hashApiToken(token), revoked: false, created_at: new Date() });
+      const apiTokens = new ApiTokenRepository();
+      await apiTokens.create(businessScope(business.businessId), { id: tokenUuid, tokenSha256: hashApiToken(token), createdAt: new Date() });
       const client = business.api.withToken(token);
       expect((await client.get('/channels')).status).toBe(200);
-      await ApiTokenModel.updateOne({ _id: tokenUuid }, { $set: { revoked: true, revoked_at: new Date() } });
+      await apiTokens.revoke({ id: tokenUuid }, new Date());
       const revokedAt = Date.now();
       let status = 200;
       while (status === 200 && Date.now() - revokedAt < 8000) {

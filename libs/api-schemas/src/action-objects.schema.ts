@@ -13,6 +13,7 @@ import {
   templateReferenceFields,
 } from './message-content.schema';
 import { z } from './zod';
+import { requiredText } from './text.schema';
 
 /*
  * The 12 action objects of an action group (SPEC 4.3, CONTRACT 4), one schema each. The gateway
@@ -69,7 +70,7 @@ export const RunAiActionSchema = z
   .object({ type: z.literal('run_ai'), ai_employee: AiEmployeeReferenceSchema.optional() })
   .openapi('RunAiAction', { description: 'Runs the given AI employee, or the assigned one.' });
 
-export const AiPromptSchema = z.string().min(1).max(4000);
+export const AiPromptSchema = requiredText(4000);
 
 export const AiAssistanceActionSchema = z
   .object({ type: z.literal('ai_assistance'), ai_employee: AiEmployeeReferenceSchema, prompt: AiPromptSchema })

@@ -1,17 +1,16 @@
 import type { ErrorCode } from '@cmsg/errors';
 import { UuidSchema } from './common.schema';
 import { z } from './zod';
+import { requiredText } from './text.schema';
 
 const members = {
   uuid: UuidSchema.optional().openapi({ description: 'Internal conversation id.' }),
-  chat_user_id: z.string().min(1).optional().openapi({ description: 'Opaque platform user id of the contact; exact match.' }),
-  username: z
-    .string()
-    .min(1)
+  chat_user_id: requiredText().optional().openapi({ description: 'Opaque platform user id of the contact; exact match.' }),
+  username: requiredText()
     .optional()
     .openapi({ description: 'Public username, with or without a leading @; case-insensitive; last username seen.' }),
-  phone: z.string().min(1).optional().openapi({ description: 'E.164 phone; reduced to digits before lookup.' }),
-  channel: z.string().min(1).optional().openapi({ description: 'Channel public key; limits the lookup to that channel.' }),
+  phone: requiredText().optional().openapi({ description: 'E.164 phone; reduced to digits before lookup.' }),
+  channel: requiredText().optional().openapi({ description: 'Channel public key; limits the lookup to that channel.' }),
 };
 
 /** Resolution precedence of the reference members (SPEC 2.1); the service applies it. */

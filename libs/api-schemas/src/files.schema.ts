@@ -1,5 +1,6 @@
 import { DateTimeSchema, UuidSchema } from './common.schema';
 import { z } from './zod';
+import { requiredText } from './text.schema';
 
 /** The path prefixes of signed file URLs, outside the business scope (the signature is the credential). */
 export const FILE_TRANSFER_PATHS = {
@@ -14,7 +15,7 @@ export const FileModuleSchema = z.enum(['api_messages']).openapi('FileModule', {
 export const RequestUploadRequestSchema = z
   .object({
     module: FileModuleSchema,
-    file_name: z.string().min(1).max(255),
+    file_name: requiredText(255),
     mime_type: z.string().min(1).max(255).openapi({
       description:
         'image/jpeg, image/png, image/webp (5 MiB); video/mp4, video/3gpp (16 MiB); audio/aac, audio/mp4, audio/mpeg, audio/amr, audio/ogg (16 MiB); application/pdf and office documents (100 MiB); text/plain (5 MiB).',

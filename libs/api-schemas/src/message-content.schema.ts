@@ -1,6 +1,7 @@
 import { UuidSchema } from './common.schema';
 import { objectReferenceSchema } from './object-reference.schema';
 import { z } from './zod';
+import { requiredText, wellFormedText } from './text.schema';
 
 /*
  * The pieces of a message send, defined once here and used by the individual message endpoints
@@ -9,23 +10,21 @@ import { z } from './zod';
  */
 
 /** SPEC 8: free-form message text (with a file, its caption). */
-export const MessageTextSchema = z
-  .string()
-  .min(1)
-  .max(4096)
-  .openapi({ description: 'Message text, 1 to 4096 characters; payment markers such as [[payment.link]] are replaced before sending.' });
+export const MessageTextSchema = requiredText(4096).openapi({
+  description: 'Message text, 1 to 4096 characters, not whitespace only, stored exactly as sent; payment markers such as [[payment.link]] are replaced before sending.',
+});
 
 /** SPEC 8: a media transcription supplied by the sender. */
-export const TranscriptionSchema = z.string().max(4096).openapi({ description: 'What the media says, up to 4096 characters.' });
+export const TranscriptionSchema = wellFormedText(4096).openapi({ description: 'What the media says, up to 4096 characters.' });
 
 /** `{uuid}` or `{name}` (case-insensitive; a name matching several is QUICK_REPLY_AMBIGUOUS). */
 export const QuickReplyReferenceSchema = objectReferenceSchema('QuickReplyReference', 'quick reply');
 
-export const TemplateVariableSchema = z.object({ index: z.number().int().min(1), value: z.string().min(1) }).openapi('TemplateVariable');
+export const TemplateVariableSchema = z.object({ index: z.number().int().min(1), value: wellFormedText().min(1) }).openapi('TemplateVariable');
 
 export const TemplateHeaderSchema = z
   .discriminatedUnion('type', [
-    z.object({ type: z.literal('text'), value: z.string().min(1) }),
+    z.object({ type: z.literal('text'), value: wellFormedText().min(1) }),
     z.object({ type: z.literal('image'), file_uuid: UuidSchema, transcription: TranscriptionSchema.optional() }),
     z.object({ type: z.literal('video'), file_uuid: UuidSchema, transcription: TranscriptionSchema.optional() }),
     z.object({ type: z.literal('document'), file_uuid: UuidSchema, transcription: TranscriptionSchema.optional() }),
@@ -33,13 +32,13 @@ export const TemplateHeaderSchema = z
   .openapi('TemplateHeader', { description: 'Media headers take a confirmed file; `transcription` is needed when the media cannot be transcribed.' });
 
 export const TemplateButtonParameterSchema = z
-  .object({ index: z.number().int().min(0), sub_type: z.literal('url'), value: z.string().min(1) })
+  .object({ index: z.number().int().min(0), sub_type: z.literal('url'), value: wellFormedText().min(1) })
   .openapi('TemplateButtonParameter');
 
 /** How a template is named: by uuid, or by name and language. */
 export const templateReferenceFields = {
   uuid: UuidSchema.optional(),
-  name: z.string().min(1).max(512).optional(),
+  name: requiredText(512).optional(),
   language: z.string().min(2).max(16).optional(),
 };
 

@@ -2,8 +2,9 @@ import { ConversationIdSchema, DateTimeSchema, UuidSchema } from './common.schem
 import { CONVERSATION_REFERENCE_ERROR_CODES, ConversationReferenceSchema } from './conversation-reference.schema';
 import { definePublicEndpoint } from './public-endpoint';
 import { z } from './zod';
+import { requiredText } from './text.schema';
 
-export const NoteTextSchema = z.string().min(1).max(5000).openapi({ description: 'Internal context note, never sent to the contact.' });
+export const NoteTextSchema = requiredText(5000).openapi({ description: 'Internal context note, never sent to the contact; stored exactly as sent.' });
 
 export const AddNoteRequestSchema = z.object({ conversation: ConversationReferenceSchema, note: NoteTextSchema }).openapi('AddNoteRequest');
 

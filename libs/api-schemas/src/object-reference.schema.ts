@@ -1,5 +1,6 @@
 import { UuidSchema } from './common.schema';
 import { z } from './zod';
+import { requiredText } from './text.schema';
 
 export const MAX_OBJECT_NAME_LENGTH = 255;
 
@@ -12,7 +13,7 @@ export function objectReferenceSchema(component: string, kind: string) {
   return z
     .object({
       uuid: UuidSchema.optional().openapi({ description: `The ${kind} uuid; wins over name.` }),
-      name: z.string().trim().min(1).max(MAX_OBJECT_NAME_LENGTH).optional().openapi({ description: `The ${kind} name, case-insensitive.` }),
+      name: requiredText(MAX_OBJECT_NAME_LENGTH).optional().openapi({ description: `The ${kind} name, case-insensitive.` }),
     })
     .refine((ref) => ref.uuid !== undefined || ref.name !== undefined, { message: 'one of uuid or name is required' })
     .openapi(component, {

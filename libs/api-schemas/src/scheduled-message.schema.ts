@@ -2,6 +2,7 @@ import { DateTimeSchema, UuidSchema, nullable } from './common.schema';
 import { ConversationReferenceSchema } from './conversation-reference.schema';
 import { MessageTextSchema, TemplateButtonParameterSchema, TemplateHeaderSchema, TemplateVariableSchema, TranscriptionSchema } from './message-content.schema';
 import { z } from './zod';
+import { requiredText } from './text.schema';
 
 /** SPEC 8: the reason an AI schedule gives its employee. */
 export const MAX_SCHEDULE_REASON_LENGTH = 500;
@@ -46,7 +47,7 @@ export const AiScheduleRequestSchema = z
   .object({
     executor_kind: z.literal('ai_employee'),
     ...commonFields,
-    reason: z.string().min(1).max(MAX_SCHEDULE_REASON_LENGTH).openapi({ description: 'Injected into the conversation as a context note when the schedule fires.' }),
+    reason: requiredText(MAX_SCHEDULE_REASON_LENGTH).openapi({ description: 'Injected into the conversation as a context note when the schedule fires.' }),
     ai_employee_uuid: UuidSchema.nullable().optional().openapi({ description: 'Null or omitted: the AI assigned to the conversation; given, it must be that one (OWNER_MISMATCH).' }),
     template_uuid: UuidSchema.nullable().optional().openapi({
       description: "Approved template sent instead of the AI reply when the 24 h window is closed at firing; omitted: the channel's default scheduled template.",

@@ -3,17 +3,18 @@ import { DateTimeSchema, UuidSchema } from './common.schema';
 import { ConversationReferenceSchema } from './conversation-reference.schema';
 import { MessageTextSchema } from './message-content.schema';
 import { z } from './zod';
+import { requiredText } from './text.schema';
 
 /** CONTRACT 3: "about 1 year" is 366 days; the tester clock moves at most that far at once. */
 export const MAX_TESTER_CLOCK_ADVANCE_SECONDS = 366 * 24 * 60 * 60;
 
 export const CreateTesterContactRequestSchema = z
   .object({
-    first_name: z.string().min(1).max(255).optional(),
-    last_name: z.string().min(1).max(255).optional(),
-    phone: z.string().min(1).max(32).optional().openapi({ description: 'E.164; stored as + and digits.' }),
-    chat_username: z.string().min(1).max(255).optional().openapi({ description: 'With or without @.' }),
-    channel: z.string().min(1).optional().openapi({ description: "Channel public key; the business's first channel by name when omitted." }),
+    first_name: requiredText(255).optional().openapi({ description: 'Stored exactly as sent.' }),
+    last_name: requiredText(255).optional().openapi({ description: 'Stored exactly as sent.' }),
+    phone: requiredText(32).optional().openapi({ description: 'E.164; stored as + and digits.' }),
+    chat_username: requiredText(255).optional().openapi({ description: 'With or without @.' }),
+    channel: requiredText().optional().openapi({ description: "Channel public key; the business's first channel by name when omitted." }),
   })
   .openapi('CreateTesterContactRequest');
 

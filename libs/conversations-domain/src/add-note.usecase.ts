@@ -1,6 +1,7 @@
-import { type BusinessScope, TimelineEventModel } from '@cmsg/dal';
+import type { BusinessScope } from '@cmsg/dal';
 import type { AddNoteResponse } from '@cmsg/proto';
 import { randomUUID } from 'node:crypto';
+import { repositories } from './repositories';
 import { type ConversationReference, resolveConversationReference } from './resolve-conversation-reference';
 
 export interface ApiTokenAuthor {
@@ -13,16 +14,10 @@ export async function addNote(scope: BusinessScope, author: ApiTokenAuthor, refe
   return appendNote(scope, author, conversation._id, note);
 }
 
+/** The note's text is stored exactly as sent. */
 export async function appendNote(scope: BusinessScope, author: ApiTokenAuthor, conversationId: string, note: string): Promise<AddNoteResponse> {
+  const id = randomUUID();
   const createdAt = new Date();
-  const event = await TimelineEventModel.create({
-    _id: randomUUID(),
-    business_id: scope.businessId,
-    conversation_id: conversationId,
-    kind: 'note',
-    body: note,
-    author: { type: 'api_token', uuid: author.tokenUuid },
-    created_at: createdAt,
-  });
-  return { conversation: { uuid: conversationId }, note: { uuid: event._id, created_at: createdAt.toISOString() } };
+  await repositories.timelineEvents.insertIfAbsent(scope, { id, conversationId, kind: 'note', body: note, author: { type: 'api_token', uuid: author.tokenUuid }, createdAt });
+  return { conversation: { uuid: conversationId }, note: { uuid: id, created_at: createdAt.toISOString() } };
 }

@@ -1,5 +1,6 @@
 import { CatalogError } from '@cmsg/errors';
-import { BusinessModel, type BusinessScope } from '@cmsg/dal';
+import type { BusinessEntity, BusinessScope } from '@cmsg/dal';
+import { repositories } from './repositories';
 
 export interface BusinessClock {
   timeZone: string;
@@ -7,20 +8,16 @@ export interface BusinessClock {
 }
 
 export async function loadBusinessClock(scope: BusinessScope): Promise<BusinessClock> {
-  const { clock } = await loadBusinessClockAndVisionFunds(scope);
-  return clock;
+  return clockOf(await loadBusiness(scope));
 }
 
-/** The clock and the vision wallet's funded tokens in one read (the conversation context needs both). */
-export async function loadBusinessClockAndVisionFunds(scope: BusinessScope): Promise<{ clock: BusinessClock; visionWalletFundedTokens: number }> {
-  const business = await BusinessModel.findById(scope.businessId, { time_zone: 1, tester_clock_offset_ms: 1, vision_wallet_funded_tokens: 1 }).lean<{
-    time_zone: string;
-    tester_clock_offset_ms?: number;
-    vision_wallet_funded_tokens?: number;
-  }>();
+/** The business of the caller (the conversation context needs its clock and its vision wallet in one read). */
+export async function loadBusiness(scope: BusinessScope): Promise<BusinessEntity> {
+  const business = await repositories.businesses.findById(scope);
   if (!business) throw new CatalogError('FETCH_FAILED', 'The business of this token no longer exists.');
-  return {
-    clock: { timeZone: business.time_zone, testerClockOffsetMs: business.tester_clock_offset_ms ?? 0 },
-    visionWalletFundedTokens: business.vision_wallet_funded_tokens ?? 0,
-  };
+  return business;
+}
+
+export function clockOf(business: Pick<BusinessEntity, 'time_zone' | 'tester_clock_offset_ms'>): BusinessClock {
+  return { timeZone: business.time_zone, testerClockOffsetMs: business.tester_clock_offset_ms ?? 0 };
 }

@@ -1,9 +1,10 @@
-import { AiEmployeeModel, type BusinessScope, MailboxModel, TagModel, scopedFilter } from '@cmsg/dal';
+import type { BusinessScope } from '@cmsg/dal';
 import type { NamedRef, Tag } from '@cmsg/proto';
+import { repositories } from './repositories';
 
 /**
  * Names of the objects conversations point to (tags, mailbox, AI employee), loaded in one query
- * per kind for a whole page: FerretDB has no $lookup, so joins happen here.
+ * per kind for a whole page (a join per row would cost a query per conversation).
  */
 export interface ReferencedObjects {
   tag(id: string): Tag | undefined;
@@ -18,13 +19,10 @@ interface ConversationPointers {
 }
 
 export async function loadReferencedObjects(scope: BusinessScope, conversations: ConversationPointers[]): Promise<ReferencedObjects> {
-  const tagIds = unique(conversations.flatMap((conversation) => conversation.tag_ids));
-  const mailboxIds = unique(conversations.map((conversation) => conversation.mailbox_id));
-  const employeeIds = unique(conversations.map((conversation) => conversation.ai_employee_id));
   const [tags, mailboxes, employees] = await Promise.all([
-    tagIds.length ? TagModel.find(scopedFilter(scope, { _id: { $in: tagIds } }), { name: 1, color: 1 }).lean<{ _id: string; name: string; color: string }[]>() : [],
-    mailboxIds.length ? MailboxModel.find(scopedFilter(scope, { _id: { $in: mailboxIds } }), { name: 1 }).lean<{ _id: string; name: string }[]>() : [],
-    employeeIds.length ? AiEmployeeModel.find(scopedFilter(scope, { _id: { $in: employeeIds } }), { name: 1 }).lean<{ _id: string; name: string }[]>() : [],
+    repositories.tags.findByIds(scope, presentIds(conversations.flatMap((conversation) => conversation.tag_ids))),
+    repositories.mailboxes.findByIds(scope, presentIds(conversations.map((conversation) => conversation.mailbox_id))),
+    repositories.aiEmployees.findByIds(scope, presentIds(conversations.map((conversation) => conversation.ai_employee_id))),
   ]);
   const tagsById = new Map(tags.map((tag) => [tag._id, { uuid: tag._id, name: tag.name, color: tag.color ?? '' }]));
   const mailboxesById = new Map(mailboxes.map((mailbox) => [mailbox._id, { uuid: mailbox._id, name: mailbox.name }]));
@@ -36,8 +34,8 @@ export async function loadReferencedObjects(scope: BusinessScope, conversations:
   };
 }
 
-function unique(ids: (string | null | undefined)[]): string[] {
-  return [...new Set(ids.filter((id): id is string => typeof id === 'string' && id.length > 0))];
+function presentIds(ids: (string | null | undefined)[]): string[] {
+  return ids.filter((id): id is string => typeof id === 'string' && id.length > 0);
 }
 
 export function tagsOf(objects: ReferencedObjects, tagIds: string[]): Tag[] {

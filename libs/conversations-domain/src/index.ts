@@ -14,7 +14,7 @@ export { ListCursorCodec, CURSOR_TTL_MS } from './list-cursor';
 export type { PageRequest } from './list-page';
 export { messagingWindow, conversationNow, MESSAGING_WINDOW_MS } from './messaging-window';
 export { ConversationOutbox } from './conversation-outbox';
-export { newConversationEvent } from './conversation-events';
+export { newConversationEvent, ASSIGNMENT_CHANGED, MAILBOX_CHANGED, TAGS_CHANGED } from './conversation-events';
 export type { ConversationEvent, ConversationEventPublisher } from './conversation-events';
 export { fullName } from './contact-names';
 export { sendMessage } from './messaging/send-message.usecase';

@@ -1,8 +1,9 @@
-import { type BusinessScope, ContactModel, scopedFilter } from '@cmsg/dal';
+import type { BusinessScope } from '@cmsg/dal';
 import type { Contact, ListContactsResponse } from '@cmsg/proto';
 import { fullName } from './contact-names';
 import type { ListCursorCodec } from './list-cursor';
 import { fetchKeysetPage } from './list-page';
+import { repositories } from './repositories';
 import type { StoredContact } from './resolve-conversation-reference';
 
 export interface ListContactsRequest {
@@ -13,15 +14,14 @@ export interface ListContactsRequest {
 
 /** SPEC 4.6: created_at descending, uuid tie-break; /tester/contacts has its own cursors. */
 export async function listContacts(scope: BusinessScope, codec: ListCursorCodec, request: ListContactsRequest): Promise<ListContactsResponse> {
-  const testerFilter = request.testersOnly ? { is_tester: true } : {};
   const page = await fetchKeysetPage<StoredContact>({
     codec,
     endpoint: request.testersOnly ? 'tester-contacts' : 'contacts',
     request: { cursor: request.cursor, limit: request.limit, order: 'desc' },
     sortField: 'created_at',
     sortValue: (row) => row.created_at,
-    query: (filter, sort, limit) =>
-      ContactModel.find(scopedFilter(scope, { ...testerFilter, ...filter })).sort(sort).limit(limit).lean<StoredContact[]>(),
+    // Newest first only (SPEC 4.6).
+    query: (after, _direction, limit) => repositories.contacts.listPage(scope, { testersOnly: request.testersOnly, after, limit }),
   });
   return { items: page.rows.map(toPublicContact), has_more: page.has_more, next_cursor: page.next_cursor };
 }

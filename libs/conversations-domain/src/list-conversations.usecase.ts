@@ -1,9 +1,10 @@
-import { type BusinessScope, ConversationModel, scopedFilter } from '@cmsg/dal';
+import type { BusinessScope } from '@cmsg/dal';
 import type { ConversationListItem, ListConversationsResponse } from '@cmsg/proto';
 import { loadReferencedObjects, tagsOf } from './conversation-references';
 import type { ListCursorCodec } from './list-cursor';
 import { fetchKeysetPage, type PageRequest } from './list-page';
 import { MESSAGING_WINDOW_MS } from './messaging-window';
+import { repositories } from './repositories';
 import type { StoredConversation } from './resolve-conversation-reference';
 
 export const CONVERSATIONS_ENDPOINT = 'conversations';
@@ -16,8 +17,7 @@ export async function listConversations(scope: BusinessScope, codec: ListCursorC
     request,
     sortField: 'sort_at',
     sortValue: (row) => row.sort_at,
-    query: (filter, sort, limit) =>
-      ConversationModel.find(scopedFilter(scope, filter), { outbox: 0 }).sort(sort).limit(limit).lean<StoredConversation[]>(),
+    query: (after, direction, limit) => repositories.conversations.listPage(scope, { after, direction, limit }),
   });
   const objects = await loadReferencedObjects(scope, page.rows);
   const items: ConversationListItem[] = page.rows.map((conversation) => {

@@ -27,13 +27,14 @@ export async function fetchKeysetPage<Row extends KeysetRow>(options: {
   request: PageRequest;
   sortField: string;
   sortValue: (row: Row) => Date;
-  query: (filter: Record<string, unknown>, sort: Record<string, 1 | -1>, limit: number) => Promise<Row[]>;
+  /** The rows after the cursor's position (`after`, a filter), in the page's direction, at most `limit`. */
+  query: (after: Record<string, unknown>, direction: 1 | -1, limit: number) => Promise<Row[]>;
 }): Promise<Page<Row>> {
   const { codec, endpoint, request, sortField } = options;
   const position: CursorPosition | undefined = request.cursor ? codec.decode(request.cursor, endpoint, request.order) : undefined;
   const direction = request.order === 'desc' ? -1 : 1;
   const filter = position ? afterPositionFilter(sortField, request.order, position) : {};
-  const rows = await options.query(filter, { [sortField]: direction, _id: direction }, request.limit + 1);
+  const rows = await options.query(filter, direction, request.limit + 1);
   const hasMore = rows.length > request.limit;
   const pageRows = hasMore ? rows.slice(0, request.limit) : rows;
   const last = pageRows[pageRows.length - 1];

@@ -1,15 +1,6 @@
 import { CatalogError, type ErrorCode } from '@cmsg/errors';
-import {
-  type BusinessScope,
-  ChannelModel,
-  ContactModel,
-  type ContactEntity,
-  ConversationModel,
-  type ConversationEntity,
-  phoneLookupKey,
-  scopedFilter,
-  usernameLookupKey,
-} from '@cmsg/dal';
+import { type BusinessScope, type ContactEntity, type ContactLookupKey, type ConversationEntity, phoneLookupKey, usernameLookupKey } from '@cmsg/dal';
+import { repositories } from './repositories';
 
 export interface ConversationReference {
   uuid?: string;
@@ -19,8 +10,8 @@ export interface ConversationReference {
   channel?: string;
 }
 
-export type StoredConversation = ConversationEntity & { _id: string };
-export type StoredContact = ContactEntity & { _id: string };
+export type StoredConversation = ConversationEntity;
+export type StoredContact = ContactEntity;
 
 export interface ResolvedConversation {
   conversation: StoredConversation;
@@ -34,48 +25,54 @@ export interface ResolvedConversation {
  */
 export async function resolveConversationReference(scope: BusinessScope, reference: ConversationReference): Promise<ResolvedConversation> {
   const channelId = reference.channel === undefined ? undefined : await resolveChannelId(scope, reference.channel);
-  const inChannel = channelId === undefined ? {} : { channel_id: channelId };
 
   if (reference.uuid !== undefined) {
-    const conversation = await ConversationModel.findOne(scopedFilter(scope, { _id: reference.uuid, ...inChannel })).lean<StoredConversation>();
-    if (!conversation) throw notFound();
-    const contact = await ContactModel.findOne(scopedFilter(scope, { _id: conversation.contact_id })).lean<StoredContact>();
+    const conversation = await repositories.conversations.findById(scope, reference.uuid);
+    if (!conversation || (channelId !== undefined && conversation.channel_id !== channelId)) throw notFound();
+    const contact = await repositories.contacts.findById(scope, conversation.contact_id);
     if (!contact) throw notFound();
     return { conversation, contact };
   }
   if (reference.chat_user_id !== undefined) {
-    return conversationOfSingleContact(scope, { chat_user_id: reference.chat_user_id, ...inChannel }, 'CHAT_USER_ID_AMBIGUOUS');
+    return conversationOfSingleContact(scope, { chat_user_id: reference.chat_user_id }, channelId, 'CHAT_USER_ID_AMBIGUOUS');
   }
   if (reference.username !== undefined) {
     const key = usernameLookupKey(reference.username);
     if (!key) throw notFound();
-    return conversationOfSingleContact(scope, { username_key: key, ...inChannel }, 'USERNAME_AMBIGUOUS');
+    return conversationOfSingleContact(scope, { username_key: key }, channelId, 'USERNAME_AMBIGUOUS');
   }
   if (reference.phone !== undefined) {
     const key = phoneLookupKey(reference.phone);
     if (!key) throw notFound();
-    return conversationOfSingleContact(scope, { phone_key: key, ...inChannel }, 'PHONE_NUMBER_AMBIGUOUS');
+    return conversationOfSingleContact(scope, { phone_key: key }, channelId, 'PHONE_NUMBER_AMBIGUOUS');
   }
   throw new CatalogError('INVALID_REQUEST', 'conversation: one of uuid, chat_user_id, username or phone is required.');
 }
 
+/** The conversation as stored now (a change that lost to another one reads it again). */
+export async function reloadConversation(scope: BusinessScope, conversationId: string): Promise<StoredConversation> {
+  const conversation = await repositories.conversations.findById(scope, conversationId);
+  if (!conversation) throw notFound();
+  return conversation;
+}
+
 async function resolveChannelId(scope: BusinessScope, publicKey: string): Promise<string> {
-  const channel = await ChannelModel.findOne(scopedFilter(scope, { public_key: publicKey }), { _id: 1 }).lean<{ _id: string }>();
+  const channel = await repositories.channels.findByPublicKey(scope, publicKey);
   if (!channel) throw new CatalogError('CHANNEL_NOT_FOUND', `No channel with public key '${publicKey}' in this business.`);
   return channel._id;
 }
 
 async function conversationOfSingleContact(
   scope: BusinessScope,
-  contactFilter: Record<string, unknown>,
+  key: ContactLookupKey,
+  channelId: string | undefined,
   ambiguityCode: ErrorCode,
 ): Promise<ResolvedConversation> {
-  // Two are enough to know it is ambiguous.
-  const contacts = await ContactModel.find(scopedFilter(scope, contactFilter)).limit(2).lean<StoredContact[]>();
+  const contacts = await repositories.contacts.findByLookupKey(scope, key, channelId);
   if (contacts.length === 0) throw notFound();
   if (contacts.length > 1) throw new CatalogError(ambiguityCode);
   const contact = contacts[0]!;
-  const conversation = await ConversationModel.findOne(scopedFilter(scope, { contact_id: contact._id })).lean<StoredConversation>();
+  const conversation = await repositories.conversations.findByContactId(scope, contact._id);
   if (!conversation) throw notFound();
   return { conversation, contact };
 }

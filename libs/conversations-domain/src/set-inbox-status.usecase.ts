@@ -1,11 +1,11 @@
 import { CatalogError } from '@cmsg/errors';
-import { type BusinessScope, ConversationModel, TimelineEventModel, mirrorConversationState, scopedFilter } from '@cmsg/dal';
+import type { BusinessScope } from '@cmsg/dal';
 import type { InboxStatusResponse } from '@cmsg/proto';
-import { randomUUID } from 'node:crypto';
-import { newConversationEvent } from './conversation-events';
+import { INBOX_STATUS_CHANGED, conversationChangeEvent } from './conversation-events';
 import type { ConversationOutbox } from './conversation-outbox';
-import { decideConversationState } from './conversation-state-change';
-import { type ConversationReference, resolveConversationReference, type StoredConversation } from './resolve-conversation-reference';
+import { MAX_CHANGE_ROUNDS } from './conversation-change';
+import { repositories } from './repositories';
+import { type ConversationReference, reloadConversation, resolveConversationReference, type StoredConversation } from './resolve-conversation-reference';
 
 export type InboxStatus = 'pending' | 'resolved';
 
@@ -16,7 +16,7 @@ export interface InboxStatusChange {
   actor: { type: 'api_token' | 'system'; uuid: string | null };
 }
 
-export const INBOX_STATUS_CHANGED = 'conversation.inbox_status_changed';
+export { INBOX_STATUS_CHANGED };
 
 export async function setInboxStatusByReference(
   scope: BusinessScope,
@@ -29,10 +29,9 @@ export async function setInboxStatusByReference(
 }
 
 /**
- * SPEC 3.1. The change is the next entry of the conversation's inbox-status log
- * (conversation-state-change.ts): a conversation already in the target status is a 200 with no
- * change and no broadcast, and of concurrent callers exactly one records each real change, with
- * one timeline event and one broadcast (outbox).
+ * SPEC 3.1. A conversation already in the target status is a 200 with no change and no broadcast;
+ * of concurrent callers exactly one makes each real change, with one timeline event and one
+ * broadcast (see changeInboxStatus).
  */
 export async function setInboxStatus(
   scope: BusinessScope,
@@ -44,52 +43,43 @@ export async function setInboxStatus(
   return { conversation: { uuid: conversation._id }, inbox_status: change.target };
 }
 
-/** setInboxStatus that also says whether this call made the change (false: it already was so). */
+/**
+ * setInboxStatus that also says whether this call made the change (false: it already was so). The
+ * change is one update of the conversation whose filter holds the status it replaces (and, to
+ * resolve, the transcription guard), with its event in the same update; a concurrent change makes
+ * it miss, and it is decided again on the conversation as it is then.
+ */
 export async function changeInboxStatus(scope: BusinessScope, outbox: ConversationOutbox, conversation: StoredConversation, change: InboxStatusChange): Promise<boolean> {
-  if (change.target === 'resolved') assertResolvable(conversation);
   const now = new Date();
   const pendingReason = change.target === 'pending' ? change.pendingReason ?? 'marked_pending' : null;
-  const decision = await decideConversationState(scope, conversation, 'inbox_status', change.target, {
-    data: { pending_reason: pendingReason },
-    actor: change.actor,
-    now,
-    // The transcription guard on the conversation as it is now, not as it was read.
-    guard: change.target === 'resolved' ? () => assertResolvableNow(scope, conversation._id) : undefined,
-  });
-  if (!decision.changed) return false;
-
-  await mirrorConversationState(scope, conversation._id, now);
-  const event = newConversationEvent(
-    INBOX_STATUS_CHANGED,
-    {
-      business_id: scope.businessId,
-      conversation_uuid: conversation._id,
-      from: decision.previous,
+  let current = conversation;
+  for (let round = 0; round < MAX_CHANGE_ROUNDS; round += 1) {
+    if (change.target === 'resolved') assertResolvable(current);
+    if (current.inbox_status === change.target) return false;
+    const event = conversationChangeEvent(INBOX_STATUS_CHANGED, scope, current._id, { from: current.inbox_status, to: change.target, pending_reason: pendingReason }, change.actor, now);
+    const changed = await repositories.conversations.changeInboxStatus(scope, current._id, {
+      from: current.inbox_status,
       to: change.target,
-      pending_reason: pendingReason,
-      actor: change.actor,
-      occurred_at: now.toISOString(),
-    },
-    now,
-  );
-  await TimelineEventModel.create({
-    _id: randomUUID(),
-    business_id: scope.businessId,
-    conversation_id: conversation._id,
-    kind: 'inbox_status_changed',
-    data: event.payload,
-    author: change.actor,
-    created_at: now,
-  });
-  await outbox.add(scope.businessId, conversation._id, event);
-  await outbox.flushQuietly(conversation._id);
-  return true;
-}
-
-async function assertResolvableNow(scope: BusinessScope, conversationId: string): Promise<void> {
-  const current = await ConversationModel.findOne(scopedFilter(scope, { _id: conversationId })).lean<StoredConversation>();
-  if (!current) throw new CatalogError('CONVERSATION_NOT_FOUND');
-  assertResolvable(current);
+      pendingReason,
+      onlyIfResolvable: change.target === 'resolved',
+      event,
+      now,
+    });
+    if (changed) {
+      await repositories.timelineEvents.insertIfAbsent(scope, {
+        id: event.id,
+        conversationId: current._id,
+        kind: 'inbox_status_changed',
+        data: event.payload,
+        author: change.actor,
+        createdAt: now,
+      });
+      await outbox.publishQuietly(scope, changed._id, event);
+      return true;
+    }
+    current = await reloadConversation(scope, current._id);
+  }
+  throw new CatalogError('UPDATE_FAILED', 'The conversation kept changing during the inbox status change; retry.');
 }
 
 /** Human-attended conversations are exempt from the transcription guard (SPEC 7). */

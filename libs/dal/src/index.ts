@@ -1,11 +1,65 @@
-export * from './models';
 export { businessScope, scopedFilter } from './shared/business-scope';
 export type { BusinessId, BusinessScope } from './shared/business-scope';
 export { phoneLookupKey, usernameLookupKey, nameLookupKey } from './shared/lookup-keys';
-export { connectMongo, ensureIndexes, isMongoConnected, disconnectMongo } from './mongo-connection';
-export * from './seed';
+export { connectMongo, ensureIndexes, isMongoConnected, pingMongo, disconnectMongo } from './mongo-connection';
+export { isDuplicateKeyError } from './shared/duplicate-key';
+export { UpsertConflictError } from './shared/bulk-upsert';
+export type { UpsertCounts } from './shared/bulk-upsert';
+export type { SeedUpsert } from './shared/tenant-repository';
+export type { WalletCharge, WalletChargeOutcome } from './shared/token-wallet';
 export { contactSnapshotOf, fullName } from './contact/contact-snapshot';
 export type { ContactSnapshot } from './contact/contact-snapshot';
+
+// Repositories and entity types of each collection (docs/data-layer.md).
+export { BusinessRepository } from './business/business.repository';
+export type { BusinessSeedFields, StorageReservation } from './business/business.repository';
+export type { BusinessEntity } from './business/business.entity';
+export { ApiTokenRepository } from './api-token/api-token.repository';
+export type { ApiTokenSeedFields } from './api-token/api-token.repository';
+export type { ApiTokenEntity } from './api-token/api-token.entity';
+export { ChannelRepository } from './channel/channel.repository';
+export type { ChannelSeedFields } from './channel/channel.repository';
+export type { ChannelEntity } from './channel/channel.entity';
+export { ContactRepository } from './contact/contact.repository';
+export type { NewContact } from './contact/contact.repository';
+export type { ContactEntity, ContactLookupKey } from './contact/contact.entity';
+export { ConversationRepository } from './conversation/conversation.repository';
+export type { NewConversation, ConversationChange, InboxStatusChange, InboundMessageApplied } from './conversation/conversation.repository';
+export type { ConversationEntity, OutboxEvent, LastMessage } from './conversation/conversation.entity';
+export { MessageRepository } from './message/message.repository';
+export type { NewMessage, StoredError, UntranscribedMediaStatus, DeliveryStatusUpdate } from './message/message.repository';
+export type { MessageEntity } from './message/message.entity';
+export { TimelineEventRepository } from './timeline-event/timeline-event.repository';
+export type { NewTimelineEvent, TimelineAuthor } from './timeline-event/timeline-event.repository';
+export type { TimelineEventEntity } from './timeline-event/timeline-event.entity';
+export { TagRepository } from './tag/tag.repository';
+export type { TagEntity } from './tag/tag.entity';
+export { MailboxCategoryRepository } from './mailbox-category/mailbox-category.repository';
+export type { MailboxCategoryEntity } from './mailbox-category/mailbox-category.entity';
+export { MailboxRepository } from './mailbox/mailbox.repository';
+export type { MailboxEntity } from './mailbox/mailbox.entity';
+export { AiEmployeeRepository } from './ai-employee/ai-employee.repository';
+export type { AiEmployeeSeedFields } from './ai-employee/ai-employee.repository';
+export type { AiEmployeeEntity } from './ai-employee/ai-employee.entity';
+export { TemplateRepository } from './template/template.repository';
+export type { TemplateEntity } from './template/template.entity';
+export { QuickReplyRepository } from './quick-reply/quick-reply.repository';
+export type { QuickReplyEntity } from './quick-reply/quick-reply.entity';
+export { PaymentRepository } from './payment/payment.repository';
+export type { PaymentEntity } from './payment/payment.entity';
+export { WebhookRepository } from './webhook/webhook.repository';
+export type { WebhookEntity } from './webhook/webhook.entity';
+export { FileRepository } from './file/file.repository';
+export type { NewFile, ExpiredUpload } from './file/file.repository';
+export { FILE_MODULES } from './file/file.entity';
+export type { FileEntity, FileModule, FileStatus, UploadState, UploadAttempt } from './file/file.entity';
+
+// The scheduling collections (libs/scheduling-domain).
+export { ScheduledMessageModel, ScheduleClaimModel, ConversationScheduleSlotModel, TesterClockAdvanceModel } from './models';
+export type { ScheduledMessageEntity } from './scheduled-message/scheduled-message.entity';
+export type { ScheduleClaimEntity } from './schedule-claim/schedule-claim.entity';
+export type { ConversationScheduleSlotEntity } from './conversation-schedule-slot/conversation-schedule-slot.entity';
+export type { TesterClockAdvanceEntity } from './tester-clock-advance/tester-clock-advance.entity';
 export {
   claimOnce,
   claimMany,
@@ -19,21 +73,7 @@ export {
   holdsScheduleSlot,
 } from './schedule-claim/schedule-coordination';
 export type { ScheduleClaim, ScheduleClaimKind, ScheduleClaimRequest, ScheduleSlot } from './schedule-claim/schedule-coordination';
-export {
-  aiEmployeeWallet,
-  visionWallet,
-  walletPosition,
-  walletBalance,
-  chargeWallet,
-  visionWalletBalance,
-  chargeVisionWallet,
-  aiEmployeeWalletState,
-} from './wallet-ledger/wallet-ledger';
-export type { WalletId, WalletPosition, WalletCharge, WalletChargeOutcome } from './wallet-ledger/wallet-ledger';
-export { latestConversationState, appendConversationState, mirrorConversationState, conversationStateEntryId } from './conversation-state-log/conversation-state-log';
-export type { ConversationStateField, ConversationStateEntry, ConversationStateChange } from './conversation-state-log/conversation-state-log';
 export { advanceTesterClockOffset } from './tester-clock-advance/tester-clock-log';
-export { isDuplicateKeyError } from './shared/duplicate-key';
 export { ActionGroupRepository } from './action-group/action-group.repository';
 export type { ActionGroupStore, ActionResultUpdate, RecordedResult } from './action-group/action-group.repository';
 export { ACTION_STATUSES, FINAL_ACTION_STATUSES, GROUP_STATUSES, isFinalActionStatus } from './action-group/action-group.entity';
@@ -41,5 +81,4 @@ export type { ActionErrorRecord, ActionGroupEntity, ActionRecord, ActionStatus, 
 export { WebhookDeliveryRepository } from './webhook-delivery/webhook-delivery.repository';
 export type { DeliveryFailure, LeasedDelivery } from './webhook-delivery/webhook-delivery.repository';
 export type { DeliveryStatus, WebhookDeliveryEntity } from './webhook-delivery/webhook-delivery.entity';
-export { WebhookEndpointRepository } from './webhook/webhook.repository';
 export type { WebhookEndpoint } from './webhook/webhook.repository';

@@ -1,6 +1,7 @@
 /*
- * Every model and entity type of the data layer, one folder per collection (docs/data-layer.md).
- * ALL_MODELS is what ensureIndexes() creates indexes for.
+ * Every model of the data layer, one folder per collection (docs/data-layer.md). ALL_MODELS is what
+ * ensureIndexes() creates indexes for. Models stay inside libs/dal: the other libraries use the
+ * repositories.
  */
 import { BusinessModel } from './business/business.schema';
 import { ApiTokenModel } from './api-token/api-token.schema';
@@ -17,63 +18,36 @@ import { TemplateModel } from './template/template.schema';
 import { QuickReplyModel } from './quick-reply/quick-reply.schema';
 import { WebhookModel } from './webhook/webhook.schema';
 import { PaymentModel } from './payment/payment.schema';
+import { FileModel } from './file/file.schema';
 import { ScheduledMessageModel } from './scheduled-message/scheduled-message.schema';
 import { ScheduleClaimModel } from './schedule-claim/schedule-claim.schema';
 import { ConversationScheduleSlotModel } from './conversation-schedule-slot/conversation-schedule-slot.schema';
-import { WalletLedgerModel } from './wallet-ledger/wallet-ledger.schema';
 import { TesterClockAdvanceModel } from './tester-clock-advance/tester-clock-advance.schema';
-import { ConversationStateLogModel } from './conversation-state-log/conversation-state-log.schema';
-import { ConversationOutboxModel } from './conversation-outbox/conversation-outbox.schema';
-import { ConversationOutboxClaimModel } from './conversation-outbox-claim/conversation-outbox-claim.schema';
 import { ActionGroupModel } from './action-group/action-group.schema';
 import { WebhookDeliveryModel } from './webhook-delivery/webhook-delivery.schema';
 
-export { BusinessModel };
-export type { BusinessEntity } from './business/business.entity';
-export { ApiTokenModel };
-export type { ApiTokenEntity } from './api-token/api-token.entity';
-export { ChannelModel };
-export type { ChannelEntity } from './channel/channel.entity';
-export { ContactModel };
-export type { ContactEntity } from './contact/contact.entity';
-export { ConversationModel };
-export type { ConversationEntity } from './conversation/conversation.entity';
-export { MessageModel };
-export type { MessageEntity } from './message/message.entity';
-export { TimelineEventModel };
-export type { TimelineEventEntity } from './timeline-event/timeline-event.entity';
-export { TagModel };
-export type { TagEntity } from './tag/tag.entity';
-export { MailboxCategoryModel };
-export type { MailboxCategoryEntity } from './mailbox-category/mailbox-category.entity';
-export { MailboxModel };
-export type { MailboxEntity } from './mailbox/mailbox.entity';
-export { AiEmployeeModel };
-export type { AiEmployeeEntity } from './ai-employee/ai-employee.entity';
-export { TemplateModel };
-export type { TemplateEntity } from './template/template.entity';
-export { QuickReplyModel };
-export type { QuickReplyEntity } from './quick-reply/quick-reply.entity';
-export { WebhookModel };
-export type { WebhookEntity } from './webhook/webhook.entity';
-export { PaymentModel };
-export type { PaymentEntity } from './payment/payment.entity';
-export { ScheduledMessageModel };
-export type { ScheduledMessageEntity } from './scheduled-message/scheduled-message.entity';
-export { ScheduleClaimModel };
-export type { ScheduleClaimEntity } from './schedule-claim/schedule-claim.entity';
-export { ConversationScheduleSlotModel };
-export type { ConversationScheduleSlotEntity } from './conversation-schedule-slot/conversation-schedule-slot.entity';
-export { WalletLedgerModel };
-export type { WalletLedgerEntity } from './wallet-ledger/wallet-ledger.entity';
-export { TesterClockAdvanceModel };
-export type { TesterClockAdvanceEntity } from './tester-clock-advance/tester-clock-advance.entity';
-export { ConversationStateLogModel };
-export type { ConversationStateLogEntity } from './conversation-state-log/conversation-state-log.entity';
-export { ConversationOutboxModel };
-export type { ConversationOutboxEntity } from './conversation-outbox/conversation-outbox.entity';
-export { ConversationOutboxClaimModel };
-export type { ConversationOutboxClaimEntity } from './conversation-outbox-claim/conversation-outbox-claim.entity';
+export {
+  BusinessModel,
+  ApiTokenModel,
+  ChannelModel,
+  ContactModel,
+  ConversationModel,
+  MessageModel,
+  TimelineEventModel,
+  TagModel,
+  MailboxCategoryModel,
+  MailboxModel,
+  AiEmployeeModel,
+  TemplateModel,
+  QuickReplyModel,
+  WebhookModel,
+  PaymentModel,
+  FileModel,
+  ScheduledMessageModel,
+  ScheduleClaimModel,
+  ConversationScheduleSlotModel,
+  TesterClockAdvanceModel,
+};
 
 export const ALL_MODELS = [
   BusinessModel,
@@ -91,14 +65,11 @@ export const ALL_MODELS = [
   QuickReplyModel,
   WebhookModel,
   PaymentModel,
+  FileModel,
   ScheduledMessageModel,
   ScheduleClaimModel,
   ConversationScheduleSlotModel,
-  WalletLedgerModel,
   TesterClockAdvanceModel,
-  ConversationStateLogModel,
-  ConversationOutboxModel,
-  ConversationOutboxClaimModel,
   ActionGroupModel,
   WebhookDeliveryModel,
 ] as const;

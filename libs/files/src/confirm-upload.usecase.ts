@@ -1,7 +1,7 @@
 import { CatalogError } from '@cmsg/errors';
-import type { BusinessScope } from '@cmsg/dal';
-import { type FileEntity, FileModel } from './file.model';
+import type { BusinessScope, FileEntity } from '@cmsg/dal';
 import type { FilesContext } from './files-context';
+import { repositories } from './repositories';
 
 export interface ConfirmedFile {
   uuid: string;
@@ -14,20 +14,21 @@ export interface ConfirmedFile {
 /**
  * POST /files/confirm: the pending upload becomes a usable file once its content arrived whole,
  * has the declared size and sniffs as the declared type. Refusals keep it pending, so the client
- * may PUT the right content again while the upload has not expired.
+ * may PUT the right content again while the upload has not expired. Its bytes stay counted on the
+ * business; its place among the pending uploads is freed after the file is confirmed (a crash in
+ * between keeps the place until the business's next cleanup finds the file confirmed).
  */
 export async function confirmUpload(context: FilesContext, scope: BusinessScope, fileUuid: string): Promise<ConfirmedFile> {
   const now = context.now();
-  const file = await FileModel.findOne({ _id: fileUuid, business_id: scope.businessId, module: 'api_messages' }).lean<FileEntity>();
-  if (!file || file.status !== 'pending' || (file.pending_expires_at && file.pending_expires_at <= now)) {
+  const file = await repositories.files.findById(scope, fileUuid);
+  if (!file || file.module !== 'api_messages' || file.status !== 'pending' || (file.pending_expires_at && file.pending_expires_at <= now)) {
     throw new CatalogError('FILE_NOT_FOUND', `No pending upload ${fileUuid} in this business.`);
   }
   assertUploadedAsDeclared(file);
-  const confirmed = await FileModel.updateOne(
-    { _id: fileUuid, status: 'pending', 'upload.state': 'complete', 'upload.attempt_id': file.upload.attempt_id },
-    { $set: { status: 'confirmed', content_id: file.upload.content_id, confirmed_at: now, pending_expires_at: null, updated_at: now } },
-  );
-  if (confirmed.modifiedCount !== 1) throw new CatalogError('FILE_NOT_FOUND', `Upload ${fileUuid} changed while it was being confirmed; it is no longer pending.`);
+  if (!(await repositories.files.confirm(scope, file, now))) {
+    throw new CatalogError('FILE_NOT_FOUND', `Upload ${fileUuid} changed while it was being confirmed; it is no longer pending.`);
+  }
+  await repositories.businesses.keepStorage(scope, file._id);
   return { uuid: file._id, status: 'confirmed', mime_type: file.mime_type, size: file.size, file_name: file.file_name };
 }
 

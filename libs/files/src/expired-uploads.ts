@@ -1,6 +1,6 @@
-import type { BusinessScope } from '@cmsg/dal';
-import { type FileEntity, FileModel } from './file.model';
+import { type BusinessScope, businessScope } from '@cmsg/dal';
 import type { FilesContext } from './files-context';
+import { repositories } from './repositories';
 
 export interface CleanupResult {
   files: number;
@@ -8,23 +8,35 @@ export interface CleanupResult {
 }
 
 /**
- * Removes unconfirmed uploads past their expiry: the document first (compare-and-set on its
- * status and expiry, so a confirm that won the race keeps its file), then its content. A crash in
- * between leaves an orphan GridFS file, never a file without content.
+ * Removes unconfirmed uploads past their expiry, each in this order: taken out of use (a
+ * conditional update, so a confirmation that won the race keeps its file), its reservation given
+ * back to the business (once, whoever repeats it), its content, its document. A crash part-way
+ * leaves it `expired`, and the next pass finishes it. With a business, also frees the places of
+ * uploads confirmed while a crash kept their reservation (see confirmUpload).
  */
 export async function removeExpiredUploads(context: FilesContext, scope: BusinessScope | undefined, batch = 200): Promise<CleanupResult> {
   const now = context.now();
-  const filter = { status: 'pending', pending_expires_at: { $lte: now }, ...(scope ? { business_id: scope.businessId } : {}) };
-  const expired = await FileModel.find(filter).limit(batch).lean<FileEntity[]>();
+  const expired = scope ? await repositories.files.findExpired(scope, now, batch) : await repositories.files.findExpiredAcrossBusinesses(now, batch);
   const result: CleanupResult = { files: 0, bytes: 0 };
   for (const file of expired) {
-    const removed = await FileModel.deleteOne({ _id: file._id, status: 'pending', pending_expires_at: { $lte: now } });
-    if (removed.deletedCount !== 1) continue;
+    const owner = businessScope(file.business_id);
+    if (!(await repositories.files.markExpired(owner, file._id, now))) continue;
+    await repositories.businesses.releaseStorage(owner, file._id, file.size);
     await context.store.delete(file.upload?.content_id);
+    await repositories.files.deleteExpired(owner, file._id);
     result.files += 1;
     result.bytes += file.size;
   }
+  if (scope) await freeConfirmedReservations(scope);
   return result;
+}
+
+async function freeConfirmedReservations(scope: BusinessScope): Promise<void> {
+  const business = await repositories.businesses.findById(scope);
+  const reserved = await repositories.files.findByIds(scope, business?.storage_reserved_file_ids ?? []);
+  for (const file of reserved) {
+    if (file.status === 'confirmed') await repositories.businesses.keepStorage(scope, file._id);
+  }
 }
 
 /** The periodic job: every business's expired uploads, in batches until none is left. */

@@ -1,10 +1,9 @@
-import { type BusinessScope, businessScope } from '@cmsg/dal';
+import { type BusinessScope, type FileEntity, businessScope } from '@cmsg/dal';
 import { type ConfirmedFile, confirmUpload } from './confirm-upload.usecase';
 import { type CleanupResult, sweepExpiredUploads } from './expired-uploads';
 import { FileContentStore } from './file-content-store';
 import { type FileDownload, type FileForSend, fileForSend, openDownload, signedDownloadUrl } from './file-downloads';
 import { FileUrlSigner } from './file-url-signing';
-import type { FileEntity } from './file.model';
 import { DEFAULT_FILE_POLICY, type FilePolicy, type FilesContext } from './files-context';
 import { receiveUpload } from './receive-upload.usecase';
 import { type RequestUploadCommand, type RequestedUpload, requestUpload } from './request-upload.usecase';

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
 import { sniffContent } from './content-sniffing';
-import { type FileEntity, FileModel } from './file.model';
 import type { FilesContext } from './files-context';
+import { repositories } from './repositories';
 
 /**
  * The PUT of an upload URL: streams the bytes into GridFS and records the attempt on the pending
@@ -13,15 +13,12 @@ import type { FilesContext } from './files-context';
  */
 export async function receiveUpload(context: FilesContext, scope: BusinessScope, fileUuid: string, content: AsyncIterable<Buffer>): Promise<{ receivedBytes: number }> {
   const now = context.now();
-  const file = await FileModel.findOne({ _id: fileUuid, business_id: scope.businessId, module: 'api_messages', status: 'pending' }).lean<FileEntity>();
-  if (!file || (file.pending_expires_at && file.pending_expires_at <= now)) {
+  const file = await repositories.files.findById(scope, fileUuid);
+  if (!file || file.module !== 'api_messages' || file.status !== 'pending' || (file.pending_expires_at && file.pending_expires_at <= now)) {
     throw new CatalogError('FILE_NOT_FOUND', `No pending upload ${fileUuid} in this business; request a new upload.`);
   }
   const attemptId = randomUUID();
-  await FileModel.updateOne(
-    { _id: fileUuid, status: 'pending' },
-    { $set: { 'upload.state': 'receiving', 'upload.attempt_id': attemptId, 'upload.started_at': now, 'upload.finished_at': null, updated_at: now } },
-  );
+  await repositories.files.startUploadAttempt(scope, fileUuid, attemptId, now);
 
   let stored;
   try {
@@ -32,30 +29,27 @@ export async function receiveUpload(context: FilesContext, scope: BusinessScope,
       tooLong: (maxBytes) => new CatalogError('SIZE_MISMATCH', `The body is longer than the declared size of ${maxBytes} bytes; it was cut off and discarded.`),
     });
   } catch (error) {
-    await FileModel.updateOne({ _id: fileUuid, 'upload.attempt_id': attemptId }, { $set: { 'upload.state': 'partial', 'upload.finished_at': context.now(), updated_at: context.now() } });
+    await repositories.files.markUploadPartial(scope, fileUuid, attemptId, context.now());
     throw error;
   }
 
   const finishedAt = context.now();
   // Only the latest attempt on a still-pending file may record its content.
-  const before = await FileModel.findOneAndUpdate(
-    { _id: fileUuid, status: 'pending', 'upload.attempt_id': attemptId },
+  const before = await repositories.files.completeUploadAttempt(
+    scope,
+    fileUuid,
     {
-      $set: {
-        upload: {
-          state: 'complete',
-          attempt_id: attemptId,
-          content_id: stored.contentId,
-          received_bytes: stored.size,
-          sniffed_mime_types: [...sniffContent(stored.head).candidates],
-          sha256: stored.sha256,
-          started_at: now,
-          finished_at: finishedAt,
-        },
-        updated_at: finishedAt,
-      },
+      state: 'complete',
+      attempt_id: attemptId,
+      content_id: stored.contentId,
+      received_bytes: stored.size,
+      sniffed_mime_types: [...sniffContent(stored.head).candidates],
+      sha256: stored.sha256,
+      started_at: now,
+      finished_at: finishedAt,
     },
-  ).lean<FileEntity>();
+    finishedAt,
+  );
   if (!before) {
     await context.store.delete(stored.contentId);
     throw new CatalogError('FILE_NOT_FOUND', `Upload ${fileUuid} is no longer pending, or a newer upload of it replaced this one.`);

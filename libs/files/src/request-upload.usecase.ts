@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { CatalogError } from '@cmsg/errors';
-import { BusinessModel, type BusinessScope } from '@cmsg/dal';
-import { removeExpiredUploads } from './expired-uploads';
+import type { BusinessScope, StorageReservation } from '@cmsg/dal';
+import { type CleanupResult, removeExpiredUploads } from './expired-uploads';
 import { checkDeclaredFile } from './file-types';
-import { FileModel } from './file.model';
 import type { FilesContext } from './files-context';
+import { repositories } from './repositories';
 
 export interface RequestUploadCommand {
   module: 'api_messages';
@@ -20,9 +20,11 @@ export interface RequestedUpload {
 
 /**
  * POST /files/request-upload: checks the declared type and size, reserves the space, answers a
- * signed PUT URL. The reservation is the pending file itself, inserted first and then checked
- * against the pending cap and the quota together with every other reservation (no transactions on
- * FerretDB): concurrent requests at the limit may both be refused, never both admitted beyond it.
+ * signed PUT URL. The pending file is inserted first, then its bytes and its place among the
+ * pending uploads are reserved on the business in one conditional update (used + size <= quota,
+ * fewer pending uploads than the cap): of concurrent requests exactly those that fit are admitted.
+ * A crash between the two leaves a pending file without a reservation, removed at its expiry
+ * without giving back bytes it never took.
  */
 export async function requestUpload(context: FilesContext, scope: BusinessScope, command: RequestUploadCommand): Promise<RequestedUpload> {
   const { mimeType, category } = checkDeclaredFile(command.mimeType, command.size);
@@ -33,9 +35,8 @@ export async function requestUpload(context: FilesContext, scope: BusinessScope,
   const now = context.now();
   const uuid = randomUUID();
   const uploadExpiresAt = new Date(now.getTime() + context.policy.uploadUrlTtlMs);
-  await FileModel.create({
+  await repositories.files.insert(scope, {
     _id: uuid,
-    business_id: scope.businessId,
     module: command.module,
     status: 'pending',
     file_name: command.fileName,
@@ -47,10 +48,9 @@ export async function requestUpload(context: FilesContext, scope: BusinessScope,
     updated_at: now,
   });
   try {
-    await assertPendingCap(context, scope, uuid);
-    await assertQuota(context, scope, quota);
+    await reserveStorage(context, scope, { fileId: uuid, bytes: command.size, quotaBytes: quota, maxPendingUploads: context.policy.maxPendingUploads });
   } catch (error) {
-    await FileModel.deleteOne({ _id: uuid, business_id: scope.businessId, status: 'pending' });
+    await repositories.files.deleteUnreserved(scope, uuid);
     throw error;
   }
   const url = context.signer.url({ purpose: 'upload', businessId: scope.businessId, fileUuid: uuid, size: command.size, expiresAt: uploadExpiresAt });
@@ -58,53 +58,43 @@ export async function requestUpload(context: FilesContext, scope: BusinessScope,
 }
 
 async function storageQuotaOf(context: FilesContext, scope: BusinessScope): Promise<number> {
-  const business = await BusinessModel.findById(scope.businessId, { storage_quota_bytes: 1 }).lean<{ storage_quota_bytes?: number | null }>();
+  const business = await repositories.businesses.findById(scope);
   if (!business) throw new CatalogError('FETCH_FAILED', 'The business of this request was not found.');
   const quota = business.storage_quota_bytes;
   return typeof quota === 'number' && Number.isFinite(quota) && quota >= 0 ? quota : context.policy.defaultStorageQuotaBytes;
 }
 
-/** TOO_MANY_PENDING_UPLOADS, with Retry-After until the oldest other reservation expires. */
-async function assertPendingCap(context: FilesContext, scope: BusinessScope, ownUuid: string): Promise<void> {
+/**
+ * When the reservation does not fit, the business's expired unconfirmed uploads are removed first
+ * and it is tried once more. Still refused: TOO_MANY_PENDING_UPLOADS at the cap (Retry-After until
+ * the oldest other reservation expires); else STORAGE_QUOTA_EXCEEDED when there was nothing to
+ * remove, STORAGE_QUOTA_CLEANUP_INSUFFICIENT when removing it did not free enough.
+ */
+async function reserveStorage(context: FilesContext, scope: BusinessScope, reservation: StorageReservation): Promise<void> {
+  if (await repositories.businesses.reserveStorage(scope, reservation)) return;
+  const cleaned = await removeExpiredUploads(context, scope);
+  if (await repositories.businesses.reserveStorage(scope, reservation)) return;
+  const business = await repositories.businesses.findById(scope);
+  if ((business?.storage_reserved_file_ids.length ?? 0) >= reservation.maxPendingUploads) throw await tooManyPendingUploads(context, scope, reservation);
+  throw quotaExceeded(reservation.quotaBytes, cleaned);
+}
+
+async function tooManyPendingUploads(context: FilesContext, scope: BusinessScope, reservation: StorageReservation): Promise<CatalogError> {
   const now = context.now();
-  const pending = await FileModel.find(
-    { business_id: scope.businessId, module: 'api_messages', status: 'pending', pending_expires_at: { $gt: now } },
-    { _id: 1, pending_expires_at: 1 },
-  ).lean<{ _id: string; pending_expires_at: Date }[]>();
-  const cap = context.policy.maxPendingUploads;
-  if (pending.length <= cap) return;
-  const others = pending.filter((file) => file._id !== ownUuid).map((file) => file.pending_expires_at.getTime());
+  const others = (await repositories.files.findUnexpiredPending(scope, now))
+    .filter((file) => file._id !== reservation.fileId && file.pending_expires_at)
+    .map((file) => file.pending_expires_at!.getTime());
   const soonest = others.length > 0 ? Math.min(...others) : now.getTime() + context.policy.pendingTtlMs;
   const retryAfterSeconds = Math.max(1, Math.ceil((soonest - now.getTime()) / 1000));
-  throw new CatalogError('TOO_MANY_PENDING_UPLOADS', `At most ${cap} uploads may await confirmation at once; confirm some or retry after ${retryAfterSeconds} s.`, {
+  return new CatalogError('TOO_MANY_PENDING_UPLOADS', `At most ${reservation.maxPendingUploads} uploads may await confirmation at once; confirm some or retry after ${retryAfterSeconds} s.`, {
     retryAfterSeconds,
   });
 }
 
-/**
- * Pending and confirmed uploads together must fit the quota. When they do not, expired
- * unconfirmed uploads are removed first: STORAGE_QUOTA_EXCEEDED when there was nothing to remove,
- * STORAGE_QUOTA_CLEANUP_INSUFFICIENT when removing them did not free enough.
- */
-async function assertQuota(context: FilesContext, scope: BusinessScope, quota: number): Promise<void> {
-  const used = await storedBytes(scope);
-  if (used <= quota) return;
-  const cleaned = await removeExpiredUploads(context, scope);
-  if (cleaned.files === 0) throw new CatalogError('STORAGE_QUOTA_EXCEEDED', `The storage quota of ${quota} bytes is reached.`);
-  const after = await storedBytes(scope);
-  if (after <= quota) return;
-  throw new CatalogError(
+function quotaExceeded(quota: number, cleaned: CleanupResult): CatalogError {
+  if (cleaned.files === 0) return new CatalogError('STORAGE_QUOTA_EXCEEDED', `The storage quota of ${quota} bytes is reached.`);
+  return new CatalogError(
     'STORAGE_QUOTA_CLEANUP_INSUFFICIENT',
     `The storage quota of ${quota} bytes is reached; removing ${cleaned.files} expired unconfirmed upload(s) freed ${cleaned.bytes} bytes, not enough.`,
   );
-}
-
-/** Declared bytes of the business's uploads, pending and confirmed (inbound media do not count). */
-async function storedBytes(scope: BusinessScope): Promise<number> {
-  // $sum of a field only: FerretDB 1.x answers 0 for `{ $sum: 1 }`.
-  const [row] = await FileModel.aggregate<{ total: number }>([
-    { $match: { business_id: scope.businessId, module: 'api_messages' } },
-    { $group: { _id: null, total: { $sum: '$size' } } },
-  ]);
-  return row?.total ?? 0;
 }

@@ -1,8 +1,8 @@
 import { CatalogError } from '@cmsg/errors';
-import type { BusinessScope } from '@cmsg/dal';
+import type { BusinessScope, FileEntity } from '@cmsg/dal';
 import { type FileCategory, categoryOf, normalizeMimeType } from './file-types';
-import { type FileEntity, FileModel } from './file.model';
 import type { FilesContext } from './files-context';
+import { repositories } from './repositories';
 
 /** The platform's own cap on what a customer can send (documents, 100 MB). */
 export const MAX_INBOUND_MEDIA_BYTES = 100 * 1024 * 1024;
@@ -21,7 +21,7 @@ export interface InboundMediaInput {
  * upload quota: what customers send is always kept). Idempotent by file uuid.
  */
 export async function storeInboundMedia(context: FilesContext, scope: BusinessScope, input: InboundMediaInput): Promise<FileEntity> {
-  const existing = await FileModel.findOne({ _id: input.fileUuid, business_id: scope.businessId }).lean<FileEntity>();
+  const existing = await repositories.files.findById(scope, input.fileUuid);
   if (existing) return existing;
   const stored = await context.store.write(input.content, {
     filename: input.fileUuid,
@@ -32,10 +32,9 @@ export async function storeInboundMedia(context: FilesContext, scope: BusinessSc
   const now = context.now();
   const mimeType = normalizeMimeType(input.mimeType);
   const category: FileCategory | 'other' = categoryOf(mimeType) ?? 'other';
-  try {
-    const created = await FileModel.create({
+  const inserted = await repositories.files
+    .insertIfAbsent(scope, {
       _id: input.fileUuid,
-      business_id: scope.businessId,
       module: 'inbound_media',
       status: 'confirmed',
       file_name: input.fileName,
@@ -48,12 +47,14 @@ export async function storeInboundMedia(context: FilesContext, scope: BusinessSc
       created_at: now,
       confirmed_at: now,
       updated_at: now,
+    })
+    .catch(async (error: unknown) => {
+      await context.store.delete(stored.contentId);
+      throw error;
     });
-    return created.toObject() as unknown as FileEntity;
-  } catch (error) {
-    await context.store.delete(stored.contentId);
-    const raced = await FileModel.findOne({ _id: input.fileUuid, business_id: scope.businessId }).lean<FileEntity>();
-    if (raced) return raced;
-    throw error;
-  }
+  // A concurrent delivery of the same media stored it first: its content is the one kept.
+  if (!inserted) await context.store.delete(stored.contentId);
+  const file = await repositories.files.findById(scope, input.fileUuid);
+  if (!file) throw new Error(`inbound media file ${input.fileUuid} vanished right after it was stored`);
+  return file;
 }

@@ -1,9 +1,7 @@
 import { isTransientCloudApiError } from '@cmsg/chat-platform';
 import { CatalogError, isCatalogError } from '@cmsg/errors';
-import { MessageModel, businessScope, chargeVisionWallet, visionWalletBalance } from '@cmsg/dal';
+import { type BusinessScope, type FileEntity, type MessageEntity, type UntranscribedMediaStatus, businessScope } from '@cmsg/dal';
 import {
-  type FileEntity,
-  FileModel,
   type Files,
   MAX_INBOUND_MEDIA_BYTES,
   MAX_TRANSCRIBABLE_BYTES,
@@ -13,6 +11,7 @@ import {
 } from '@cmsg/files';
 import { inboxIds } from './name-based-ids';
 import type { MediaSource, MediaTranscriber } from './ports';
+import { repositories } from './repositories';
 import type { InboundChannel } from './sender-conversation';
 
 /** How the transcription of an inbound media went; every outcome but `transcribed` leaves it awaiting. */
@@ -34,16 +33,11 @@ export interface InboundMediaDependencies {
   options: InboundMediaOptions;
 }
 
-export interface MessageWithMedia {
-  _id: string;
-  business_id: string;
-  media: {
-    provider_media_id: string;
-    mime_type: string;
-    file_uuid: string | null;
-    file_name: string | null;
-    transcription_status: string;
-  };
+/** An inbound message that came with media. */
+export type MessageWithMedia = MessageEntity & { media: NonNullable<MessageEntity['media']> };
+
+export function hasMedia(message: MessageEntity): message is MessageWithMedia {
+  return Boolean(message.media);
 }
 
 /** A stored transcription is at most what a caller may supply (SPEC 8). */
@@ -54,29 +48,44 @@ const MAX_TRANSCRIPTION_CHARS = 4096;
  * images are described by the vision model and audio turned into text, charged to the business
  * vision wallet. Media over 20 MB or of a type that cannot be transcribed, and any media while the
  * wallet is empty, stay awaiting transcription. Transient failures are thrown while attempts are
- * left (the command stream retries the whole, idempotent, ingest), then recorded as `failed`.
+ * left (the command stream retries the whole, idempotent, ingest), then recorded as `failed`. A
+ * transcribed media no longer counts as awaiting on its conversation.
  */
 export async function processInboundMedia(dependencies: InboundMediaDependencies, channel: InboundChannel, message: MessageWithMedia, attempt: number): Promise<MediaTranscriptionStatus> {
+  const scope = businessScope(message.business_id);
+  const outcome = await transcriptionOutcome(dependencies, channel, scope, message, attempt);
+  // Also on a repeat: a crash after the transcription was recorded must not leave it counted.
+  if (outcome === 'transcribed') await repositories.conversations.releaseAwaitingMedia(scope, message.conversation_id, message._id);
+  return outcome;
+}
+
+async function transcriptionOutcome(
+  dependencies: InboundMediaDependencies,
+  channel: InboundChannel,
+  scope: BusinessScope,
+  message: MessageWithMedia,
+  attempt: number,
+): Promise<MediaTranscriptionStatus> {
   if (message.media.transcription_status !== 'pending') return message.media.transcription_status as MediaTranscriptionStatus;
   const lastAttempt = attempt >= dependencies.options.maxAttempts;
 
   let file: FileEntity;
   try {
-    file = await storedMediaOf(dependencies, channel, message);
+    file = await storedMediaOf(dependencies, channel, scope, message);
   } catch (error) {
-    if (isCatalogError(error) && error.code === 'FILE_TOO_LARGE') return settle(message, 'untranscribable', error.message);
+    if (isCatalogError(error) && error.code === 'FILE_TOO_LARGE') return settle(scope, message, 'untranscribable', error.message);
     // A provider refusal (unknown media, bad token) will not change on a retry.
     const retryable = !isCatalogError(error) || isTransientCloudApiError(error);
     if (retryable && !lastAttempt) throw error;
-    return settle(message, 'failed', `Fetching the media failed: ${describe(error)}`);
+    return settle(scope, message, 'failed', `Fetching the media failed: ${describe(error)}`);
   }
 
   if (!canTranscribe(file)) {
-    return settle(message, 'untranscribable', `Media of type ${file.mime_type} and ${file.size} bytes cannot be transcribed automatically.`);
+    return settle(scope, message, 'untranscribable', `Media of type ${file.mime_type} and ${file.size} bytes cannot be transcribed automatically.`);
   }
   const kind = transcriptionKindOf(file.mime_type)!;
-  if (kind !== 'text' && (await visionWalletBalance(businessScope(message.business_id))) <= 0) {
-    return settle(message, 'wallet_empty', 'The vision token wallet is empty.');
+  if (kind !== 'text' && ((await repositories.businesses.findById(scope))?.vision_wallet_tokens ?? 0) <= 0) {
+    return settle(scope, message, 'wallet_empty', 'The vision token wallet is empty.');
   }
 
   let transcription: { text: string; cost: number };
@@ -84,34 +93,23 @@ export async function processInboundMedia(dependencies: InboundMediaDependencies
     transcription = await transcribe(dependencies, file, kind);
   } catch (error) {
     if (!lastAttempt) throw error;
-    return settle(message, 'failed', `Transcribing the media failed: ${describe(error)}`);
+    return settle(scope, message, 'failed', `Transcribing the media failed: ${describe(error)}`);
   }
 
   // The first run to record the transcription keeps its text (a later repeat does not overwrite it).
-  await MessageModel.updateOne(
-    { _id: message._id, business_id: message.business_id, 'media.transcription_status': { $ne: 'transcribed' } },
-    {
-      $set: {
-        transcription: transcription.text.slice(0, MAX_TRANSCRIPTION_CHARS),
-        media_transcription_pending: false,
-        'media.transcription_status': 'transcribed',
-        'media.transcription_error': null,
-      },
-    },
-  );
-  // Once per message by its ledger key, whichever run recorded it (FerretDB's compare-and-set above
-  // may let two runs "win"; a crash after it must not lose the charge).
+  await repositories.messages.recordTranscription(scope, message._id, transcription.text.slice(0, MAX_TRANSCRIPTION_CHARS));
+  // Once per message by its operation id, whichever run recorded it: a run that crashed after
+  // recording the text and before charging is charged by its retry.
   if (transcription.cost > 0) {
-    await chargeVisionWallet(businessScope(message.business_id), transcription.cost, `transcription:${message._id}`);
+    await repositories.businesses.chargeVisionWallet(scope, { tokens: transcription.cost, operationId: `transcription:${message._id}` });
   }
   return 'transcribed';
 }
 
 /** The media's file, fetched from the provider unless an earlier attempt stored it already. */
-async function storedMediaOf(dependencies: InboundMediaDependencies, channel: InboundChannel, message: MessageWithMedia): Promise<FileEntity> {
-  const scope = businessScope(message.business_id);
+async function storedMediaOf(dependencies: InboundMediaDependencies, channel: InboundChannel, scope: BusinessScope, message: MessageWithMedia): Promise<FileEntity> {
   const fileUuid = message.media.file_uuid ?? inboxIds.mediaFile(message.business_id, message.media.provider_media_id);
-  let file = await FileModel.findOne({ _id: fileUuid, business_id: message.business_id }).lean<FileEntity>();
+  let file = await repositories.files.findById(scope, fileUuid);
   if (!file) {
     const info = await dependencies.media.getMediaUrl(message.media.provider_media_id, channel.access_token);
     if (info.file_size !== undefined && info.file_size > MAX_INBOUND_MEDIA_BYTES) {
@@ -126,10 +124,7 @@ async function storedMediaOf(dependencies: InboundMediaDependencies, channel: In
       content: download.stream,
     });
   }
-  await MessageModel.updateOne(
-    { _id: message._id, business_id: message.business_id },
-    { $set: { 'media.file_uuid': file._id, 'media.file_name': file.file_name, 'media.size': file.size } },
-  );
+  await repositories.messages.setMediaFile(scope, message._id, { uuid: file._id, name: file.file_name, size: file.size });
   return file;
 }
 
@@ -148,11 +143,8 @@ async function transcribe(dependencies: InboundMediaDependencies, file: FileEnti
   return { text: spoken.text, cost: options.speechTranscriptionCost };
 }
 
-async function settle(message: MessageWithMedia, status: Exclude<MediaTranscriptionStatus, 'pending' | 'transcribed'>, reason: string): Promise<MediaTranscriptionStatus> {
-  await MessageModel.updateOne(
-    { _id: message._id, business_id: message.business_id, 'media.transcription_status': 'pending' },
-    { $set: { 'media.transcription_status': status, 'media.transcription_error': reason } },
-  );
+async function settle(scope: BusinessScope, message: MessageWithMedia, status: UntranscribedMediaStatus, reason: string): Promise<MediaTranscriptionStatus> {
+  await repositories.messages.settleUntranscribed(scope, message._id, status, reason);
   return status;
 }
 

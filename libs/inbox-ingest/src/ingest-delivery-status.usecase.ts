@@ -1,7 +1,8 @@
 import { webhookTimestampToDate } from '@cmsg/chat-platform';
-import { ChannelModel, MessageModel, businessScope, scopedFilter } from '@cmsg/dal';
+import { businessScope } from '@cmsg/dal';
 import type { InboundStatusRecord } from './chat-inbound-record';
 import { isDeliveryStatus, statusesReplacedBy } from './delivery-status';
+import { repositories } from './repositories';
 
 export type StatusIngestOutcome = 'updated' | 'already_further' | 'unknown_status' | 'unknown_channel' | 'unknown_message';
 
@@ -19,23 +20,18 @@ export class OutboundMessageNotYetRecorded extends Error {
 export async function ingestDeliveryStatus(record: InboundStatusRecord, attempt: number, now: Date): Promise<StatusIngestOutcome> {
   const status = record.status.status;
   if (!isDeliveryStatus(status)) return 'unknown_status';
-  const channel = await ChannelModel.findOne({ phone_number_id: record.phone_number_id }, { business_id: 1 }).lean<{ business_id: string }>();
+  const channel = await repositories.channels.findByPhoneNumberIdAcrossBusinesses(record.phone_number_id);
   if (!channel) return 'unknown_channel';
   const scope = businessScope(channel.business_id);
   const reportedAt = webhookTimestampToDate(record.status.timestamp);
-  const ofMessage = scopedFilter(scope, { provider_message_id: record.status.id, is_from_customer: false });
-  const updated = await MessageModel.updateOne(
-    { ...ofMessage, status: { $in: statusesReplacedBy(status) } },
-    {
-      $set: {
-        status,
-        status_at: Number.isFinite(reportedAt.getTime()) ? reportedAt : now,
-        ...(status === 'failed' ? { error: { code: 'SEND_FAILED', message: providerFailureOf(record) } } : {}),
-      },
-    },
-  );
-  if (updated.matchedCount > 0) return 'updated';
-  if (await MessageModel.exists(ofMessage)) return 'already_further';
+  const updated = await repositories.messages.updateDeliveryStatus(scope, record.status.id, {
+    status,
+    replaces: statusesReplacedBy(status),
+    at: Number.isFinite(reportedAt.getTime()) ? reportedAt : now,
+    error: status === 'failed' ? { code: 'SEND_FAILED', message: providerFailureOf(record) } : null,
+  });
+  if (updated) return 'updated';
+  if (await repositories.messages.existsOutboundWithProviderId(scope, record.status.id)) return 'already_further';
   if (attempt < STATUS_ATTEMPTS_BEFORE_GIVING_UP) throw new OutboundMessageNotYetRecorded(record.status.id);
   return 'unknown_message';
 }

@@ -1,17 +1,17 @@
 import { webhookTimestampToDate } from '@cmsg/chat-platform';
 import { CUSTOMER_MESSAGE_RECEIVED } from '@cmsg/conversation-commands';
-import { newConversationEvent } from '@cmsg/conversations-domain';
-import { type BusinessScope, ChannelModel, ConversationModel, MessageModel, businessScope, scopedFilter, isDuplicateKeyError } from '@cmsg/dal';
+import { type BusinessScope, type MessageEntity, businessScope } from '@cmsg/dal';
 import { currentRequestId, type Logger } from '@cmsg/platform';
 import { inboundAiRunCommand, shouldQueueAiRun } from './ai-run-command';
 import type { InboundMessageRecord } from './chat-inbound-record';
-import { type InboundMediaDependencies, type MediaTranscriptionStatus, type MessageWithMedia, processInboundMedia } from './inbound-media';
+import { type InboundMediaDependencies, type MediaTranscriptionStatus, hasMedia, processInboundMedia } from './inbound-media';
 import { type InboundContent, inboundContentOf } from './inbound-message-content';
 import { retryMediaAwaitingTranscription } from './media-awaiting-retry';
 import { inboundMessageTime } from './inbound-message-time';
 import { inboxIds } from './name-based-ids';
 import type { AiRunQueue, ConversationEventsOutbox } from './ports';
-import { type InboundChannel, type SenderConversation, resolveSenderConversation } from './sender-conversation';
+import { repositories } from './repositories';
+import { resolveSenderConversation } from './sender-conversation';
 
 export interface InboxIngestDependencies extends InboundMediaDependencies {
   aiRuns: AiRunQueue;
@@ -27,21 +27,16 @@ export type MessageIngestOutcome =
   | { outcome: 'unknown_channel' | 'unknown_sender' }
   | { outcome: 'recorded'; messageId: string; conversationId: string; media: MediaTranscriptionStatus | null; aiRunQueued: boolean };
 
-interface StoredInboundMessage extends Partial<MessageWithMedia> {
-  _id: string;
-  business_id: string;
-  ingest: { conversation_applied?: boolean; ai_run_queued?: boolean } | null;
-}
-
 /**
  * One inbound customer message (CONTRACT 7), safe to run again for the same delivery: the channel
  * by phone_number_id, the sender's contact and conversation (created for a new sender), the message
  * once per provider message id, then the conversation (window, last message, unread count, media
- * awaiting transcription), the media, and an AI run when an AI owns the conversation.
+ * awaiting transcription, the message's event), the media, and an AI run when an AI owns the
+ * conversation.
  */
 export async function ingestInboundMessage(dependencies: InboxIngestDependencies, record: InboundMessageRecord, attempt: number): Promise<MessageIngestOutcome> {
   const now = dependencies.now();
-  const channel = await ChannelModel.findOne({ phone_number_id: record.phone_number_id }).lean<InboundChannel>();
+  const channel = await repositories.channels.findByPhoneNumberIdAcrossBusinesses(record.phone_number_id);
   if (!channel) return { outcome: 'unknown_channel' };
   const resolved = await resolveSenderConversation(channel, record.sender, now);
   if (!resolved) return { outcome: 'unknown_sender' };
@@ -52,29 +47,23 @@ export async function ingestInboundMessage(dependencies: InboxIngestDependencies
   const message = await recordMessage(scope, channel._id, conversationId, record.message.id, content, sentAt);
 
   if (!message.ingest?.conversation_applied) {
-    await applyToConversation(scope, dependencies.events, conversationId, message._id, content, sentAt, now);
-    await recountMediaAwaiting(scope, conversationId);
-    await MessageModel.updateOne({ _id: message._id }, { $set: { 'ingest.conversation_applied': true } });
-    await dependencies.events.flushQuietly(conversationId);
+    await applyToConversation(scope, dependencies, message, content, sentAt, now);
+    await repositories.messages.markIngested(scope, message._id, 'conversation_applied');
   }
 
   let media: MediaTranscriptionStatus | null = null;
-  if (message.media) {
-    media = await processInboundMedia(dependencies, channel, message as MessageWithMedia, attempt);
-  }
+  if (hasMedia(message)) media = await processInboundMedia(dependencies, channel, message, attempt);
   // Earlier media still awaiting (e.g. the vision wallet was empty then) gets another chance first.
-  const awaiting = await recountMediaAwaiting(scope, conversationId);
-  if (awaiting > 0 && (await retryMediaAwaitingTranscription(dependencies, channel, scope, conversationId, message._id)) > 0) {
-    await recountMediaAwaiting(scope, conversationId);
-  }
+  const awaiting = (await repositories.conversations.findById(scope, conversationId))?.awaiting_media_message_ids ?? [];
+  await retryMediaAwaitingTranscription(dependencies, channel, scope, awaiting, message._id);
 
   let aiRunQueued = message.ingest?.ai_run_queued ?? false;
   if (!aiRunQueued) {
-    const conversation = await ConversationModel.findOne(scopedFilter(scope, { _id: conversationId })).lean<SenderConversation>();
+    const conversation = await repositories.conversations.findById(scope, conversationId);
     if (conversation && shouldQueueAiRun(conversation)) {
       const command = inboundAiRunCommand({ businessId: scope.businessId, conversationUuid: conversationId, messageId: message._id, requestId: currentRequestId() ?? null, now });
       await dependencies.aiRuns.submit(conversationId, command);
-      await MessageModel.updateOne({ _id: message._id }, { $set: { 'ingest.ai_run_queued': true } });
+      await repositories.messages.markIngested(scope, message._id, 'ai_run_queued');
       aiRunQueued = true;
     }
   }
@@ -89,79 +78,60 @@ async function recordMessage(
   providerMessageId: string,
   content: InboundContent,
   sentAt: Date,
-): Promise<StoredInboundMessage> {
+): Promise<MessageEntity> {
   const id = inboxIds.message(channelId, providerMessageId);
-  try {
-    await MessageModel.create({
-      _id: id,
-      business_id: scope.businessId,
-      conversation_id: conversationId,
-      is_from_customer: true,
-      body: content.body,
-      content_type: content.content_type,
-      status: 'received',
-      media_transcription_pending: content.media !== null,
-      provider_message_id: providerMessageId,
-      created_at: sentAt,
-      media: content.media ? { provider_media_id: content.media.provider_media_id, mime_type: content.media.mime_type, file_name: content.media.file_name } : null,
-      ingest: { conversation_applied: false, ai_run_queued: false },
-    });
-  } catch (error) {
-    if (!isDuplicateKeyError(error)) throw error;
-  }
-  const message = await MessageModel.findOne(scopedFilter(scope, { _id: id })).lean<StoredInboundMessage>();
+  await repositories.messages.insertIfAbsent(scope, {
+    _id: id,
+    conversation_id: conversationId,
+    is_from_customer: true,
+    body: content.body,
+    content_type: content.content_type,
+    status: 'received',
+    media_transcription_pending: content.media !== null,
+    provider_message_id: providerMessageId,
+    created_at: sentAt,
+    media: content.media
+      ? { provider_media_id: content.media.provider_media_id, mime_type: content.media.mime_type, file_name: content.media.file_name, transcription_status: 'pending' }
+      : null,
+    ingest: { conversation_applied: false, ai_run_queued: false },
+  });
+  const message = await repositories.messages.findById(scope, id);
   if (!message) throw new Error(`inbound message ${id} vanished right after it was recorded`);
   return message;
 }
 
 /**
- * Counts the message on its conversation once. The counters move in one update guarded by the
- * last applied message id: a crash after it and before the message is marked applied repeats
- * the guarded update, which then changes nothing. Last message and sort key follow the newest
- * message by time, so a late redelivery of an old message never hides a newer one. The event
- * announcing the message is stored first, under an id derived from the message, so a retry stores
- * it once and a crash before the update leaves it to the outbox relay (the message is recorded).
+ * Counts the message on its conversation once, with its event (customer_message_received) in the same
+ * update: a redelivery, or a retry after a crash before the message was marked applied, matches
+ * nothing. The event is then published. Last message and sort key follow the newest message by
+ * time, so a late redelivery of an old message never hides a newer one.
  */
 async function applyToConversation(
   scope: BusinessScope,
-  events: ConversationEventsOutbox,
-  conversationId: string,
-  messageId: string,
+  dependencies: InboxIngestDependencies,
+  message: MessageEntity,
   content: InboundContent,
   sentAt: Date,
   now: Date,
 ): Promise<void> {
   const event = {
-    ...newConversationEvent(
-      CUSTOMER_MESSAGE_RECEIVED,
-      { business_id: scope.businessId, conversation_uuid: conversationId, message_uuid: messageId, content_type: content.content_type, sent_at: sentAt.toISOString() },
-      now,
-    ),
-    id: inboxIds.customerMessageEvent(messageId),
+    id: inboxIds.customerMessageEvent(message._id),
+    type: CUSTOMER_MESSAGE_RECEIVED,
+    payload: { business_id: scope.businessId, conversation_uuid: message.conversation_id, message_uuid: message._id, content_type: content.content_type, sent_at: sentAt.toISOString() },
+    created_at: now,
   };
-  await events.add(scope.businessId, conversationId, event);
-  await ConversationModel.updateOne(scopedFilter(scope, { _id: conversationId, last_inbound_message_id: { $ne: messageId } }), {
-    $set: { last_inbound_message_id: messageId, updated_at: now },
-    $max: { last_inbound_at: sentAt },
-    $inc: { unread_count: 1 },
+  const applied = await repositories.conversations.applyInboundMessage(scope, message.conversation_id, {
+    messageId: message._id,
+    sentAt,
+    awaitingMedia: message.media_transcription_pending,
+    event,
+    now,
   });
-  await ConversationModel.updateOne(
-    scopedFilter(scope, { _id: conversationId, $or: [{ last_message: null }, { 'last_message.created_at': { $lte: sentAt } }] }),
-    {
-      $set: {
-        last_message: { uuid: messageId, body: content.body, content_type: content.content_type, is_from_customer: true, created_at: sentAt },
-        sort_at: sentAt,
-      },
-    },
+  if (applied) await dependencies.events.publishQuietly(scope, message.conversation_id, event);
+  await repositories.conversations.showLastMessage(
+    scope,
+    message.conversation_id,
+    { uuid: message._id, body: content.body, content_type: content.content_type, is_from_customer: true, created_at: sentAt },
+    now,
   );
-}
-
-/**
- * media_awaiting_transcription is recounted from the messages rather than incremented: a retried
- * or crashed ingest can then never leave it off by one (which would block resolving for good).
- */
-async function recountMediaAwaiting(scope: BusinessScope, conversationId: string): Promise<number> {
-  const awaiting = await MessageModel.countDocuments(scopedFilter(scope, { conversation_id: conversationId, is_from_customer: true, media_transcription_pending: true }));
-  await ConversationModel.updateOne(scopedFilter(scope, { _id: conversationId }), { $set: { media_awaiting_transcription: awaiting } });
-  return awaiting;
 }

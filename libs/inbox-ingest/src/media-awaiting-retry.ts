@@ -1,6 +1,7 @@
-import { type BusinessScope, MessageModel, scopedFilter } from '@cmsg/dal';
+import type { BusinessScope, UntranscribedMediaStatus } from '@cmsg/dal';
 import type { Logger } from '@cmsg/platform';
-import { type InboundMediaDependencies, type MessageWithMedia, processInboundMedia } from './inbound-media';
+import { type InboundMediaDependencies, hasMedia, processInboundMedia } from './inbound-media';
+import { repositories } from './repositories';
 import type { InboundChannel } from './sender-conversation';
 
 /**
@@ -20,27 +21,27 @@ export async function retryMediaAwaitingTranscription(
   dependencies: InboundMediaDependencies & { logger: Logger },
   channel: InboundChannel,
   scope: BusinessScope,
-  conversationId: string,
+  awaitingMessageIds: readonly string[],
   currentMessageId: string,
 ): Promise<number> {
-  const awaiting = await MessageModel.find(scopedFilter(scope, { conversation_id: conversationId, is_from_customer: true, media_transcription_pending: true }))
-    .sort({ created_at: 1, _id: 1 })
-    .lean<MessageWithMedia[]>();
+  const stored = await repositories.messages.findByIds(
+    scope,
+    awaitingMessageIds.filter((id) => id !== currentMessageId),
+  );
+  const awaiting = stored.filter(hasMedia);
+  awaiting.sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || a._id.localeCompare(b._id));
   let transcribed = 0;
   for (const message of awaiting) {
-    if (message._id === currentMessageId || !message.media || !RETRIED_STATUSES.includes(message.media.transcription_status)) continue;
+    if (!RETRIED_STATUSES.includes(message.media.transcription_status)) continue;
     try {
       if (message.media.transcription_status !== 'pending') {
-        await MessageModel.updateOne(
-          scopedFilter(scope, { _id: message._id, 'media.transcription_status': message.media.transcription_status }),
-          { $set: { 'media.transcription_status': 'pending', 'media.transcription_error': null } },
-        );
+        await repositories.messages.reopenTranscription(scope, message._id, message.media.transcription_status as UntranscribedMediaStatus);
       }
       // The first attempt's rules: a transient failure throws and leaves it pending for the next message.
       const outcome = await processInboundMedia(dependencies, channel, { ...message, media: { ...message.media, transcription_status: 'pending' } }, 1);
       if (outcome === 'transcribed') transcribed += 1;
     } catch (error) {
-      dependencies.logger.warn({ err: error, message_uuid: message._id, conversation_uuid: conversationId }, 'retrying the transcription of earlier media failed; left awaiting');
+      dependencies.logger.warn({ err: error, message_uuid: message._id, conversation_uuid: message.conversation_id }, 'retrying the transcription of earlier media failed; left awaiting');
     }
   }
   return transcribed;

@@ -1,7 +1,7 @@
 import type { DescribeImageOptions, TranscriptionOptions } from '@cmsg/ai-provider';
 import type { DownloadOptions, MediaDownload, MediaInfo } from '@cmsg/chat-platform';
 import type { AiRunCommand } from '@cmsg/conversation-commands';
-import type { ConversationEvent } from '@cmsg/conversations-domain';
+import type { BusinessScope, OutboxEvent } from '@cmsg/dal';
 
 /** The chat platform's media endpoints (CloudApiClient). */
 export interface MediaSource {
@@ -20,8 +20,7 @@ export interface AiRunQueue {
   submit(conversationUuid: string, command: AiRunCommand): Promise<void>;
 }
 
-/** The conversations outbox (ConversationOutbox): an event is stored before its change and published after it. */
+/** The conversations outbox (ConversationOutbox): publishes the event a change pushed into the conversation's outbox. */
 export interface ConversationEventsOutbox {
-  add(businessId: string, conversationId: string, event: ConversationEvent): Promise<void>;
-  flushQuietly(conversationId: string): Promise<void>;
+  publishQuietly(scope: BusinessScope, conversationId: string, event: OutboxEvent): Promise<void>;
 }

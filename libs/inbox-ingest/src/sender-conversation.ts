@@ -2,39 +2,19 @@ import type { InboundSender } from '@cmsg/chat-platform';
 import {
   type BusinessScope,
   type ChannelEntity,
+  type ContactEntity,
+  type ContactLookupKey,
+  type ConversationEntity,
   businessScope,
-  ContactModel,
-  ConversationModel,
   contactSnapshotOf,
   phoneLookupKey,
-  scopedFilter,
   usernameLookupKey,
-  isDuplicateKeyError,
 } from '@cmsg/dal';
 import { inboxIds } from './name-based-ids';
+import { repositories } from './repositories';
 
-/** The fields of a contact ingestion reads and writes. */
-export interface SenderContact {
-  _id: string;
-  first_name: string | null;
-  middle_name: string | null;
-  last_name: string | null;
-  second_last_name: string | null;
-  profile_name: string | null;
-  phone: string | null;
-  phone_key: string | null;
-  chat_user_id: string | null;
-  chat_username: string | null;
-  username_key: string | null;
-}
-
-export interface SenderConversation {
-  _id: string;
-  contact_id: string;
-  ai_employee_id: string | null;
-  inbox_status: string;
-  is_tester: boolean;
-}
+export type SenderContact = ContactEntity;
+export type SenderConversation = ConversationEntity;
 
 export type InboundChannel = Pick<ChannelEntity, 'business_id' | 'phone_number_id' | 'access_token'> & { _id: string };
 
@@ -73,22 +53,18 @@ export async function resolveSenderConversation(
   return { contact, conversation };
 }
 
-async function findContact(scope: BusinessScope, channelId: string, keys: SenderKeys): Promise<SenderContact | undefined> {
-  const lookups = [
+async function findContact(scope: BusinessScope, channelId: string, keys: SenderKeys): Promise<SenderContact | null> {
+  const lookups: (ContactLookupKey | undefined)[] = [
     keys.phoneKey ? { phone_key: keys.phoneKey } : undefined,
     keys.userId ? { chat_user_id: keys.userId } : undefined,
     keys.usernameKey ? { username_key: keys.usernameKey } : undefined,
   ];
   for (const lookup of lookups) {
     if (!lookup) continue;
-    // Several matches (duplicates made by hand or by a seed): the oldest contact wins.
-    const [contact] = await ContactModel.find(scopedFilter(scope, { channel_id: channelId, ...lookup }))
-      .sort({ created_at: 1, _id: 1 })
-      .limit(1)
-      .lean<SenderContact[]>();
+    const contact = await repositories.contacts.findOldestOnChannel(scope, channelId, lookup);
     if (contact) return contact;
   }
-  return undefined;
+  return null;
 }
 
 /** The contact fields this delivery states; absent facts never erase stored ones. */
@@ -105,28 +81,22 @@ async function refreshContact(scope: BusinessScope, contact: SenderContact, send
   const stated = statedFields(sender, keys);
   const changes = Object.fromEntries(Object.entries(stated).filter(([field, value]) => contact[field as keyof SenderContact] !== value));
   if (Object.keys(changes).length === 0) return contact;
-  const updated = await ContactModel.findOneAndUpdate(scopedFilter(scope, { _id: contact._id }), { $set: { ...changes, updated_at: now } }, { new: true }).lean<SenderContact>();
-  return updated ?? { ...contact, ...changes };
+  return (await repositories.contacts.updateFields(scope, contact._id, changes, now)) ?? { ...contact, ...changes };
 }
 
 async function createContact(scope: BusinessScope, channelId: string, sender: InboundSender, keys: SenderKeys, now: Date): Promise<SenderContact> {
   const identity = keys.phoneKey ? `phone:${keys.phoneKey}` : keys.userId ? `user:${keys.userId}` : `username:${keys.usernameKey}`;
   const id = inboxIds.contact(channelId, identity);
-  try {
-    await ContactModel.create({
-      _id: id,
-      business_id: scope.businessId,
-      channel_id: channelId,
-      ...statedFields(sender, keys),
-      acquisition_source: 'inbound_message',
-      is_tester: false,
-      created_at: now,
-      updated_at: now,
-    });
-  } catch (error) {
-    if (!isDuplicateKeyError(error)) throw error;
-  }
-  const contact = await ContactModel.findOne(scopedFilter(scope, { _id: id })).lean<SenderContact>();
+  await repositories.contacts.insertIfAbsent(scope, {
+    _id: id,
+    channel_id: channelId,
+    ...statedFields(sender, keys),
+    acquisition_source: 'inbound_message',
+    is_tester: false,
+    created_at: now,
+    updated_at: now,
+  });
+  const contact = await repositories.contacts.findById(scope, id);
   if (!contact) throw new Error(`contact ${id} vanished right after it was created`);
   return contact;
 }
@@ -134,28 +104,19 @@ async function createContact(scope: BusinessScope, channelId: string, sender: In
 /** The contact's one conversation (created for a new contact), its snapshot refreshed. */
 async function conversationOf(scope: BusinessScope, channelId: string, contact: SenderContact, now: Date): Promise<SenderConversation> {
   const snapshot = contactSnapshotOf(contact);
-  const existing = await ConversationModel.findOneAndUpdate(
-    scopedFilter(scope, { contact_id: contact._id }),
-    { $set: { contact: snapshot } },
-    { new: true },
-  ).lean<SenderConversation>();
+  const existing = await repositories.conversations.refreshContactSnapshot(scope, contact._id, snapshot);
   if (existing) return existing;
-  try {
-    await ConversationModel.create({
-      _id: inboxIds.conversation(contact._id),
-      business_id: scope.businessId,
-      contact_id: contact._id,
-      contact: snapshot,
-      channel_id: channelId,
-      sort_at: now,
-      created_at: now,
-      updated_at: now,
-    });
-  } catch (error) {
-    // The unique (business_id, contact_id) index: a concurrent delivery created it first.
-    if (!isDuplicateKeyError(error)) throw error;
-  }
-  const created = await ConversationModel.findOne(scopedFilter(scope, { contact_id: contact._id })).lean<SenderConversation>();
+  // The unique (business_id, contact_id) index: a concurrent delivery may create it first.
+  await repositories.conversations.createIfAbsent(scope, {
+    _id: inboxIds.conversation(contact._id),
+    contact_id: contact._id,
+    contact: snapshot,
+    channel_id: channelId,
+    sort_at: now,
+    created_at: now,
+    updated_at: now,
+  });
+  const created = await repositories.conversations.findByContactId(scope, contact._id);
   if (!created) throw new Error(`the conversation of contact ${contact._id} vanished right after it was created`);
   return created;
 }

@@ -10,7 +10,7 @@ export { adaptUnaryService } from './grpc/grpc-server';
 export type { AsyncUnaryImplementation } from './grpc/grpc-server';
 export { requestContextOf } from './grpc/grpc-call-context';
 export { bindGrpcServer, shutdownGrpcServer } from './grpc/grpc-server-lifecycle';
-export { ServiceHealth } from './grpc/grpc-health';
+export { ServiceHealth, MONGODB_HEALTH_SERVICE } from './grpc/grpc-health';
 export { grpcSecurityConfigShape } from './grpc/grpc-security-config';
 export type { GrpcSecurityConfig } from './grpc/grpc-security-config';
 export { grpcServerSecurity } from './grpc/grpc-server-security';

@@ -1,6 +1,6 @@
-import { BusinessModel, ConversationModel, ConversationScheduleSlotModel, ScheduleClaimModel, ScheduledMessageModel } from '@cmsg/dal';
+import { ensureIndexes } from '@cmsg/dal';
 
-/** The indexes the scheduler's queries use (declared on the models in @cmsg/dal). */
-export async function ensureSchedulingIndexes(): Promise<void> {
-  for (const model of [ScheduledMessageModel, ScheduleClaimModel, ConversationScheduleSlotModel, ConversationModel, BusinessModel]) await model.createIndexes();
+/** The indexes the scheduler's queries use (declared in @cmsg/dal beside every other collection's; creating them is idempotent). */
+export function ensureSchedulingIndexes(): Promise<void> {
+  return ensureIndexes();
 }

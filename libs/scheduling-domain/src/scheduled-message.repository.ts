@@ -1,7 +1,10 @@
 import type { ScheduleHistoryEntry } from '@cmsg/conversation-commands';
-import { BusinessModel, type BusinessScope, ConversationModel, ScheduledMessageModel, type ScheduledMessageEntity, scopedFilter, isDuplicateKeyError } from '@cmsg/dal';
+import { BusinessRepository, type BusinessScope, ConversationRepository, ScheduledMessageModel, type ScheduledMessageEntity, scopedFilter, isDuplicateKeyError } from '@cmsg/dal';
 
 export type StoredSchedule = ScheduledMessageEntity & { _id: string };
+
+const businesses = new BusinessRepository();
+const conversations = new ConversationRepository();
 
 /**
  * The scheduler's reads and writes of scheduled message records. Decisions taken once (fate,
@@ -32,7 +35,7 @@ export class ScheduledMessageRepository {
 
   /** The conversation's owner as read for the branch rules. */
   async conversationOwner(scope: BusinessScope, conversationId: string): Promise<{ aiEmployeeId: string | null } | null> {
-    const conversation = await ConversationModel.findOne(scopedFilter(scope, { _id: conversationId }), { ai_employee_id: 1 }).lean<{ ai_employee_id?: string | null }>();
+    const conversation = await conversations.findById(scope, conversationId);
     return conversation ? { aiEmployeeId: conversation.ai_employee_id ?? null } : null;
   }
 
@@ -74,8 +77,8 @@ export class ScheduledMessageRepository {
   async testerClocks(): Promise<Map<string, number>> {
     const businessIds = (await ScheduledMessageModel.distinct('business_id', { status: 'pending', is_tester: true })) as string[];
     if (businessIds.length === 0) return new Map();
-    const businesses = await BusinessModel.find({ _id: { $in: businessIds } }, { tester_clock_offset_ms: 1 }).lean<{ _id: string; tester_clock_offset_ms?: number }[]>();
-    return new Map(businesses.map((business) => [business._id, business.tester_clock_offset_ms ?? 0]));
+    const clocks = await businesses.findManyAcrossBusinesses(businessIds);
+    return new Map(clocks.map((business) => [business._id, business.tester_clock_offset_ms ?? 0]));
   }
 
   /** Tester schedules of one business due at its virtual now (schedule_at is virtual time). */

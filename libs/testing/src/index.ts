@@ -10,6 +10,8 @@ export { stackFileOfCurrentRun } from './stack-file';
 export { createTestBusiness, createTestBusinessIn, contactSeed, uniquePhone, minutesAgo } from './test-business';
 export type { TestBusiness, BusinessSeedInput, ContactSeedInput } from './test-business';
 export { eventually } from './eventually';
+export { storedCollection } from './stored-documents';
+export type { StoredDocument } from './stored-documents';
 export { KafkaTopicProbe } from './kafka-probe';
 export type { ProbedMessage } from './kafka-probe';
 export * from './fakes';

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
-import { generateApiToken, seedDatabase, type SeedFileInput } from '@cmsg/dal';
+import { generateApiToken, seedDatabase, type SeedFileInput } from '@cmsg/seed';
 import { ApiClient } from './api-client';
 import { connectToStackDatabase, integrationStack } from './integration-stack';
 import type { StackDescription } from './local-stack';

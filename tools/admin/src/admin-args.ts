@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isWellFormedApiToken } from '@cmsg/dal';
+import { isWellFormedApiToken } from '@cmsg/seed';
 
 export type AdminCommand =
   | { kind: 'help' }

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { MongoClient } from 'mongodb';
 import { EXIT, runAdmin } from './admin-cli';
 import { withDatabase } from './admin-config';
 
@@ -16,8 +17,13 @@ async function admin(...argv: string[]) {
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
-describe('admin CLI against FerretDB', () => {
-  // The database (unique to this run) is left in place: see libs/testing/src/global-teardown.ts.
+describe('admin CLI on MongoDB', () => {
+  // The database is this file's own: dropped, so the memory-backed server's heap stays flat.
+  afterAll(async () => {
+    const client = await MongoClient.connect(env.MONGODB_URI, { serverSelectionTimeoutMS: 10_000 });
+    await client.db().dropDatabase();
+    await client.close();
+  });
 
   it('loads the demo seed, and again without duplicating it (relative times move)', async () => {
     const first = await admin('seed', DEMO);

@@ -1,17 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import mongoose from 'mongoose';
-import {
-  ApiTokenAdminError,
-  connectMongo,
-  createApiToken,
-  disconnectMongo,
-  listApiTokens,
-  parseSeedFile,
-  revokeApiToken,
-  SeedConflictError,
-  seedDatabase,
-  SeedFileError,
-} from '@cmsg/dal';
+import { connectMongo, disconnectMongo } from '@cmsg/dal';
+import { ApiTokenAdminError, createApiToken, listApiTokens, parseSeedFile, revokeApiToken, SeedConflictError, seedDatabase, SeedFileError } from '@cmsg/seed';
 import { ADMIN_USAGE, parseAdminArgs, UsageError, type AdminCommand } from './admin-args';
 import { loadAdminConfig, redactUri } from './admin-config';
 import { formatSeedSummary } from './seed-summary-format';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseSeedFile, phoneLookupKey, resolveSeedTime } from '@cmsg/dal';
+import { phoneLookupKey } from '@cmsg/dal';
+import { parseSeedFile, resolveSeedTime } from '@cmsg/seed';
 
 // tools/scripts/start.sh loads this file and prints a curl for Juan's phone with the demo token.
 const demo = parseSeedFile(JSON.parse(readFileSync(join(__dirname, '../../seed/demo.json'), 'utf8')));

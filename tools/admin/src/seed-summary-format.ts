@@ -1,4 +1,4 @@
-import { SEEDED_COLLECTIONS, type SeedSummary } from '@cmsg/dal';
+import { SEEDED_COLLECTIONS, type SeedSummary } from '@cmsg/seed';
 
 /** One block per business: what the file defines, and how much of it this load created or changed. */
 export function formatSeedSummary(summary: SeedSummary, source: string): string {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ListCursorCodec, ListCursorCodec as CursorCodec, getConversationStatus, listConversations } from '@cmsg/conversations-domain';
-import { ContactModel, ConversationModel, businessScope, connectMongo, disconnectMongo } from '@cmsg/dal';
+import { ContactRepository, ConversationRepository, businessScope, connectMongo, disconnectMongo } from '@cmsg/dal';
 import { LocalStack, createTestBusinessIn } from '@cmsg/testing';
 import express from 'express';
 import { type BenchmarkModule, integerOptions } from './benchmark-module';
@@ -70,10 +70,9 @@ async function insertConversations(businessId: string, count: number): Promise<s
   for (let index = 0; index < count; index += 1) {
     const at = new Date(now - index * 60_000);
     const contactId = randomUUID();
-    contacts.push({ _id: contactId, business_id: businessId, channel_id: 'bench', first_name: 'Bench', last_name: `#${index}`, phone: `+5215500${String(index).padStart(6, '0')}`, phone_key: `5215500${String(index).padStart(6, '0')}`, created_at: at, updated_at: at });
+    contacts.push({ _id: contactId, channel_id: 'bench', first_name: 'Bench', last_name: `#${index}`, phone: `+5215500${String(index).padStart(6, '0')}`, phone_key: `5215500${String(index).padStart(6, '0')}`, created_at: at, updated_at: at });
     conversations.push({
       _id: randomUUID(),
-      business_id: businessId,
       contact_id: contactId,
       channel_id: 'bench',
       last_message: { uuid: randomUUID(), body: 'hello', content_type: 'text', is_from_customer: true, created_at: at },
@@ -84,8 +83,9 @@ async function insertConversations(businessId: string, count: number): Promise<s
       updated_at: at,
     });
   }
-  await ContactModel.insertMany(contacts);
-  await ConversationModel.insertMany(conversations);
+  const scope = businessScope(businessId);
+  await new ContactRepository().insertMany(scope, contacts);
+  await new ConversationRepository().insertMany(scope, conversations);
   return conversations[0]!._id;
 }
 

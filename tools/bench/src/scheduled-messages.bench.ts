@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { scheduleDueMinute } from '@cmsg/conversation-commands';
-import { ChannelModel, ContactModel, ConversationModel, ConversationScheduleSlotModel, ScheduleClaimModel, ScheduledMessageModel, connectMongo, disconnectMongo } from '@cmsg/dal';
+import { ChannelRepository, ContactRepository, ConversationRepository, ConversationScheduleSlotModel, businessScope, ScheduleClaimModel, ScheduledMessageModel, connectMongo, disconnectMongo } from '@cmsg/dal';
 import { type ApiClient, AppProcess, LocalStack, type TestBusiness, createTestBusinessIn, freePort, startFakes } from '@cmsg/testing';
 import { DateTime } from 'luxon';
 import { type BenchmarkModule, integerOptions, percentile } from './benchmark-module';
@@ -121,7 +121,8 @@ function figures(label: string, sortedMs: number[]): string {
 
 /** Contacts and conversations in bulk (the seed loader upserts one by one); every window is open. */
 async function insertConversations(businessId: string, count: number): Promise<string[]> {
-  const channel = await ChannelModel.findOne({ business_id: businessId }, { _id: 1 }).lean<{ _id: string }>();
+  const scope = businessScope(businessId);
+  const [channel] = await new ChannelRepository().listByName(scope, 1);
   if (!channel) throw new Error('the bench business has no channel');
   const now = new Date();
   const lastInbound = new Date(now.getTime() - 10 * 60_000);
@@ -134,10 +135,9 @@ async function insertConversations(businessId: string, count: number): Promise<s
       const conversationId = randomUUID();
       const digits = `5219${String(index).padStart(9, '0')}`;
       ids.push(conversationId);
-      contacts.push({ _id: contactId, business_id: businessId, channel_id: channel._id, first_name: 'Bench', last_name: `#${index}`, phone: `+${digits}`, phone_key: digits, is_tester: false, created_at: now, updated_at: now });
+      contacts.push({ _id: contactId, channel_id: channel._id, first_name: 'Bench', last_name: `#${index}`, phone: `+${digits}`, phone_key: digits, is_tester: false, created_at: now, updated_at: now });
       conversations.push({
         _id: conversationId,
-        business_id: businessId,
         contact_id: contactId,
         contact: { name: `Bench #${index}`, profile_name: null, phone: `+${digits}`, chat_user_id: null },
         channel_id: channel._id,
@@ -151,8 +151,8 @@ async function insertConversations(businessId: string, count: number): Promise<s
         updated_at: now,
       });
     }
-    await ContactModel.insertMany(contacts);
-    await ConversationModel.insertMany(conversations);
+    await new ContactRepository().insertMany(scope, contacts);
+    await new ConversationRepository().insertMany(scope, conversations);
   }
   return ids;
 }

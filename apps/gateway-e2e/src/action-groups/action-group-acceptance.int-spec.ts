@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { TimelineEventModel } from '@cmsg/dal';
-import { minutesAgo } from '@cmsg/testing';
+import { minutesAgo, storedCollection } from '@cmsg/testing';
 import mongoose from 'mongoose';
 import { type ActionsBusiness, cloudApi, createActionsBusiness, disconnectStackDatabase, openConversation, phoneOf, waitForGroup } from './action-group-fixtures';
 
@@ -142,7 +141,7 @@ describe('action groups: acceptance, preflight and reads (SPEC 4.3 rules 1-2, CO
     });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ answer: 'AI(gpt-ana): re: What does the customer need?', note: { uuid: expect.stringMatching(UUID_PATTERN) } });
-    const note = await TimelineEventModel.findById(response.body.note.uuid).lean();
+    const note = await storedCollection('timeline_events').findOne({ _id: response.body.note.uuid });
     expect(note).toMatchObject({ conversation_id: conversations.open, kind: 'note', body: response.body.answer });
     expect(await cloudApi().requests({ to: phoneOf(business.seed, conversations.open), since })).toEqual([]);
     const broke = await business.api.post('/conversation/ai-assistance', { conversation: { uuid: conversations.open }, ai_employee: { name: 'Broke' }, prompt: 'p' });

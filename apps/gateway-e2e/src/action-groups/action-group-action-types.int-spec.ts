@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { TimelineEventModel } from '@cmsg/dal';
-import { minutesAgo } from '@cmsg/testing';
+import { minutesAgo, storedCollection } from '@cmsg/testing';
 import {
   type ActionsBusiness,
   aiServer,
@@ -78,7 +77,7 @@ describe('action groups: every action type', () => {
     // text + 2 quick-reply messages + template + 2 quick-reply messages (window open)
     const sent = (await cloudApi().requests({ kind: 'message', to: phoneOf(business.seed, conversations.main), since })).filter((record) => record.status === 200);
     expect(sent.map((record) => (record.body as { type: string }).type)).toEqual(['text', 'text', 'text', 'template', 'text', 'text']);
-    expect(await TimelineEventModel.countDocuments({ conversation_id: conversations.main, kind: 'note', body: 'Handled by the action group' })).toBe(1);
+    expect(await storedCollection('timeline_events').countDocuments({ conversation_id: conversations.main, kind: 'note', body: 'Handled by the action group' })).toBe(1);
   });
 
   it('counts a desired state that already holds as a no-op (success)', async () => {
@@ -175,7 +174,7 @@ describe('action groups: every action type', () => {
     const replies = (await cloudApi().requests({ kind: 'message', to: phoneOf(business.seed, conversations.ai), since })).filter((record) => record.status === 200);
     expect(replies).toHaveLength(1);
     expect(JSON.stringify(replies[0]!.body)).toContain('AI(gpt-ana): re: Hello, I need help');
-    expect(await TimelineEventModel.countDocuments({ conversation_id: conversations.ai, kind: 'note', body: 'AI(gpt-ana): re: Summarize the conversation' })).toBe(1);
+    expect(await storedCollection('timeline_events').countDocuments({ conversation_id: conversations.ai, kind: 'note', body: 'AI(gpt-ana): re: Summarize the conversation' })).toBe(1);
     expect(await conversationDocument(conversations.ai)).toMatchObject({ ai_employee_id: business.catalog.ai.ana });
   });
 

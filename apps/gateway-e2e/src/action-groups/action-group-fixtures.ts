@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { generateApiToken } from '@cmsg/dal';
+import { generateApiToken } from '@cmsg/seed';
 import {
   type ApiClient,
   type BusinessSeedInput,

@@ -95,8 +95,11 @@ describe('AI assignment endpoints: /conversation/ai-employee, /unassign-ai, /hum
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ conversation: { uuid: conversations.handoff }, ai_employee: null, inbox_status: 'pending' });
     expect(await storedConversation(conversations.handoff)).toMatchObject({ ai_employee_id: null, inbox_status: 'pending', pending_reason: 'human_handoff' });
-    const event = await probe.waitFor((message) => message.key === conversations.handoff);
-    expect(event.value).toMatchObject({ type: 'conversation.inbox_status_changed', data: { from: 'resolved', to: 'pending', pending_reason: 'human_handoff' } });
+    // Two changes, two broadcasts: the owner, then the inbox status.
+    const owner = await probe.waitFor((message) => message.key === conversations.handoff && message.value.type === 'conversation.assignment_changed');
+    expect(owner.value.data).toMatchObject({ to: null });
+    const status = await probe.waitFor((message) => message.key === conversations.handoff && message.value.type === 'conversation.inbox_status_changed');
+    expect(status.value.data).toMatchObject({ from: 'resolved', to: 'pending', pending_reason: 'human_handoff' });
   });
 
   it('answers 200 with no broadcast when the conversation is already human-owned and pending', async () => {

@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { aiEmployeeWalletState, BusinessModel, businessScope, TimelineEventModel } from '@cmsg/dal';
+import { AiEmployeeRepository, type BusinessScope, TimelineEventRepository, businessScope } from '@cmsg/dal';
 import { AlreadyInStatePolicy, type ConversationActionsServiceClient, type PromiseClient } from '@cmsg/proto';
-import { KafkaTopicProbe, type TestBusiness, contactSeed, createTestBusiness, minutesAgo } from '@cmsg/testing';
+import { KafkaTopicProbe, type TestBusiness, contactSeed, createTestBusiness, minutesAgo, storedCollection } from '@cmsg/testing';
 import { callerOf, conversationActionsClient, seedPendingSchedule, storedConversation } from './conversation-actions.fixtures';
+
+/** An AI employee's wallet as the guards see it: its balance, and blocked when blocked explicitly or empty. */
+async function walletState(scope: BusinessScope, employeeId: string): Promise<{ balance: number; blocked: boolean } | null> {
+  const employee = await new AiEmployeeRepository().findById(scope, employeeId);
+  return employee ? { balance: employee.wallet_tokens, blocked: employee.wallet_blocked || employee.wallet_tokens <= 0 } : null;
+}
 
 /**
  * The ConversationActionsService as the actions-runner calls it: NOOP policy (SPEC 4.3 rule 5),
@@ -80,7 +86,7 @@ describe('ConversationActionsService over gRPC', () => {
   });
 
   const caller = () => callerOf(business);
-  const walletOf = (employee: string) => aiEmployeeWalletState(businessScope(business.businessId), employee);
+  const walletOf = (employee: string) => walletState(businessScope(business.businessId), employee);
   const reference = (uuid: string) => ({ uuid });
 
   describe('already-in-state policy', () => {
@@ -171,7 +177,7 @@ describe('ConversationActionsService over gRPC', () => {
 
     it("uses the tester's virtual clock for tester conversations", async () => {
       expect((await grpc.getConversationContext({ caller: caller(), conversation: reference(conversations.tester) })).window_status).toBe('open');
-      await BusinessModel.updateOne({ _id: business.businessId }, { $set: { tester_clock_offset_ms: 2 * 3_600_000 } });
+      await storedCollection('businesses').updateOne({ _id: business.businessId }, { $set: { tester_clock_offset_ms: 2 * 3_600_000 } });
       const context = await grpc.getConversationContext({ caller: caller(), conversation: reference(conversations.tester) });
       expect(context).toMatchObject({ is_tester: true, window_status: 'closed', ai_employee_uuid: undefined, contact_phone: undefined, pending_schedule_uuid: undefined });
       expect(Date.parse(context.now) - Date.now()).toBeGreaterThan(3_600_000);
@@ -180,14 +186,13 @@ describe('ConversationActionsService over gRPC', () => {
 
   describe('GetRecentTimeline', () => {
     beforeAll(async () => {
-      await TimelineEventModel.create({
-        _id: randomUUID(),
-        business_id: business.businessId,
-        conversation_id: conversations.timeline,
+      await new TimelineEventRepository().insertIfAbsent(businessScope(business.businessId), {
+        id: randomUUID(),
+        conversationId: conversations.timeline,
         kind: 'note',
         body: 'VIP customer',
         author: { type: 'api_token', uuid: business.tokenUuid },
-        created_at: new Date(Date.now() - 30 * 60_000),
+        createdAt: new Date(Date.now() - 30 * 60_000),
       });
     });
 
@@ -250,7 +255,6 @@ describe('ConversationActionsService over gRPC', () => {
       expect((await walletOf(ai.max))!.balance).toBe(before - 7);
     });
 
-    // FerretDB 1.x loses concurrent `$inc` updates and lets several compare-and-sets win.
     it('takes every one of 20 concurrent charges exactly once', async () => {
       const operations = Array.from({ length: 20 }, () => randomUUID());
       const charge = (operation_id: string) => grpc.chargeAiWallet({ caller: caller(), ai_employee_uuid: ai.busy, tokens: 10, operation_id });
@@ -272,9 +276,10 @@ describe('ConversationActionsService over gRPC', () => {
       expect(await walletOf(ai.three)).toEqual({ balance: 0, blocked: true });
     });
 
-    it('blocks the wallet when it reaches zero or less, and refuses further charges', async () => {
-      expect(await grpc.chargeAiWallet({ caller: caller(), ai_employee_uuid: ai.poor, tokens: 25, operation_id: randomUUID() })).toEqual({ wallet_tokens: -15 });
-      expect(await grpc.resolveAiEmployee({ caller: caller(), ai_employee: { uuid: ai.poor } })).toMatchObject({ wallet_tokens: -15, wallet_blocked: true });
+    it('takes what is left of a balance short of a charge, records the rest as unbilled, and refuses further charges', async () => {
+      expect(await grpc.chargeAiWallet({ caller: caller(), ai_employee_uuid: ai.poor, tokens: 25, operation_id: randomUUID() })).toEqual({ wallet_tokens: 0 });
+      expect(await grpc.resolveAiEmployee({ caller: caller(), ai_employee: { uuid: ai.poor } })).toMatchObject({ wallet_tokens: 0, wallet_blocked: true });
+      expect(await new AiEmployeeRepository().findById(businessScope(business.businessId), ai.poor)).toMatchObject({ wallet_tokens: 0, wallet_unbilled_tokens: 15 });
       await expect(grpc.chargeAiWallet({ caller: caller(), ai_employee_uuid: ai.poor, tokens: 1, operation_id: randomUUID() })).rejects.toMatchObject({ code: 'WALLET_BLOCKED' });
     });
 
@@ -288,7 +293,7 @@ describe('ConversationActionsService over gRPC', () => {
       ] as const) {
         await expect(grpc.chargeAiWallet({ caller: caller(), ai_employee_uuid: ai.eva, tokens, operation_id: operation })).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
       }
-      expect(await aiEmployeeWalletState(businessScope(foreignBusiness.businessId), foreignAi)).toEqual({ balance: 100, blocked: false });
+      expect(await walletState(businessScope(foreignBusiness.businessId), foreignAi)).toEqual({ balance: 100, blocked: false });
     });
   });
 });

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { ConversationModel, ScheduledMessageModel } from '@cmsg/dal';
 import { ConversationActionsServiceClient, type PromiseClient } from '@cmsg/proto';
-import { type TestBusiness, stackGrpcClient } from '@cmsg/testing';
+import { type TestBusiness, stackGrpcClient, storedCollection } from '@cmsg/testing';
 
 /** The conversations service's gRPC face, as the actions-runner calls it. */
 export function conversationActionsClient(): { client: PromiseClient<ConversationActionsServiceClient>; close(): void } {
-  const { rpc, close } = stackGrpcClient(ConversationActionsServiceClient, 'conversations', { deadlineMs: 10_000 });
+  // The gateway gives these calls 60 s (sends wait for the provider); the same here.
+  const { rpc, close } = stackGrpcClient(ConversationActionsServiceClient, 'conversations', { deadlineMs: 60_000 });
   return { client: rpc, close };
 }
 
@@ -19,7 +19,7 @@ export type ScheduleSeed = { executor_kind: 'ai_employee'; ai_employee_id: strin
 export async function seedPendingSchedule(business: TestBusiness, conversationUuid: string, seed: ScheduleSeed): Promise<string> {
   const uuid = randomUUID();
   const now = new Date();
-  await ScheduledMessageModel.create({
+  await storedCollection('scheduled_messages').insertOne({
     _id: uuid,
     business_id: business.businessId,
     conversation_id: conversationUuid,
@@ -34,17 +34,25 @@ export async function seedPendingSchedule(business: TestBusiness, conversationUu
     schedule_at: new Date(now.getTime() + 3_600_000),
     author: { type: 'api_token', uuid: business.tokenUuid },
     history: [{ at: now, event: 'created', status: 'pending' }],
+    template_header: null,
+    template_button_parameters: [],
+    cancel_on_customer_reply: false,
+    is_tester: false,
+    error: null,
+    fire_lease_until: null,
+    fired_at: null,
+    fire_attempts: 0,
     created_at: now,
     updated_at: now,
   });
-  await ConversationModel.updateOne({ _id: conversationUuid }, { $set: { pending_schedule_id: uuid } });
+  await storedCollection('conversations').updateOne({ _id: conversationUuid }, { $set: { pending_schedule_id: uuid } });
   return uuid;
 }
 
 export function storedSchedule(uuid: string) {
-  return ScheduledMessageModel.findById(uuid).lean();
+  return storedCollection('scheduled_messages').findOne({ _id: uuid });
 }
 
 export function storedConversation(uuid: string) {
-  return ConversationModel.findById(uuid).lean();
+  return storedCollection('conversations').findOne({ _id: uuid });
 }

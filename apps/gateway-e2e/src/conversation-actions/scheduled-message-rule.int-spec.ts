@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ScheduledMessageModel } from '@cmsg/dal';
-import { type TestBusiness, contactSeed, createTestBusiness } from '@cmsg/testing';
+import { type TestBusiness, contactSeed, createTestBusiness, storedCollection } from '@cmsg/testing';
 import { seedPendingSchedule, storedConversation, storedSchedule } from './conversation-actions.fixtures';
 
 /** CONTRACT 3, last bullet: owner changes while a scheduled message is pending. */
@@ -92,7 +91,7 @@ describe('owner changes with a pending scheduled message', () => {
 
   it('needs no action when the pointed schedule is no longer pending', async () => {
     const schedule = await seedPendingSchedule(business, conversationFor('stale'), { executor_kind: 'ai_employee', ai_employee_id: ai.max });
-    await ScheduledMessageModel.updateOne({ _id: schedule }, { $set: { status: 'sent' } });
+    await storedCollection('scheduled_messages').updateOne({ _id: schedule }, { $set: { status: 'sent' } });
     const response = await assign('stale', { ai_employee: { uuid: ai.eva } });
     expect(response.status).toBe(200);
     expect(await storedSchedule(schedule)).toMatchObject({ status: 'sent', ai_employee_id: ai.max });

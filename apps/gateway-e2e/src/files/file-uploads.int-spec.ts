@@ -1,5 +1,5 @@
-import { FileModel, FileUrlSigner } from '@cmsg/files';
-import { type TestBusiness, createTestBusiness, integrationStack } from '@cmsg/testing';
+import { FileUrlSigner } from '@cmsg/files';
+import { type TestBusiness, createTestBusiness, integrationStack, storedCollection } from '@cmsg/testing';
 import { CAPS, brokenPut, confirm, contentOf, put, requestUpload, uploadAndConfirm } from './file-fixtures';
 
 describe('POST /{slug}/files/request-upload, PUT <upload url>, POST /{slug}/files/confirm (CONTRACT 5)', () => {
@@ -104,7 +104,7 @@ describe('POST /{slug}/files/request-upload, PUT <upload url>, POST /{slug}/file
     const response = await put(requested.body.upload.url, contentOf('text/plain', 300_000));
     expect(response.status).toBe(422);
     expect(response.body.code).toBe('SIZE_MISMATCH');
-    const file = await FileModel.findById(requested.body.file.uuid).lean();
+    const file = await storedCollection('files').findOne({ _id: requested.body.file.uuid });
     expect(file!.upload).toMatchObject({ state: 'partial' });
     expect((await confirm(checks, requested.body.file.uuid)).body.code).toBe('FILE_NOT_UPLOADED');
   });
@@ -121,7 +121,7 @@ describe('POST /{slug}/files/request-upload, PUT <upload url>, POST /{slug}/file
     const broken = await requestUpload(checks, { mime_type: 'application/pdf', size: 2_000_000 });
     await brokenPut(broken.body.upload.url, 2_000_000, contentOf('application/pdf', 700_000));
     // Nothing of it is kept: the attempt ends partial (or never started when the cancel came first).
-    const state = async () => (await FileModel.findById(broken.body.file.uuid).lean())!.upload.state;
+    const state = async () => (await storedCollection('files').findOne({ _id: broken.body.file.uuid }))!.upload.state;
     await new Promise((resolve) => setTimeout(resolve, 500));
     const deadline = Date.now() + 10_000;
     while ((await state()) === 'receiving' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { BusinessModel, businessScope } from '@cmsg/dal';
-import { FileModel, Files } from '@cmsg/files';
-import { connectToStackDatabase, integrationStack } from '@cmsg/testing';
+import { businessScope } from '@cmsg/dal';
+import { Files } from '@cmsg/files';
+import { seedDatabase } from '@cmsg/seed';
+import { connectToStackDatabase, integrationStack, storedCollection } from '@cmsg/testing';
 import mongoose from 'mongoose';
 
 const CONTENT_FILES = 'file_contents.files';
@@ -14,8 +15,7 @@ describe('Files against MongoDB (GridFS)', () => {
 
   beforeAll(async () => {
     await connectToStackDatabase();
-    const now = new Date();
-    await BusinessModel.create([scope, otherScope].map((owner) => ({ _id: owner.businessId, slug: owner.businessId, slug_lower: owner.businessId, name: 'files', created_at: now })));
+    await seedDatabase({ businesses: [scope, otherScope].map((owner) => ({ uuid: owner.businessId, slug: `files-${owner.businessId}`, name: 'files' })) });
     files = new Files({ signingSecret: integrationStack().env['SIGNING_SECRET']!, publicBaseUrl: integrationStack().gatewayUrls[0]! });
   });
 
@@ -48,14 +48,14 @@ describe('Files against MongoDB (GridFS)', () => {
   it('sweeps unconfirmed uploads past their expiry, content included, and keeps the rest', async () => {
     const expired = await uploaded(Buffer.from('expired text\n'), 'text/plain');
     const fresh = await uploaded(Buffer.from('fresh text\n'), 'text/plain');
-    const contentOf = async (uuid: string) => (await FileModel.findById(uuid).lean())!.upload.content_id;
+    const contentOf = async (uuid: string) => (await storedCollection('files').findOne({ _id: uuid }))!.upload.content_id;
     const expiredContent = await contentOf(expired);
-    await FileModel.updateOne({ _id: expired }, { $set: { pending_expires_at: new Date(Date.now() - 1000) } });
+    await storedCollection('files').updateOne({ _id: expired }, { $set: { pending_expires_at: new Date(Date.now() - 1000) } });
 
     const swept = await files.sweepExpiredUploads();
     expect(swept.files).toBeGreaterThanOrEqual(1);
-    expect(await FileModel.findById(expired).lean()).toBeNull();
+    expect(await storedCollection('files').findOne({ _id: expired })).toBeNull();
     expect(await mongoose.connection.collection(CONTENT_FILES).findOne({ _id: expiredContent as never })).toBeNull();
-    expect(await FileModel.findById(fresh).lean()).toMatchObject({ status: 'pending' });
+    expect(await storedCollection('files').findOne({ _id: fresh })).toMatchObject({ status: 'pending' });
   });
 });

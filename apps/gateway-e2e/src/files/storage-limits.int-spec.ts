@@ -1,17 +1,15 @@
-import { BusinessModel } from '@cmsg/dal';
-import { FileModel } from '@cmsg/files';
-import { createTestBusiness } from '@cmsg/testing';
-import { contentOf, put, requestUpload, uploadAndConfirm } from './file-fixtures';
+import { createTestBusiness, storedCollection } from '@cmsg/testing';
+import { confirm, contentOf, put, requestUpload, uploadAndConfirm } from './file-fixtures';
 
 describe('Upload storage quota and pending-upload cap (CONTRACT 5)', () => {
   const withQuota = async (bytes: number) => {
     const business = await createTestBusiness();
-    await BusinessModel.updateOne({ _id: business.businessId }, { $set: { storage_quota_bytes: bytes } });
+    await storedCollection('businesses').updateOne({ _id: business.businessId }, { $set: { storage_quota_bytes: bytes } });
     return business;
   };
   /** Ages a business's pending uploads past their expiry, as if they had been left unconfirmed for long. */
   const expirePending = (businessId: string) =>
-    FileModel.updateMany({ business_id: businessId, status: 'pending' }, { $set: { pending_expires_at: new Date(Date.now() - 1000) } });
+    storedCollection('files').updateMany({ business_id: businessId, status: 'pending' }, { $set: { pending_expires_at: new Date(Date.now() - 1000) } });
 
   it('refuses every upload while storage is disabled (quota 0): 413 STORAGE_QUOTA_EXCEEDED', async () => {
     const business = await withQuota(0);
@@ -39,7 +37,7 @@ describe('Upload storage quota and pending-upload cap (CONTRACT 5)', () => {
 
     const fresh = await requestUpload(business, { mime_type: 'text/plain', size: 5000 });
     expect(fresh.status).toBe(201);
-    expect(await FileModel.findById(stale.body.file.uuid).lean()).toBeNull();
+    expect(await storedCollection('files').findOne({ _id: stale.body.file.uuid })).toBeNull();
   });
 
   it('answers 507 STORAGE_QUOTA_CLEANUP_INSUFFICIENT when removing expired uploads frees too little', async () => {
@@ -51,13 +49,15 @@ describe('Upload storage quota and pending-upload cap (CONTRACT 5)', () => {
     const response = await requestUpload(business, { mime_type: 'text/plain', size: 4000 });
     expect(response.status).toBe(507);
     expect(response.body.code).toBe('STORAGE_QUOTA_CLEANUP_INSUFFICIENT');
-    expect(await FileModel.countDocuments({ business_id: business.businessId, status: 'pending' })).toBe(0);
+    expect(await storedCollection('files').countDocuments({ business_id: business.businessId, status: 'pending' })).toBe(0);
   });
 
   it('caps unconfirmed uploads at 20: the 21st is 429 TOO_MANY_PENDING_UPLOADS with Retry-After', async () => {
     const business = await createTestBusiness();
+    const requested = [];
     for (let index = 0; index < 20; index += 1) {
-      expect((await requestUpload(business, { mime_type: 'text/plain', size: 10 })).status).toBe(201);
+      requested.push(await requestUpload(business, { mime_type: 'text/plain', size: 10 }));
+      expect(requested.at(-1)!.status).toBe(201);
     }
     const response = await requestUpload(business, { mime_type: 'text/plain', size: 10 });
     expect(response.status).toBe(429);
@@ -67,8 +67,15 @@ describe('Upload storage quota and pending-upload cap (CONTRACT 5)', () => {
     expect(retryAfter).toBeLessThanOrEqual(3600);
 
     // Confirming one frees a slot.
-    const [oldest] = await FileModel.find({ business_id: business.businessId, status: 'pending' }).sort({ created_at: 1 }).limit(1).lean();
-    await FileModel.updateOne({ _id: oldest!._id }, { $set: { status: 'confirmed', pending_expires_at: null } });
+    expect((await put(requested[0]!.body.upload.url, contentOf('text/plain', 10))).status).toBe(204);
+    expect((await confirm(business, requested[0]!.body.file.uuid)).status).toBe(200);
+    expect((await requestUpload(business, { mime_type: 'text/plain', size: 10 })).status).toBe(201);
+    expect((await requestUpload(business, { mime_type: 'text/plain', size: 10 })).status).toBe(429);
+
+    // A confirmed upload whose slot a crash kept (confirmed, but the business still counts it as
+    // pending) is found by the next refused request's cleanup, which frees the slot.
+    const crashed = requested[1]!.body.file.uuid;
+    await storedCollection('files').updateOne({ _id: crashed }, { $set: { status: 'confirmed', pending_expires_at: null } });
     expect((await requestUpload(business, { mime_type: 'text/plain', size: 10 })).status).toBe(201);
   });
 });

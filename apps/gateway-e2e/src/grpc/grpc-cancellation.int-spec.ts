@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import { TimelineEventModel } from '@cmsg/dal';
 import { ActionsServiceClient } from '@cmsg/proto';
-import { FakeAiRemote, type TestBusiness, connectToStackDatabase, contactSeed, createTestBusiness, eventually, integrationFakes, integrationStack, stackGrpcClient } from '@cmsg/testing';
+import { FakeAiRemote, type TestBusiness, connectToStackDatabase, contactSeed, createTestBusiness, eventually, integrationFakes, integrationStack, stackGrpcClient, storedCollection } from '@cmsg/testing';
 
 /** The log lines one request left in one app of the integration stack. */
 function logLinesOf(app: string, requestId: string): { grpc_method?: string; code?: string; msg: string }[] {
@@ -69,7 +68,7 @@ describe('gRPC cancellation', () => {
       expect(conversationsCalls).toEqual(expect.arrayContaining(['getConversationContext', 'resolveAiEmployee', 'getRecentTimeline']));
       expect(conversationsCalls).not.toContain('addNote');
       expect(conversationsCalls).not.toContain('chargeAiWallet');
-      expect(await TimelineEventModel.countDocuments({ conversation_id: conversation, kind: 'note' })).toBe(0);
+      expect(await storedCollection('timeline_events').countDocuments({ conversation_id: conversation, kind: 'note' })).toBe(0);
     } finally {
       client.close();
     }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { aiEmployeeWalletState, businessScope, MessageModel } from '@cmsg/dal';
-import { type AiRecord, type TestBusiness, contactSeed, createTestBusiness, fakeWamid, inboundMediaWebhook, inboundTextWebhook, uniquePhone } from '@cmsg/testing';
+import { AiEmployeeRepository, businessScope } from '@cmsg/dal';
+import { type AiRecord, type TestBusiness, contactSeed, createTestBusiness, fakeWamid, inboundMediaWebhook, inboundTextWebhook, storedCollection, uniquePhone } from '@cmsg/testing';
 import mongoose from 'mongoose';
 import { aiProvider, channelOf, cloudApi, deliverWebhook, eventually, inboundMessageByProviderId } from './inbound-fixtures';
 
@@ -53,7 +53,7 @@ describe('inbound message -> AI employee reply (CONTRACT 6 and 7, SPEC 3.1)', ()
   const repliesTo = async (phone: string) => (await cloudApi().requests({ kind: 'message', to: digits(phone) })).filter((record) => record.status === 200);
   const actionGroupsOf = (conversationUuid: string) =>
     mongoose.connection.collection<StoredActionGroup>('action_groups').find({ conversation_id: conversationUuid }).sort({ created_at: 1 }).toArray();
-  const walletOf = async () => (await aiEmployeeWalletState(businessScope(business.businessId), ai))!.balance;
+  const walletOf = async () => (await new AiEmployeeRepository().findById(businessScope(business.businessId), ai))!.wallet_tokens;
 
   it('answers an inbound customer message on an AI-owned, non-pending conversation, once, through the fake Cloud API', async () => {
     const since = await lastSeq();
@@ -77,7 +77,7 @@ describe('inbound message -> AI employee reply (CONTRACT 6 and 7, SPEC 3.1)', ()
     // The reply is on the conversation's timeline, written by the AI employee, with the provider's id.
     const inbound = await inboundMessageByProviderId(business.businessId, wamid);
     const answer = await eventually(
-      () => MessageModel.findOne({ business_id: business.businessId, conversation_id: conversations.aiOwned, is_from_customer: false }).lean(),
+      () => storedCollection('messages').findOne({ business_id: business.businessId, conversation_id: conversations.aiOwned, is_from_customer: false }),
       (found) => found?.status === 'sent',
     );
     expect(answer).toMatchObject({ body: expectedAnswer, author: { type: 'ai_employee', uuid: ai }, provider_message_id: reply!.provider_message_id });

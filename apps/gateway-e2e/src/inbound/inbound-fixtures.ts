@@ -1,5 +1,4 @@
-import { ConversationModel, MessageModel } from '@cmsg/dal';
-import { FakeAiRemote, FakeCloudApiRemote, type TestBusiness, integrationFakes, integrationStack, signedWebhookRequest } from '@cmsg/testing';
+import { FakeAiRemote, FakeCloudApiRemote, type TestBusiness, integrationFakes, integrationStack, signedWebhookRequest, storedCollection } from '@cmsg/testing';
 
 export function cloudApi(): FakeCloudApiRemote {
   return new FakeCloudApiRemote(integrationFakes().chatApiBaseUrl);
@@ -24,9 +23,9 @@ export async function deliverWebhook(payload: unknown, appSecret = integrationSt
 export { eventually } from '@cmsg/testing';
 
 export function inboundMessageByProviderId(businessId: string, providerMessageId: string) {
-  return MessageModel.findOne({ business_id: businessId, provider_message_id: providerMessageId, is_from_customer: true }).lean();
+  return storedCollection('messages').findOne({ business_id: businessId, provider_message_id: providerMessageId, is_from_customer: true });
 }
 
 export function conversationById(uuid: string) {
-  return ConversationModel.findById(uuid).lean();
+  return storedCollection('conversations').findOne({ _id: uuid });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { businessScope, seedDatabase, visionWalletBalance } from '@cmsg/dal';
-import { FileModel } from '@cmsg/files';
-import { type TestBusiness, contactSeed, createTestBusiness, fakeWamid, inboundMediaWebhook, inboundTextWebhook, uniquePhone } from '@cmsg/testing';
+import { BusinessRepository, businessScope } from '@cmsg/dal';
+import { seedDatabase } from '@cmsg/seed';
+import { type TestBusiness, contactSeed, createTestBusiness, fakeWamid, inboundMediaWebhook, inboundTextWebhook, storedCollection, uniquePhone } from '@cmsg/testing';
 import { aiProvider, channelOf, cloudApi, conversationById, deliverWebhook, eventually, inboundMessageByProviderId } from './inbound-fixtures';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 7)]);
@@ -60,10 +60,10 @@ describe('POST /webhooks/chat: inbound media (CONTRACT 7, SPEC 7 and 8)', () => 
     expect(call).toBeDefined();
     expect(call!.reply).toBe(message!.transcription);
 
-    const file = await FileModel.findById(message!.media!.file_uuid).lean();
+    const file = await storedCollection('files').findOne({ _id: message!.media!.file_uuid });
     expect(file).toMatchObject({ business_id: business.businessId, module: 'inbound_media', status: 'confirmed', mime_type: 'image/png', size: PNG.length, message_id: message!._id });
     // The charge is written just after the transcription.
-    await eventually(() => visionWalletBalance(businessScope(business.businessId)), (wallet) => wallet < WALLET);
+    await eventually(async () => (await new BusinessRepository().findById(businessScope(business.businessId)))!.vision_wallet_tokens, (wallet) => wallet < WALLET);
     await awaitingTranscription(conversations.image, 0);
   });
 
@@ -90,7 +90,7 @@ describe('POST /webhooks/chat: inbound media (CONTRACT 7, SPEC 7 and 8)', () => 
     const { wamid } = await deliverMedia(business, phones.video, 'video', MP4, 'video/mp4');
     const message = await eventually(() => inboundMessageByProviderId(business.businessId, wamid), (found) => found?.media?.transcription_status === 'untranscribable');
     expect(message!.media_transcription_pending).toBe(true);
-    expect(await FileModel.findById(message!.media!.file_uuid).lean()).toMatchObject({ mime_type: 'video/mp4', size: MP4.length });
+    expect(await storedCollection('files').findOne({ _id: message!.media!.file_uuid })).toMatchObject({ mime_type: 'video/mp4', size: MP4.length });
     await awaitingTranscription(conversations.video, 1);
   });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ContactModel, ConversationModel, MessageModel } from '@cmsg/dal';
+import { MessageRepository, businessScope } from '@cmsg/dal';
 import {
   KafkaTopicProbe,
   type TestBusiness,
@@ -9,6 +9,7 @@ import {
   inboundTextWebhook,
   minutesAgo,
   statusWebhook,
+  storedCollection,
   uniquePhone,
 } from '@cmsg/testing';
 import { channelOf, conversationById, deliverWebhook, eventually, inboundMessageByProviderId } from './inbound-fixtures';
@@ -56,7 +57,7 @@ describe('POST /webhooks/chat: inbound messages and statuses (CONTRACT 7)', () =
     expect(message).toMatchObject({ conversation_id: conversations.known, is_from_customer: true, body: '¿Siguen abiertos?', content_type: 'text', status: 'received' });
     // The replay is processed too (same sender, in order): wait for it before counting.
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(await MessageModel.countDocuments({ business_id: business.businessId, provider_message_id: wamid })).toBe(1);
+    expect(await storedCollection('messages').countDocuments({ business_id: business.businessId, provider_message_id: wamid })).toBe(1);
 
     const conversation = await conversationById(conversations.known);
     expect(conversation).toMatchObject({ unread_count: 2, last_message: { uuid: message!._id, body: '¿Siguen abiertos?', is_from_customer: true } });
@@ -77,9 +78,9 @@ describe('POST /webhooks/chat: inbound messages and statuses (CONTRACT 7)', () =
     await deliverWebhook(inboundTextWebhook({ ...channelOf(business), from_user_id: userId, username: 'nuevo.cliente', name: 'Nuevo Cliente', id: first, text: 'Hola' }));
     const message = await eventually(() => inboundMessageByProviderId(business.businessId, first), (found) => found?.ingest?.conversation_applied === true);
 
-    const contact = await ContactModel.findOne({ business_id: business.businessId, chat_user_id: userId }).lean();
+    const contact = await storedCollection('contacts').findOne({ business_id: business.businessId, chat_user_id: userId });
     expect(contact).toMatchObject({ phone: null, chat_user_id: userId, chat_username: 'nuevo.cliente', username_key: 'nuevo.cliente', profile_name: 'Nuevo Cliente', is_tester: false });
-    const conversation = await ConversationModel.findOne({ business_id: business.businessId, contact_id: contact!._id }).lean();
+    const conversation = await storedCollection('conversations').findOne({ business_id: business.businessId, contact_id: contact!._id });
     expect(conversation).toMatchObject({ _id: message!.conversation_id, unread_count: 1, contact: { name: 'Nuevo Cliente', profile_name: 'Nuevo Cliente', phone: null, chat_user_id: userId } });
 
     const status = await business.api.post('/conversation/status', { conversation: { chat_user_id: userId } });
@@ -89,8 +90,8 @@ describe('POST /webhooks/chat: inbound messages and statuses (CONTRACT 7)', () =
     const second = fakeWamid();
     await deliverWebhook(inboundTextWebhook({ ...channelOf(business), from_user_id: userId, username: '@Cliente.Renamed', name: 'Nuevo Cliente', id: second, text: 'Sigo aquí' }));
     await eventually(() => inboundMessageByProviderId(business.businessId, second), (found) => found?.ingest?.conversation_applied === true);
-    expect(await ContactModel.countDocuments({ business_id: business.businessId, chat_user_id: userId })).toBe(1);
-    expect(await ContactModel.findById(contact!._id).lean()).toMatchObject({ chat_username: 'Cliente.Renamed', username_key: 'cliente.renamed' });
+    expect(await storedCollection('contacts').countDocuments({ business_id: business.businessId, chat_user_id: userId })).toBe(1);
+    expect(await storedCollection('contacts').findOne({ _id: contact!._id })).toMatchObject({ chat_username: 'Cliente.Renamed', username_key: 'cliente.renamed' });
     const byUsername = await business.api.post('/conversation/notes', { conversation: { username: '@cliente.renamed' }, note: 'found by the new username' });
     expect(byUsername.status).toBe(201);
     expect(byUsername.body.conversation.uuid).toBe(conversation!._id);
@@ -129,7 +130,6 @@ describe('POST /webhooks/chat: inbound messages and statuses (CONTRACT 7)', () =
     const failingWamid = fakeWamid();
     const outbound = (id: string, wamid: string) => ({
       _id: id,
-      business_id: business.businessId,
       conversation_id: conversations.statuses,
       is_from_customer: false,
       body: 'Tu pedido salió',
@@ -140,23 +140,24 @@ describe('POST /webhooks/chat: inbound messages and statuses (CONTRACT 7)', () =
       author: { type: 'api_token', uuid: business.tokenUuid },
     });
     const [delivered, failing] = [randomUUID(), randomUUID()];
-    await MessageModel.create([outbound(delivered, sentWamid), outbound(failing, failingWamid)]);
+    const messages = new MessageRepository();
+    for (const message of [outbound(delivered, sentWamid), outbound(failing, failingWamid)]) await messages.insert(businessScope(business.businessId), message);
     const recipient = { ...channelOf(business), recipient_id: digits(phones.statuses) };
 
     await deliverWebhook(statusWebhook({ ...recipient, message_id: sentWamid, status: 'delivered' }));
-    await eventually(() => MessageModel.findById(delivered).lean(), (message) => message?.status === 'delivered');
+    await eventually(() => storedCollection('messages').findOne({ _id: delivered }), (message) => message?.status === 'delivered');
     // Late or repeated statuses do not move it back.
     await deliverWebhook(statusWebhook({ ...recipient, message_id: sentWamid, status: 'sent' }));
     await deliverWebhook(statusWebhook({ ...recipient, message_id: sentWamid, status: 'read' }));
-    await eventually(() => MessageModel.findById(delivered).lean(), (message) => message?.status === 'read');
+    await eventually(() => storedCollection('messages').findOne({ _id: delivered }), (message) => message?.status === 'read');
     await deliverWebhook(statusWebhook({ ...recipient, message_id: sentWamid, status: 'delivered' }));
 
     await deliverWebhook(
       statusWebhook({ ...recipient, message_id: failingWamid, status: 'failed', errors: [{ code: 131047, title: 'Re-engagement message', error_data: { details: 'More than 24 hours' } }] }),
     );
-    const failed = await eventually(() => MessageModel.findById(failing).lean(), (message) => message?.status === 'failed');
+    const failed = await eventually(() => storedCollection('messages').findOne({ _id: failing }), (message) => message?.status === 'failed');
     expect(failed!.error).toEqual({ code: 'SEND_FAILED', message: expect.stringContaining('131047') });
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect((await MessageModel.findById(delivered).lean())!.status).toBe('read');
+    expect((await storedCollection('messages').findOne({ _id: delivered }))!.status).toBe('read');
   });
 });

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MessageModel } from '@cmsg/dal';
-import { type TestBusiness, contactSeed, createTestBusiness, integrationStack, minutesAgo, uniquePhone } from '@cmsg/testing';
+import { type TestBusiness, contactSeed, createTestBusiness, integrationStack, minutesAgo, uniquePhone, storedCollection } from '@cmsg/testing';
 import { contentOf, uploadAndConfirm } from '../files/file-fixtures';
 import { lastRequestSeq, messageRequests, storedMessage, textRequestBody } from './messaging-fixtures';
 
@@ -127,6 +126,6 @@ describe('sending files', () => {
   });
 
   it('stores nothing for refused file sends', async () => {
-    expect(await MessageModel.countDocuments({ conversation_id: conversation, is_from_customer: false, status: { $ne: 'sent' } })).toBe(0);
+    expect(await storedCollection('messages').countDocuments({ conversation_id: conversation, is_from_customer: false, status: { $ne: 'sent' } })).toBe(0);
   });
 });

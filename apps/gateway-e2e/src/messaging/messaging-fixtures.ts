@@ -1,6 +1,5 @@
-import { MessageModel } from '@cmsg/dal';
 import { ConversationActionsServiceClient } from '@cmsg/proto';
-import { type CloudApiRecord, FakeCloudApiRemote, type TestBusiness, integrationFakes, stackGrpcClient } from '@cmsg/testing';
+import { type CloudApiRecord, FakeCloudApiRemote, type TestBusiness, integrationFakes, stackGrpcClient, storedCollection } from '@cmsg/testing';
 
 /** The fake Cloud API of the integration stack (records every request, takes failure rules). */
 export function cloudApi(): FakeCloudApiRemote {
@@ -34,5 +33,5 @@ export function conversationActionsClient() {
 }
 
 export async function storedMessage(uuid: string) {
-  return MessageModel.findById(uuid).lean();
+  return storedCollection('messages').findOne({ _id: uuid });
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MessageModel } from '@cmsg/dal';
-import { type TestBusiness, contactSeed, createTestBusiness, minutesAgo, uniquePhone } from '@cmsg/testing';
+import { type TestBusiness, contactSeed, createTestBusiness, minutesAgo, uniquePhone, storedCollection } from '@cmsg/testing';
 import { lastRequestSeq, messageRequests, textRequestBody } from './messaging-fixtures';
 
 describe('payment markers in text messages (CONTRACT 7b)', () => {
@@ -60,7 +59,7 @@ describe('payment markers in text messages (CONTRACT 7b)', () => {
     const expected = 'Total: 1250.50 MXN (ref R-NEW, vence 2025-02-28). Paga en https://pay.example/new';
     expect((await messageRequests(business, since)).map((request) => request.body)).toEqual([textRequestBody(phone, expected)]);
     // The timeline keeps what the customer read.
-    expect((await MessageModel.findById(response.body.message.uuid).lean())!.body).toBe(expected);
+    expect((await storedCollection('messages').findOne({ _id: response.body.message.uuid }))!.body).toBe(expected);
   });
 
   it('takes a named payment with [[payment.<field>:<uuid>]], even one that is not open', async () => {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ConversationModel, MessageModel } from '@cmsg/dal';
-import { type TestBusiness, contactSeed, createTestBusiness, minutesAgo, uniquePhone } from '@cmsg/testing';
+import { type TestBusiness, contactSeed, createTestBusiness, minutesAgo, uniquePhone, storedCollection } from '@cmsg/testing';
 import { cloudApi, lastRequestSeq, messageRequests, phoneNumberIdOf, textRequestBody } from './messaging-fixtures';
 
 describe('POST /{slug}/conversation/messages/quick-reply', () => {
@@ -51,13 +50,14 @@ describe('POST /{slug}/conversation/messages/quick-reply', () => {
       textRequestBody(phone, '¡Hola! Gracias por escribir.'),
       textRequestBody(phone, '¿En qué te puedo ayudar?'),
     ]);
-    const stored = await MessageModel.find({ _id: { $in: response.body.messages.map((message: { uuid: string }) => message.uuid) } })
+    const stored = await storedCollection('messages')
+      .find({ _id: { $in: response.body.messages.map((message: { uuid: string }) => message.uuid) } })
       .sort({ created_at: 1 })
-      .lean();
+      .toArray();
     expect(stored.map((message) => [message.body, message.status, message.provider_message_id])).toEqual(
       requests.map((request) => [(request.body as { text: { body: string } }).text.body, 'sent', request.provider_message_id]),
     );
-    expect((await ConversationModel.findById(conversations.open).lean())!.last_message!.uuid).toBe(response.body.messages[1].uuid);
+    expect((await storedCollection('conversations').findOne({ _id: conversations.open }))!.last_message!.uuid).toBe(response.body.messages[1].uuid);
   });
 
   it('finds a quick reply by name, case-insensitively', async () => {
@@ -115,10 +115,11 @@ describe('POST /{slug}/conversation/messages/quick-reply', () => {
       await api.removeRule(passId!).catch(() => undefined);
       await api.removeRule(failId!).catch(() => undefined);
     }
-    const parts = await MessageModel.find({ conversation_id: conversations.open, operation_parts: 2, body: { $in: ['¡Hola! Gracias por escribir.', '¿En qué te puedo ayudar?'] } })
+    const parts = await storedCollection('messages')
+      .find({ conversation_id: conversations.open, operation_parts: 2, body: { $in: ['¡Hola! Gracias por escribir.', '¿En qué te puedo ayudar?'] } })
       .sort({ created_at: -1 })
       .limit(2)
-      .lean();
+      .toArray();
     expect(parts.map((part) => [part.operation_part, part.status])).toEqual([
       [1, 'failed'],
       [0, 'sent'],

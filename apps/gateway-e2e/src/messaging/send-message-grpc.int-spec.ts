@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { ConversationModel, MessageModel } from '@cmsg/dal';
 import { CatalogError } from '@cmsg/errors';
 import type { SendMessageRequest } from '@cmsg/proto';
-import { type TestBusiness, contactSeed, createTestBusiness, minutesAgo, uniquePhone } from '@cmsg/testing';
+import { type TestBusiness, contactSeed, createTestBusiness, minutesAgo, uniquePhone, storedCollection } from '@cmsg/testing';
 import { cloudApi, conversationActionsClient, lastRequestSeq, messageRequests, phoneNumberIdOf, textRequestBody } from './messaging-fixtures';
 
 /** SendMessage as the actions-runner calls it: operation_id `<group uuid>:<index>`, exactly once. */
@@ -54,19 +53,19 @@ describe('ConversationActionsService.SendMessage (gRPC)', () => {
     expect(again).toEqual(first);
     expect(viaOtherContent).toEqual(first);
     expect((await messageRequests(business, since)).map((record) => record.body)).toEqual([textRequestBody(phone, 'exactly once')]);
-    expect(await MessageModel.findById(first.message!.uuid).lean()).toMatchObject({ author: { type: 'ai_employee', uuid: ids.ai }, operation_id: send.operation_id });
+    expect(await storedCollection('messages').findOne({ _id: first.message!.uuid })).toMatchObject({ author: { type: 'ai_employee', uuid: ids.ai }, operation_id: send.operation_id });
   });
 
   it('answers the stored result even when the send would no longer be allowed', async () => {
     const send = request({ text: { body: 'window was open' } });
     const first = await rpc.sendMessage(send);
     const past = new Date(Date.now() - 2 * 24 * 3_600_000);
-    await ConversationModel.updateOne({ _id: conversations.open }, { $set: { last_inbound_at: past } });
+    await storedCollection('conversations').updateOne({ _id: conversations.open }, { $set: { last_inbound_at: past } });
     try {
       expect(await rpc.sendMessage(send)).toEqual(first);
       expect((await rejection(rpc.sendMessage({ ...send, operation_id: `${randomUUID()}:0` }))).code).toBe('WINDOW_CLOSED');
     } finally {
-      await ConversationModel.updateOne({ _id: conversations.open }, { $set: { last_inbound_at: new Date(Date.now() - 10 * 60_000) } });
+      await storedCollection('conversations').updateOne({ _id: conversations.open }, { $set: { last_inbound_at: new Date(Date.now() - 10 * 60_000) } });
     }
   });
 
@@ -83,7 +82,7 @@ describe('ConversationActionsService.SendMessage (gRPC)', () => {
     const send = request({ quick_reply: { uuid: ids.greeting } });
     const first = await rpc.sendMessage(send);
     // The second part was never claimed: the process died after the first one.
-    await MessageModel.deleteOne({ _id: first.messages[1]!.uuid });
+    await storedCollection('messages').deleteOne({ _id: first.messages[1]!.uuid });
     const since = await lastRequestSeq();
     const repeated = await rpc.sendMessage(send);
     expect(repeated.messages.map((message) => message.uuid)).toEqual(first.messages.map((message) => message.uuid));
@@ -127,7 +126,7 @@ describe('ConversationActionsService.SendMessage (gRPC)', () => {
     const send = request({ text: { body: 'crashed mid-call' } });
     const first = await rpc.sendMessage(send);
     // What a crash between the provider call and recording its answer leaves behind.
-    await MessageModel.updateOne(
+    await storedCollection('messages').updateOne(
       { _id: first.message!.uuid },
       { $set: { status: 'sending', provider_message_id: null, sending_started_at: new Date(Date.now() - 10 * 60_000) } },
     );
@@ -136,7 +135,7 @@ describe('ConversationActionsService.SendMessage (gRPC)', () => {
     expect(error.code).toBe('SEND_FAILED');
     expect(error.message).toContain('outcome is unknown');
     expect(await messageRequests(business, since)).toEqual([]);
-    expect(await MessageModel.findById(first.message!.uuid).lean()).toMatchObject({ status: 'failed', error: { code: 'SEND_FAILED' } });
+    expect(await storedCollection('messages').findOne({ _id: first.message!.uuid })).toMatchObject({ status: 'failed', error: { code: 'SEND_FAILED' } });
   });
 
   describe('quick_reply_or_template (deprecated)', () => {
@@ -155,7 +154,7 @@ describe('ConversationActionsService.SendMessage (gRPC)', () => {
     it('sends the template when the window is closed, never WINDOW_CLOSED', async () => {
       const response = await rpc.sendMessage(request({ ...content, conversation: { uuid: conversations.closed } }));
       expect(response.messages).toHaveLength(1);
-      expect(await MessageModel.findById(response.message!.uuid).lean()).toMatchObject({ content_type: 'template', body: 'Seguimos aquí, Ana.' });
+      expect(await storedCollection('messages').findOne({ _id: response.message!.uuid })).toMatchObject({ content_type: 'template', body: 'Seguimos aquí, Ana.' });
     });
   });
 

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MessageModel } from '@cmsg/dal';
-import { type BusinessSeedInput, type TestBusiness, contactSeed, createTestBusiness, minutesAgo, uniquePhone } from '@cmsg/testing';
+import { type BusinessSeedInput, type TestBusiness, contactSeed, createTestBusiness, minutesAgo, uniquePhone, storedCollection } from '@cmsg/testing';
 import { lastRequestSeq, messageRequests, storedMessage } from './messaging-fixtures';
 
 type TemplateSeed = NonNullable<BusinessSeedInput['templates']>[number];
@@ -264,6 +263,6 @@ describe('POST /{slug}/conversation/messages/template', () => {
 
   it('keeps the author of every template send', async () => {
     const response = await send(conversations.open, { template: { uuid: ids.plain } });
-    expect(await MessageModel.findById(response.body.message.uuid).lean()).toMatchObject({ author: { type: 'api_token', uuid: business.tokenUuid } });
+    expect(await storedCollection('messages').findOne({ _id: response.body.message.uuid })).toMatchObject({ author: { type: 'api_token', uuid: business.tokenUuid } });
   });
 });

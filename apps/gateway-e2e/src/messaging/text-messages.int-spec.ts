@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BusinessModel, ConversationModel, MessageModel } from '@cmsg/dal';
-import { type TestBusiness, contactSeed, createTestBusiness, minutesAgo, uniquePhone } from '@cmsg/testing';
+import { type TestBusiness, contactSeed, createTestBusiness, minutesAgo, uniquePhone, storedCollection } from '@cmsg/testing';
 import { cloudApi, lastRequestSeq, messageRequests, phoneNumberIdOf, storedMessage, textRequestBody } from './messaging-fixtures';
 
 describe('POST /{slug}/conversation/messages/text', () => {
@@ -65,7 +64,7 @@ describe('POST /{slug}/conversation/messages/text', () => {
     });
     expect(stored!.created_at.toISOString()).toBe(response.body.message.created_at);
 
-    const conversation = await ConversationModel.findById(conversations.open).lean();
+    const conversation = await storedCollection('conversations').findOne({ _id: conversations.open });
     expect(conversation!.last_message).toMatchObject({ uuid: response.body.message.uuid, is_from_customer: false, body: 'Hola, ¿en qué te ayudo?' });
     expect(conversation!.unread_count).toBe(0);
     expect(conversation!.sort_at.toISOString()).toBe(response.body.message.created_at);
@@ -84,7 +83,7 @@ describe('POST /{slug}/conversation/messages/text', () => {
       expect([response.status, response.body.code]).toEqual([422, 'WINDOW_CLOSED']);
     }
     expect(await messageRequests(business, since)).toEqual([]);
-    expect(await MessageModel.countDocuments({ conversation_id: conversations.closed, is_from_customer: false })).toBe(0);
+    expect(await storedCollection('messages').countDocuments({ conversation_id: conversations.closed, is_from_customer: false })).toBe(0);
   });
 
   it('answers 502 SEND_FAILED when the provider fails, and keeps the message as failed', async () => {
@@ -97,10 +96,10 @@ describe('POST /{slug}/conversation/messages/text', () => {
     } finally {
       await api.removeRule(ruleId!).catch(() => undefined);
     }
-    const failed = await MessageModel.findOne({ conversation_id: conversations.failing, is_from_customer: false }).lean();
+    const failed = await storedCollection('messages').findOne({ conversation_id: conversations.failing, is_from_customer: false });
     expect(failed).toMatchObject({ body: 'this one fails', status: 'failed', error: { code: 'SEND_FAILED' }, provider_message_id: null });
     // A failed message is not the conversation's last message.
-    expect((await ConversationModel.findById(conversations.failing).lean())!.last_message!.is_from_customer).toBe(true);
+    expect((await storedCollection('conversations').findOne({ _id: conversations.failing }))!.last_message!.is_from_customer).toBe(true);
 
     const retried = await send(conversations.failing, { text: 'this one goes' });
     expect(retried.status).toBe(201);
@@ -111,7 +110,7 @@ describe('POST /{slug}/conversation/messages/text', () => {
     const response = await send({ chat_user_id: chatUserId }, { text: 'hola' });
     expect([response.status, response.body.code]).toEqual([409, 'BSUID_SEND_DISABLED']);
     expect(await messageRequests(business, since)).toEqual([]);
-    expect(await MessageModel.countDocuments({ conversation_id: conversations.bsuid, is_from_customer: false })).toBe(0);
+    expect(await storedCollection('messages').countDocuments({ conversation_id: conversations.bsuid, is_from_customer: false })).toBe(0);
   });
 
   it('answers 422 CHANNEL_NOT_CONFIGURED when the channel has no Cloud API access token', async () => {
@@ -126,19 +125,19 @@ describe('POST /{slug}/conversation/messages/text', () => {
     expect(response.body.message.status).toBe('simulated');
     expect(await messageRequests(business, since)).toEqual([]);
     expect(await storedMessage(response.body.message.uuid)).toMatchObject({ status: 'simulated', is_simulated: true, body: 'simulated hello', provider_message_id: null });
-    expect((await ConversationModel.findById(conversations.tester).lean())!.last_message!.uuid).toBe(response.body.message.uuid);
+    expect((await storedCollection('conversations').findOne({ _id: conversations.tester }))!.last_message!.uuid).toBe(response.body.message.uuid);
   });
 
   it("checks a tester conversation's window on the business's virtual clock", async () => {
     expect((await send(conversations.testerClock, { text: 'before' })).status).toBe(201);
-    await BusinessModel.updateOne({ _id: business.businessId }, { $set: { tester_clock_offset_ms: 23 * 3_600_000 + 1_000 } });
+    await storedCollection('businesses').updateOne({ _id: business.businessId }, { $set: { tester_clock_offset_ms: 23 * 3_600_000 + 1_000 } });
     try {
       const response = await send(conversations.testerClock, { text: 'after' });
       expect([response.status, response.body.code]).toEqual([422, 'WINDOW_CLOSED']);
       // Real conversations keep the real clock.
       expect((await send(conversations.open, { text: 'still open' })).status).toBe(201);
     } finally {
-      await BusinessModel.updateOne({ _id: business.businessId }, { $set: { tester_clock_offset_ms: 0 } });
+      await storedCollection('businesses').updateOne({ _id: business.businessId }, { $set: { tester_clock_offset_ms: 0 } });
     }
   });
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { scheduleDueMinute } from '@cmsg/conversation-commands';
-import { ScheduledMessageModel, generateApiToken } from '@cmsg/dal';
+import { ScheduledMessageModel } from '@cmsg/dal';
+import { generateApiToken } from '@cmsg/seed';
 import {
   type ApiClient,
   type BusinessSeedInput,

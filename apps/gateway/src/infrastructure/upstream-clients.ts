@@ -1,4 +1,4 @@
-import type { GrpcClients } from '@cmsg/platform';
+import { type GrpcClients, MONGODB_HEALTH_SERVICE } from '@cmsg/platform';
 import { ActionsServiceClient, ConversationActionsServiceClient, ConversationsServiceClient, FilesServiceClient, HealthClient, SchedulerServiceClient } from '@cmsg/proto';
 import { FileContentForwarder } from '../file-transfers/file-content-forwarder';
 import type { GatewayConfig } from '../config';
@@ -21,11 +21,15 @@ type UpstreamAddresses = Pick<GatewayConfig, 'CONVERSATIONS_GRPC_ADDRESS' | 'SCH
 /** gRPC clients of the services the gateway calls, and a grpc.health.v1 readiness check per service. */
 export function connectUpstreams(clients: GrpcClients, addresses: UpstreamAddresses): UpstreamConnections {
   const files = clients.connect(FilesServiceClient, { address: addresses.CONVERSATIONS_GRPC_ADDRESS, deadlineMs: UPSTREAM_DEADLINE_MS });
-  const healthChecks = Object.entries({
-    'grpc:conversations': addresses.CONVERSATIONS_GRPC_ADDRESS,
-    'grpc:scheduler': addresses.SCHEDULER_GRPC_ADDRESS,
-    'grpc:actions': addresses.ACTIONS_GRPC_ADDRESS,
-  }).map(([name, address]) => grpcHealthReadinessCheck(name, clients.connect(HealthClient, { address, deadlineMs: HEALTH_CHECK_DEADLINE_MS }).rpc));
+  const health = (address: string) => clients.connect(HealthClient, { address, deadlineMs: HEALTH_CHECK_DEADLINE_MS }).rpc;
+  const conversationsHealth = health(addresses.CONVERSATIONS_GRPC_ADDRESS);
+  const healthChecks = [
+    grpcHealthReadinessCheck('grpc:conversations', conversationsHealth),
+    grpcHealthReadinessCheck('grpc:scheduler', health(addresses.SCHEDULER_GRPC_ADDRESS)),
+    grpcHealthReadinessCheck('grpc:actions', health(addresses.ACTIONS_GRPC_ADDRESS)),
+    // The gateway has no MongoDB connection of its own: the conversations service answers for it.
+    grpcHealthReadinessCheck('mongodb', conversationsHealth, MONGODB_HEALTH_SERVICE),
+  ];
   return {
     upstreams: {
       conversations: clients.connect(ConversationsServiceClient, { address: addresses.CONVERSATIONS_GRPC_ADDRESS, deadlineMs: UPSTREAM_DEADLINE_MS }).rpc,

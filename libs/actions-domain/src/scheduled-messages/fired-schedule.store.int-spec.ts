@@ -1,5 +1,5 @@
 import { scheduleContextNoteId } from '@cmsg/conversation-commands';
-import { TimelineEventModel, businessScope } from '@cmsg/dal';
+import { TimelineEventRepository, businessScope, ensureIndexes } from '@cmsg/dal';
 import { randomBytes, randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
 import type { FiredSchedule } from './fired-schedule.store';
@@ -14,7 +14,7 @@ describe('MongoFiredScheduleStore.addContextNote on FerretDB', () => {
 
   beforeAll(async () => {
     await mongoose.connect(process.env['MONGODB_URI'] ?? 'mongodb://127.0.0.1:27117/', { dbName, serverSelectionTimeoutMS: 10_000 });
-    await TimelineEventModel.createIndexes();
+    await ensureIndexes();
   });
 
   afterAll(() => mongoose.disconnect());
@@ -25,7 +25,7 @@ describe('MongoFiredScheduleStore.addContextNote on FerretDB', () => {
     const ids = await Promise.all(Array.from({ length: 4 }, () => store.addContextNote(scope, schedule, 'token-1', at)));
     ids.push(await store.addContextNote(scope, schedule, 'token-1', new Date()));
     expect(new Set(ids)).toEqual(new Set([scheduleContextNoteId(schedule._id)]));
-    const notes = await TimelineEventModel.find({ conversation_id: schedule.conversation_id }).lean();
+    const notes = await new TimelineEventRepository().findRecentOfKind(scope, schedule.conversation_id, 'note', 10);
     expect(notes).toEqual([expect.objectContaining({ _id: scheduleContextNoteId(schedule._id), kind: 'note', body: 'Follow up on the quote', author: { type: 'api_token', uuid: 'token-1' } })]);
   });
 });

@@ -2,19 +2,23 @@ import { type ScheduleDeliveryPath, type ScheduleHistoryEntry, scheduleContextNo
 import {
   type BusinessScope,
   type ScheduleClaim,
-  ChannelModel,
-  ConversationModel,
+  ChannelRepository,
+  ConversationRepository,
   ScheduledMessageModel,
-  TemplateModel,
-  TimelineEventModel,
+  TemplateRepository,
+  TimelineEventRepository,
   claimOnce,
   claimsOfSchedule,
   readClaim,
   releaseScheduleSlot,
   scheduleClaimId,
   scopedFilter,
-  isDuplicateKeyError,
 } from '@cmsg/dal';
+
+const channels = new ChannelRepository();
+const conversations = new ConversationRepository();
+const templates = new TemplateRepository();
+const timelineEvents = new TimelineEventRepository();
 
 /** The stored schedule fields the executor reads (collection scheduled_messages). */
 export interface FiredSchedule {
@@ -106,21 +110,16 @@ export class MongoFiredScheduleStore implements FiredScheduleStore {
 
   async addContextNote(scope: BusinessScope, schedule: FiredSchedule, authorTokenUuid: string, at: Date): Promise<string> {
     const id = scheduleContextNoteId(schedule._id);
-    try {
-      // The shape of a note added through the conversations service (appendNote), with a fixed id.
-      await TimelineEventModel.create({
-        _id: id,
-        business_id: scope.businessId,
-        conversation_id: schedule.conversation_id,
-        kind: 'note',
-        body: schedule.reason,
-        author: { type: 'api_token', uuid: authorTokenUuid },
-        created_at: at,
-      });
-    } catch (error) {
-      // Written by an earlier run that died before recording it.
-      if (!isDuplicateKeyError(error)) throw error;
-    }
+    // The shape of a note added through the conversations service (appendNote), with a fixed id:
+    // an earlier run that died before recording it wrote it already.
+    await timelineEvents.insertIfAbsent(scope, {
+      id,
+      conversationId: schedule.conversation_id,
+      kind: 'note',
+      body: schedule.reason,
+      author: { type: 'api_token', uuid: authorTokenUuid },
+      createdAt: at,
+    });
     return id;
   }
 
@@ -141,16 +140,12 @@ export class MongoFiredScheduleStore implements FiredScheduleStore {
     return releaseScheduleSlot(scope, conversationId, scheduleId, now);
   }
   async defaultScheduledTemplateId(scope: BusinessScope, conversationId: string): Promise<string | null> {
-    const conversation = await ConversationModel.findOne(scopedFilter(scope, { _id: conversationId }), { channel_id: 1 }).lean<{ channel_id: string }>();
+    const conversation = await conversations.findById(scope, conversationId);
     if (!conversation) return null;
-    const channel = await ChannelModel.findOne(scopedFilter(scope, { _id: conversation.channel_id }), { default_scheduled_template: 1 }).lean<{
-      default_scheduled_template?: string | null;
-    }>();
+    const channel = await channels.findById(scope, conversation.channel_id);
     const name = channel?.default_scheduled_template;
     if (!name) return null;
-    const template = await TemplateModel.findOne(scopedFilter(scope, { channel_id: conversation.channel_id, name }), { _id: 1 })
-      .sort({ _id: 1 })
-      .lean<{ _id: string }>();
+    const template = await templates.findOnChannelByName(scope, conversation.channel_id, name);
     return template?._id ?? null;
   }
 }

@@ -1,7 +1,7 @@
 import { businessScope } from '@cmsg/dal';
 import type { Logger } from '@cmsg/platform';
 import type { Clock } from '../ports';
-import type { LeasedDelivery, WebhookDeliveryRepository, WebhookEndpointRepository } from '@cmsg/dal';
+import type { LeasedDelivery, WebhookDeliveryRepository, WebhookRepository } from '@cmsg/dal';
 import { type WebhookRetryPolicy, nextWebhookAttemptAt } from './webhook-retry';
 import { WEBHOOK_SIGNATURE_HEADER, signWebhookBody } from './webhook-signature';
 
@@ -31,7 +31,7 @@ export class WebhookDispatcher {
 
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
-    private readonly endpoints: WebhookEndpointRepository,
+    private readonly endpoints: WebhookRepository,
     private readonly transport: WebhookTransport,
     private readonly clock: Clock,
     private readonly logger: Logger,

@@ -1,5 +1,5 @@
 import { businessScope } from '@cmsg/dal';
-import type { ActionGroupEntity, WebhookDeliveryRepository, WebhookEndpoint, WebhookEndpointRepository } from '@cmsg/dal';
+import type { ActionGroupEntity, WebhookDeliveryRepository, WebhookEndpoint, WebhookRepository } from '@cmsg/dal';
 import { deterministicUuid, type WebhookEvent } from './webhook-events';
 
 /**
@@ -14,7 +14,7 @@ export class WebhookOutbox {
    *   endpoint added or removed is seen within this delay.
    */
   constructor(
-    private readonly endpoints: Pick<WebhookEndpointRepository, 'list'>,
+    private readonly endpoints: Pick<WebhookRepository, 'list'>,
     private readonly deliveries: Pick<WebhookDeliveryRepository, 'enqueue'>,
     private readonly cacheMs = 5_000,
   ) {}

@@ -1,6 +1,5 @@
 import { CatalogError, type ErrorCode } from '@cmsg/errors';
-import { type BusinessScope, nameLookupKey, scopedFilter } from '@cmsg/dal';
-import type { Model } from 'mongoose';
+import { type BusinessScope, nameLookupKey } from '@cmsg/dal';
 
 /** A business object named by uuid or by name (CONTRACT 4): `{uuid}` or `{name}`; uuid wins when both are sent. */
 export interface ObjectRef {
@@ -15,34 +14,39 @@ export interface ObjectRefCodes {
   otherBusiness?: ErrorCode;
 }
 
+/** The repository of a named kind of object (NamedTenantRepository). */
+export interface NamedObjects<Stored extends { _id: string }> {
+  findById(scope: BusinessScope, id: string): Promise<Stored | null>;
+  findByNameKey(scope: BusinessScope, nameKey: string, limit?: number): Promise<Stored[]>;
+  existsInAnotherBusiness(scope: BusinessScope, id: string): Promise<boolean>;
+}
+
 export function hasObjectRef(ref: ObjectRef | undefined): ref is ObjectRef {
   return Boolean(ref?.uuid || ref?.name);
 }
 
 /**
- * Resolves a reference within the business: by uuid, or by the normalised name key (FerretDB has
- * no collation). A name matching several objects is the kind's ambiguity code.
+ * Resolves a reference within the business: by uuid, or by the normalised name key (names are
+ * case-insensitive). A name matching several objects is the kind's ambiguity code.
  */
 export async function resolveObjectRef<Stored extends { _id: string }>(
-  model: Model<any>,
+  objects: NamedObjects<Stored>,
   scope: BusinessScope,
   ref: ObjectRef,
   codes: ObjectRefCodes,
   label: string,
 ): Promise<Stored> {
   if (ref.uuid) {
-    const found = await model.findOne(scopedFilter(scope, { _id: ref.uuid })).lean<Stored>();
+    const found = await objects.findById(scope, ref.uuid);
     if (found) return found;
-    // Only existence is read outside the business, and only to choose the error code the catalog defines for it.
-    if (codes.otherBusiness && (await model.exists({ _id: ref.uuid, business_id: { $ne: scope.businessId } }))) {
+    if (codes.otherBusiness && (await objects.existsInAnotherBusiness(scope, ref.uuid))) {
       throw new CatalogError(codes.otherBusiness, `The ${label} '${ref.uuid}' belongs to another business.`);
     }
     throw new CatalogError(codes.notFound, `No ${label} with uuid '${ref.uuid}' in this business.`);
   }
   if (ref.name) {
     const key = nameLookupKey(ref.name);
-    // Two are enough to know it is ambiguous.
-    const matches = key ? await model.find(scopedFilter(scope, { name_key: key })).sort({ _id: 1 }).limit(2).lean<Stored[]>() : [];
+    const matches = key ? await objects.findByNameKey(scope, key) : [];
     if (matches.length > 1) throw new CatalogError(codes.ambiguous, `Several ${label}s are named '${ref.name}'; use the uuid.`);
     if (matches.length === 1) return matches[0]!;
     throw new CatalogError(codes.notFound, `No ${label} named '${ref.name}' in this business.`);

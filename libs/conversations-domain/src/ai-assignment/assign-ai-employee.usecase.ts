@@ -3,8 +3,8 @@ import type { AssignAiEmployeeResponse } from '@cmsg/proto';
 import type { ActionActor } from '../action-support/action-actor';
 import { type AlreadyInStatePolicy, whenAlreadyInState } from '../action-support/already-in-state';
 import type { ObjectRef } from '../action-support/resolve-object-ref';
+import type { ConversationOutbox } from '../conversation-outbox';
 import { type ConversationReference, resolveConversationReference } from '../resolve-conversation-reference';
-import { currentConversationState } from '../conversation-state-change';
 import { changeConversationOwner } from './change-conversation-owner';
 import { handlePendingScheduleForOwnerChange } from './owner-change-schedule';
 import { findAiEmployee } from './resolve-ai-employee.usecase';
@@ -22,26 +22,19 @@ export interface AssignAiEmployeeCommand {
  * AssignAiEmployee (SPEC 4.3 assign_ai_employee, CONTRACT 5 /conversation/ai-employee). Running
  * the AI afterwards (`run`) is the actions-runner's job, not this use case's.
  */
-export async function assignAiEmployee(scope: BusinessScope, command: AssignAiEmployeeCommand): Promise<AssignAiEmployeeResponse> {
+export async function assignAiEmployee(scope: BusinessScope, outbox: ConversationOutbox, command: AssignAiEmployeeCommand): Promise<AssignAiEmployeeResponse> {
   const action = parseScheduledMessageAction(command.scheduledMessageAction);
   const { conversation } = await resolveConversationReference(scope, command.reference);
   const employee = await findAiEmployee(scope, command.aiEmployee);
-  const response = (noop: boolean): AssignAiEmployeeResponse => ({
-    conversation: { uuid: conversation._id },
-    ai_employee: { uuid: employee._id, name: employee.name },
-    noop,
-  });
-  if ((await currentConversationState(scope, conversation, 'owner')) === employee._id) {
+  const alreadyAssigned = (): AssignAiEmployeeResponse => {
     whenAlreadyInState(command.policy, 'AI_EMPLOYEE_ALREADY_ASSIGNED', `The AI employee '${employee.name}' is already assigned.`);
-    return response(true);
-  }
+    return { conversation: { uuid: conversation._id }, ai_employee: { uuid: employee._id, name: employee.name }, noop: true };
+  };
+  if (conversation.ai_employee_id === employee._id) return alreadyAssigned();
   const now = new Date();
   const scheduleHandled = await handlePendingScheduleForOwnerChange(scope, conversation, action, { kind: 'ai_employee', aiEmployeeId: employee._id }, command.actor, now);
-  const change = await changeConversationOwner(scope, conversation, employee._id, scheduleHandled, now, command.actor);
-  if (!change.changed) {
-    // A concurrent request assigned the same employee first.
-    whenAlreadyInState(command.policy, 'AI_EMPLOYEE_ALREADY_ASSIGNED', `The AI employee '${employee.name}' is already assigned.`);
-    return response(true);
-  }
-  return response(false);
+  const change = await changeConversationOwner(scope, outbox, conversation, employee._id, scheduleHandled, now, command.actor);
+  // Not changed: a concurrent request assigned the same employee first.
+  if (!change.changed) return alreadyAssigned();
+  return { conversation: { uuid: conversation._id }, ai_employee: { uuid: employee._id, name: employee.name }, noop: false };
 }

@@ -1,17 +1,7 @@
 import { CatalogError } from '@cmsg/errors';
-import {
-  type BusinessScope,
-  ChannelModel,
-  ConversationModel,
-  ScheduledMessageModel,
-  type ScheduledMessageEntity,
-  TemplateModel,
-  claimOnce,
-  latestScheduleSlot,
-  releaseScheduleSlot,
-  scopedFilter,
-} from '@cmsg/dal';
+import { type BusinessScope, ScheduledMessageModel, type ScheduledMessageEntity, claimOnce, latestScheduleSlot, releaseScheduleSlot, scopedFilter } from '@cmsg/dal';
 import type { ActionActor } from '../action-support/action-actor';
+import { repositories } from '../repositories';
 import type { StoredConversation } from '../resolve-conversation-reference';
 import { type NewScheduleOwner, reassignedScheduleFields } from './schedule-reassignment';
 
@@ -48,7 +38,7 @@ export async function cancelPendingSchedule(scope: BusinessScope, schedule: Stor
   await releaseScheduleSlot(scope, schedule.conversation_id, schedule._id, now);
   // A schedule that predates the slot log is known only to the conversation's pointer.
   if ((await latestScheduleSlot(scope, schedule.conversation_id)).seq === 0) {
-    await ConversationModel.updateOne(scopedFilter(scope, { _id: schedule.conversation_id, pending_schedule_id: schedule._id }), { $set: { pending_schedule_id: null, updated_at: now } });
+    await repositories.conversations.clearPendingSchedule(scope, schedule.conversation_id, schedule._id, now);
   }
 }
 
@@ -71,13 +61,9 @@ export async function reassignPendingSchedule(scope: BusinessScope, schedule: St
  */
 export async function fallbackTemplateOf(scope: BusinessScope, schedule: StoredSchedule, conversation: StoredConversation): Promise<string> {
   if (schedule.template_id) return schedule.template_id;
-  const channel = await ChannelModel.findOne(scopedFilter(scope, { _id: conversation.channel_id }), { default_scheduled_template: 1 }).lean<{
-    default_scheduled_template?: string | null;
-  }>();
+  const channel = await repositories.channels.findById(scope, conversation.channel_id);
   const templateName = channel?.default_scheduled_template;
-  const template = templateName
-    ? await TemplateModel.findOne(scopedFilter(scope, { channel_id: conversation.channel_id, name: templateName }), { _id: 1 }).lean<{ _id: string }>()
-    : null;
+  const template = templateName ? await repositories.templates.findOnChannelByName(scope, conversation.channel_id, templateName) : null;
   if (!template) {
     throw new CatalogError(
       'TEMPLATE_NOT_FOUND',

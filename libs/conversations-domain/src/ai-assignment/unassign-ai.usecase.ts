@@ -4,7 +4,6 @@ import type { ActionActor } from '../action-support/action-actor';
 import type { ConversationOutbox } from '../conversation-outbox';
 import { type ConversationReference, resolveConversationReference, type StoredConversation } from '../resolve-conversation-reference';
 import { changeInboxStatus } from '../set-inbox-status.usecase';
-import { currentConversationState } from '../conversation-state-change';
 import { changeConversationOwner } from './change-conversation-owner';
 import { handlePendingScheduleForOwnerChange } from './owner-change-schedule';
 import { parseScheduledMessageAction } from './scheduled-message-action';
@@ -25,11 +24,11 @@ export async function unassignAi(scope: BusinessScope, outbox: ConversationOutbo
   const action = parseScheduledMessageAction(command.scheduledMessageAction);
   const { conversation } = await resolveConversationReference(scope, command.reference);
   let current: StoredConversation = conversation;
-  let hadAi = Boolean(await currentConversationState(scope, conversation, 'owner'));
+  let hadAi = Boolean(conversation.ai_employee_id);
   if (hadAi) {
     const now = new Date();
     const scheduleHandled = await handlePendingScheduleForOwnerChange(scope, conversation, action, { kind: 'human_user' }, command.actor, now);
-    const change = await changeConversationOwner(scope, conversation, null, scheduleHandled, now, command.actor);
+    const change = await changeConversationOwner(scope, outbox, conversation, null, scheduleHandled, now, command.actor);
     // A concurrent request unassigned it first: this one changed nothing.
     hadAi = change.changed;
     current = change.conversation;

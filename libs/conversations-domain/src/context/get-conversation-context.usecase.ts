@@ -1,7 +1,7 @@
-import { type BusinessScope, visionWallet, walletBalance } from '@cmsg/dal';
+import type { BusinessScope } from '@cmsg/dal';
 import type { ConversationContext } from '@cmsg/proto';
 import { loadPendingSchedule } from '../ai-assignment/pending-schedule';
-import { loadBusinessClockAndVisionFunds } from '../business-clock';
+import { clockOf, loadBusiness } from '../business-clock';
 import { conversationNow, messagingWindow } from '../messaging-window';
 import { type ConversationReference, resolveConversationReference } from '../resolve-conversation-reference';
 
@@ -11,9 +11,8 @@ import { type ConversationReference, resolveConversationReference } from '../res
  */
 export async function getConversationContext(scope: BusinessScope, reference: ConversationReference, realNow: number = Date.now()): Promise<ConversationContext> {
   const { conversation, contact } = await resolveConversationReference(scope, reference);
-  const [{ clock, visionWalletFundedTokens }, pendingSchedule] = await Promise.all([loadBusinessClockAndVisionFunds(scope), loadPendingSchedule(scope, conversation)]);
-  const visionWalletTokens = await walletBalance(scope, visionWallet(scope.businessId), visionWalletFundedTokens);
-  const now = conversationNow(conversation.is_tester, clock.testerClockOffsetMs, realNow);
+  const [business, pendingSchedule] = await Promise.all([loadBusiness(scope), loadPendingSchedule(scope, conversation)]);
+  const now = conversationNow(conversation.is_tester, clockOf(business).testerClockOffsetMs, realNow);
   return {
     uuid: conversation._id,
     contact_uuid: contact._id,
@@ -22,7 +21,7 @@ export async function getConversationContext(scope: BusinessScope, reference: Co
     ai_employee_uuid: conversation.ai_employee_id ?? undefined,
     inbox_status: conversation.inbox_status,
     media_awaiting_transcription: conversation.media_awaiting_transcription,
-    vision_wallet_tokens: visionWalletTokens,
+    vision_wallet_tokens: business.vision_wallet_tokens,
     now: new Date(now).toISOString(),
     pending_schedule_uuid: pendingSchedule?._id,
     contact_phone: contact.phone || undefined,

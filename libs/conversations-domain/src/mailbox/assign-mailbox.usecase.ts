@@ -1,9 +1,14 @@
 import { CatalogError } from '@cmsg/errors';
-import { type BusinessScope, ConversationModel, scopedFilter } from '@cmsg/dal';
+import type { BusinessScope } from '@cmsg/dal';
 import type { AssignMailboxResponse } from '@cmsg/proto';
+import type { ActionActor } from '../action-support/action-actor';
 import { type AlreadyInStatePolicy, whenAlreadyInState } from '../action-support/already-in-state';
 import type { ObjectRef } from '../action-support/resolve-object-ref';
-import { type ConversationReference, resolveConversationReference, type StoredConversation } from '../resolve-conversation-reference';
+import { MAX_CHANGE_ROUNDS } from '../conversation-change';
+import { MAILBOX_CHANGED, conversationChangeEvent } from '../conversation-events';
+import type { ConversationOutbox } from '../conversation-outbox';
+import { repositories } from '../repositories';
+import { type ConversationReference, reloadConversation, resolveConversationReference } from '../resolve-conversation-reference';
 import { resolveMailboxTarget } from './resolve-mailbox-target';
 
 export interface AssignMailboxCommand {
@@ -11,26 +16,33 @@ export interface AssignMailboxCommand {
   mailbox?: ObjectRef;
   category?: ObjectRef;
   policy: AlreadyInStatePolicy;
+  actor: ActionActor;
 }
 
-/** AssignMailbox (SPEC 4.3 assign_mailbox, CONTRACT 5 /conversation/mailbox). */
-export async function assignMailbox(scope: BusinessScope, command: AssignMailboxCommand): Promise<AssignMailboxResponse> {
-  const { conversation } = await resolveConversationReference(scope, command.reference);
+/**
+ * AssignMailbox (SPEC 4.3 assign_mailbox, CONTRACT 5 /conversation/mailbox): one update of the
+ * conversation whose filter holds the mailbox it replaces, with its event. Of concurrent moves to
+ * the same mailbox one makes the change; the others find it there (409 or no-op by policy).
+ */
+export async function assignMailbox(scope: BusinessScope, outbox: ConversationOutbox, command: AssignMailboxCommand): Promise<AssignMailboxResponse> {
+  let { conversation } = await resolveConversationReference(scope, command.reference);
   const mailbox = await resolveMailboxTarget(scope, command);
   const response = (noop: boolean): AssignMailboxResponse => ({ conversation: { uuid: conversation._id }, mailbox: { uuid: mailbox._id, name: mailbox.name }, noop });
-  const alreadyThere = () => {
-    whenAlreadyInState(command.policy, 'MAILBOX_ALREADY_ASSIGNED', `The conversation is already in the mailbox '${mailbox.name}'.`);
-    return response(true);
-  };
-  if (conversation.mailbox_id === mailbox._id) return alreadyThere();
 
-  // The guard only fails when a concurrent request moved it to this same mailbox first.
-  const updated = await ConversationModel.findOneAndUpdate(
-    scopedFilter(scope, { _id: conversation._id, mailbox_id: { $ne: mailbox._id } }),
-    { $set: { mailbox_id: mailbox._id, updated_at: new Date() } },
-    { new: true },
-  ).lean<StoredConversation>();
-  if (updated) return response(false);
-  if (!(await ConversationModel.exists(scopedFilter(scope, { _id: conversation._id })))) throw new CatalogError('CONVERSATION_NOT_FOUND');
-  return alreadyThere();
+  for (let round = 0; round < MAX_CHANGE_ROUNDS; round += 1) {
+    const from = conversation.mailbox_id ?? null;
+    if (from === mailbox._id) {
+      whenAlreadyInState(command.policy, 'MAILBOX_ALREADY_ASSIGNED', `The conversation is already in the mailbox '${mailbox.name}'.`);
+      return response(true);
+    }
+    const now = new Date();
+    const event = conversationChangeEvent(MAILBOX_CHANGED, scope, conversation._id, { from, to: mailbox._id }, command.actor, now);
+    const changed = await repositories.conversations.changeMailbox(scope, conversation._id, { from, to: mailbox._id, event, now });
+    if (changed) {
+      await outbox.publishQuietly(scope, changed._id, event);
+      return response(false);
+    }
+    conversation = await reloadConversation(scope, conversation._id);
+  }
+  throw new CatalogError('UPDATE_FAILED', 'The conversation mailbox kept changing during the update; retry.');
 }

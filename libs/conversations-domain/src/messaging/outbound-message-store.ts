@@ -1,21 +1,13 @@
 import { CatalogError, isErrorCode } from '@cmsg/errors';
-import { type BusinessScope, ConversationModel, MessageModel, scopedFilter, isDuplicateKeyError } from '@cmsg/dal';
+import type { BusinessScope, MessageEntity } from '@cmsg/dal';
+import { repositories } from '../repositories';
 import type { MessageAuthor } from './send-message.command';
 
 /** sending: claimed, provider call under way (or cut off by a crash); the rest are final. */
 export type OutboundStatus = 'sending' | 'sent' | 'simulated' | 'failed';
 
-export interface StoredOutboundMessage {
-  _id: string;
-  conversation_id: string;
-  body: string;
-  content_type: string;
-  status: OutboundStatus;
-  created_at: Date;
-  sending_started_at: Date | null;
-  operation_parts: number | null;
-  error: { code: string; message: string } | null;
-}
+/** An outbound message as stored; its status is an OutboundStatus. */
+export type StoredOutboundMessage = MessageEntity;
 
 export interface NewOutboundMessage {
   id: string;
@@ -35,10 +27,10 @@ export interface NewOutboundMessage {
 const OUTCOME_UNKNOWN =
   'Sending to the chat channel was interrupted (the service stopped during the provider call); the outcome is unknown, so the message is not sent again.';
 const SETTLE_POLL_MS = 200;
+
 /**
  * Outbound messages of a business, written so that an operation reaches the customer at most once:
- * the message is inserted (unique _id) before the provider call and settled after it. Single-
- * document atomic writes only (no transactions on FerretDB).
+ * the message is inserted (unique _id) before the provider call and settled after it.
  */
 export class OutboundMessageStore {
   constructor(
@@ -49,55 +41,41 @@ export class OutboundMessageStore {
   ) {}
 
   find(id: string): Promise<StoredOutboundMessage | null> {
-    return MessageModel.findOne(scopedFilter(this.scope, { _id: id, is_from_customer: false })).lean<StoredOutboundMessage>();
+    return repositories.messages.findOutbound(this.scope, id);
   }
 
   /** Inserts the message; false when it already exists (an earlier or concurrent attempt). */
-  async insert(message: NewOutboundMessage): Promise<boolean> {
-    try {
-      await MessageModel.create({
-        _id: message.id,
-        business_id: this.scope.businessId,
-        conversation_id: message.conversationId,
-        is_from_customer: false,
-        body: message.body,
-        content_type: message.contentType,
-        transcription: message.transcription ?? null,
-        status: message.status,
-        is_simulated: message.status === 'simulated',
-        created_at: message.createdAt,
-        author: message.author,
-        operation_id: message.operationId,
-        operation_part: message.part,
-        operation_parts: message.parts,
-        sending_started_at: message.status === 'sending' ? new Date(this.realNow()) : null,
-      });
-      return true;
-    } catch (error) {
-      if (isDuplicateKeyError(error)) return false;
-      throw error;
-    }
+  insert(message: NewOutboundMessage): Promise<boolean> {
+    return repositories.messages.insertIfAbsent(this.scope, {
+      _id: message.id,
+      conversation_id: message.conversationId,
+      is_from_customer: false,
+      body: message.body,
+      content_type: message.contentType,
+      transcription: message.transcription ?? null,
+      status: message.status,
+      is_simulated: message.status === 'simulated',
+      created_at: message.createdAt,
+      author: message.author,
+      operation_id: message.operationId,
+      operation_part: message.part,
+      operation_parts: message.parts,
+      sending_started_at: message.status === 'sending' ? new Date(this.realNow()) : null,
+    });
   }
 
   /** Answers the message as stored after the update. */
   markSent(id: string, providerMessageId: string): Promise<StoredOutboundMessage | null> {
-    // Unconditional: the provider accepted it, whatever a repeat concluded meanwhile.
-    return MessageModel.findOneAndUpdate(
-      scopedFilter(this.scope, { _id: id, is_from_customer: false }),
-      { $set: { status: 'sent', provider_message_id: providerMessageId, error: null } },
-      { new: true },
-    ).lean<StoredOutboundMessage>();
+    return repositories.messages.markSent(this.scope, id, providerMessageId);
   }
 
-  async markFailed(id: string, error: CatalogError): Promise<void> {
-    await MessageModel.updateOne(scopedFilter(this.scope, { _id: id, status: 'sending' }), {
-      $set: { status: 'failed', error: { code: error.code, message: error.message } },
-    });
+  markFailed(id: string, error: CatalogError): Promise<void> {
+    return repositories.messages.markFailedIfSending(this.scope, id, { code: error.code, message: error.message });
   }
 
   /** Forgets a claim the provider never saw, so a later repeat may try again. */
-  async discard(id: string): Promise<void> {
-    await MessageModel.deleteOne(scopedFilter(this.scope, { _id: id, status: 'sending' }));
+  discard(id: string): Promise<void> {
+    return repositories.messages.deleteIfSending(this.scope, id);
   }
 
   /**
@@ -112,9 +90,7 @@ export class OutboundMessageStore {
       const leaseEnd = (current.sending_started_at?.getTime() ?? 0) + this.inFlightLeaseMs;
       const remaining = leaseEnd - this.realNow();
       if (remaining <= 0) {
-        await MessageModel.updateOne(scopedFilter(this.scope, { _id: current._id, status: 'sending' }), {
-          $set: { status: 'failed', error: { code: 'SEND_FAILED', message: OUTCOME_UNKNOWN } },
-        });
+        await repositories.messages.markFailedIfSending(this.scope, current._id, { code: 'SEND_FAILED', message: OUTCOME_UNKNOWN });
       } else {
         await new Promise((resolve) => setTimeout(resolve, Math.min(SETTLE_POLL_MS, remaining)));
       }
@@ -125,24 +101,16 @@ export class OutboundMessageStore {
   }
 
   /**
-   * The conversation after an outbound message: last message, sort key and a reset unread count.
-   * Guarded by time so that a repeat or a late settle never hides a newer message; the window is
-   * untouched (only the customer opens it).
+   * The conversation after an outbound message: last message, sort key and a reset unread count,
+   * unless a newer message is shown already (a repeat or a late settle never hides a newer one);
+   * the window is untouched (only the customer opens it).
    */
-  async recordOnConversation(message: StoredOutboundMessage): Promise<void> {
-    await ConversationModel.updateOne(
-      scopedFilter(this.scope, {
-        _id: message.conversation_id,
-        $or: [{ last_message: null }, { 'last_message.created_at': { $lte: message.created_at } }],
-      }),
-      {
-        $set: {
-          last_message: { uuid: message._id, body: message.body, content_type: message.content_type, is_from_customer: false, created_at: message.created_at },
-          sort_at: message.created_at,
-          unread_count: 0,
-          updated_at: new Date(this.realNow()),
-        },
-      },
+  recordOnConversation(message: StoredOutboundMessage): Promise<void> {
+    return repositories.conversations.showLastMessage(
+      this.scope,
+      message.conversation_id,
+      { uuid: message._id, body: message.body ?? '', content_type: message.content_type, is_from_customer: false, created_at: message.created_at },
+      new Date(this.realNow()),
     );
   }
 }

@@ -10,7 +10,7 @@ import { CatalogError } from '@cmsg/errors';
 export const PAYMENT_MARKER_FIELDS = ['link', 'amount', 'currency', 'reference', 'due_date', 'bank_details'] as const;
 export type PaymentMarkerField = (typeof PAYMENT_MARKER_FIELDS)[number];
 
-/** A payment's values as the markers read them (PaymentModel). */
+/** A payment's values as the markers read them (the payments collection). */
 export interface PaymentValues {
   uuid: string;
   link: string | null;
@@ -20,7 +20,7 @@ export interface PaymentValues {
   due_date: string | null;
 }
 
-/** The business's payment profile (BusinessModel.payment_profile, seeded per CONTRACT 8). */
+/** The business's payment profile (business.payment_profile, seeded per CONTRACT 8). */
 export interface PaymentProfile {
   bank_name?: string | null;
   account_holder?: string | null;

@@ -1,5 +1,6 @@
 import { CatalogError } from '@cmsg/errors';
-import { type BusinessScope, QuickReplyModel, nameLookupKey, scopedFilter } from '@cmsg/dal';
+import { type BusinessScope, nameLookupKey } from '@cmsg/dal';
+import { repositories } from '../repositories';
 import type { ObjectReference } from './send-message.command';
 
 export interface StoredQuickReply {
@@ -16,16 +17,13 @@ export async function resolveQuickReply(scope: BusinessScope, reference: ObjectR
 }
 
 async function byUuid(scope: BusinessScope, uuid: string): Promise<StoredQuickReply> {
-  const quickReply = await QuickReplyModel.findOne(scopedFilter(scope, { _id: uuid })).lean<StoredQuickReply>();
+  const quickReply = await repositories.quickReplies.findById(scope, uuid);
   if (!quickReply) throw new CatalogError('QUICK_REPLY_NOT_FOUND', `No quick reply ${uuid} in this business.`);
   return quickReply;
 }
 
 async function byName(scope: BusinessScope, name: string): Promise<StoredQuickReply> {
-  // Two are enough to know it is ambiguous.
-  const matches = await QuickReplyModel.find(scopedFilter(scope, { name_key: nameLookupKey(name) }))
-    .limit(2)
-    .lean<StoredQuickReply[]>();
+  const matches = await repositories.quickReplies.findByNameKey(scope, nameLookupKey(name));
   if (matches.length === 0) throw new CatalogError('QUICK_REPLY_NOT_FOUND', `No quick reply named ${name} in this business.`);
   if (matches.length > 1) throw new CatalogError('QUICK_REPLY_AMBIGUOUS', `Several quick replies are named ${name}; use quick_reply: { uuid }.`);
   return matches[0]!;

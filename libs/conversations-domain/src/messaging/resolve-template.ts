@@ -1,5 +1,6 @@
 import { CatalogError } from '@cmsg/errors';
-import { type BusinessScope, TemplateModel, scopedFilter } from '@cmsg/dal';
+import type { BusinessScope } from '@cmsg/dal';
+import { repositories } from '../repositories';
 import type { TemplateReference } from './send-message.command';
 import type { TemplateDefinition } from './template-send';
 
@@ -12,14 +13,12 @@ export type StoredTemplate = TemplateDefinition & { _id: string; channel_id: str
  */
 export async function resolveTemplate(scope: BusinessScope, reference: TemplateReference, conversationChannelId: string): Promise<StoredTemplate> {
   if (reference.uuid) {
-    const template = await TemplateModel.findOne(scopedFilter(scope, { _id: reference.uuid })).lean<StoredTemplate>();
+    const template = await repositories.templates.findById(scope, reference.uuid);
     if (!template) throw new CatalogError('TEMPLATE_NOT_FOUND', `No template ${reference.uuid} in this business.`);
     return template;
   }
   const named = `${reference.name ?? ''} (${reference.language ?? ''})`;
-  const candidates = await TemplateModel.find(scopedFilter(scope, { name: reference.name, language: reference.language }))
-    .sort({ _id: 1 })
-    .lean<StoredTemplate[]>();
+  const candidates = await repositories.templates.findByNameAndLanguage(scope, reference.name ?? '', reference.language ?? '');
   if (candidates.length === 0) throw new CatalogError('TEMPLATE_NOT_FOUND', `No template ${named} in this business.`);
   const onConversationChannel = candidates.find((template) => template.channel_id === conversationChannelId);
   if (onConversationChannel) return onConversationChannel;

@@ -1,8 +1,9 @@
 import type { ChannelCredentials, MessageContent } from '@cmsg/chat-platform';
 import { CatalogError, isCatalogError } from '@cmsg/errors';
-import { type BusinessScope, ChannelModel, scopedFilter } from '@cmsg/dal';
+import type { BusinessScope } from '@cmsg/dal';
 import type { SendMessageResponse, SentMessage } from '@cmsg/proto';
 import { loadBusinessClock } from '../business-clock';
+import { repositories } from '../repositories';
 import { conversationNow, messagingWindow } from '../messaging-window';
 import { resolveConversationReference, type StoredContact } from '../resolve-conversation-reference';
 import type { MessageSender } from './message-sender';
@@ -134,7 +135,7 @@ async function callProvider(store: OutboundMessageStore, { sender, channel, cont
 }
 
 async function channelCredentials(scope: BusinessScope, channelId: string): Promise<ChannelCredentials> {
-  const channel = await ChannelModel.findOne(scopedFilter(scope, { _id: channelId }), { phone_number_id: 1, access_token: 1 }).lean<ChannelCredentials>();
+  const channel = await repositories.channels.findById(scope, channelId);
   if (!channel?.phone_number_id || !channel.access_token) {
     throw new CatalogError('CHANNEL_NOT_CONFIGURED', 'The conversation has no chat channel with a Cloud API phone number id and access token.');
   }

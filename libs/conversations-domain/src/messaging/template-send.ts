@@ -7,7 +7,7 @@ export const MAX_TEMPLATE_BODY_LENGTH = 1024;
 
 const PLACEHOLDER = /\{\{\s*(\d+)\s*\}\}/g;
 
-/** The stored template fields a send depends on (TemplateModel). */
+/** The stored template fields a send depends on. */
 export interface TemplateDefinition {
   name: string;
   language: string;
@@ -16,7 +16,7 @@ export interface TemplateDefinition {
   body: string;
   variable_count: number;
   /** text | image | video | document | location, or null without a header. */
-  header_type: string | null;
+  header_type?: string | null;
   buttons: { type: string; url?: string | null }[];
   is_fake: boolean;
 }

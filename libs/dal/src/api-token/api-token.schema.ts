@@ -11,7 +11,10 @@ export const apiTokenSchema = new Schema(
   },
   documentOptions,
 );
-// Token authentication: hash lookup.
+// Token authentication on every request: the hash lookup (also revocation by token).
 apiTokenSchema.index({ token_sha256: 1 }, { unique: true });
+// Tokens of a business in creation order (admin tool), and lookups by id within the business.
+apiTokenSchema.index({ business_id: 1, created_at: 1, _id: 1 });
+apiTokenSchema.index({ business_id: 1, _id: 1 }, { unique: true });
 
 export const ApiTokenModel = model('ApiToken', apiTokenSchema, 'api_tokens');

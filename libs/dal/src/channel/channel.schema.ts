@@ -14,9 +14,13 @@ export const channelSchema = new Schema(
   },
   documentOptions,
 );
-// Reference `channel` member and channel listing.
+// The reference's `channel` member, the seed's channels (public key, also $in), a tester contact's channel.
 channelSchema.index({ business_id: 1, public_key: 1 }, { unique: true });
 // Inbound webhooks resolve the channel by the provider's phone_number_id.
 channelSchema.index({ phone_number_id: 1 }, { unique: true });
+// A conversation's channel by id (send credentials, default scheduled template).
+channelSchema.index({ business_id: 1, _id: 1 }, { unique: true });
+// GET /channels and the first channel of a business, by name.
+channelSchema.index({ business_id: 1, name: 1, _id: 1 });
 
 export const ChannelModel = model('Channel', channelSchema, 'channels');

@@ -25,9 +25,9 @@ export function fullName(contact: ContactFields): string | undefined {
 }
 
 /**
- * Conversations keep a copy of these contact fields so a list page is one query (FerretDB has no
- * $lookup, and a second scan per page doubles its cost). Whatever writes a contact's name, phone or
- * platform id refreshes the copy with this function.
+ * Conversations keep a copy of these contact fields so that a list page is one indexed query with
+ * no join (lists are read far more often than contacts change). Whatever writes a contact's name,
+ * phone or platform id refreshes the copy with this function.
  */
 export function contactSnapshotOf(contact: ContactFields): ContactSnapshot {
   return {

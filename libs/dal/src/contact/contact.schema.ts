@@ -22,11 +22,15 @@ export const contactSchema = new Schema(
   },
   documentOptions,
 );
-// GET /contacts and /tester/contacts: created_at desc, uuid tiebreak.
+// A contact by id (conversation reference by uuid, seed upserts).
+contactSchema.index({ business_id: 1, _id: 1 }, { unique: true });
+// GET /contacts and GET /tester/contacts: created_at desc, uuid tiebreak.
 contactSchema.index({ business_id: 1, created_at: -1, _id: -1 });
-// Conversation reference by phone / chat_user_id / username.
-contactSchema.index({ business_id: 1, phone_key: 1 });
-contactSchema.index({ business_id: 1, chat_user_id: 1 });
-contactSchema.index({ business_id: 1, username_key: 1 });
+contactSchema.index({ business_id: 1, is_tester: 1, created_at: -1, _id: -1 });
+// Conversation reference by phone / chat_user_id / username, optionally within one channel; an
+// inbound sender on its channel by the same keys, oldest contact first.
+contactSchema.index({ business_id: 1, phone_key: 1, channel_id: 1, created_at: 1, _id: 1 });
+contactSchema.index({ business_id: 1, chat_user_id: 1, channel_id: 1, created_at: 1, _id: 1 });
+contactSchema.index({ business_id: 1, username_key: 1, channel_id: 1, created_at: 1, _id: 1 });
 
 export const ContactModel = model('Contact', contactSchema, 'contacts');

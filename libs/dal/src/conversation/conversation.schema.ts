@@ -12,6 +12,12 @@ const lastMessageSchema = new Schema(
   { _id: false },
 );
 
+/** An event about the conversation (topic conversation-events), waiting in its outbox to be published. */
+const outboxEventSchema = new Schema(
+  { id: { type: String, required: true }, type: { type: String, required: true }, payload: { type: Schema.Types.Mixed, required: true }, created_at: { type: Date, required: true } },
+  { _id: false },
+);
+
 export const conversationSchema = new Schema(
   {
     ...tenantDocumentFields,
@@ -32,24 +38,20 @@ export const conversationSchema = new Schema(
     pending_reason: { type: String, default: null },
     last_message: { type: lastMessageSchema, default: null },
     last_inbound_at: { type: Date, default: null },
-    // The last inbound message applied to the counters: a redelivery of it does not count twice.
     last_inbound_message_id: { type: String, default: null },
     unread_count: { type: Number, required: true, default: 0 },
+    // The last inbound messages counted (unread_count): a redelivered message is not counted twice.
+    recent_inbound_message_ids: { type: [String], default: [] },
+    // Inbound media awaiting transcription: the count the resolve guard reads, and the messages it
+    // counts (added and removed once each, so a repeated ingest never moves the count twice).
     media_awaiting_transcription: { type: Number, required: true, default: 0 },
-    // The one pending scheduled message (compare-and-set keeps it to one per conversation).
+    awaiting_media_message_ids: { type: [String], default: [] },
+    // The one pending scheduled message (see libs/scheduling-domain).
     pending_schedule_id: { type: String, default: null },
     is_tester: { type: Boolean, required: true, default: false },
-    // Events written in the same atomic update as the state change they announce, removed once
-    // published: a crash between the write and the publish delays the event, never loses it.
-    outbox: {
-      type: [
-        new Schema(
-          { id: { type: String, required: true }, type: { type: String, required: true }, payload: { type: Schema.Types.Mixed, required: true }, created_at: { type: Date, required: true } },
-          { _id: false },
-        ),
-      ],
-      default: [],
-    },
+    // Events pushed in the same update as the change they announce, pulled once published: a crash
+    // between the change and the publish delays the event (the relay publishes it), never loses it.
+    outbox: { type: [outboxEventSchema], default: [] },
     // last_message_at, or created_at while there is no message: the list's sort key.
     sort_at: { type: Date, required: true },
     created_at: { type: Date, required: true },
@@ -57,11 +59,15 @@ export const conversationSchema = new Schema(
   },
   documentOptions,
 );
-// GET /conversations: keyset pagination on (sort_at, _id).
-conversationSchema.index({ business_id: 1, sort_at: -1, _id: -1 });
-// Outbox relay: conversations with unpublished events.
-conversationSchema.index({ 'outbox.created_at': 1 });
-// A contact has exactly one conversation.
+// A conversation by id: every conversation request, and every change (the filter adds the value
+// the change replaces to these keys).
+conversationSchema.index({ business_id: 1, _id: 1 }, { unique: true });
+// A contact has exactly one conversation: the conversation of a contact (reference by phone,
+// username or platform id; inbound senders; the snapshot refresh).
 conversationSchema.index({ business_id: 1, contact_id: 1 }, { unique: true });
+// GET /conversations: keyset pagination on (sort_at, _id), either direction.
+conversationSchema.index({ business_id: 1, sort_at: -1, _id: -1 });
+// Outbox relay: conversations with events older than its delay, across businesses.
+conversationSchema.index({ 'outbox.created_at': 1 });
 
 export const ConversationModel = model('Conversation', conversationSchema, 'conversations');

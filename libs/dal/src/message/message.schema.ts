@@ -36,7 +36,7 @@ export const messageSchema = new Schema(
           file_uuid: { type: String, default: null },
           file_name: { type: String, default: null },
           size: { type: Number, default: null },
-          // pending | transcribed | untranscribable | failed
+          // pending | transcribed | untranscribable | wallet_empty | failed
           transcription_status: { type: String, required: true, default: 'pending' },
           transcription_error: { type: String, default: null },
         },
@@ -46,15 +46,19 @@ export const messageSchema = new Schema(
     },
     // What the AI reads instead of the media (image description or speech to text).
     transcription: { type: String, default: null },
-    // Inbound: the conversation counters were applied / the AI run was queued (redeliveries skip them).
+    // Inbound: the message was counted on its conversation / its AI run was queued (redeliveries skip them).
     ingest: { type: new Schema({ conversation_applied: Boolean, ai_run_queued: Boolean }, { _id: false }), default: null },
     // Outbound: last delivery status the provider reported (sent | delivered | read | failed) and when.
     status_at: { type: Date, default: null },
   },
   documentOptions,
 );
-// Recent timeline of a conversation (AI context, tester message list).
-messageSchema.index({ business_id: 1, conversation_id: 1, created_at: -1 });
+// A message by id: outbound sends and their settlement, inbound ingestion, media awaiting transcription, seed upserts.
+messageSchema.index({ business_id: 1, _id: 1 }, { unique: true });
+// Recent timeline of a conversation (AI context), newest first; the seed reads a conversation's messages.
+messageSchema.index({ business_id: 1, conversation_id: 1, created_at: -1, _id: -1 });
+// What was sent to a tester conversation, newest first.
+messageSchema.index({ business_id: 1, conversation_id: 1, is_from_customer: 1, created_at: -1, _id: -1 });
 // Delivery status webhooks find the outbound message by the provider's id.
 messageSchema.index({ business_id: 1, provider_message_id: 1 });
 

@@ -15,7 +15,9 @@ export const paymentSchema = new Schema(
   },
   documentOptions,
 );
-// Latest open payment of a conversation.
-paymentSchema.index({ business_id: 1, conversation_id: 1, created_at: -1 });
+// A payment marker's payment by uuid (within its conversation); seed upserts.
+paymentSchema.index({ business_id: 1, _id: 1 }, { unique: true });
+// The latest open payment of a conversation.
+paymentSchema.index({ business_id: 1, conversation_id: 1, status: 1, created_at: -1, _id: -1 });
 
 export const PaymentModel = model('Payment', paymentSchema, 'payments');

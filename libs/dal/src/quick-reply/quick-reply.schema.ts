@@ -10,7 +10,9 @@ export const quickReplySchema = new Schema(
   },
   documentOptions,
 );
+// Quick reply reference by uuid; seed upserts.
+quickReplySchema.index({ business_id: 1, _id: 1 }, { unique: true });
 // Quick reply reference by name.
-quickReplySchema.index({ business_id: 1, name_key: 1 });
+quickReplySchema.index({ business_id: 1, name_key: 1, _id: 1 });
 
 export const QuickReplyModel = model('QuickReply', quickReplySchema, 'quick_replies');

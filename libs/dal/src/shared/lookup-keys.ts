@@ -1,4 +1,7 @@
-/** FerretDB has no collation: lookups go through normalised keys stored beside the display values. */
+/**
+ * Lookups by phone, username and name use normalised keys stored beside the display value (no
+ * collations: docs/data-layer.md), so an equality on an indexed field finds them.
+ */
 export function phoneLookupKey(phone: string): string {
   return phone.replace(/\D+/g, '');
 }

@@ -11,7 +11,9 @@ export const tagSchema = new Schema(
   },
   documentOptions,
 );
+// Tag reference by uuid; the tags of a conversation or a page of conversations ($in); seed upserts.
+tagSchema.index({ business_id: 1, _id: 1 }, { unique: true });
 // Tag reference by name.
-tagSchema.index({ business_id: 1, name_key: 1 });
+tagSchema.index({ business_id: 1, name_key: 1, _id: 1 });
 
 export const TagModel = model('Tag', tagSchema, 'tags');

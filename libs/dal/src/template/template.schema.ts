@@ -17,7 +17,11 @@ export const templateSchema = new Schema(
   },
   documentOptions,
 );
-// Template reference by name and language.
-templateSchema.index({ business_id: 1, name: 1, language: 1 });
+// Template reference by uuid; seed upserts.
+templateSchema.index({ business_id: 1, _id: 1 }, { unique: true });
+// Template reference by name and language (on every channel of the business).
+templateSchema.index({ business_id: 1, name: 1, language: 1, _id: 1 });
+// A channel's template by name (its default scheduled template).
+templateSchema.index({ business_id: 1, channel_id: 1, name: 1, _id: 1 });
 
 export const TemplateModel = model('Template', templateSchema, 'templates');

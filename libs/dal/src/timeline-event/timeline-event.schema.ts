@@ -6,6 +6,7 @@ export const timelineEventSchema = new Schema(
   {
     ...tenantDocumentFields,
     conversation_id: { type: String, required: true },
+    // note | inbox_status_changed
     kind: { type: String, required: true },
     body: { type: String, default: null },
     data: { type: Schema.Types.Mixed, default: null },
@@ -17,7 +18,9 @@ export const timelineEventSchema = new Schema(
   },
   documentOptions,
 );
-// Timeline of a conversation in order.
-timelineEventSchema.index({ business_id: 1, conversation_id: 1, created_at: -1 });
+// A timeline entry by id (a note's id is answered to the client).
+timelineEventSchema.index({ business_id: 1, _id: 1 }, { unique: true });
+// The newest entries of one kind of a conversation (the AI's context reads its notes).
+timelineEventSchema.index({ business_id: 1, conversation_id: 1, kind: 1, created_at: -1, _id: -1 });
 
 export const TimelineEventModel = model('TimelineEvent', timelineEventSchema, 'timeline_events');

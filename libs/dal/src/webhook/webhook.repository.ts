@@ -1,4 +1,6 @@
 import { type BusinessScope, scopedFilter } from '../shared/business-scope';
+import { TenantRepository } from '../shared/tenant-repository';
+import type { WebhookEntity } from './webhook.entity';
 import { WebhookModel } from './webhook.schema';
 
 export interface WebhookEndpoint {
@@ -8,17 +10,27 @@ export interface WebhookEndpoint {
   events: string[];
 }
 
-/** Webhook endpoints of a business (seeded or added by the admin CLI). */
-export class WebhookEndpointRepository {
-  /** Index { business_id }. Filtered by event by the caller: a business has a handful of endpoints. */
-  async list(scope: BusinessScope): Promise<WebhookEndpoint[]> {
-    const endpoints = await WebhookModel.find(scopedFilter(scope, {})).lean();
-    return endpoints.map((endpoint) => ({ id: endpoint._id, url: endpoint.url, secret: endpoint.secret, events: [...endpoint.events] }));
+const endpointOf = (webhook: WebhookEntity): WebhookEndpoint => ({ id: webhook._id, url: webhook.url, secret: webhook.secret, events: [...webhook.events] });
+
+/** Webhook endpoints of a business (seeded or added by the admin tool). */
+export class WebhookRepository extends TenantRepository<WebhookEntity> {
+  constructor() {
+    super(WebhookModel);
   }
 
-  /** By _id (the business key is in the filter too; MongoDB serves it from the _id index). */
+  /** Index { business_id }. */
+  listOfBusiness(scope: BusinessScope): Promise<WebhookEntity[]> {
+    return WebhookModel.find(scopedFilter(scope, {})).lean<WebhookEntity[]>().exec();
+  }
+
+  /** The endpoints as the dispatcher uses them; filtered by event by the caller (a business has a handful). */
+  async list(scope: BusinessScope): Promise<WebhookEndpoint[]> {
+    return (await this.listOfBusiness(scope)).map(endpointOf);
+  }
+
+  /** By { business_id, _id } (TenantRepository.findById). */
   async find(scope: BusinessScope, id: string): Promise<WebhookEndpoint | null> {
-    const endpoint = await WebhookModel.findOne(scopedFilter(scope, { _id: id })).lean();
-    return endpoint ? { id: endpoint._id, url: endpoint.url, secret: endpoint.secret, events: [...endpoint.events] } : null;
+    const webhook = await this.findById(scope, id);
+    return webhook ? endpointOf(webhook) : null;
   }
 }

@@ -5,7 +5,7 @@ export const webhookSchema = new Schema(
   { ...tenantDocumentFields, url: { type: String, required: true }, secret: { type: String, required: true }, events: { type: [String], default: [] } },
   documentOptions,
 );
-// Fan-out of one event type to a business's endpoints.
-webhookSchema.index({ business_id: 1 });
+// An endpoint by id (deliveries, seed upserts); the endpoints of a business (fan-out of an event) by the same prefix.
+webhookSchema.index({ business_id: 1, _id: 1 }, { unique: true });
 
 export const WebhookModel = model('Webhook', webhookSchema, 'webhooks');

@@ -2,14 +2,18 @@ import type { Server } from '@grpc/grpc-js';
 import { HealthImplementation, type ServingStatus } from 'grpc-health-check';
 import type { Logger } from '../logger';
 
+/** The health service name under which the conversations service answers for its MongoDB (the gateway's /readyz names it). */
+export const MONGODB_HEALTH_SERVICE = 'mongodb';
+
 /** How often the dependency check runs; Check answers and Watch streams follow its result. */
 const HEALTH_POLL_MS = 2_000;
 
 /**
  * The standard grpc.health.v1.Health service (grpc-health-check: Check and Watch): the whole
  * server ('') and each of its services are SERVING while the dependency check passes, NOT_SERVING
- * otherwise and from the moment the server starts draining. Every server it is added to (the main
- * port, the plaintext health port) answers from the same statuses.
+ * otherwise and from the moment the server starts draining. Each named dependency check (e.g.
+ * 'mongodb') answers for itself under its own service name, so a caller can say what is down. Every
+ * server it is added to (the main port, the plaintext health port) answers from the same statuses.
  */
 export class ServiceHealth {
   private readonly health: HealthImplementation;
@@ -21,8 +25,10 @@ export class ServiceHealth {
     private readonly serviceNames: readonly string[],
     private readonly isHealthy: () => Promise<boolean>,
     private readonly logger: Logger,
+    private readonly dependencyChecks: Record<string, () => Promise<boolean>> = {},
   ) {
-    this.health = new HealthImplementation(Object.fromEntries(['', ...serviceNames].map((name) => [name, 'NOT_SERVING' as const])));
+    const names = ['', ...serviceNames, ...Object.keys(dependencyChecks)];
+    this.health = new HealthImplementation(Object.fromEntries(names.map((name) => [name, 'NOT_SERVING' as const])));
   }
 
   addTo(server: Server): void {
@@ -43,8 +49,13 @@ export class ServiceHealth {
   }
 
   private async refresh(): Promise<void> {
-    const healthy = await this.isHealthy().catch(() => false);
-    if (!this.draining) this.set(healthy ? 'SERVING' : 'NOT_SERVING');
+    const [healthy, dependencies] = await Promise.all([
+      this.isHealthy().catch(() => false),
+      Promise.all(Object.entries(this.dependencyChecks).map(async ([name, check]) => [name, await check().catch(() => false)] as const)),
+    ]);
+    if (this.draining) return;
+    this.set(healthy ? 'SERVING' : 'NOT_SERVING');
+    for (const [name, up] of dependencies) this.health.setStatus(name, up ? 'SERVING' : 'NOT_SERVING');
   }
 
   private set(status: ServingStatus): void {

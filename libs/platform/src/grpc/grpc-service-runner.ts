@@ -25,6 +25,8 @@ export interface GrpcServiceRegistrar {
 export interface StartedService {
   /** Dependency check behind grpc.health.v1 (every 2 s). */
   isHealthy(): Promise<boolean>;
+  /** Dependencies that answer for themselves under their own grpc.health.v1 service name (the gateway's /readyz names them). */
+  dependencyChecks?: Record<string, () => Promise<boolean>>;
   /** Work that starts once the port answers (consumers, pollers); returns what stops it. */
   afterListening?(): Promise<Closer[]>;
   /** Closed in order after the gRPC server drained and what afterListening started stopped. */
@@ -73,7 +75,7 @@ async function startGrpcService<Config extends GrpcServiceConfig>(spec: GrpcServ
       },
     },
   });
-  const health = new ServiceHealth(serviceNames, started.isHealthy, logger);
+  const health = new ServiceHealth(serviceNames, started.isHealthy, logger, started.dependencyChecks);
   health.addTo(server);
   const reflection = reflectionEnabled(config);
   if (reflection) addReflection(server, [...serviceNames, 'grpc.health.v1.Health']);

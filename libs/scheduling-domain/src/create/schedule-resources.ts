@@ -1,6 +1,10 @@
 import { CatalogError } from '@cmsg/errors';
-import { AiEmployeeModel, type BusinessScope, QuickReplyModel, TemplateModel, scopedFilter } from '@cmsg/dal';
+import { AiEmployeeRepository, type BusinessScope, QuickReplyRepository, TemplateRepository } from '@cmsg/dal';
 import type { ConfirmedFileLookup } from '../ports';
+
+const aiEmployees = new AiEmployeeRepository();
+const quickReplies = new QuickReplyRepository();
+const templates = new TemplateRepository();
 
 export interface ScheduledTemplate {
   _id: string;
@@ -10,14 +14,14 @@ export interface ScheduledTemplate {
 }
 
 export async function assertAiEmployeeExists(scope: BusinessScope, aiEmployeeId: string): Promise<void> {
-  if (!(await AiEmployeeModel.exists(scopedFilter(scope, { _id: aiEmployeeId })))) {
+  if (!(await aiEmployees.exists(scope, aiEmployeeId))) {
     throw new CatalogError('AI_EMPLOYEE_NOT_FOUND', `No AI employee ${aiEmployeeId} in this business.`);
   }
 }
 
 /** A template of the business that a schedule may send later: it must exist and be approved now. */
 export async function approvedTemplate(scope: BusinessScope, templateId: string, field: string): Promise<ScheduledTemplate> {
-  const template = await TemplateModel.findOne(scopedFilter(scope, { _id: templateId }), { name: 1, status: 1, variable_count: 1 }).lean<ScheduledTemplate>();
+  const template = await templates.findById(scope, templateId);
   if (!template) throw new CatalogError('TEMPLATE_NOT_FOUND', `${field}: no template ${templateId} in this business.`);
   if (template.status !== 'approved') {
     throw new CatalogError('TEMPLATE_NOT_APPROVED', `${field}: template ${template.name} is ${template.status}, not approved.`);
@@ -26,7 +30,7 @@ export async function approvedTemplate(scope: BusinessScope, templateId: string,
 }
 
 export async function assertQuickReplyExists(scope: BusinessScope, quickReplyId: string): Promise<void> {
-  if (!(await QuickReplyModel.exists(scopedFilter(scope, { _id: quickReplyId })))) {
+  if (!(await quickReplies.exists(scope, quickReplyId))) {
     throw new CatalogError('QUICK_REPLY_NOT_FOUND', `No quick reply ${quickReplyId} in this business.`);
   }
 }

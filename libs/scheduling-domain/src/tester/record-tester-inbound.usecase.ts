@@ -1,11 +1,14 @@
 import { createAiRunCommand } from '@cmsg/conversation-commands';
 import { CatalogError } from '@cmsg/errors';
-import { type BusinessScope, ConversationModel, MessageModel, scopedFilter } from '@cmsg/dal';
+import { type BusinessScope, ConversationRepository, MessageRepository } from '@cmsg/dal';
 import { currentRequestId } from '@cmsg/platform';
 import type { Caller, ConversationReference, TesterInbound } from '@cmsg/proto';
 import { randomUUID } from 'node:crypto';
 import { cancelSchedulesOnCustomerReply } from '../manage/cancel-schedules-on-customer-reply';
 import type { Clock, ConversationCommandPublisher, ConversationContextPort } from '../ports';
+
+const conversations = new ConversationRepository();
+const messages = new MessageRepository();
 
 export interface RecordTesterInboundDependencies {
   conversations: ConversationContextPort;
@@ -32,7 +35,6 @@ export async function recordTesterInbound(
   const realNow = dependencies.clock.now();
   const message = {
     _id: randomUUID(),
-    business_id: scope.businessId,
     conversation_id: context.uuid,
     is_from_customer: true,
     body: text,
@@ -41,20 +43,9 @@ export async function recordTesterInbound(
     is_simulated: true,
     created_at: virtualNow,
   };
-  await MessageModel.create(message);
-  await ConversationModel.updateOne(
-    scopedFilter(scope, { _id: context.uuid, $or: [{ last_message: null }, { 'last_message.created_at': { $lte: virtualNow } }] }),
-    {
-      $set: {
-        last_message: { uuid: message._id, body: text, content_type: 'text', is_from_customer: true, created_at: virtualNow },
-        last_inbound_at: virtualNow,
-        last_inbound_message_id: message._id,
-        sort_at: virtualNow,
-        updated_at: realNow,
-      },
-      $inc: { unread_count: 1 },
-    },
-  );
+  await messages.insert(scope, message);
+  await conversations.applyInboundMessage(scope, context.uuid, { messageId: message._id, sentAt: virtualNow, awaitingMedia: false, event: null, now: realNow });
+  await conversations.showLastMessage(scope, context.uuid, { uuid: message._id, body: text, content_type: 'text', is_from_customer: true, created_at: virtualNow }, realNow);
   const cancelled = await cancelSchedulesOnCustomerReply(scope, context.uuid, realNow, realNow);
 
   let aiRunGroup: string | undefined;

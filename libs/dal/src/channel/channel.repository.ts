@@ -1,0 +1,61 @@
+import { type BusinessScope, scopedFilter } from '../shared/business-scope';
+import { type UpsertCounts, bulkUpsert, upsert } from '../shared/bulk-upsert';
+import { TenantRepository } from '../shared/tenant-repository';
+import type { ChannelEntity } from './channel.entity';
+import { ChannelModel } from './channel.schema';
+
+export interface ChannelSeedFields {
+  publicKey: string;
+  /** Used when the channel is created; an existing channel keeps its id. */
+  idOnInsert: string;
+  name: string;
+  phone: string;
+  phoneNumberId: string;
+  accessToken: string;
+  defaultScheduledTemplate: string | null;
+}
+
+export class ChannelRepository extends TenantRepository<ChannelEntity> {
+  constructor() {
+    super(ChannelModel);
+  }
+
+  findByPublicKey(scope: BusinessScope, publicKey: string): Promise<ChannelEntity | null> {
+    return ChannelModel.findOne(scopedFilter(scope, { public_key: publicKey })).lean<ChannelEntity>().exec();
+  }
+
+  findByPublicKeys(scope: BusinessScope, publicKeys: readonly string[]): Promise<ChannelEntity[]> {
+    return ChannelModel.find(scopedFilter(scope, { public_key: { $in: [...publicKeys] } })).lean<ChannelEntity[]>().exec();
+  }
+
+  /** The channel of an inbound webhook, whatever its business: the provider names it by phone_number_id only. */
+  findByPhoneNumberIdAcrossBusinesses(phoneNumberId: string): Promise<ChannelEntity | null> {
+    return ChannelModel.findOne({ phone_number_id: phoneNumberId }).lean<ChannelEntity>().exec();
+  }
+
+  /** Every channel of the business by name (GET /channels; the first is a tester contact's default). */
+  listByName(scope: BusinessScope, limit?: number): Promise<ChannelEntity[]> {
+    const query = ChannelModel.find(scopedFilter(scope, {})).sort({ name: 1, _id: 1 });
+    return (limit === undefined ? query : query.limit(limit)).lean<ChannelEntity[]>().exec();
+  }
+
+  /** Channels are keyed by public key; the id is set on first insert only. */
+  upsertByPublicKey(scope: BusinessScope, channels: readonly ChannelSeedFields[]): Promise<UpsertCounts> {
+    return bulkUpsert(
+      ChannelModel,
+      channels.map((channel) =>
+        upsert(
+          scopedFilter(scope, { public_key: channel.publicKey }),
+          {
+            name: channel.name,
+            phone: channel.phone,
+            phone_number_id: channel.phoneNumberId,
+            access_token: channel.accessToken,
+            default_scheduled_template: channel.defaultScheduledTemplate,
+          },
+          { _id: channel.idOnInsert },
+        ),
+      ),
+    );
+  }
+}

@@ -1,0 +1,190 @@
+import { type BusinessScope, scopedFilter } from '../shared/business-scope';
+import { insertIfAbsent } from '../shared/duplicate-key';
+import { TenantRepository } from '../shared/tenant-repository';
+import type { ContactSnapshot } from '../contact/contact-snapshot';
+import type { ConversationEntity, LastMessage, OutboxEvent } from './conversation.entity';
+import { ConversationModel } from './conversation.schema';
+
+type Fields = Record<string, unknown>;
+
+/** How many of the last counted inbound messages a conversation remembers (redeliveries come within minutes). */
+const RECENT_INBOUND_MESSAGES = 100;
+
+/** Large arrays a list page never shows. */
+const LIST_PROJECTION = { outbox: 0, recent_inbound_message_ids: 0, awaiting_media_message_ids: 0 } as const;
+
+/** A new conversation, as stored (business_id comes from the scope); absent fields take their defaults. */
+export type NewConversation = Pick<ConversationEntity, '_id' | 'contact_id' | 'channel_id' | 'sort_at' | 'created_at' | 'updated_at'> &
+  Partial<Omit<ConversationEntity, 'business_id'>>;
+
+/** A change of one field from the value read to another, and the event that announces it. */
+export interface ConversationChange<Value> {
+  from: Value;
+  to: Value;
+  event: OutboxEvent;
+  now: Date;
+}
+
+export interface InboxStatusChange extends ConversationChange<string> {
+  pendingReason: string | null;
+  /** Resolving: only while no AI is assigned or no inbound media awaits transcription (SPEC 7, TRANSCRIPTION_REQUIRED_TO_RESOLVE). */
+  onlyIfResolvable: boolean;
+}
+
+export interface InboundMessageApplied {
+  messageId: string;
+  sentAt: Date;
+  /** The message carries media that awaits its transcription. */
+  awaitingMedia: boolean;
+  /** The event announcing the message (conversation.customer_message_received), published after the change. */
+  event: OutboxEvent | null;
+  now: Date;
+}
+
+/**
+ * The conversations collection. Owner, inbox status, mailbox and tags change by one update of the
+ * conversation whose filter holds what the change replaces, with the change's event pushed into
+ * the conversation's outbox in the same update (docs/data-layer.md, "Writes"): such a method
+ * answers the conversation after the change, or null when it no longer held that value (another
+ * change came first, or there is no such conversation).
+ */
+export class ConversationRepository extends TenantRepository<ConversationEntity> {
+  constructor() {
+    super(ConversationModel);
+  }
+
+  findByContactId(scope: BusinessScope, contactId: string): Promise<ConversationEntity | null> {
+    return ConversationModel.findOne(scopedFilter(scope, { contact_id: contactId })).lean<ConversationEntity>().exec();
+  }
+
+  /** One page of the list (keyset on sort_at and _id): `after` is the cursor's filter, `direction` the order. */
+  listPage(scope: BusinessScope, page: { after: Fields; direction: 1 | -1; limit: number }): Promise<ConversationEntity[]> {
+    return ConversationModel.find(scopedFilter(scope, page.after), LIST_PROJECTION)
+      .sort({ sort_at: page.direction, _id: page.direction })
+      .limit(page.limit)
+      .lean<ConversationEntity[]>()
+      .exec();
+  }
+
+  /** False when the conversation (or another one of the same contact) exists already. */
+  createIfAbsent(scope: BusinessScope, conversation: NewConversation): Promise<boolean> {
+    return insertIfAbsent(() => ConversationModel.create({ ...conversation, business_id: scope.businessId }));
+  }
+
+  /** Refreshes the contact's copy on its conversation and answers the conversation (null: the contact has none yet). */
+  refreshContactSnapshot(scope: BusinessScope, contactId: string, snapshot: ContactSnapshot): Promise<ConversationEntity | null> {
+    return ConversationModel.findOneAndUpdate(scopedFilter(scope, { contact_id: contactId }), { $set: { contact: snapshot } }, { new: true }).lean<ConversationEntity>().exec();
+  }
+
+  changeOwner(scope: BusinessScope, id: string, change: ConversationChange<string | null>): Promise<ConversationEntity | null> {
+    return this.change(scope, { _id: id, ai_employee_id: change.from }, { ai_employee_id: change.to }, change);
+  }
+
+  changeInboxStatus(scope: BusinessScope, id: string, change: InboxStatusChange): Promise<ConversationEntity | null> {
+    const resolvable = change.onlyIfResolvable ? { $or: [{ ai_employee_id: null }, { media_awaiting_transcription: { $lte: 0 } }] } : {};
+    return this.change(scope, { _id: id, inbox_status: change.from, ...resolvable }, { inbox_status: change.to, pending_reason: change.pendingReason }, change);
+  }
+
+  changeMailbox(scope: BusinessScope, id: string, change: ConversationChange<string | null>): Promise<ConversationEntity | null> {
+    return this.change(scope, { _id: id, mailbox_id: change.from }, { mailbox_id: change.to }, change);
+  }
+
+  /** Adds every tag, or none: null when one of them is on the conversation already. */
+  addTags(scope: BusinessScope, id: string, tagIds: readonly string[], event: OutboxEvent, now: Date): Promise<ConversationEntity | null> {
+    return ConversationModel.findOneAndUpdate(
+      scopedFilter(scope, { _id: id, tag_ids: { $nin: [...tagIds] } }),
+      { $addToSet: { tag_ids: { $each: [...tagIds] } }, $push: { outbox: event }, $set: { updated_at: now } },
+      { new: true },
+    )
+      .lean<ConversationEntity>()
+      .exec();
+  }
+
+  /** Removes every tag, or none: null when one of them is no longer on the conversation. */
+  removeTags(scope: BusinessScope, id: string, tagIds: readonly string[], event: OutboxEvent, now: Date): Promise<ConversationEntity | null> {
+    return ConversationModel.findOneAndUpdate(
+      scopedFilter(scope, { _id: id, tag_ids: { $all: [...tagIds] } }),
+      { $pull: { tag_ids: { $in: [...tagIds] } }, $push: { outbox: event }, $set: { updated_at: now } },
+      { new: true },
+    )
+      .lean<ConversationEntity>()
+      .exec();
+  }
+
+  /**
+   * Counts an inbound message on the conversation once: the window, the unread count, the media
+   * awaiting transcription, and its event, in one update that a message counted before does not
+   * match. Answers the conversation when this call counted it, null otherwise.
+   */
+  applyInboundMessage(scope: BusinessScope, id: string, inbound: InboundMessageApplied): Promise<ConversationEntity | null> {
+    return ConversationModel.findOneAndUpdate(
+      scopedFilter(scope, { _id: id, recent_inbound_message_ids: { $ne: inbound.messageId } }),
+      {
+        $set: { last_inbound_message_id: inbound.messageId, updated_at: inbound.now },
+        $max: { last_inbound_at: inbound.sentAt },
+        $inc: { unread_count: 1, ...(inbound.awaitingMedia ? { media_awaiting_transcription: 1 } : {}) },
+        $push: {
+          recent_inbound_message_ids: { $each: [inbound.messageId], $slice: -RECENT_INBOUND_MESSAGES },
+          ...(inbound.awaitingMedia ? { awaiting_media_message_ids: inbound.messageId } : {}),
+          ...(inbound.event ? { outbox: inbound.event } : {}),
+        },
+      },
+      { new: true },
+    )
+      .lean<ConversationEntity>()
+      .exec();
+  }
+
+  /** An inbound media no longer awaits its transcription: counted down once, whoever calls it how often. */
+  async releaseAwaitingMedia(scope: BusinessScope, id: string, messageId: string): Promise<boolean> {
+    const released = await ConversationModel.updateOne(scopedFilter(scope, { _id: id, awaiting_media_message_ids: messageId }), {
+      $pull: { awaiting_media_message_ids: messageId },
+      $inc: { media_awaiting_transcription: -1 },
+    });
+    return released.modifiedCount === 1;
+  }
+
+  /**
+   * Shows a message as the conversation's newest (and the list's sort key), unless a newer one is
+   * shown already; an outbound message also means the team has read the conversation (unread 0).
+   */
+  async showLastMessage(scope: BusinessScope, id: string, message: LastMessage, now: Date): Promise<void> {
+    await ConversationModel.updateOne(
+      scopedFilter(scope, { _id: id, $or: [{ last_message: null }, { 'last_message.created_at': { $lte: message.created_at } }] }),
+      { $set: { last_message: message, sort_at: message.created_at, ...(message.is_from_customer ? {} : { unread_count: 0 }), updated_at: now } },
+    );
+  }
+
+  /** Ends a schedule's hold on the conversation, if it still has it. */
+  async clearPendingSchedule(scope: BusinessScope, id: string, scheduleId: string, now: Date): Promise<void> {
+    await ConversationModel.updateOne(scopedFilter(scope, { _id: id, pending_schedule_id: scheduleId }), { $set: { pending_schedule_id: null, updated_at: now } });
+  }
+
+  /** Removes published events from the outbox. */
+  async pullOutboxEvents(scope: BusinessScope, id: string, eventIds: readonly string[]): Promise<void> {
+    if (eventIds.length === 0) return;
+    await ConversationModel.updateOne(scopedFilter(scope, { _id: id }), { $pull: { outbox: { id: { $in: [...eventIds] } } } });
+  }
+
+  /**
+   * Conversations of every business with an event older than `before` still in their outbox: what
+   * a crash between a change and its publish left behind (the outbox relay).
+   */
+  findWithStaleOutboxAcrossBusinesses(before: Date, limit: number): Promise<Pick<ConversationEntity, '_id' | 'business_id' | 'outbox'>[]> {
+    return ConversationModel.find({ 'outbox.created_at': { $lt: before } }, { business_id: 1, outbox: 1 })
+      .limit(limit)
+      .lean<Pick<ConversationEntity, '_id' | 'business_id' | 'outbox'>[]>()
+      .exec();
+  }
+
+  /** Many new conversations in one round trip (benchmarks and tests building large businesses). */
+  async insertMany(scope: BusinessScope, conversations: readonly NewConversation[]): Promise<void> {
+    await ConversationModel.insertMany(conversations.map((conversation) => ({ ...conversation, business_id: scope.businessId })));
+  }
+
+  private change(scope: BusinessScope, filter: Fields, fields: Fields, change: { event: OutboxEvent; now: Date }): Promise<ConversationEntity | null> {
+    return ConversationModel.findOneAndUpdate(scopedFilter(scope, filter), { $set: { ...fields, updated_at: change.now }, $push: { outbox: change.event } }, { new: true })
+      .lean<ConversationEntity>()
+      .exec();
+  }
+}

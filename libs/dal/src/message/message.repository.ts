@@ -1,0 +1,135 @@
+import { type BusinessScope, scopedFilter } from '../shared/business-scope';
+import { insertIfAbsent } from '../shared/duplicate-key';
+import { TenantRepository } from '../shared/tenant-repository';
+import type { MessageEntity } from './message.entity';
+import { MessageModel } from './message.schema';
+
+/** A new message, as stored (business_id comes from the scope); absent fields take their defaults. */
+export type NewMessage = Pick<MessageEntity, '_id' | 'conversation_id' | 'is_from_customer' | 'created_at'> & Partial<Omit<MessageEntity, 'business_id'>>;
+
+export interface StoredError {
+  code: string;
+  message: string;
+}
+
+/** How an inbound media's transcription ended when it did not produce one. */
+export type UntranscribedMediaStatus = 'untranscribable' | 'wallet_empty' | 'failed';
+
+export interface DeliveryStatusUpdate {
+  status: string;
+  /** The statuses this one may replace (a late `sent` never replaces `read`). */
+  replaces: readonly string[];
+  at: Date;
+  error: StoredError | null;
+}
+
+export class MessageRepository extends TenantRepository<MessageEntity> {
+  constructor() {
+    super(MessageModel);
+  }
+
+  /** Inserts a message whose id is new (tester inbound messages). */
+  async insert(scope: BusinessScope, message: NewMessage): Promise<void> {
+    await MessageModel.create({ ...message, business_id: scope.businessId });
+  }
+
+  /** Inserts the message unless one with its id exists (a repeated send or a redelivered webhook): true when this call inserted it. */
+  insertIfAbsent(scope: BusinessScope, message: NewMessage): Promise<boolean> {
+    return insertIfAbsent(() => MessageModel.create({ ...message, business_id: scope.businessId }));
+  }
+
+  // ---- outbound sends (exactly once per operation and part) ----
+
+  findOutbound(scope: BusinessScope, id: string): Promise<MessageEntity | null> {
+    return MessageModel.findOne(scopedFilter(scope, { _id: id, is_from_customer: false })).lean<MessageEntity>().exec();
+  }
+
+  /** Unconditional: the provider accepted it, whatever a repeat concluded meanwhile. Answers the message as stored. */
+  markSent(scope: BusinessScope, id: string, providerMessageId: string): Promise<MessageEntity | null> {
+    return MessageModel.findOneAndUpdate(
+      scopedFilter(scope, { _id: id, is_from_customer: false }),
+      { $set: { status: 'sent', provider_message_id: providerMessageId, error: null } },
+      { new: true },
+    )
+      .lean<MessageEntity>()
+      .exec();
+  }
+
+  /** Settles a send still `sending` as failed. */
+  async markFailedIfSending(scope: BusinessScope, id: string, error: StoredError): Promise<void> {
+    await MessageModel.updateOne(scopedFilter(scope, { _id: id, status: 'sending' }), { $set: { status: 'failed', error } });
+  }
+
+  /** Forgets a send the provider never saw. */
+  async deleteIfSending(scope: BusinessScope, id: string): Promise<void> {
+    await MessageModel.deleteOne(scopedFilter(scope, { _id: id, status: 'sending' }));
+  }
+
+  /** A provider's delivery status on the outbound message it names: true when it was applied. */
+  async updateDeliveryStatus(scope: BusinessScope, providerMessageId: string, update: DeliveryStatusUpdate): Promise<boolean> {
+    const updated = await MessageModel.updateOne(
+      scopedFilter(scope, { provider_message_id: providerMessageId, is_from_customer: false, status: { $in: [...update.replaces] } }),
+      { $set: { status: update.status, status_at: update.at, ...(update.error ? { error: update.error } : {}) } },
+    );
+    return updated.matchedCount > 0;
+  }
+
+  async existsOutboundWithProviderId(scope: BusinessScope, providerMessageId: string): Promise<boolean> {
+    return (await MessageModel.exists(scopedFilter(scope, { provider_message_id: providerMessageId, is_from_customer: false }))) !== null;
+  }
+
+  // ---- inbound ingestion ----
+
+  /** Records a step of an inbound message's ingestion as done (a redelivery skips it). */
+  async markIngested(scope: BusinessScope, id: string, step: 'conversation_applied' | 'ai_run_queued'): Promise<void> {
+    await MessageModel.updateOne(scopedFilter(scope, { _id: id }), { $set: { [`ingest.${step}`]: true } });
+  }
+
+  async setMediaFile(scope: BusinessScope, id: string, file: { uuid: string; name: string; size: number }): Promise<void> {
+    await MessageModel.updateOne(scopedFilter(scope, { _id: id }), { $set: { 'media.file_uuid': file.uuid, 'media.file_name': file.name, 'media.size': file.size } });
+  }
+
+  /** Records the media's transcription; the first to record one keeps it (true), a repeat changes nothing. */
+  async recordTranscription(scope: BusinessScope, id: string, text: string): Promise<boolean> {
+    const recorded = await MessageModel.updateOne(scopedFilter(scope, { _id: id, 'media.transcription_status': { $ne: 'transcribed' } }), {
+      $set: { transcription: text, media_transcription_pending: false, 'media.transcription_status': 'transcribed', 'media.transcription_error': null },
+    });
+    return recorded.modifiedCount === 1;
+  }
+
+  /** Ends a pending transcription without one (the media stays awaiting). */
+  async settleUntranscribed(scope: BusinessScope, id: string, status: UntranscribedMediaStatus, reason: string): Promise<void> {
+    await MessageModel.updateOne(scopedFilter(scope, { _id: id, 'media.transcription_status': 'pending' }), {
+      $set: { 'media.transcription_status': status, 'media.transcription_error': reason },
+    });
+  }
+
+  /** Makes an untranscribed media pending again (a later message retries it). */
+  async reopenTranscription(scope: BusinessScope, id: string, from: UntranscribedMediaStatus): Promise<void> {
+    await MessageModel.updateOne(scopedFilter(scope, { _id: id, 'media.transcription_status': from }), {
+      $set: { 'media.transcription_status': 'pending', 'media.transcription_error': null },
+    });
+  }
+
+  // ---- reads of a conversation ----
+
+  /** The conversation's newest messages, newest first. */
+  findRecent(scope: BusinessScope, conversationId: string, limit: number): Promise<MessageEntity[]> {
+    return MessageModel.find(scopedFilter(scope, { conversation_id: conversationId })).sort({ created_at: -1, _id: -1 }).limit(limit).lean<MessageEntity[]>().exec();
+  }
+
+  /** What was sent to the conversation, newest first (the tester module's message list). */
+  findRecentOutbound(scope: BusinessScope, conversationId: string, limit: number): Promise<MessageEntity[]> {
+    return MessageModel.find(scopedFilter(scope, { conversation_id: conversationId, is_from_customer: false }))
+      .sort({ created_at: -1, _id: -1 })
+      .limit(limit)
+      .lean<MessageEntity[]>()
+      .exec();
+  }
+
+  /** Every message of these conversations (the seed derives what a conversation shows of them). */
+  findOfConversations(scope: BusinessScope, conversationIds: readonly string[]): Promise<MessageEntity[]> {
+    if (conversationIds.length === 0) return Promise.resolve([]);
+    return MessageModel.find(scopedFilter(scope, { conversation_id: { $in: [...conversationIds] } })).lean<MessageEntity[]>().exec();
+  }
+}

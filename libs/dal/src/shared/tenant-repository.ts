@@ -1,0 +1,61 @@
+import type { Model } from 'mongoose';
+import { type BusinessScope, scopedFilter } from './business-scope';
+import { type UpsertCounts, bulkUpsert, upsert } from './bulk-upsert';
+
+/** A document as the seed defines it: `set` on every load, `setOnInsert` on the first only (creation times). */
+export interface SeedUpsert {
+  id: string;
+  set: Record<string, unknown>;
+  setOnInsert?: Record<string, unknown>;
+}
+
+/**
+ * What every repository of a tenant collection reads by id. The filter is exactly
+ * `{ business_id, _id }`, which the collection's unique `{ business_id, _id }` index serves
+ * (docs/data-layer.md, "The local server's planner").
+ */
+export abstract class TenantRepository<Entity extends { _id: string }> {
+  protected constructor(protected readonly model: Model<any>) {}
+
+  findById(scope: BusinessScope, id: string): Promise<Entity | null> {
+    return this.model.findOne(scopedFilter(scope, { _id: id })).lean<Entity>().exec();
+  }
+
+  async findByIds(scope: BusinessScope, ids: readonly string[]): Promise<Entity[]> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return [];
+    return this.model.find(scopedFilter(scope, { _id: { $in: unique } })).lean<Entity[]>().exec();
+  }
+
+  async exists(scope: BusinessScope, id: string): Promise<boolean> {
+    return (await this.model.exists(scopedFilter(scope, { _id: id }))) !== null;
+  }
+
+  /**
+   * Whether the id belongs to another business: read only to choose the error code the catalog
+   * defines for it (TAG_BUSINESS_MISMATCH, CATEGORY_BUSINESS_MISMATCH), never to return data.
+   */
+  /**
+   * Upserts documents keyed by their id within the business, so loading the same seed again
+   * creates nothing; an id that belongs to another business fails on the unique _id instead of
+   * moving the document (UpsertConflictError).
+   */
+  upsertMany(scope: BusinessScope, documents: readonly SeedUpsert[]): Promise<UpsertCounts> {
+    return bulkUpsert(
+      this.model,
+      documents.map((document) => upsert(scopedFilter(scope, { _id: document.id }), document.set, document.setOnInsert)),
+    );
+  }
+
+  async existsInAnotherBusiness(scope: BusinessScope, id: string): Promise<boolean> {
+    return (await this.model.exists({ _id: id, business_id: { $ne: scope.businessId } })) !== null;
+  }
+}
+
+/** A tenant collection whose objects are also named (tags, mailboxes, AI employees...): `name_key` holds nameLookupKey(name). */
+export abstract class NamedTenantRepository<Entity extends { _id: string }> extends TenantRepository<Entity> {
+  /** The objects of that name, at most `limit` (two are enough to know a name is ambiguous). */
+  findByNameKey(scope: BusinessScope, nameKey: string, limit = 2): Promise<Entity[]> {
+    return this.model.find(scopedFilter(scope, { name_key: nameKey })).sort({ _id: 1 }).limit(limit).lean<Entity[]>().exec();
+  }
+}

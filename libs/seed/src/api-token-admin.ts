@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { ApiTokenRepository, BusinessRepository, businessScope } from '@cmsg/dal';
+import { generateApiToken, hashApiToken, isWellFormedApiToken } from './api-token';
+
+/*
+ * Operator-side token management (the admin CLI). The plaintext exists only in the return value
+ * of createApiToken; the database keeps its SHA-256.
+ */
+
+export type ApiTokenAdminErrorCode = 'BUSINESS_NOT_FOUND' | 'TOKEN_NOT_FOUND' | 'TOKEN_UUID_TAKEN' | 'MALFORMED_TOKEN';
+
+export class ApiTokenAdminError extends Error {
+  constructor(
+    readonly code: ApiTokenAdminErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiTokenAdminError';
+  }
+}
+
+export interface CreatedApiToken {
+  uuid: string;
+  token: string;
+  business: { uuid: string; slug: string };
+  created_at: Date;
+}
+
+export interface ApiTokenListing {
+  uuid: string;
+  created_at: Date;
+  revoked: boolean;
+  revoked_at: Date | null;
+}
+
+export interface RevokedApiToken {
+  uuid: string;
+  business_uuid: string;
+  revoked_at: Date;
+  /** True when the token had been revoked before this call (nothing changed). */
+  already_revoked: boolean;
+}
+
+export type ApiTokenReference = { uuid: string } | { token: string };
+
+const businesses = new BusinessRepository();
+const apiTokens = new ApiTokenRepository();
+
+export async function createApiToken(businessSlug: string, uuid: string = randomUUID()): Promise<CreatedApiToken> {
+  const business = await findBusiness(businessSlug);
+  const token = generateApiToken();
+  const createdAt = new Date();
+  if (!(await apiTokens.create(businessScope(business._id), { id: uuid, tokenSha256: hashApiToken(token), createdAt }))) {
+    throw new ApiTokenAdminError('TOKEN_UUID_TAKEN', `a token with uuid ${uuid} already exists`);
+  }
+  return { uuid, token, business: { uuid: business._id, slug: business.slug }, created_at: createdAt };
+}
+
+/** Idempotent: revoking a revoked token reports it and keeps the first revocation time. */
+export async function revokeApiToken(reference: ApiTokenReference): Promise<RevokedApiToken> {
+  if ('token' in reference && !isWellFormedApiToken(reference.token)) {
+    throw new ApiTokenAdminError('MALFORMED_TOKEN', 'a token is cmsg_ followed by 64 lowercase hex characters');
+  }
+  const revokedAt = new Date();
+  const stored = await apiTokens.revoke('uuid' in reference ? { id: reference.uuid } : { tokenSha256: hashApiToken(reference.token) }, revokedAt);
+  if (!stored) {
+    throw new ApiTokenAdminError('TOKEN_NOT_FOUND', 'uuid' in reference ? `no token with uuid ${reference.uuid}` : 'no such token');
+  }
+  const storedRevokedAt = stored.revoked_at ?? revokedAt;
+  return { uuid: stored._id, business_uuid: stored.business_id, revoked_at: storedRevokedAt, already_revoked: storedRevokedAt.getTime() !== revokedAt.getTime() };
+}
+
+export async function listApiTokens(businessSlug: string): Promise<ApiTokenListing[]> {
+  const business = await findBusiness(businessSlug);
+  const tokens = await apiTokens.listOfBusiness(businessScope(business._id));
+  return tokens.map((token) => ({ uuid: token._id, created_at: token.created_at, revoked: token.revoked, revoked_at: token.revoked_at ?? null }));
+}
+
+async function findBusiness(slug: string): Promise<{ _id: string; slug: string }> {
+  const business = await businesses.findBySlug(slug);
+  if (!business) throw new ApiTokenAdminError('BUSINESS_NOT_FOUND', `no business with slug ${slug}`);
+  return business;
+}
