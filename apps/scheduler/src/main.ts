@@ -1,10 +1,10 @@
 import './instrument';
 import { Server } from '@grpc/grpc-js';
 import { CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
-import { connectMongo, disconnectMongo, isMongoConnected } from '@cmsg/dal';
+import { BusinessRepository, ScheduledMessageRepository, connectMongo, disconnectMongo, ensureIndexes, isMongoConnected } from '@cmsg/dal';
 import { TOPIC, adaptUnaryService, addHealthService, bindGrpcServer, createKafka, createLogger, installGracefulShutdown, shutdownGrpcServer, topicName } from '@cmsg/platform';
 import { SchedulerServiceService, type SchedulerServiceServer } from '@cmsg/proto';
-import { ScheduleFirer, ScheduledMessageRepository, ensureSchedulingIndexes, filesCollectionLookup, systemClock } from '@cmsg/scheduling-domain';
+import { FiringLoop, FiringPass, filesCollectionLookup, systemClock } from '@cmsg/scheduling-domain';
 import { Partitioners } from 'kafkajs';
 import { loadSchedulerConfig } from './config';
 import { connectConversationContext } from './infrastructure/conversation-context-client';
@@ -16,7 +16,7 @@ const logger = createLogger('scheduler');
 async function main(): Promise<void> {
   const config = loadSchedulerConfig();
   await connectMongo(config.MONGODB_URI);
-  await ensureSchedulingIndexes();
+  await ensureIndexes();
 
   const kafka = createKafka('scheduler', config.KAFKA_BROKERS, logger);
   const topic = topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationCommands);
@@ -28,19 +28,14 @@ async function main(): Promise<void> {
   const clock = systemClock;
   const repository = new ScheduledMessageRepository();
   const conversationContext = connectConversationContext(config.CONVERSATIONS_GRPC_ADDRESS);
-  const firer = new ScheduleFirer(
-    { repository, publisher, clock, logger },
-    {
-      replicaId: config.SCHEDULER_REPLICA_ID,
-      pollIntervalMs: config.SCHEDULER_POLL_INTERVAL_MS,
-      leaseMs: config.SCHEDULER_FIRE_LEASE_MS,
-      staleFiringMs: config.SCHEDULER_STALE_FIRING_MS,
-      batchSize: config.SCHEDULER_BATCH_SIZE,
-      concurrency: config.SCHEDULER_CONCURRENCY,
-      catchUpIntervalMs: config.SCHEDULER_CATCH_UP_INTERVAL_MS,
-      staleCheckIntervalMs: config.SCHEDULER_STALE_CHECK_INTERVAL_MS,
-    },
+  const firingPass = new FiringPass(
+    { repository, businesses: new BusinessRepository(), publisher, clock, logger },
+    { replicaId: config.SCHEDULER_REPLICA_ID, leaseMs: config.SCHEDULER_FIRE_LEASE_MS, batchSize: config.SCHEDULER_BATCH_SIZE },
   );
+  const firer = new FiringLoop(() => firingPass.run(), {
+    intervalMs: config.SCHEDULER_POLL_INTERVAL_MS,
+    onError: (error) => logger.warn({ err: error }, 'scheduled messages: firing pass failed'),
+  });
 
   const server = new Server();
   server.addService(
@@ -58,6 +53,7 @@ async function main(): Promise<void> {
     topic: topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationEvents),
     groupId: config.CUSTOMER_REPLY_CONSUMER_GROUP_ID,
     partitions: config.COMMAND_TOPIC_PARTITIONS,
+    repository,
     clock,
     logger,
   });

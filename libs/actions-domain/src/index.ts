@@ -29,5 +29,5 @@ export { WEBHOOK_EVENT_TYPES, deterministicUuid } from './webhooks/webhook-event
 export type { WebhookEvent, WebhookEventType } from './webhooks/webhook-events';
 
 export { ensureActionsIndexes } from './actions-indexes';
-export { executeFiredScheduledMessage, abandonFiredScheduledMessage, MongoFiredScheduleStore } from './scheduled-messages';
+export { executeFiredScheduledMessage, abandonFiredScheduledMessage, MongoFiredSchedules } from './scheduled-messages';
 export type { ScheduledMessagePorts } from './scheduled-messages';

@@ -1,8 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
 import { businessScope } from './shared/business-scope';
-import { BusinessModel, TesterClockAdvanceModel, WalletLedgerModel } from './models';
-import { advanceTesterClockOffset } from './tester-clock-advance/tester-clock-log';
+import { BusinessModel, WalletLedgerModel } from './models';
 import { chargeVisionWallet, visionWalletBalance } from './wallet-ledger/wallet-ledger';
 
 /**
@@ -22,22 +21,11 @@ describe('concurrent counters on FerretDB', () => {
   beforeAll(async () => {
     await mongoose.connect(process.env['MONGODB_URI'] ?? 'mongodb://127.0.0.1:27117/', { dbName, serverSelectionTimeoutMS: 10_000 });
     await WalletLedgerModel.createIndexes();
-    await TesterClockAdvanceModel.createIndexes();
   });
 
   // The database (unique to this run) is left in place: see libs/testing/src/global-teardown.ts.
   afterAll(async () => {
     await mongoose.disconnect();
-  });
-
-  it('adds up 50 concurrent tester clock advances of one second', async () => {
-    const scope = await newBusiness({ tester_clock_offset_ms: 5_000 });
-    const offsets = await Promise.all(Array.from({ length: 50 }, () => advanceTesterClockOffset(scope, 1_000, new Date())));
-    expect(new Set(offsets).size).toBe(50);
-    expect(Math.max(...(offsets as number[]))).toBe(55_000);
-    expect((await BusinessModel.findById(scope.businessId).lean())?.tester_clock_offset_ms).toBe(55_000);
-    expect(await advanceTesterClockOffset(scope, 1_000, new Date())).toBe(56_000);
-    expect(await advanceTesterClockOffset(businessScope(randomUUID()), 1_000, new Date())).toBeNull();
   });
 
   it('charges a vision wallet exactly once per operation under concurrency', async () => {

@@ -7,19 +7,6 @@ export * from './seed';
 export { contactSnapshotOf, fullName } from './contact/contact-snapshot';
 export type { ContactSnapshot } from './contact/contact-snapshot';
 export {
-  claimOnce,
-  claimMany,
-  readClaim,
-  claimsOfSchedule,
-  scheduleClaimId,
-  latestScheduleSlot,
-  latestScheduleSlots,
-  replaceScheduleSlot,
-  releaseScheduleSlot,
-  holdsScheduleSlot,
-} from './schedule-claim/schedule-coordination';
-export type { ScheduleClaim, ScheduleClaimKind, ScheduleClaimRequest, ScheduleSlot } from './schedule-claim/schedule-coordination';
-export {
   aiEmployeeWallet,
   visionWallet,
   walletPosition,
@@ -32,5 +19,21 @@ export {
 export type { WalletId, WalletPosition, WalletCharge, WalletChargeOutcome } from './wallet-ledger/wallet-ledger';
 export { latestConversationState, appendConversationState, mirrorConversationState, conversationStateEntryId } from './conversation-state-log/conversation-state-log';
 export type { ConversationStateField, ConversationStateEntry, ConversationStateChange } from './conversation-state-log/conversation-state-log';
-export { advanceTesterClockOffset } from './tester-clock-advance/tester-clock-log';
 export { isDuplicateKeyError } from './shared/duplicate-key';
+export { ScheduledMessageRepository, pendingConversationKey } from './scheduled-message/scheduled-message.repository';
+export type { InsertPendingResult, ScheduleOutcome, ExecutingStatus, FireClaim } from './scheduled-message/scheduled-message.repository';
+export type { ScheduledMessageEntity, ClaimedSchedule, DueSchedule, PendingTesterSchedule, ScheduleAuthor } from './scheduled-message/scheduled-message.entity';
+export { BusinessRepository } from './business/business.repository';
+export { ConversationRepository } from './conversation/conversation.repository';
+export type { StoredConversationEntity, SimulatedInbound } from './conversation/conversation.repository';
+export { ContactRepository } from './contact/contact.repository';
+export { MessageRepository } from './message/message.repository';
+export type { StoredMessageEntity } from './message/message.repository';
+export { ChannelRepository } from './channel/channel.repository';
+export { defaultScheduledTemplateId } from './channel/default-scheduled-template';
+export { TemplateRepository } from './template/template.repository';
+export type { StoredTemplateEntity } from './template/template.repository';
+export { TimelineEventRepository } from './timeline-event/timeline-event.repository';
+export type { TimelineNote } from './timeline-event/timeline-event.repository';
+export { AiEmployeeRepository } from './ai-employee/ai-employee.repository';
+export { QuickReplyRepository } from './quick-reply/quick-reply.repository';

@@ -18,10 +18,7 @@ import { QuickReplyModel } from './quick-reply/quick-reply.schema';
 import { WebhookModel } from './webhook/webhook.schema';
 import { PaymentModel } from './payment/payment.schema';
 import { ScheduledMessageModel } from './scheduled-message/scheduled-message.schema';
-import { ScheduleClaimModel } from './schedule-claim/schedule-claim.schema';
-import { ConversationScheduleSlotModel } from './conversation-schedule-slot/conversation-schedule-slot.schema';
 import { WalletLedgerModel } from './wallet-ledger/wallet-ledger.schema';
-import { TesterClockAdvanceModel } from './tester-clock-advance/tester-clock-advance.schema';
 import { ConversationStateLogModel } from './conversation-state-log/conversation-state-log.schema';
 import { ConversationOutboxModel } from './conversation-outbox/conversation-outbox.schema';
 import { ConversationOutboxClaimModel } from './conversation-outbox-claim/conversation-outbox-claim.schema';
@@ -56,16 +53,8 @@ export { WebhookModel };
 export type { WebhookEntity } from './webhook/webhook.entity';
 export { PaymentModel };
 export type { PaymentEntity } from './payment/payment.entity';
-export { ScheduledMessageModel };
-export type { ScheduledMessageEntity } from './scheduled-message/scheduled-message.entity';
-export { ScheduleClaimModel };
-export type { ScheduleClaimEntity } from './schedule-claim/schedule-claim.entity';
-export { ConversationScheduleSlotModel };
-export type { ConversationScheduleSlotEntity } from './conversation-schedule-slot/conversation-schedule-slot.entity';
 export { WalletLedgerModel };
 export type { WalletLedgerEntity } from './wallet-ledger/wallet-ledger.entity';
-export { TesterClockAdvanceModel };
-export type { TesterClockAdvanceEntity } from './tester-clock-advance/tester-clock-advance.entity';
 export { ConversationStateLogModel };
 export type { ConversationStateLogEntity } from './conversation-state-log/conversation-state-log.entity';
 export { ConversationOutboxModel };
@@ -90,10 +79,7 @@ export const ALL_MODELS = [
   WebhookModel,
   PaymentModel,
   ScheduledMessageModel,
-  ScheduleClaimModel,
-  ConversationScheduleSlotModel,
   WalletLedgerModel,
-  TesterClockAdvanceModel,
   ConversationStateLogModel,
   ConversationOutboxModel,
   ConversationOutboxClaimModel,

@@ -1,13 +1,11 @@
 import { CatalogError } from '@cmsg/errors';
-import { BusinessModel, type BusinessScope } from '@cmsg/dal';
+import { BusinessRepository, type BusinessScope } from '@cmsg/dal';
 
-export interface BusinessTime {
-  timeZone: string;
-  testerClockOffsetMs: number;
-}
+const businesses = new BusinessRepository();
 
-export async function loadBusinessTime(scope: BusinessScope): Promise<BusinessTime> {
-  const business = await BusinessModel.findById(scope.businessId, { time_zone: 1, tester_clock_offset_ms: 1 }).lean<{ time_zone?: string; tester_clock_offset_ms?: number }>();
-  if (!business) throw new CatalogError('FETCH_FAILED', 'The business of this caller no longer exists.');
-  return { timeZone: business.time_zone || 'UTC', testerClockOffsetMs: business.tester_clock_offset_ms ?? 0 };
+/** The business's time zone (schedule times are read in it). */
+export async function businessTimeZone(scope: BusinessScope): Promise<string> {
+  const settings = await businesses.timeSettings(scope);
+  if (!settings) throw new CatalogError('FETCH_FAILED', 'The business of this caller no longer exists.');
+  return settings.timeZone;
 }

@@ -1,8 +1,9 @@
 import { CatalogError } from '@cmsg/errors';
-import { type BusinessScope, ConversationModel, latestScheduleSlot, mirrorConversationState, scopedFilter } from '@cmsg/dal';
+import { type BusinessScope, ConversationModel, mirrorConversationState, scopedFilter } from '@cmsg/dal';
 import type { ActionActor } from '../action-support/action-actor';
 import { decideConversationState } from '../conversation-state-change';
 import type { StoredConversation } from '../resolve-conversation-reference';
+import { loadPendingSchedule } from './pending-schedule';
 import type { ScheduleHandling } from './scheduled-message-action';
 
 export interface OwnerChange {
@@ -35,8 +36,7 @@ export async function changeConversationOwner(
 }
 
 async function assertNoScheduleSince(scope: BusinessScope, conversation: StoredConversation, seenScheduleId: string | null): Promise<void> {
-  const slot = await latestScheduleSlot(scope, conversation._id);
-  const pending = slot.seq > 0 ? slot.scheduleId : null;
+  const pending = (await loadPendingSchedule(scope, conversation))?._id;
   if (pending && pending !== seenScheduleId) {
     throw new CatalogError('SCHEDULE_CONFLICT', 'A scheduled message of the conversation changed during the owner change; retry.');
   }

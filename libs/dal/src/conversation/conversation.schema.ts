@@ -36,8 +36,6 @@ export const conversationSchema = new Schema(
     last_inbound_message_id: { type: String, default: null },
     unread_count: { type: Number, required: true, default: 0 },
     media_awaiting_transcription: { type: Number, required: true, default: 0 },
-    // The one pending scheduled message (compare-and-set keeps it to one per conversation).
-    pending_schedule_id: { type: String, default: null },
     is_tester: { type: Boolean, required: true, default: false },
     // Events written in the same atomic update as the state change they announce, removed once
     // published: a crash between the write and the publish delays the event, never loses it.

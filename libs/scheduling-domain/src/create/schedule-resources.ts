@@ -1,5 +1,5 @@
 import { CatalogError } from '@cmsg/errors';
-import { AiEmployeeModel, type BusinessScope, QuickReplyModel, TemplateModel, scopedFilter } from '@cmsg/dal';
+import { AiEmployeeRepository, type BusinessScope, QuickReplyRepository, TemplateRepository } from '@cmsg/dal';
 import type { ConfirmedFileLookup } from '../ports';
 
 export interface ScheduledTemplate {
@@ -9,24 +9,28 @@ export interface ScheduledTemplate {
   variable_count: number;
 }
 
+const aiEmployees = new AiEmployeeRepository();
+const templates = new TemplateRepository();
+const quickReplies = new QuickReplyRepository();
+
 export async function assertAiEmployeeExists(scope: BusinessScope, aiEmployeeId: string): Promise<void> {
-  if (!(await AiEmployeeModel.exists(scopedFilter(scope, { _id: aiEmployeeId })))) {
+  if (!(await aiEmployees.exists(scope, aiEmployeeId))) {
     throw new CatalogError('AI_EMPLOYEE_NOT_FOUND', `No AI employee ${aiEmployeeId} in this business.`);
   }
 }
 
 /** A template of the business that a schedule may send later: it must exist and be approved now. */
 export async function approvedTemplate(scope: BusinessScope, templateId: string, field: string): Promise<ScheduledTemplate> {
-  const template = await TemplateModel.findOne(scopedFilter(scope, { _id: templateId }), { name: 1, status: 1, variable_count: 1 }).lean<ScheduledTemplate>();
+  const template = await templates.find(scope, templateId);
   if (!template) throw new CatalogError('TEMPLATE_NOT_FOUND', `${field}: no template ${templateId} in this business.`);
   if (template.status !== 'approved') {
     throw new CatalogError('TEMPLATE_NOT_APPROVED', `${field}: template ${template.name} is ${template.status}, not approved.`);
   }
-  return template;
+  return { _id: template._id, name: template.name, status: template.status, variable_count: template.variable_count };
 }
 
 export async function assertQuickReplyExists(scope: BusinessScope, quickReplyId: string): Promise<void> {
-  if (!(await QuickReplyModel.exists(scopedFilter(scope, { _id: quickReplyId })))) {
+  if (!(await quickReplies.exists(scope, quickReplyId))) {
     throw new CatalogError('QUICK_REPLY_NOT_FOUND', `No quick reply ${quickReplyId} in this business.`);
   }
 }

@@ -1,17 +1,11 @@
 import { CatalogError } from '@cmsg/errors';
-import {
-  type BusinessScope,
-  ChannelModel,
-  ContactModel,
-  ConversationModel,
-  contactSnapshotOf,
-  fullName,
-  phoneLookupKey,
-  scopedFilter,
-  usernameLookupKey,
-} from '@cmsg/dal';
+import { type BusinessScope, ChannelRepository, ContactRepository, ConversationRepository, contactSnapshotOf, fullName, phoneLookupKey, usernameLookupKey } from '@cmsg/dal';
 import type { Contact, TesterContact } from '@cmsg/proto';
 import { randomUUID } from 'node:crypto';
+
+const channels = new ChannelRepository();
+const contacts = new ContactRepository();
+const conversations = new ConversationRepository();
 
 export interface CreateTesterContactInput {
   first_name?: string;
@@ -33,7 +27,6 @@ export async function createTesterContact(scope: BusinessScope, input: CreateTes
   const username = input.chat_username ? input.chat_username.trim().replace(/^@/, '') : '';
   const contact = {
     _id: randomUUID(),
-    business_id: scope.businessId,
     channel_id: channelId,
     first_name: input.first_name ?? 'Tester',
     last_name: input.last_name ?? null,
@@ -46,30 +39,19 @@ export async function createTesterContact(scope: BusinessScope, input: CreateTes
     created_at: now,
     updated_at: now,
   };
-  await ContactModel.create(contact);
+  await contacts.insert(scope, contact);
   const conversationId = randomUUID();
-  await ConversationModel.create({
-    _id: conversationId,
-    business_id: scope.businessId,
-    contact_id: contact._id,
-    contact: contactSnapshotOf(contact),
-    channel_id: channelId,
-    inbox_status: 'resolved',
-    is_tester: true,
-    sort_at: now,
-    created_at: now,
-    updated_at: now,
-  });
+  await conversations.insertTesterConversation(scope, { _id: conversationId, contact_id: contact._id, contact: contactSnapshotOf(contact), channel_id: channelId, now });
   return { contact: publicContact(contact), conversation_uuid: conversationId };
 }
 
 async function testerChannelId(scope: BusinessScope, publicKey: string | undefined): Promise<string> {
   if (publicKey !== undefined) {
-    const channel = await ChannelModel.findOne(scopedFilter(scope, { public_key: publicKey }), { _id: 1 }).lean<{ _id: string }>();
+    const channel = await channels.findByPublicKey(scope, publicKey);
     if (!channel) throw new CatalogError('CHANNEL_NOT_FOUND', `No channel with public key '${publicKey}' in this business.`);
     return channel._id;
   }
-  const [first] = await ChannelModel.find(scopedFilter(scope, {}), { _id: 1 }).sort({ name: 1, _id: 1 }).limit(1).lean<{ _id: string }[]>();
+  const first = await channels.firstByName(scope);
   if (!first) throw new CatalogError('CHANNEL_NOT_FOUND', 'The business has no channel for a tester conversation.');
   return first._id;
 }

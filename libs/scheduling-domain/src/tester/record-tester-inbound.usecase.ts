@@ -1,14 +1,18 @@
 import { createAiRunCommand } from '@cmsg/conversation-commands';
 import { CatalogError } from '@cmsg/errors';
-import { type BusinessScope, ConversationModel, MessageModel, scopedFilter } from '@cmsg/dal';
+import { type BusinessScope, ConversationRepository, MessageRepository, type ScheduledMessageRepository } from '@cmsg/dal';
 import { currentRequestId } from '@cmsg/platform';
 import type { Caller, ConversationReference, TesterInbound } from '@cmsg/proto';
 import { randomUUID } from 'node:crypto';
 import { cancelSchedulesOnCustomerReply } from '../manage/cancel-schedules-on-customer-reply';
 import type { Clock, ConversationCommandPublisher, ConversationContextPort } from '../ports';
 
+const conversationRecords = new ConversationRepository();
+const messages = new MessageRepository();
+
 export interface RecordTesterInboundDependencies {
   conversations: ConversationContextPort;
+  repository: ScheduledMessageRepository;
   publisher: ConversationCommandPublisher;
   clock: Clock;
 }
@@ -30,32 +34,10 @@ export async function recordTesterInbound(
   if (!context.is_tester) throw new CatalogError('NOT_A_TESTER_CONVERSATION', 'Simulated customer messages go to tester conversations only.');
   const virtualNow = new Date(context.now);
   const realNow = dependencies.clock.now();
-  const message = {
-    _id: randomUUID(),
-    business_id: scope.businessId,
-    conversation_id: context.uuid,
-    is_from_customer: true,
-    body: text,
-    content_type: 'text',
-    status: 'received',
-    is_simulated: true,
-    created_at: virtualNow,
-  };
-  await MessageModel.create(message);
-  await ConversationModel.updateOne(
-    scopedFilter(scope, { _id: context.uuid, $or: [{ last_message: null }, { 'last_message.created_at': { $lte: virtualNow } }] }),
-    {
-      $set: {
-        last_message: { uuid: message._id, body: text, content_type: 'text', is_from_customer: true, created_at: virtualNow },
-        last_inbound_at: virtualNow,
-        last_inbound_message_id: message._id,
-        sort_at: virtualNow,
-        updated_at: realNow,
-      },
-      $inc: { unread_count: 1 },
-    },
-  );
-  const cancelled = await cancelSchedulesOnCustomerReply(scope, context.uuid, realNow, realNow);
+  const message = { _id: randomUUID(), conversation_id: context.uuid, is_from_customer: true, body: text, content_type: 'text', status: 'received', is_simulated: true, created_at: virtualNow };
+  await messages.insert(scope, message);
+  await conversationRecords.recordSimulatedInbound(scope, context.uuid, { uuid: message._id, body: text, createdAt: virtualNow }, realNow);
+  const cancelled = await cancelSchedulesOnCustomerReply(dependencies.repository, scope, context.uuid, realNow, realNow);
 
   let aiRunGroup: string | undefined;
   if (context.ai_employee_uuid && context.inbox_status !== 'pending') {

@@ -1,0 +1,45 @@
+import type { BusinessRepository, DueSchedule } from '@cmsg/dal';
+import { type DueWork, type FiringStepDependencies, type FiringStepOptions, fireDueSchedules } from './fire-due-schedules';
+import { dueTesterScheduleIds } from './tester-due';
+
+export interface FiringPassOptions extends FiringStepOptions {
+  /** Due schedules one pass takes at most; a full batch is followed by another pass at once. */
+  batchSize: number;
+}
+
+export const DEFAULT_FIRING_OPTIONS: Omit<FiringPassOptions, 'replicaId'> = { leaseMs: 30_000, chunkSize: 500, batchSize: 2000 };
+
+export interface FiringPassDependencies extends FiringStepDependencies {
+  businesses: BusinessRepository;
+}
+
+/**
+ * One pass of the firer: finds what is due in every business (the repository's due-schedule query;
+ * tester schedules on their business's virtual clock) and fires it. Any number of replicas run
+ * passes at the same time; each schedule is claimed by one of them.
+ */
+export class FiringPass {
+  private readonly options: FiringPassOptions;
+
+  constructor(
+    private readonly dependencies: FiringPassDependencies,
+    options: Partial<FiringPassOptions> & { replicaId: string },
+  ) {
+    this.options = { ...DEFAULT_FIRING_OPTIONS, ...options };
+  }
+
+  async run(): Promise<{ fired: number; full: boolean }> {
+    const { repository, businesses, clock } = this.dependencies;
+    const now = clock.now();
+    const due = await repository.dueInAnyBusiness(now, this.options.batchSize);
+    const pendingTester = await repository.pendingTesterSchedulesInAnyBusiness(this.options.batchSize);
+    const testerDue = pendingTester.length > 0 ? dueTesterScheduleIds(pendingTester, await businesses.testerClockOffsetsInAnyBusiness(pendingTester.map((schedule) => schedule.business_id)), now) : [];
+    const work: DueWork = { pending: [...idsIn(due, 'pending'), ...testerDue], leaseExpired: idsIn(due, 'firing') };
+    const fired = await fireDueSchedules(work, this.dependencies, this.options);
+    return { fired, full: due.length >= this.options.batchSize };
+  }
+}
+
+function idsIn(due: readonly DueSchedule[], status: DueSchedule['status']): string[] {
+  return due.filter((schedule) => schedule.status === status).map((schedule) => schedule._id);
+}
