@@ -34,6 +34,8 @@ async function main(): Promise<void> {
   );
   const firer = new FiringLoop(() => firingPass.run(), {
     intervalMs: config.SCHEDULER_POLL_INTERVAL_MS,
+    // Schedule times are whole minutes (SPEC 4.1 `HH:MM`).
+    dueEveryMs: 60_000,
     onError: (error) => logger.warn({ err: error }, 'scheduled messages: firing pass failed'),
   });
 

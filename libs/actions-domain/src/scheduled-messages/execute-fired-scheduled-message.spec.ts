@@ -125,11 +125,13 @@ describe('executeFiredScheduledMessage', () => {
       expect(stored().history.map((entry) => entry.event)).toEqual(['sending', 'sent']);
     });
 
-    it('sends its template with the schedule variables when the window is closed', async () => {
+    it('sends its template with the schedule variables when the text is refused for a closed window', async () => {
       schedule({});
-      fake.context = { ...fake.context, window_status: 'closed' };
+      fake.failNext('sendMessage', 'WINDOW_CLOSED');
       await executeFiredScheduledMessage(command(), ports());
+      expect(fake.callsOf('getConversationContext')).toHaveLength(0);
       expect(sends()).toEqual([
+        expect.objectContaining({ operation_id: `schedule:${SCHEDULE}:literal` }),
         expect.objectContaining({
           operation_id: `schedule:${SCHEDULE}:template`,
           template: { template: { uuid: TEMPLATE, name: undefined, language: undefined }, variables: [{ index: 1, value: 'Ana' }], header: undefined, button_parameters: [] },
@@ -138,12 +140,19 @@ describe('executeFiredScheduledMessage', () => {
       expect(stored()).toMatchObject({ status: 'sent', delivery: 'template' });
     });
 
-    it('falls back to the template when the window closes between the decision and the send', async () => {
-      schedule({});
-      fake.failNext('sendMessage', 'WINDOW_CLOSED');
+    it('a template payload decides from the window: closed, its fallback template goes out, never the payload', async () => {
+      const payload = { kind: 'template', template_uuid: 'eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee', variables: [] };
+      schedule({ message_kind: 'template', payload });
+      fake.context = { ...fake.context, window_status: 'closed' };
       await executeFiredScheduledMessage(command(), ports());
-      expect(sends().map((request) => request.operation_id)).toEqual([`schedule:${SCHEDULE}:literal`, `schedule:${SCHEDULE}:template`]);
+      expect(sends().map((request) => request.operation_id)).toEqual([`schedule:${SCHEDULE}:template`]);
       expect(stored()).toMatchObject({ status: 'sent', delivery: 'template' });
+
+      store = new InMemoryFiredSchedules();
+      fake.context = { ...fake.context, window_status: 'open' };
+      schedule({ message_kind: 'template', payload });
+      await executeFiredScheduledMessage(command(), ports());
+      expect(sends()[1]).toMatchObject({ operation_id: `schedule:${SCHEDULE}:literal`, template: { template: { uuid: payload.template_uuid } } });
     });
 
     it('sends a quick reply and a template payload as scheduled', async () => {
@@ -166,14 +175,21 @@ describe('executeFiredScheduledMessage', () => {
       expect(stored()).toMatchObject({ status: 'failed', error: { code: 'SEND_FAILED', message: 'provider down' } });
     });
 
-    it('rethrows an unanswered dependency for the stream to retry, leaving the schedule firing', async () => {
+    it('rethrows an unanswered dependency for the stream to retry; the retry follows the recorded path', async () => {
       schedule({});
-      fake.failNext('getConversationContext', 'SERVICE_UNAVAILABLE');
+      fake.failNext('sendMessage', 'SERVICE_UNAVAILABLE');
       await expect(executeFiredScheduledMessage(command(), ports())).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
-      expect(stored().status).toBe('firing');
+      expect(stored()).toMatchObject({ status: 'sending', delivery: 'literal' });
       await executeFiredScheduledMessage(command(), ports());
       expect(stored().status).toBe('sent');
-      expect(sends()).toHaveLength(1);
+      expect(sends().map((request) => request.operation_id)).toEqual([`schedule:${SCHEDULE}:literal`, `schedule:${SCHEDULE}:literal`]);
+    });
+
+    it('an unanswered window read before the path is decided leaves the schedule firing', async () => {
+      schedule({ message_kind: 'template', payload: { kind: 'template', template_uuid: TEMPLATE, variables: [] } });
+      fake.failNext('getConversationContext', 'SERVICE_UNAVAILABLE');
+      await expect(executeFiredScheduledMessage(command(), ports())).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      expect(stored()).toMatchObject({ status: 'firing', delivery: null });
     });
 
     it('a copy of the command after the outcome sends nothing and changes nothing', async () => {

@@ -130,8 +130,9 @@ async function deliver(scope: BusinessScope, execution: Execution, caller: Calle
 }
 
 /**
- * firing -> sending: the delivery path is decided from the window now, after the AI branch's
- * context note is written. A run that loses the transition follows the path the winner recorded.
+ * firing -> sending: the delivery path is decided (from the window now, see literalUnlessRefused),
+ * after the AI branch's context note is written. A run that loses the transition follows the path
+ * the winner recorded.
  */
 async function startSending(scope: BusinessScope, execution: Execution, caller: Caller, ports: ScheduledMessagePorts): Promise<void> {
   const { services, store, clock } = ports;
@@ -142,14 +143,29 @@ async function startSending(scope: BusinessScope, execution: Execution, caller: 
     noteId = await store.addContextNote(scope, schedule, caller.token_uuid, clock.now());
     entries.push(scheduleHistoryEntry('note_added', 'firing', clock.now(), { detail: { note_uuid: noteId } }));
   }
-  const context = await services.actions.getConversationContext({ caller, conversation: { uuid: schedule.conversation_id } });
-  const delivery = initialPath(schedule.executor_kind, context.window_status === 'open');
+  const delivery = literalUnlessRefused(schedule) ? 'literal' : initialPath(schedule.executor_kind, await windowOpen(schedule, caller, services));
   const at = clock.now();
   entries.push(scheduleHistoryEntry('sending', 'sending', at, { detail: { delivery } }));
   const started = await store.startSending(scope, schedule._id, { delivery, noteId, at }, entries);
   const current = started ?? (await store.find(scope, schedule._id));
   if (current?.status !== 'sending') throw new DecidedElsewhere();
   Object.assign(execution, { schedule: current, status: 'sending', decidedHere: started !== null });
+}
+
+/**
+ * A text or quick reply the conversations service refuses with WINDOW_CLOSED before anything is
+ * sent: it is tried literally and its template follows when refused, with no window read of the
+ * executor's own (one RPC fewer per send). A template payload goes out whatever the window, and a
+ * file send to a tester conversation fails on the file first: those decide from the window.
+ */
+function literalUnlessRefused(schedule: ScheduledMessageEntity): boolean {
+  const payload = schedule.payload ?? {};
+  return schedule.executor_kind === 'human_user' && (payload['kind'] === 'quick_reply' || (payload['kind'] === 'message' && !payload['media']));
+}
+
+async function windowOpen(schedule: ScheduledMessageEntity, caller: Caller, services: ConversationServices): Promise<boolean> {
+  const context = await services.actions.getConversationContext({ caller, conversation: { uuid: schedule.conversation_id } });
+  return context.window_status === 'open';
 }
 
 function initialPath(executorKind: string, windowOpen: boolean): ScheduleDeliveryPath {

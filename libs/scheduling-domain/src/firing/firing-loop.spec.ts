@@ -23,7 +23,7 @@ describe('FiringLoop', () => {
 
   it('runs one pass at a time, pausing the interval between passes', async () => {
     const pass = new ControlledPass();
-    const loop = new FiringLoop(pass.run, { intervalMs: 1000, onError: () => undefined });
+    const loop = new FiringLoop(pass.run, { intervalMs: 1000, dueEveryMs: 60_000, onError: () => undefined });
     loop.start();
     await settle();
     expect(pass.started).toEqual([0]);
@@ -38,7 +38,7 @@ describe('FiringLoop', () => {
 
   it('runs again at once after a full batch, and after a wake that came during a pass', async () => {
     const pass = new ControlledPass();
-    const loop = new FiringLoop(pass.run, { intervalMs: 1000, onError: () => undefined });
+    const loop = new FiringLoop(pass.run, { intervalMs: 1000, dueEveryMs: 60_000, onError: () => undefined });
     loop.start();
     await settle();
     pass.finish(true);
@@ -55,6 +55,20 @@ describe('FiringLoop', () => {
     expect(pass.started).toEqual([0, 0, 0, 500]);
   });
 
+  it('also runs a pass right as each due moment (whole minute) comes, between intervals', async () => {
+    jest.setSystemTime(59_700);
+    const pass = new ControlledPass();
+    const loop = new FiringLoop(pass.run, { intervalMs: 1000, dueEveryMs: 60_000, onError: () => undefined });
+    loop.start();
+    await settle();
+    pass.finish();
+    await jest.advanceTimersByTimeAsync(300);
+    expect(pass.started).toEqual([59_700, 60_000]);
+    pass.finish();
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(pass.started).toEqual([59_700, 60_000, 61_000]);
+  });
+
   it('keeps going after a failed pass, and stop waits for the pass under way', async () => {
     const errors: unknown[] = [];
     let calls = 0;
@@ -65,7 +79,7 @@ describe('FiringLoop', () => {
         if (calls === 1) return Promise.reject(new Error('database down'));
         return new Promise((resolve) => (release = () => resolve({ full: false })));
       },
-      { intervalMs: 1000, onError: (error) => errors.push(error) },
+      { intervalMs: 1000, dueEveryMs: 60_000, onError: (error) => errors.push(error) },
     );
     loop.start();
     await jest.advanceTimersByTimeAsync(1000);

@@ -3,6 +3,11 @@ import { AsyncResource } from 'node:async_hooks';
 export interface FiringLoopOptions {
   /** Pause between passes; a pass that found a full batch is followed by another at once. */
   intervalMs: number;
+  /**
+   * Schedules fall due on whole multiples of this (whole minutes): a pass also runs at each one, so
+   * what falls due there is found at once rather than up to an interval later.
+   */
+  dueEveryMs: number;
   onError(error: unknown): void;
 }
 
@@ -44,6 +49,10 @@ export class FiringLoop {
     await this.running;
   }
 
+  private untilNextPass(nowMs: number): number {
+    return Math.min(this.options.intervalMs, this.options.dueEveryMs - (nowMs % this.options.dueEveryMs));
+  }
+
   private schedule(delayMs: number): void {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
@@ -59,7 +68,7 @@ export class FiringLoop {
           this.running = undefined;
           again ||= this.wakeRequested;
           this.wakeRequested = false;
-          this.schedule(again ? 0 : this.options.intervalMs);
+          this.schedule(again ? 0 : this.untilNextPass(Date.now()));
         });
     }, delayMs);
   }
