@@ -71,14 +71,6 @@ export class ScheduledMessageRepository {
     }
   }
 
-  /** Cancels the conversation's pending schedule, if it has one; answers its id. */
-  async cancelPendingOfConversation(scope: BusinessScope, conversationId: string, entry: ScheduleHistoryEntry): Promise<string | null> {
-    const cancelled = await ScheduledMessageModel.findOneAndUpdate({ pending_conversation_key: pendingConversationKey(scope, conversationId) }, cancellation(entry), {
-      projection: { _id: 1 },
-    }).lean<{ _id: string }>();
-    return cancelled?._id ?? null;
-  }
-
   /** pending -> cancelled; answers the cancelled schedule, or null when it was not pending. */
   cancelPending(scope: BusinessScope, id: string, entry: ScheduleHistoryEntry): Promise<ScheduledMessageEntity | null> {
     return ScheduledMessageModel.findOneAndUpdate(scopedFilter(scope, { _id: id, status: 'pending' }), cancellation(entry), { returnDocument: 'after' }).lean<ScheduledMessageEntity>();
