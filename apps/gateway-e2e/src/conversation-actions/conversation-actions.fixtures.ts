@@ -29,6 +29,7 @@ export async function seedPendingSchedule(business: TestBusiness, conversationUu
     conversation_id: conversationUuid,
     status: 'pending',
     pending_conversation_key: pendingConversationKey(businessScope(business.businessId), conversationUuid),
+    pending_id: uuid,
     executor_kind: seed.executor_kind,
     ai_employee_id: seed.executor_kind === 'ai_employee' ? seed.ai_employee_id : null,
     reason: seed.executor_kind === 'ai_employee' ? 'Follow up on the quote' : null,

@@ -96,7 +96,7 @@ describe('owner changes with a pending scheduled message', () => {
   it('needs no action when the schedule is no longer pending', async () => {
     const schedule = await seedPendingSchedule(business, conversationFor('stale'), { executor_kind: 'ai_employee', ai_employee_id: ai.max });
     // As its firing leaves it: no longer its conversation's pending schedule.
-    await mongoose.connection.collection('scheduled_messages').updateOne({ _id: schedule as never }, { $set: { status: 'sent' }, $unset: { pending_conversation_key: '' } });
+    await mongoose.connection.collection('scheduled_messages').updateOne({ _id: schedule as never }, { $set: { status: 'sent' }, $unset: { pending_conversation_key: '', pending_id: '' } });
     const response = await assign('stale', { ai_employee: { uuid: ai.eva } });
     expect(response.status).toBe(200);
     expect(await storedSchedule(schedule)).toMatchObject({ status: 'sent', ai_employee_id: ai.max });

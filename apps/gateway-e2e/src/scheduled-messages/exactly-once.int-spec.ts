@@ -95,7 +95,7 @@ describe('firing exactly once with scheduler replicas dying', () => {
       { _id: uuid as never, status: 'pending' },
       {
         $set: { status: 'firing', schedule_at: claimedAt, fire_claim: 'dead-replica/claim', fire_lease_until: new Date(Date.now() - 1000), fired_at: claimedAt },
-        $unset: { pending_conversation_key: '' },
+        $unset: { pending_conversation_key: '', pending_id: '' },
         $push: { history: { at: claimedAt, event: 'fired', status: 'firing', reason: null, actor: { type: 'system', uuid: null }, detail: { replica: 'dead-replica' } } as never },
       },
     );

@@ -12,6 +12,7 @@ export interface ScheduledMessageEntity {
   conversation_id: string;
   status: ScheduledMessageStatus;
   pending_conversation_key?: string;
+  pending_id?: string;
   executor_kind: 'ai_employee' | 'human_user';
   ai_employee_id: string | null;
   reason: string | null;

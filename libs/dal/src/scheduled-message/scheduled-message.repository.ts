@@ -31,8 +31,11 @@ export interface FireClaim {
 
 const pushEntries = (...entries: ScheduleHistoryEntry[]) => ({ history: { $each: entries, $slice: -SCHEDULE_HISTORY_LIMIT } });
 
+/** Every transition out of pending drops the keys only a pending schedule holds. */
+const LEAVES_PENDING = { pending_conversation_key: '', pending_id: '' } as const;
+
 function cancellation(entry: ScheduleHistoryEntry) {
-  return { $set: { status: 'cancelled', updated_at: entry.at }, $unset: { pending_conversation_key: '' }, $push: pushEntries(entry) };
+  return { $set: { status: 'cancelled', updated_at: entry.at }, $unset: LEAVES_PENDING, $push: pushEntries(entry) };
 }
 
 /** Fields the firer reads of the schedules it claimed (its commands are built from them). */
@@ -60,8 +63,8 @@ export class ScheduledMessageRepository {
   }
 
   /** Inserts a pending schedule holding its conversation's pending key; a lost unique key says which. */
-  async insertPending(scope: BusinessScope, schedule: Omit<ScheduledMessageEntity, 'pending_conversation_key' | 'business_id'>): Promise<InsertPendingResult> {
-    const document = { ...schedule, business_id: scope.businessId, pending_conversation_key: pendingConversationKey(scope, schedule.conversation_id) };
+  async insertPending(scope: BusinessScope, schedule: Omit<ScheduledMessageEntity, 'pending_conversation_key' | 'pending_id' | 'business_id'>): Promise<InsertPendingResult> {
+    const document = { ...schedule, business_id: scope.businessId, pending_conversation_key: pendingConversationKey(scope, schedule.conversation_id), pending_id: schedule._id };
     try {
       await ScheduledMessageModel.collection.insertOne(document as never);
       return 'inserted';
@@ -109,10 +112,10 @@ export class ScheduledMessageRepository {
   /** pending -> firing for those of `ids` still pending, in one update. */
   async claimPendingInAnyBusiness(ids: readonly string[], claim: FireClaim): Promise<number> {
     const result = await ScheduledMessageModel.updateMany(
-      { status: 'pending', _id: { $in: ids } },
+      { pending_id: { $in: ids } },
       {
         $set: { status: 'firing', fire_claim: claim.claim, fire_lease_until: claim.leaseUntil, fired_at: claim.at, updated_at: claim.at },
-        $unset: { pending_conversation_key: '' },
+        $unset: LEAVES_PENDING,
         $push: pushEntries(claim.entry),
       },
     );

@@ -20,6 +20,9 @@ export const scheduledMessageSchema = new Schema(
     // `<business>:<conversation>` while pending, absent otherwise: its unique sparse index keeps one
     // pending schedule per conversation (see pendingConversationKey).
     pending_conversation_key: { type: String },
+    // The _id while pending, absent otherwise: its unique sparse index holds the pending schedules
+    // only (the stand-in for a partial index), which the firer claims by id.
+    pending_id: { type: String },
     executor_kind: { type: String, required: true },
     ai_employee_id: { type: String, default: null },
     reason: { type: String, default: null },
@@ -63,6 +66,8 @@ scheduledMessageSchema.index({ business_id: 1, _id: 1, status: 1 }, { unique: tr
 // One pending schedule per conversation, and the conversation's pending schedule (create, owner
 // changes, customer replies, the conversation context).
 scheduledMessageSchema.index({ pending_conversation_key: 1 }, { unique: true, sparse: true });
+// The firer's claim of a chunk of due schedules still pending ({pending_id: {$in}}).
+scheduledMessageSchema.index({ pending_id: 1 }, { unique: true, sparse: true });
 // Due schedules in every business: pending real-time ones by firing time, pending tester ones.
 scheduledMessageSchema.index({ status: 1, is_tester: 1, schedule_at: 1 });
 // Claimed firings whose claimer died before producing: lease expired.

@@ -5,7 +5,7 @@ import type { Clock } from '../ports';
 
 const conversations = new ConversationRepository();
 
-export type NewSchedule = Omit<ScheduledMessageEntity, 'pending_conversation_key' | 'business_id'>;
+export type NewSchedule = Omit<ScheduledMessageEntity, 'pending_conversation_key' | 'pending_id' | 'business_id'>;
 
 /**
  * Makes a validated schedule its conversation's one pending schedule (SPEC 3.2) without

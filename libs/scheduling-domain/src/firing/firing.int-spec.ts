@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
 import { type ScheduledMessageCommand, scheduleHistoryEntry } from '@cmsg/conversation-commands';
 import { BusinessRepository, ScheduledMessageRepository, businessScope, ensureIndexes } from '@cmsg/dal';
@@ -152,6 +153,7 @@ describe('firing scheduled messages (real MongoDB and Kafka)', () => {
     for (const record of records) {
       expect(record).toMatchObject({ status: 'firing', fired_at: now });
       expect(record['pending_conversation_key']).toBeUndefined();
+      expect(record['pending_id']).toBeUndefined();
       expect(record['fire_lease_until']).toBeUndefined();
       expect(record['history'].filter((entry: { event: string }) => entry.event === 'fired')).toHaveLength(1);
     }
@@ -192,9 +194,12 @@ describe('firing scheduled messages (real MongoDB and Kafka)', () => {
     const scope = businessScope(businessId);
     const actor = { type: 'api_token' as const, uuid: randomUUID() };
 
+    // The firers claim one schedule at a time while the cancellations arrive spread over the same
+    // stretch, so some schedules are claimed first and others cancelled first.
+    const cancelLater = (id: string, index: number) => sleep(index * 5).then(() => cancelScheduledMessage(repository, clock, scope, id, actor));
     const [cancels] = await Promise.all([
-      Promise.all(ids.map((id) => cancelScheduledMessage(repository, clock, scope, id, actor).then(() => 'cancelled' as const, (error: { code?: string }) => error.code ?? 'error'))),
-      fireUntilDone(publishers.map((publisher, index) => replica(publisher, `racer-${index}`, { chunkSize: 5 }))),
+      Promise.all(ids.map((id, index) => cancelLater(id, index).then(() => 'cancelled' as const, (error: { code?: string }) => error.code ?? 'error'))),
+      fireUntilDone(publishers.map((publisher, index) => replica(publisher, `racer-${index}`, { chunkSize: 1 }))),
     ]);
 
     const counts = countsOf(publishers.flatMap((publisher) => publisher.produced));
