@@ -34,10 +34,10 @@ class InMemoryFiredSchedules implements FiredSchedules {
     const found = this.schedules.get(id)!;
     if (found.status === 'sending') Object.assign(found, { delivery, history: [...found.history, entry] });
   }
-  async finish(_scope: BusinessScope, id: string, from: ExecutingStatus, outcome: ScheduleOutcome, entry: ScheduleHistoryEntry) {
+  async finish(_scope: BusinessScope, id: string, from: ExecutingStatus, outcome: ScheduleOutcome, entries: ScheduleHistoryEntry[], delivery?: string) {
     const found = this.schedules.get(id)!;
     if (found.status !== from) return false;
-    Object.assign(found, { status: outcome.status, error: outcome.error, history: [...found.history, entry] });
+    Object.assign(found, { status: outcome.status, error: outcome.error, history: [...found.history, ...entries], ...(delivery ? { delivery } : {}) });
     return true;
   }
   async addContextNote(_scope: BusinessScope, found: ScheduledMessageEntity, authorTokenUuid: string) {
@@ -175,14 +175,21 @@ describe('executeFiredScheduledMessage', () => {
       expect(stored()).toMatchObject({ status: 'failed', error: { code: 'SEND_FAILED', message: 'provider down' } });
     });
 
-    it('rethrows an unanswered dependency for the stream to retry; the retry follows the recorded path', async () => {
+    it('rethrows an unanswered dependency for the stream to retry; the retry sends under the same operation id', async () => {
       schedule({});
       fake.failNext('sendMessage', 'SERVICE_UNAVAILABLE');
       await expect(executeFiredScheduledMessage(command(), ports())).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
-      expect(stored()).toMatchObject({ status: 'sending', delivery: 'literal' });
+      expect(stored()).toMatchObject({ status: 'firing', delivery: null, history: [] });
       await executeFiredScheduledMessage(command(), ports());
-      expect(stored().status).toBe('sent');
+      expect(stored()).toMatchObject({ status: 'sent', delivery: 'literal' });
       expect(sends().map((request) => request.operation_id)).toEqual([`schedule:${SCHEDULE}:literal`, `schedule:${SCHEDULE}:literal`]);
+    });
+
+    it('a re-run after the template was recorded for a refused text sends the template, not the text', async () => {
+      schedule({ status: 'sending', delivery: 'template' });
+      await executeFiredScheduledMessage(command(), ports());
+      expect(sends().map((request) => request.operation_id)).toEqual([`schedule:${SCHEDULE}:template`]);
+      expect(stored()).toMatchObject({ status: 'sent', delivery: 'template' });
     });
 
     it('an unanswered window read before the path is decided leaves the schedule firing', async () => {

@@ -1,4 +1,4 @@
-import { type ScheduleDeliveryPath, type ScheduledMessageCommand, scheduleHistoryEntry, scheduledOperationId } from '@cmsg/conversation-commands';
+import { type ScheduleDeliveryPath, type ScheduleHistoryEntry, type ScheduledMessageCommand, scheduleHistoryEntry, scheduledOperationId } from '@cmsg/conversation-commands';
 import { CatalogError, isCatalogError, toCatalogError } from '@cmsg/errors';
 import { type BusinessScope, type ExecutingStatus, type ScheduledMessageEntity, businessScope } from '@cmsg/dal';
 import type { Logger } from '@cmsg/platform';
@@ -20,27 +20,30 @@ export interface ScheduledMessagePorts {
 
 type Json = Record<string, unknown>;
 
-/** The schedule being executed, and the state this run last saw it in. */
+/** The schedule being executed, the state this run last saw it in, and what its outcome records. */
 interface Execution {
   schedule: ScheduledMessageEntity;
   status: ExecutingStatus;
   /** The delivery path was decided by this run (not read from an earlier one). */
   decidedHere: boolean;
+  /** Recorded with the outcome: a literal send that needed no decision beforehand (see sendLiterallyFirst). */
+  sentLiterally: boolean;
 }
 
 /**
  * Runs a fired schedule (topic conversation-commands, kind scheduled_message) once, whatever
- * number of copies of the command arrive and wherever a previous run stopped. Each step is an
+ * number of copies of the command arrive and wherever a previous run stopped. Each write is an
  * update conditional on the state it leaves:
  *
- * - firing -> sending decides the delivery path (AI branch: after writing the reason as a context
- *   note, once: its id derives from the schedule): the AI replies while the 24 h window is open,
- *   else the fallback template (the schedule's, or the channel's default scheduled template) is
- *   sent; human branch: the literal payload while the window is open, else its template. A later
- *   run follows the recorded path;
+ * - firing -> sending records the delivery path before anything is sent when it depends on the
+ *   window (AI branch, after writing the reason as a context note, once: its id derives from the
+ *   schedule; a template or file payload): the AI replies while the 24 h window is open, else the
+ *   fallback template (the schedule's, or the channel's default scheduled template) is sent; the
+ *   literal payload while the window is open, else its template. A later run follows the recorded
+ *   path. A text or quick reply needs no decision first (sendLiterallyFirst);
  * - every send or AI run carries an operation id derived from the schedule uuid, so a re-run
  *   replays instead of sending again;
- * - sending -> sent | failed records the outcome; a schedule in any other state is left alone.
+ * - firing | sending -> sent | failed records the outcome; a schedule in any other state is left alone.
  *
  * A dependency that does not answer (SERVICE_UNAVAILABLE) is rethrown for the stream to retry;
  * any other failure ends the schedule failed with its code.
@@ -57,10 +60,15 @@ export async function executeFiredScheduledMessage(command: ScheduledMessageComm
   if (schedule.status !== 'firing' && schedule.status !== 'sending') return;
 
   const caller: Caller = { business_id: command.business_id, token_uuid: schedule.created_by_token_id ?? command.token_uuid };
-  const execution: Execution = { schedule, status: schedule.status, decidedHere: false };
+  const execution: Execution = { schedule, status: schedule.status, decidedHere: false, sentLiterally: false };
   try {
     const messageUuid = await deliver(scope, execution, caller, ports, signal);
-    await store.finish(scope, schedule._id, execution.status, { status: 'sent', error: null }, scheduleHistoryEntry('sent', 'sent', clock.now(), { detail: messageUuid ? { message_uuid: messageUuid } : {} }));
+    const sent = scheduleHistoryEntry('sent', 'sent', clock.now(), { detail: messageUuid ? { message_uuid: messageUuid } : {} });
+    if (execution.sentLiterally) {
+      await store.finish(scope, schedule._id, 'firing', { status: 'sent', error: null }, [sendingEntry('literal', ports), sent], 'literal');
+    } else {
+      await store.finish(scope, schedule._id, execution.status, { status: 'sent', error: null }, [sent]);
+    }
   } catch (error) {
     if (error instanceof DecidedElsewhere) return;
     if (signal?.aborted) throw error;
@@ -68,7 +76,7 @@ export async function executeFiredScheduledMessage(command: ScheduledMessageComm
     if (isTransientFailure(failure)) throw failure;
     if (failure.code === 'UNKNOWN_ERROR') logger.error({ err: error, schedule_uuid: schedule._id }, 'scheduled message failed unexpectedly');
     const recorded = { code: failure.code, message: failure.message };
-    await store.finish(scope, schedule._id, execution.status, { status: 'failed', error: recorded }, scheduleHistoryEntry('failed', 'failed', clock.now(), { detail: recorded }));
+    await store.finish(scope, schedule._id, execution.status, { status: 'failed', error: recorded }, [scheduleHistoryEntry('failed', 'failed', clock.now(), { detail: recorded })]);
   }
   logger.info({ schedule_uuid: schedule._id, conversation_uuid: schedule.conversation_id }, 'scheduled message executed');
 }
@@ -78,9 +86,9 @@ export async function abandonFiredScheduledMessage(command: ScheduledMessageComm
   const scope = businessScope(command.business_id);
   const reason = isCatalogError(cause) ? `${cause.code}: ${cause.message}` : String(cause);
   const error = { code: 'UPDATE_FAILED', message: `The scheduled message could not be sent after repeated attempts (${reason}).` };
-  const entry = scheduleHistoryEntry('failed', 'failed', ports.clock.now(), { detail: error });
-  if (await ports.store.finish(scope, command.schedule_uuid, 'sending', { status: 'failed', error }, entry)) return;
-  await ports.store.finish(scope, command.schedule_uuid, 'firing', { status: 'failed', error }, entry);
+  const entries = [scheduleHistoryEntry('failed', 'failed', ports.clock.now(), { detail: error })];
+  if (await ports.store.finish(scope, command.schedule_uuid, 'sending', { status: 'failed', error }, entries)) return;
+  await ports.store.finish(scope, command.schedule_uuid, 'firing', { status: 'failed', error }, entries);
 }
 
 /** Another run of the same schedule moved it on while this one was deciding: that run goes on. */
@@ -88,7 +96,10 @@ class DecidedElsewhere extends Error {}
 
 /** Sends (or runs the AI) along the decided path; answers the uuid of the message sent, when known. */
 async function deliver(scope: BusinessScope, execution: Execution, caller: Caller, ports: ScheduledMessagePorts, signal: AbortSignal | undefined): Promise<string | undefined> {
-  if (execution.status === 'firing') await startSending(scope, execution, caller, ports);
+  if (execution.status === 'firing') {
+    if (sentLiterallyFirst(execution.schedule)) return sendLiterallyFirst(scope, execution, caller, ports);
+    await decideFromWindow(scope, execution, caller, ports);
+  }
   const { schedule } = execution;
   const path = schedule.delivery as ScheduleDeliveryPath;
   switch (path) {
@@ -130,42 +141,57 @@ async function deliver(scope: BusinessScope, execution: Execution, caller: Calle
 }
 
 /**
- * firing -> sending: the delivery path is decided (from the window now, see literalUnlessRefused),
- * after the AI branch's context note is written. A run that loses the transition follows the path
- * the winner recorded.
+ * A text or quick reply: the conversations service refuses it with WINDOW_CLOSED before anything
+ * goes out, so it is sent literally with nothing recorded first (every run starts the same way and
+ * the operation id replays a send that went out) and the path is recorded with the outcome. Refused,
+ * the template is recorded (firing -> sending) before it is sent, so a re-run sends the template.
+ * A template payload goes out whatever the window, and a file send to a tester conversation fails
+ * on the file first: those decide from the window (decideFromWindow).
  */
-async function startSending(scope: BusinessScope, execution: Execution, caller: Caller, ports: ScheduledMessagePorts): Promise<void> {
-  const { services, store, clock } = ports;
-  const { schedule } = execution;
-  let noteId = schedule.note_id;
-  const entries = [];
-  if (schedule.executor_kind === 'ai_employee' && schedule.reason && !noteId) {
-    noteId = await store.addContextNote(scope, schedule, caller.token_uuid, clock.now());
-    entries.push(scheduleHistoryEntry('note_added', 'firing', clock.now(), { detail: { note_uuid: noteId } }));
-  }
-  const delivery = literalUnlessRefused(schedule) ? 'literal' : initialPath(schedule.executor_kind, await windowOpen(schedule, caller, services));
-  const at = clock.now();
-  entries.push(scheduleHistoryEntry('sending', 'sending', at, { detail: { delivery } }));
-  const started = await store.startSending(scope, schedule._id, { delivery, noteId, at }, entries);
-  const current = started ?? (await store.find(scope, schedule._id));
-  if (current?.status !== 'sending') throw new DecidedElsewhere();
-  Object.assign(execution, { schedule: current, status: 'sending', decidedHere: started !== null });
-}
-
-/**
- * A text or quick reply the conversations service refuses with WINDOW_CLOSED before anything is
- * sent: it is tried literally and its template follows when refused, with no window read of the
- * executor's own (one RPC fewer per send). A template payload goes out whatever the window, and a
- * file send to a tester conversation fails on the file first: those decide from the window.
- */
-function literalUnlessRefused(schedule: ScheduledMessageEntity): boolean {
+function sentLiterallyFirst(schedule: ScheduledMessageEntity): boolean {
   const payload = schedule.payload ?? {};
   return schedule.executor_kind === 'human_user' && (payload['kind'] === 'quick_reply' || (payload['kind'] === 'message' && !payload['media']));
 }
 
-async function windowOpen(schedule: ScheduledMessageEntity, caller: Caller, services: ConversationServices): Promise<boolean> {
+async function sendLiterallyFirst(scope: BusinessScope, execution: Execution, caller: Caller, ports: ScheduledMessagePorts): Promise<string | undefined> {
+  const { schedule } = execution;
+  try {
+    const messageUuid = await send(ports, literalRequest(schedule, caller));
+    execution.sentLiterally = true;
+    return messageUuid;
+  } catch (error) {
+    if (!isCatalogError(error) || error.code !== 'WINDOW_CLOSED') throw error;
+    await startSending(scope, execution, 'template', [], ports);
+    return send(ports, templateRequest(execution.schedule, caller));
+  }
+}
+
+/** firing -> sending with the path the window decides now, after the AI branch's context note is written. */
+async function decideFromWindow(scope: BusinessScope, execution: Execution, caller: Caller, ports: ScheduledMessagePorts): Promise<void> {
+  const { services, store, clock } = ports;
+  const { schedule } = execution;
+  const entries = [];
+  let noteId = schedule.note_id;
+  if (schedule.executor_kind === 'ai_employee' && schedule.reason && !noteId) {
+    noteId = await store.addContextNote(scope, schedule, caller.token_uuid, clock.now());
+    entries.push(scheduleHistoryEntry('note_added', 'firing', clock.now(), { detail: { note_uuid: noteId } }));
+  }
   const context = await services.actions.getConversationContext({ caller, conversation: { uuid: schedule.conversation_id } });
-  return context.window_status === 'open';
+  await startSending(scope, execution, initialPath(schedule.executor_kind, context.window_status === 'open'), entries, ports, noteId);
+}
+
+/** firing -> sending; a run that loses the transition follows the path the winner recorded. */
+async function startSending(scope: BusinessScope, execution: Execution, delivery: ScheduleDeliveryPath, entries: ScheduleHistoryEntry[], ports: ScheduledMessagePorts, noteId: string | null = null): Promise<void> {
+  const { store } = ports;
+  const at = ports.clock.now();
+  const started = await store.startSending(scope, execution.schedule._id, { delivery, noteId, at }, [...entries, sendingEntry(delivery, ports, at)]);
+  const current = started ?? (await store.find(scope, execution.schedule._id));
+  if (current?.status !== 'sending') throw new DecidedElsewhere();
+  Object.assign(execution, { schedule: current, status: 'sending', decidedHere: started !== null });
+}
+
+function sendingEntry(delivery: ScheduleDeliveryPath, ports: Pick<ScheduledMessagePorts, 'clock'>, at: Date = ports.clock.now()): ScheduleHistoryEntry {
+  return scheduleHistoryEntry('sending', 'sending', at, { detail: { delivery } });
 }
 
 function initialPath(executorKind: string, windowOpen: boolean): ScheduleDeliveryPath {
@@ -175,7 +201,7 @@ function initialPath(executorKind: string, windowOpen: boolean): ScheduleDeliver
 
 /** The fallback after WINDOW_CLOSED, recorded before it is sent: a re-run sends the fallback too. */
 function switchTo(scope: BusinessScope, schedule: ScheduledMessageEntity, delivery: ScheduleDeliveryPath, ports: ScheduledMessagePorts): Promise<void> {
-  return ports.store.switchDelivery(scope, schedule._id, delivery, scheduleHistoryEntry('sending', 'sending', ports.clock.now(), { detail: { delivery } }));
+  return ports.store.switchDelivery(scope, schedule._id, delivery, sendingEntry(delivery, ports));
 }
 
 async function sendAiFallbackTemplate(scope: BusinessScope, schedule: ScheduledMessageEntity, caller: Caller, ports: ScheduledMessagePorts): Promise<string | undefined> {

@@ -17,8 +17,8 @@ export interface FiredSchedules {
   startSending(scope: BusinessScope, id: string, decision: { delivery: string; noteId: string | null; at: Date }, entries: ScheduleHistoryEntry[]): Promise<ScheduledMessageEntity | null>;
   /** The fallback after WINDOW_CLOSED replaces the decided path. */
   switchDelivery(scope: BusinessScope, id: string, delivery: string, entry: ScheduleHistoryEntry): Promise<void>;
-  /** firing | sending -> sent | failed; false when the schedule was not in `from`. */
-  finish(scope: BusinessScope, id: string, from: ExecutingStatus, outcome: ScheduleOutcome, entry: ScheduleHistoryEntry): Promise<boolean>;
+  /** firing | sending -> sent | failed (with the delivery path when recorded only now); false when the schedule was not in `from`. */
+  finish(scope: BusinessScope, id: string, from: ExecutingStatus, outcome: ScheduleOutcome, entries: ScheduleHistoryEntry[], delivery?: string): Promise<boolean>;
   /**
    * Writes the AI schedule's reason as its context note (author: the token that created it) under
    * the id derived from the schedule, unless it exists (a run that died before recording it); answers that id.
@@ -45,8 +45,8 @@ export class MongoFiredSchedules implements FiredSchedules {
     return this.schedules.switchDelivery(scope, id, delivery, entry);
   }
 
-  finish(scope: BusinessScope, id: string, from: ExecutingStatus, outcome: ScheduleOutcome, entry: ScheduleHistoryEntry): Promise<boolean> {
-    return this.schedules.finish(scope, id, from, outcome, entry);
+  finish(scope: BusinessScope, id: string, from: ExecutingStatus, outcome: ScheduleOutcome, entries: ScheduleHistoryEntry[], delivery?: string): Promise<boolean> {
+    return this.schedules.finish(scope, id, from, outcome, entries, delivery);
   }
 
   async addContextNote(scope: BusinessScope, schedule: ScheduledMessageEntity, authorTokenUuid: string, at: Date): Promise<string> {

@@ -42,8 +42,5 @@ export interface ScheduledMessageEntity {
 /** What the firer needs of a schedule it claimed to produce its command. */
 export type ClaimedSchedule = Pick<ScheduledMessageEntity, '_id' | 'business_id' | 'conversation_id' | 'executor_kind' | 'created_by_token_id' | 'schedule_at' | 'fired_at' | 'fire_claim'>;
 
-/** A due schedule as the firer's due-schedule query answers it. */
-export type DueSchedule = Pick<ScheduledMessageEntity, '_id' | 'status' | 'schedule_at'>;
-
-/** A pending tester schedule: due on its business's virtual clock. */
-export type PendingTesterSchedule = Pick<ScheduledMessageEntity, '_id' | 'business_id' | 'schedule_at'>;
+/** A schedule as the firer's due-schedule query answers it (tester ones are due on their business's virtual clock). */
+export type DueSchedule = Pick<ScheduledMessageEntity, '_id' | 'business_id' | 'status' | 'is_tester' | 'schedule_at'>;

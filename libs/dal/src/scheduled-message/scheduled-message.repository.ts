@@ -1,7 +1,7 @@
 import { SCHEDULE_HISTORY_LIMIT, type ScheduleHistoryEntry } from '@cmsg/conversation-commands';
 import { type BusinessScope, scopedFilter } from '../shared/business-scope';
 import { duplicateKeyIndex, isDuplicateKeyError } from '../shared/duplicate-key';
-import type { ClaimedSchedule, DueSchedule, PendingTesterSchedule, ScheduledMessageEntity } from './scheduled-message.entity';
+import type { ClaimedSchedule, DueSchedule, ScheduledMessageEntity } from './scheduled-message.entity';
 import { ScheduledMessageModel } from './scheduled-message.schema';
 
 /**
@@ -91,22 +91,26 @@ export class ScheduledMessageRepository {
   // ---- firing (every business) ----
 
   /**
-   * Due work of every business: pending real-time schedules whose time has come, and firings whose
-   * claimer died before producing (lease expired), earliest first.
+   * Due work of every business, earliest first, in one query (one scan on the local server):
+   * pending real-time schedules whose time has come, every pending tester schedule (due on its
+   * business's virtual clock, which the caller applies), and firings whose claimer died before
+   * producing (lease expired). A pending tester schedule not yet due has a later schedule_at than
+   * any real-time one that is: the virtual clock is never behind the real one.
    */
   dueInAnyBusiness(now: Date, limit: number): Promise<DueSchedule[]> {
     return ScheduledMessageModel.find(
-      { $or: [{ status: 'pending', schedule_at: { $lte: now }, is_tester: false }, { status: 'firing', fire_lease_until: { $lte: now } }] },
-      { status: 1, schedule_at: 1 },
+      {
+        $or: [
+          { status: 'pending', schedule_at: { $lte: now }, is_tester: false },
+          { status: 'pending', is_tester: true },
+          { status: 'firing', fire_lease_until: { $lte: now } },
+        ],
+      },
+      { business_id: 1, status: 1, is_tester: 1, schedule_at: 1 },
     )
       .sort({ schedule_at: 1 })
       .limit(limit)
       .lean<DueSchedule[]>();
-  }
-
-  /** Pending tester schedules of every business (due on each business's virtual clock). */
-  pendingTesterSchedulesInAnyBusiness(limit: number): Promise<PendingTesterSchedule[]> {
-    return ScheduledMessageModel.find({ status: 'pending', is_tester: true }, { business_id: 1, schedule_at: 1 }).sort({ schedule_at: 1 }).limit(limit).lean<PendingTesterSchedule[]>();
   }
 
   /** pending -> firing for those of `ids` still pending, in one update. */
@@ -161,12 +165,16 @@ export class ScheduledMessageRepository {
     await ScheduledMessageModel.updateOne(scopedFilter(scope, { _id: id, status: 'sending' }), { $set: { delivery, updated_at: entry.at }, $push: pushEntries(entry) });
   }
 
-  /** firing | sending -> sent | failed; false when the schedule was not in `from` (finished elsewhere). */
-  async finish(scope: BusinessScope, id: string, from: ExecutingStatus, outcome: ScheduleOutcome, entry: ScheduleHistoryEntry): Promise<boolean> {
+  /**
+   * firing | sending -> sent | failed, with the delivery path when it is recorded only now; false
+   * when the schedule was not in `from` (finished elsewhere).
+   */
+  async finish(scope: BusinessScope, id: string, from: ExecutingStatus, outcome: ScheduleOutcome, entries: ScheduleHistoryEntry[], delivery?: string): Promise<boolean> {
+    const at = entries[entries.length - 1]?.at ?? new Date();
     const result = await ScheduledMessageModel.updateOne(scopedFilter(scope, { _id: id, status: from }), {
-      $set: { status: outcome.status, error: outcome.error, updated_at: entry.at },
+      $set: { status: outcome.status, error: outcome.error, updated_at: at, ...(delivery ? { delivery } : {}) },
       $unset: { fire_lease_until: '' },
-      $push: pushEntries(entry),
+      $push: pushEntries(...entries),
     });
     return result.modifiedCount === 1;
   }

@@ -31,15 +31,17 @@ export class FiringPass {
   async run(): Promise<{ fired: number; full: boolean }> {
     const { repository, businesses, clock } = this.dependencies;
     const now = clock.now();
-    const due = await repository.dueInAnyBusiness(now, this.options.batchSize);
-    const pendingTester = await repository.pendingTesterSchedulesInAnyBusiness(this.options.batchSize);
+    const found = await repository.dueInAnyBusiness(now, this.options.batchSize);
+    const pendingTester = found.filter((schedule) => schedule.status === 'pending' && schedule.is_tester);
     const testerDue = pendingTester.length > 0 ? dueTesterScheduleIds(pendingTester, await businesses.testerClockOffsetsInAnyBusiness(pendingTester.map((schedule) => schedule.business_id)), now) : [];
-    const work: DueWork = { pending: [...idsIn(due, 'pending'), ...testerDue], leaseExpired: idsIn(due, 'firing') };
+    const realTimeDue = idsOf(found.filter((schedule) => schedule.status === 'pending' && !schedule.is_tester));
+    const work: DueWork = { pending: [...realTimeDue, ...testerDue], leaseExpired: idsOf(found.filter((schedule) => schedule.status === 'firing')) };
     const fired = await fireDueSchedules(work, this.dependencies, this.options);
-    return { fired, full: due.length >= this.options.batchSize };
+    // A full batch of due work: more may be due right now.
+    return { fired, full: work.pending.length + work.leaseExpired.length >= this.options.batchSize };
   }
 }
 
-function idsIn(due: readonly DueSchedule[], status: DueSchedule['status']): string[] {
-  return due.filter((schedule) => schedule.status === status).map((schedule) => schedule._id);
+function idsOf(schedules: readonly DueSchedule[]): string[] {
+  return schedules.map((schedule) => schedule._id);
 }
