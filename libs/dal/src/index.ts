@@ -22,7 +22,7 @@ export type { ConversationStateField, ConversationStateEntry, ConversationStateC
 export { isDuplicateKeyError } from './shared/duplicate-key';
 export { ScheduledMessageRepository, pendingConversationKey } from './scheduled-message/scheduled-message.repository';
 export type { InsertPendingResult, ScheduleOutcome, ExecutingStatus, FireClaim } from './scheduled-message/scheduled-message.repository';
-export type { ScheduledMessageEntity, ClaimedSchedule, DueSchedule, ScheduleAuthor } from './scheduled-message/scheduled-message.entity';
+export type { ScheduledMessageEntity, DueSchedule, ScheduleAuthor } from './scheduled-message/scheduled-message.entity';
 export { BusinessRepository } from './business/business.repository';
 export { ConversationRepository } from './conversation/conversation.repository';
 export type { StoredConversationEntity, SimulatedInbound } from './conversation/conversation.repository';

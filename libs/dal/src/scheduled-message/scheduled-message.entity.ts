@@ -39,8 +39,11 @@ export interface ScheduledMessageEntity {
   updated_at: Date;
 }
 
-/** What the firer needs of a schedule it claimed to produce its command. */
-export type ClaimedSchedule = Pick<ScheduledMessageEntity, '_id' | 'business_id' | 'conversation_id' | 'executor_kind' | 'created_by_token_id' | 'schedule_at' | 'fired_at' | 'fire_claim'>;
-
-/** A schedule as the firer's due-schedule query answers it (tester ones are due on their business's virtual clock). */
-export type DueSchedule = Pick<ScheduledMessageEntity, '_id' | 'business_id' | 'status' | 'is_tester' | 'schedule_at'>;
+/**
+ * A schedule as the firer's due-schedule query answers it: what decides whether it is due (tester
+ * ones on their business's virtual clock) and what its command is built from.
+ */
+export type DueSchedule = Pick<
+  ScheduledMessageEntity,
+  '_id' | 'business_id' | 'conversation_id' | 'status' | 'is_tester' | 'executor_kind' | 'created_by_token_id' | 'schedule_at'
+>;

@@ -1,7 +1,7 @@
 import { SCHEDULE_HISTORY_LIMIT, type ScheduleHistoryEntry } from '@cmsg/conversation-commands';
 import { type BusinessScope, scopedFilter } from '../shared/business-scope';
 import { duplicateKeyIndex, isDuplicateKeyError } from '../shared/duplicate-key';
-import type { ClaimedSchedule, DueSchedule, ScheduledMessageEntity } from './scheduled-message.entity';
+import type { DueSchedule, ScheduledMessageEntity } from './scheduled-message.entity';
 import { ScheduledMessageModel } from './scheduled-message.schema';
 
 /**
@@ -38,8 +38,8 @@ function cancellation(entry: ScheduleHistoryEntry) {
   return { $set: { status: 'cancelled', updated_at: entry.at }, $unset: LEAVES_PENDING, $push: pushEntries(entry) };
 }
 
-/** Fields the firer reads of the schedules it claimed (its commands are built from them). */
-const CLAIMED_FIELDS = { business_id: 1, conversation_id: 1, executor_kind: 1, created_by_token_id: 1, schedule_at: 1, fired_at: 1, fire_claim: 1 } as const;
+/** What the firer reads of due schedules (DueSchedule). */
+const DUE_FIELDS = { business_id: 1, conversation_id: 1, status: 1, is_tester: 1, executor_kind: 1, created_by_token_id: 1, schedule_at: 1 } as const;
 
 /**
  * Every query and write of scheduled_messages. Filters list the most selective key first: the local
@@ -106,7 +106,7 @@ export class ScheduledMessageRepository {
           { status: 'firing', fire_lease_until: { $lte: now } },
         ],
       },
-      { business_id: 1, status: 1, is_tester: 1, schedule_at: 1 },
+      DUE_FIELDS,
     )
       .sort({ schedule_at: 1 })
       .limit(limit)
@@ -135,10 +135,10 @@ export class ScheduledMessageRepository {
     return result.modifiedCount;
   }
 
-  /** Those of `ids` that `claim` holds (one read by id after the claiming update). */
-  async claimedInAnyBusiness(ids: readonly string[], claim: string): Promise<ClaimedSchedule[]> {
-    const found = await ScheduledMessageModel.find({ _id: { $in: ids } }, CLAIMED_FIELDS).lean<ClaimedSchedule[]>();
-    return found.filter((schedule) => schedule.fire_claim === claim);
+  /** The ids of those of `ids` that `claim` holds (one read by id after a claiming update that did not take them all). */
+  async claimedInAnyBusiness(ids: readonly string[], claim: string): Promise<Set<string>> {
+    const found = await ScheduledMessageModel.find({ _id: { $in: ids } }, { fire_claim: 1 }).lean<{ _id: string; fire_claim: string | null }[]>();
+    return new Set(found.filter((schedule) => schedule.fire_claim === claim).map((schedule) => schedule._id));
   }
 
   /** Their commands were produced: no takeover any more. */

@@ -1,6 +1,6 @@
-import type { BusinessRepository, DueSchedule } from '@cmsg/dal';
+import type { BusinessRepository, ScheduledMessageRepository } from '@cmsg/dal';
 import { type DueWork, type FiringStepDependencies, type FiringStepOptions, fireDueSchedules } from './fire-due-schedules';
-import { dueTesterScheduleIds } from './tester-due';
+import { dueTesterSchedules } from './tester-due';
 
 export interface FiringPassOptions extends FiringStepOptions {
   /** Due schedules one pass takes at most; a full batch is followed by another pass at once. */
@@ -10,7 +10,8 @@ export interface FiringPassOptions extends FiringStepOptions {
 export const DEFAULT_FIRING_OPTIONS: Omit<FiringPassOptions, 'replicaId'> = { leaseMs: 30_000, chunkSize: 500, batchSize: 2000 };
 
 export interface FiringPassDependencies extends FiringStepDependencies {
-  businesses: BusinessRepository;
+  repository: FiringStepDependencies['repository'] & Pick<ScheduledMessageRepository, 'dueInAnyBusiness'>;
+  businesses: Pick<BusinessRepository, 'testerClockOffsetsInAnyBusiness'>;
 }
 
 /**
@@ -33,15 +34,11 @@ export class FiringPass {
     const now = clock.now();
     const found = await repository.dueInAnyBusiness(now, this.options.batchSize);
     const pendingTester = found.filter((schedule) => schedule.status === 'pending' && schedule.is_tester);
-    const testerDue = pendingTester.length > 0 ? dueTesterScheduleIds(pendingTester, await businesses.testerClockOffsetsInAnyBusiness(pendingTester.map((schedule) => schedule.business_id)), now) : [];
-    const realTimeDue = idsOf(found.filter((schedule) => schedule.status === 'pending' && !schedule.is_tester));
-    const work: DueWork = { pending: [...realTimeDue, ...testerDue], leaseExpired: idsOf(found.filter((schedule) => schedule.status === 'firing')) };
+    const testerDue = pendingTester.length > 0 ? dueTesterSchedules(pendingTester, await businesses.testerClockOffsetsInAnyBusiness(pendingTester.map((schedule) => schedule.business_id)), now) : [];
+    const realTimeDue = found.filter((schedule) => schedule.status === 'pending' && !schedule.is_tester);
+    const work: DueWork = { pending: [...realTimeDue, ...testerDue], leaseExpired: found.filter((schedule) => schedule.status === 'firing') };
     const fired = await fireDueSchedules(work, this.dependencies, this.options);
     // A full batch of due work: more may be due right now.
     return { fired, full: work.pending.length + work.leaseExpired.length >= this.options.batchSize };
   }
-}
-
-function idsOf(schedules: readonly DueSchedule[]): string[] {
-  return schedules.map((schedule) => schedule._id);
 }

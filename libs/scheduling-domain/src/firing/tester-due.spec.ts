@@ -1,6 +1,6 @@
-import { dueTesterScheduleIds } from './tester-due';
+import { dueTesterSchedules } from './tester-due';
 
-describe('dueTesterScheduleIds', () => {
+describe('dueTesterSchedules', () => {
   const realNow = new Date('2031-01-01T10:00:00Z');
   const at = (iso: string) => new Date(iso);
 
@@ -15,7 +15,7 @@ describe('dueTesterScheduleIds', () => {
       ['a', 3_600_000],
       ['b', 86_400_000],
     ]);
-    expect(dueTesterScheduleIds(pending, offsets, realNow)).toEqual(['a-due', 'b-due']);
+    expect(dueTesterSchedules(pending, offsets, realNow).map((schedule) => schedule._id)).toEqual(['a-due', 'b-due']);
   });
 
   it('is due exactly at its time, and a business without an offset runs on real time', () => {
@@ -23,6 +23,6 @@ describe('dueTesterScheduleIds', () => {
       { _id: 'exact', business_id: 'a', schedule_at: at('2031-01-01T11:00:00Z') },
       { _id: 'unknown-business', business_id: 'gone', schedule_at: at('2031-01-01T10:00:01Z') },
     ];
-    expect(dueTesterScheduleIds(pending, new Map([['a', 3_600_000]]), realNow)).toEqual(['exact']);
+    expect(dueTesterSchedules(pending, new Map([['a', 3_600_000]]), realNow).map((schedule) => schedule._id)).toEqual(['exact']);
   });
 });
