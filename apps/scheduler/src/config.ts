@@ -16,7 +16,7 @@ const schedulerConfigShape = {
   /** A claim whose replica died before producing its commands is taken over after this long. */
   SCHEDULER_FIRE_LEASE_MS: positiveInt(30_000, 1_000),
   /** Due schedules one pass takes at most. */
-  SCHEDULER_BATCH_SIZE: positiveInt(2000),
+  SCHEDULER_BATCH_SIZE: positiveInt(10_000),
   /** This process's name in the firing claims; unique per process by default. */
   SCHEDULER_REPLICA_ID: z.string().min(1).default(`${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`),
   /** Partitions of the command topic when this service creates it (the actions-runner's default too). */

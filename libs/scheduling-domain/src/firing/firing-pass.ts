@@ -7,7 +7,7 @@ export interface FiringPassOptions extends FiringStepOptions {
   batchSize: number;
 }
 
-export const DEFAULT_FIRING_OPTIONS: Omit<FiringPassOptions, 'replicaId'> = { leaseMs: 30_000, chunkSize: 500, batchSize: 2000 };
+export const DEFAULT_FIRING_OPTIONS: Omit<FiringPassOptions, 'replicaId'> = { leaseMs: 30_000, chunkSize: 500, batchSize: 10_000 };
 
 export interface FiringPassDependencies extends FiringStepDependencies {
   repository: FiringStepDependencies['repository'] & Pick<ScheduledMessageRepository, 'dueInAnyBusiness'>;
