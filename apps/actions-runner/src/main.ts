@@ -5,7 +5,7 @@ import {
   type ConversationCommand,
   DEFAULT_WEBHOOK_RETRY_POLICY,
   ExecuteActionGroup,
-  MongoFiredScheduleStore,
+  MongoFiredSchedules,
   WebhookDispatcher,
   WebhookOutbox,
   parseConversationCommand,
@@ -59,7 +59,7 @@ runGrpcService({
       logger,
     });
 
-    const schedules = { services, ai, store: new MongoFiredScheduleStore(), clock, logger };
+    const schedules = { services, ai, store: new MongoFiredSchedules(), clock, logger };
 
     const drainTimeoutMs = Math.max(1_000, config.SHUTDOWN_GRACE_MS - SHUTDOWN_TAIL_MS);
     const consumer = new CommandStreamConsumer<ConversationCommand>({

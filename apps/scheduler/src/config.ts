@@ -14,17 +14,11 @@ const schedulerConfigShape = {
   CONVERSATIONS_GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50051'),
   /** How often due schedules are looked for; a full batch is followed by another pass at once. */
   SCHEDULER_POLL_INTERVAL_MS: positiveInt(1_000, 50),
-  /** A claim keeps other replicas off a schedule this long while its command is produced. */
+  /** A claim whose replica died before producing its commands is taken over after this long. */
   SCHEDULER_FIRE_LEASE_MS: positiveInt(30_000, 1_000),
-  /** A fired schedule the actions-runner never executed is produced again after this long. */
-  SCHEDULER_STALE_FIRING_MS: positiveInt(15 * 60_000, 10_000),
-  SCHEDULER_BATCH_SIZE: positiveInt(2000),
-  /** How often every pending due schedule is looked for whatever its minute bucket (also at start). */
-  SCHEDULER_CATCH_UP_INTERVAL_MS: positiveInt(300_000, 1_000),
-  /** How often fired schedules without an outcome are looked for. */
-  SCHEDULER_STALE_CHECK_INTERVAL_MS: positiveInt(60_000, 1_000),
-  SCHEDULER_CONCURRENCY: positiveInt(32),
-  /** fire_owner of this process; unique per process by default. */
+  /** Due schedules one pass takes at most. */
+  SCHEDULER_BATCH_SIZE: positiveInt(10_000),
+  /** This process's name in the firing claims; unique per process by default. */
   SCHEDULER_REPLICA_ID: z.string().min(1).default(`${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`),
   /** Partitions of the command topic when this service creates it (the actions-runner's default too). */
   COMMAND_TOPIC_PARTITIONS: positiveInt(12),

@@ -1,9 +1,9 @@
 import './instrument';
 import { CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
-import { connectMongo, disconnectMongo, isMongoConnected } from '@cmsg/dal';
+import { BusinessRepository, ScheduledMessageRepository, connectMongo, disconnectMongo, ensureIndexes, isMongoConnected } from '@cmsg/dal';
 import { TOPIC, adaptUnaryService, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
 import { SchedulerServiceService, type SchedulerServiceServer } from '@cmsg/proto';
-import { ScheduleFirer, ScheduledMessageRepository, ensureSchedulingIndexes, filesCollectionLookup, systemClock } from '@cmsg/scheduling-domain';
+import { FiringLoop, FiringPass, filesCollectionLookup, systemClock } from '@cmsg/scheduling-domain';
 import { Partitioners } from 'kafkajs';
 import { loadSchedulerConfig } from './config';
 import { connectConversationContext } from './infrastructure/conversation-context-client';
@@ -18,7 +18,7 @@ runGrpcService({
   loadConfig: loadSchedulerConfig,
   start: async ({ config, services, clients }) => {
     await connectMongo(config.MONGODB_URI);
-    await ensureSchedulingIndexes();
+    await ensureIndexes();
 
     const kafka = createKafka('scheduler', config.KAFKA_BROKERS, logger);
     const topic = topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationCommands);
@@ -30,19 +30,16 @@ runGrpcService({
     const clock = systemClock;
     const repository = new ScheduledMessageRepository();
     const conversationContext = connectConversationContext(clients, config.CONVERSATIONS_GRPC_ADDRESS);
-    const firer = new ScheduleFirer(
-      { repository, publisher, clock, logger },
-      {
-        replicaId: config.SCHEDULER_REPLICA_ID,
-        pollIntervalMs: config.SCHEDULER_POLL_INTERVAL_MS,
-        leaseMs: config.SCHEDULER_FIRE_LEASE_MS,
-        staleFiringMs: config.SCHEDULER_STALE_FIRING_MS,
-        batchSize: config.SCHEDULER_BATCH_SIZE,
-        concurrency: config.SCHEDULER_CONCURRENCY,
-        catchUpIntervalMs: config.SCHEDULER_CATCH_UP_INTERVAL_MS,
-        staleCheckIntervalMs: config.SCHEDULER_STALE_CHECK_INTERVAL_MS,
-      },
+    const firingPass = new FiringPass(
+      { repository, businesses: new BusinessRepository(), publisher, clock, logger },
+      { replicaId: config.SCHEDULER_REPLICA_ID, leaseMs: config.SCHEDULER_FIRE_LEASE_MS, batchSize: config.SCHEDULER_BATCH_SIZE },
     );
+    const firer = new FiringLoop(() => firingPass.run(), {
+      intervalMs: config.SCHEDULER_POLL_INTERVAL_MS,
+      // Schedule times are whole minutes (SPEC 4.1 `HH:MM`).
+      dueEveryMs: 60_000,
+      onError: (error) => logger.warn({ err: error }, 'scheduled messages: firing pass failed'),
+    });
     services.add(
       SchedulerServiceService,
       adaptUnaryService<SchedulerServiceServer>(
@@ -62,6 +59,7 @@ runGrpcService({
           topic: topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationEvents),
           groupId: config.CUSTOMER_REPLY_CONSUMER_GROUP_ID,
           partitions: config.COMMAND_TOPIC_PARTITIONS,
+          repository,
           clock,
           logger,
         });

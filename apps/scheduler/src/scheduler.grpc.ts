@@ -1,5 +1,5 @@
 import { CatalogError } from '@cmsg/errors';
-import { businessScope } from '@cmsg/dal';
+import { type ScheduledMessageRepository, businessScope } from '@cmsg/dal';
 import type { AsyncUnaryImplementation } from '@cmsg/platform';
 import type { Caller, ConversationReference, SchedulerServiceServer } from '@cmsg/proto';
 import {
@@ -7,7 +7,6 @@ import {
   type ConfirmedFileLookup,
   type ConversationCommandPublisher,
   type ConversationContextPort,
-  type ScheduledMessageRepository,
   advanceTesterClock,
   cancelScheduledMessage,
   createScheduledMessage,
@@ -47,7 +46,7 @@ export function schedulerHandlers(dependencies: SchedulerHandlerDependencies): A
       ),
     recordTesterInbound: (request) => {
       const caller = callerOf(request.caller);
-      return recordTesterInbound(businessScope(caller.business_id), caller, referenceOf(request.conversation), request.text, { conversations, publisher, clock });
+      return recordTesterInbound(businessScope(caller.business_id), caller, referenceOf(request.conversation), request.text, { conversations, repository, publisher, clock });
     },
     advanceTesterClock: async (request) => {
       const answer = await advanceTesterClock(scopeOf(request.caller), request.advance_seconds, clock.now());

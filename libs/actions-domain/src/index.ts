@@ -22,5 +22,5 @@ export { WEBHOOK_SIGNATURE_HEADER, signWebhookBody, verifyWebhookSignature } fro
 export { WEBHOOK_EVENT_TYPES, deterministicUuid } from './webhooks/webhook-events';
 export type { WebhookEvent, WebhookEventType } from './webhooks/webhook-events';
 
-export { executeFiredScheduledMessage, abandonFiredScheduledMessage, MongoFiredScheduleStore } from './scheduled-messages';
+export { executeFiredScheduledMessage, abandonFiredScheduledMessage, MongoFiredSchedules } from './scheduled-messages';
 export type { ScheduledMessagePorts } from './scheduled-messages';

@@ -7,15 +7,14 @@ export type { ScheduledMessageCommand } from './scheduled-message-command';
 export {
   SCHEDULED_MESSAGE_STATUSES,
   PUBLIC_SCHEDULED_MESSAGE_STATUSES,
-  FINAL_SCHEDULED_MESSAGE_STATUSES,
   SCHEDULE_HISTORY_EVENTS,
   SCHEDULE_DELIVERY_PATHS,
+  SCHEDULE_HISTORY_LIMIT,
   SYSTEM_ACTOR,
   publicScheduledMessageStatus,
   scheduleHistoryEntry,
   scheduledOperationId,
   scheduleContextNoteId,
-  scheduleDueMinute,
 } from './scheduled-message-lifecycle';
 export type {
   ScheduledMessageStatus,

@@ -1,5 +1,5 @@
 import { createScheduledMessageCommand } from './scheduled-message-command';
-import { publicScheduledMessageStatus, scheduleContextNoteId, scheduleDueMinute, scheduleHistoryEntry, scheduledOperationId } from './scheduled-message-lifecycle';
+import { publicScheduledMessageStatus, scheduleContextNoteId, scheduleHistoryEntry, scheduledOperationId } from './scheduled-message-lifecycle';
 
 const fields = {
   schedule_uuid: '5c4b3a29-1111-4222-8333-444455556666',
@@ -31,14 +31,8 @@ describe('scheduled_message command', () => {
     expect(scheduleContextNoteId(fields.conversation_uuid)).not.toBe(id);
   });
 
-  it('buckets a firing time by its UTC minute', () => {
-    expect(scheduleDueMinute(new Date('2027-01-02T15:30:00.000Z'))).toBe('2027-01-02T15:30');
-    expect(scheduleDueMinute(new Date('2027-01-02T15:30:59.999Z'))).toBe('2027-01-02T15:30');
-    expect(scheduleDueMinute(new Date('2027-01-02T15:31:00.000Z'))).toBe('2027-01-02T15:31');
-  });
-
-  it('shows firing as pending publicly and refuses unknown statuses', () => {
-    expect(['pending', 'firing', 'sent', 'failed', 'cancelled'].map(publicScheduledMessageStatus)).toEqual(['pending', 'pending', 'sent', 'failed', 'cancelled']);
+  it('shows firing and sending as pending publicly and refuses unknown statuses', () => {
+    expect(['pending', 'firing', 'sending', 'sent', 'failed', 'cancelled'].map(publicScheduledMessageStatus)).toEqual(['pending', 'pending', 'pending', 'sent', 'failed', 'cancelled']);
     expect(() => publicScheduledMessageStatus('exploded')).toThrow('exploded');
   });
 

@@ -3,8 +3,8 @@ import { z } from 'zod';
 /**
  * A due scheduled message, produced by the scheduler on the conversation-commands topic (key =
  * conversation uuid) and executed by the actions-runner. The schedule uuid is the command's id:
- * a replica that dies between producing and recording the firing produces the same command again,
- * and the executor runs a schedule at most once whatever number of copies it receives.
+ * a firing taken over after its lease produces the same command again, and the executor runs a
+ * schedule at most once whatever number of copies it receives.
  */
 export const ScheduledMessageCommandSchema = z.object({
   kind: z.literal('scheduled_message'),

@@ -1,25 +1,24 @@
 import { createHash } from 'node:crypto';
 
 /*
- * The states of a stored scheduled message, shared by the scheduler (create, cancel, claim) and
- * the actions-runner (execute), which write the same documents with compare-and-set updates.
+ * The states of a stored scheduled message, shared by the scheduler (create, cancel, fire) and
+ * the actions-runner (execute), which move the same documents by updates conditional on the state
+ * they leave:
  *
- *   pending --claim (lease)--> pending + fired_at --recorded--> firing --executed--> sent | failed
+ *   pending --claimed by a firer--> firing --delivery path decided--> sending --> sent | failed
  *   pending --replaced / DELETE / customer reply / owner change--> cancelled
  *
- * `firing` is internal: the public record shows it as `pending` with `fired_at` set (CONTRACT 3
- * lists pending, cancelled, sent, failed).
+ * `firing` and `sending` are internal: the public record shows them as `pending` with `fired_at`
+ * set (CONTRACT 3 lists pending, cancelled, sent, failed).
  */
-export const SCHEDULED_MESSAGE_STATUSES = ['pending', 'firing', 'sent', 'failed', 'cancelled'] as const;
+export const SCHEDULED_MESSAGE_STATUSES = ['pending', 'firing', 'sending', 'sent', 'failed', 'cancelled'] as const;
 export type ScheduledMessageStatus = (typeof SCHEDULED_MESSAGE_STATUSES)[number];
 
 export const PUBLIC_SCHEDULED_MESSAGE_STATUSES = ['pending', 'cancelled', 'sent', 'failed'] as const;
 export type PublicScheduledMessageStatus = (typeof PUBLIC_SCHEDULED_MESSAGE_STATUSES)[number];
 
-export const FINAL_SCHEDULED_MESSAGE_STATUSES: readonly ScheduledMessageStatus[] = ['sent', 'failed', 'cancelled'];
-
 export function publicScheduledMessageStatus(status: string): PublicScheduledMessageStatus {
-  if (status === 'firing') return 'pending';
+  if (status === 'firing' || status === 'sending') return 'pending';
   if ((PUBLIC_SCHEDULED_MESSAGE_STATUSES as readonly string[]).includes(status)) return status as PublicScheduledMessageStatus;
   throw new Error(`Unknown scheduled message status ${JSON.stringify(status)}`);
 }
@@ -31,6 +30,9 @@ export interface ScheduleActor {
   type: 'api_token' | 'system';
   uuid: string | null;
 }
+
+/** A schedule keeps its last transitions this many (an owner change can reassign it any number of times). */
+export const SCHEDULE_HISTORY_LIMIT = 50;
 
 /** One transition, appended to the schedule's history in the same update as the transition. */
 export interface ScheduleHistoryEntry {
@@ -76,13 +78,4 @@ export function scheduleContextNoteId(scheduleUuid: string): string {
   hash[8] = (hash[8]! & 0x3f) | 0x80;
   const hex = hash.subarray(0, 16).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-}
-
-/**
- * The minute bucket a schedule fires in (`YYYY-MM-DDTHH:MM`, UTC), stored as `due_minute`: the firer
- * finds due work by equality on it, which FerretDB evaluates in PostgreSQL instead of shipping every
- * pending record to be range-filtered (see docs/scheduled-messages.md, "Firing cost on FerretDB").
- */
-export function scheduleDueMinute(at: Date): string {
-  return at.toISOString().slice(0, 16);
 }

@@ -54,26 +54,13 @@ export type { NewFile, ExpiredUpload } from './file/file.repository';
 export { FILE_MODULES } from './file/file.entity';
 export type { FileEntity, FileModule, FileStatus, UploadState, UploadAttempt } from './file/file.entity';
 
-// The scheduling collections (libs/scheduling-domain).
-export { ScheduledMessageModel, ScheduleClaimModel, ConversationScheduleSlotModel, TesterClockAdvanceModel } from './models';
-export type { ScheduledMessageEntity } from './scheduled-message/scheduled-message.entity';
-export type { ScheduleClaimEntity } from './schedule-claim/schedule-claim.entity';
-export type { ConversationScheduleSlotEntity } from './conversation-schedule-slot/conversation-schedule-slot.entity';
-export type { TesterClockAdvanceEntity } from './tester-clock-advance/tester-clock-advance.entity';
-export {
-  claimOnce,
-  claimMany,
-  readClaim,
-  claimsOfSchedule,
-  scheduleClaimId,
-  latestScheduleSlot,
-  latestScheduleSlots,
-  replaceScheduleSlot,
-  releaseScheduleSlot,
-  holdsScheduleSlot,
-} from './schedule-claim/schedule-coordination';
-export type { ScheduleClaim, ScheduleClaimKind, ScheduleClaimRequest, ScheduleSlot } from './schedule-claim/schedule-coordination';
-export { advanceTesterClockOffset } from './tester-clock-advance/tester-clock-log';
+// The scheduling collection (libs/scheduling-domain).
+export { ScheduledMessageRepository, pendingConversationKey } from './scheduled-message/scheduled-message.repository';
+export type { InsertPendingResult, ScheduleOutcome, ExecutingStatus, FireClaim } from './scheduled-message/scheduled-message.repository';
+export type { ScheduledMessageEntity, DueSchedule, ScheduleAuthor } from './scheduled-message/scheduled-message.entity';
+export { defaultScheduledTemplateId } from './channel/default-scheduled-template';
+
+// Action groups and webhook deliveries (libs/actions-domain).
 export { ActionGroupRepository } from './action-group/action-group.repository';
 export type { ActionGroupStore, ActionResultUpdate, RecordedResult } from './action-group/action-group.repository';
 export { ACTION_STATUSES, FINAL_ACTION_STATUSES, GROUP_STATUSES, isFinalActionStatus } from './action-group/action-group.entity';

@@ -20,9 +20,6 @@ import { WebhookModel } from './webhook/webhook.schema';
 import { PaymentModel } from './payment/payment.schema';
 import { FileModel } from './file/file.schema';
 import { ScheduledMessageModel } from './scheduled-message/scheduled-message.schema';
-import { ScheduleClaimModel } from './schedule-claim/schedule-claim.schema';
-import { ConversationScheduleSlotModel } from './conversation-schedule-slot/conversation-schedule-slot.schema';
-import { TesterClockAdvanceModel } from './tester-clock-advance/tester-clock-advance.schema';
 import { ActionGroupModel } from './action-group/action-group.schema';
 import { WebhookDeliveryModel } from './webhook-delivery/webhook-delivery.schema';
 
@@ -44,9 +41,6 @@ export {
   PaymentModel,
   FileModel,
   ScheduledMessageModel,
-  ScheduleClaimModel,
-  ConversationScheduleSlotModel,
-  TesterClockAdvanceModel,
 };
 
 export const ALL_MODELS = [
@@ -67,9 +61,6 @@ export const ALL_MODELS = [
   PaymentModel,
   FileModel,
   ScheduledMessageModel,
-  ScheduleClaimModel,
-  ConversationScheduleSlotModel,
-  TesterClockAdvanceModel,
   ActionGroupModel,
   WebhookDeliveryModel,
 ] as const;

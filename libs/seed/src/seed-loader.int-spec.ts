@@ -132,7 +132,7 @@ describe('seedDatabase on MongoDB', () => {
   const dbName = `cmsg_seedtest_${randomBytes(4).toString('hex')}`;
 
   beforeAll(async () => {
-    await mongoose.connect(process.env['MONGODB_URI'] ?? 'mongodb://127.0.0.1:27117/', { dbName, serverSelectionTimeoutMS: 10_000 });
+    await mongoose.connect(process.env['MONGODB_URI'] ?? 'mongodb://127.0.0.1:27118/', { dbName, serverSelectionTimeoutMS: 10_000 });
   });
 
   // The database is this file's own: dropped, so the memory-backed server's heap stays flat.

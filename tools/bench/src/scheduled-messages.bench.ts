@@ -1,43 +1,53 @@
 import { randomUUID } from 'node:crypto';
-import { scheduleDueMinute } from '@cmsg/conversation-commands';
-import { ChannelRepository, ContactRepository, ConversationRepository, ConversationScheduleSlotModel, businessScope, ScheduleClaimModel, ScheduledMessageModel, connectMongo, disconnectMongo } from '@cmsg/dal';
+import { writeFileSync } from 'node:fs';
+import { scheduleHistoryEntry } from '@cmsg/conversation-commands';
+import { ChannelRepository, ContactRepository, ConversationRepository, ScheduledMessageRepository, businessScope, connectMongo, disconnectMongo } from '@cmsg/dal';
 import { type ApiClient, AppProcess, LocalStack, type TestBusiness, createTestBusinessIn, freePort, startFakes } from '@cmsg/testing';
 import { DateTime } from 'luxon';
+import mongoose from 'mongoose';
 import { type BenchmarkModule, integerOptions, percentile } from './benchmark-module';
 
 export interface ScheduledMessagesBenchmarkOptions {
-  /** Schedules, one per conversation, due within the same two minutes. */
+  /** Schedules, one per conversation, all due in the same minute. */
   schedules: number;
   /** Create requests in flight at once. */
   concurrency: number;
-  /** How many schedules are created through the public API; the rest are written in bulk. */
+  /** How many schedules are created through the public API; the rest are stored through the repository. */
   apiCreates: number;
   /** Give up waiting for the firings after this long. */
   waitMinutes: number;
+  /** Writes the figures there as JSON (names and units). */
+  json?: string;
   /** Runs once the stack is up (e.g. to swap in another build of an app). */
   afterStart?: (stack: LocalStack) => Promise<void>;
 }
 
-const DEFAULTS = { schedules: 10_000, concurrency: 8, apiCreates: 500, waitMinutes: 60 };
+const DEFAULTS = { schedules: 10_000, concurrency: 8, apiCreates: 500, waitMinutes: 20 };
 const ZONE = 'UTC';
 const TEXT_PREFIX = 'bench schedule #';
 
+/** One figure of the run, as written to the --json file. */
+interface Figure {
+  name: string;
+  unit: string;
+  value: number;
+}
+
 /**
- * Issue benchmark: 10,000 scheduled messages across 10,000 conversations due within the same two
- * minutes, fired by two scheduler replicas through the actions-runner to the fake Cloud API.
- * The first `apiCreates` schedules are created through the public API (this stack's rate limit is
- * raised: at 60 requests a minute 10,000 creates take about 3 hours); on FerretDB a create costs
- * several collection scans, so the rest are written in bulk in the shape the create use case writes
- * (record + the conversation's slot log entry). All are created for a far-off time, then re-pointed
- * at once to the next two whole minutes, so creation speed does not decide when they are due.
- * Prints how many fired, how many reached the provider twice (must be 0), and the lateness after
- * their minute.
+ * Issue benchmark: 10,000 scheduled messages across 10,000 conversations, all due in the same
+ * minute, fired by two scheduler replicas through the actions-runner to the fake Cloud API. The
+ * first `apiCreates` schedules are created through the public API (this stack's rate limit is
+ * raised); the rest are stored through the scheduled-message repository as a create stores them.
+ * All are created for a far-off time, then re-pointed at once to the next whole minute, so
+ * creation speed does not decide when they are due. Prints how many fired, how many reached the
+ * provider twice (must be 0), and the lateness after their minute.
  */
 export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBenchmarkOptions): Promise<void> {
   const fakes = await startFakes();
   const stack = new LocalStack({ env: { ...fakes.env, RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' }, fakes: { chatApiBaseUrl: fakes.chatApiBaseUrl, aiBaseUrl: fakes.aiBaseUrl } });
   const description = await stack.start();
   const secondScheduler = new AppProcess('scheduler-2', 'scheduler', { ...description.env, GRPC_ADDRESS: `127.0.0.1:${await freePort()}` }, description.logDir);
+  const figures: Figure[] = [];
   try {
     secondScheduler.start();
     await options.afterStart?.(stack);
@@ -55,20 +65,20 @@ export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBe
     const byIndex = await createSchedules(business.api, conversations.slice(0, viaApi), templateUuid, options.concurrency);
     const createSeconds = (Date.now() - createStarted) / 1000;
     console.log(`created ${byIndex.filter(Boolean).length} schedules through POST /conversation/scheduled-message in ${createSeconds.toFixed(1)} s (${(viaApi / createSeconds).toFixed(1)}/s)`);
+    figures.push({ name: 'api_creates_per_second', unit: 'requests/s', value: viaApi / createSeconds });
     if (viaApi < conversations.length) {
-      const bulkStarted = Date.now();
-      byIndex.push(...(await insertSchedules(business, conversations, viaApi, templateUuid)));
-      console.log(`wrote ${conversations.length - viaApi} more in bulk in ${((Date.now() - bulkStarted) / 1000).toFixed(1)} s`);
+      const storeStarted = Date.now();
+      byIndex.push(...(await storeSchedules(business, conversations, viaApi, templateUuid)));
+      console.log(`stored ${conversations.length - viaApi} more through the repository in ${((Date.now() - storeStarted) / 1000).toFixed(1)} s`);
     }
     const scheduleUuids = byIndex.filter((uuid): uuid is string => uuid !== undefined);
 
-    const firstMinute = DateTime.utc().startOf('minute').plus({ minutes: 1 });
-    const minuteOf = (index: number) => firstMinute.plus({ minutes: index % 2 }).toJSDate();
-    await repointSchedules(byIndex, minuteOf);
-    console.log(`due at ${firstMinute.toISO()} and one minute later`);
+    const dueAt = DateTime.utc().startOf('minute').plus({ minutes: 1 }).toJSDate();
+    await scheduledMessages().updateMany({ _id: { $in: scheduleUuids } }, { $set: { schedule_at: dueAt } });
+    console.log(`all due at ${dueAt.toISOString()}`);
 
-    // Waiting watches the fake Cloud API (in this process); the outcome count reads every claim of the
-    // business, a load on the database being measured, so it is read only now and then.
+    // Waiting watches the fake Cloud API (in this process); the outcome count scans the collection
+    // being measured, so it is read only now and then.
     const phoneNumberId = business.seed.channels![0]!.phone_number_id;
     const waitUntil = Date.now() + options.waitMinutes * 60_000;
     let finished = 0;
@@ -84,23 +94,32 @@ export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBe
     }
     if (finished < scheduleUuids.length) finished = await countOutcomes(business.businessId);
 
-    const sends = fakes.cloudApi.sentMessages({ phone_number_id: phoneNumberId });
     const sendsByIndex = new Map<number, number[]>();
-    for (const send of sends) {
+    for (const send of fakes.cloudApi.sentMessages({ phone_number_id: phoneNumberId })) {
       const text = (send.body as { text?: { body?: string } }).text?.body ?? '';
       if (!text.startsWith(TEXT_PREFIX)) continue;
       const index = Number(text.slice(TEXT_PREFIX.length));
       sendsByIndex.set(index, [...(sendsByIndex.get(index) ?? []), Date.parse(send.at)]);
     }
     const twice = [...sendsByIndex.values()].filter((times) => times.length > 1).length;
-    const deliveryLateness = [...sendsByIndex.entries()].map(([index, times]) => Math.min(...times) - minuteOf(index).getTime()).sort((a, b) => a - b);
-    const fired = await ScheduledMessageModel.find({ _id: { $in: scheduleUuids } }, { schedule_at: 1, fired_at: 1 }).lean<{ schedule_at: Date; fired_at: Date | null }[]>();
-    const firingLateness = fired.filter((schedule) => schedule.fired_at).map((schedule) => schedule.fired_at!.getTime() - schedule.schedule_at.getTime()).sort((a, b) => a - b);
+    const deliveryLateness = [...sendsByIndex.values()].map((times) => Math.min(...times) - dueAt.getTime()).sort((a, b) => a - b);
+    const fired = await scheduledMessages().find({ _id: { $in: scheduleUuids } }, { projection: { fired_at: 1 } }).toArray();
+    const firingLateness = fired.flatMap((schedule) => (schedule.fired_at ? [schedule.fired_at.getTime() - dueAt.getTime()] : [])).sort((a, b) => a - b);
 
     console.log(`finished (sent or failed): ${finished} of ${scheduleUuids.length}`);
     console.log(`reached the fake Cloud API: ${sendsByIndex.size}; more than once: ${twice}`);
-    console.log(figures('firing lateness (scheduler produced the command)', firingLateness));
-    console.log(figures('delivery lateness (fake Cloud API received it)', deliveryLateness));
+    console.log(latenessLine('firing lateness (scheduler claimed and produced it)', firingLateness));
+    console.log(latenessLine('delivery lateness (fake Cloud API received it)', deliveryLateness));
+    figures.push(
+      { name: 'schedules', unit: 'count', value: scheduleUuids.length },
+      { name: 'finished', unit: 'count', value: finished },
+      { name: 'fired', unit: 'count', value: firingLateness.length },
+      { name: 'reached_provider', unit: 'count', value: sendsByIndex.size },
+      { name: 'reached_provider_more_than_once', unit: 'count', value: twice },
+      ...latenessFigures('firing_lateness', firingLateness),
+      ...latenessFigures('delivery_lateness', deliveryLateness),
+    );
+    if (options.json) writeFileSync(options.json, `${JSON.stringify({ benchmark: 'scheduled-messages', options: { schedules: options.schedules, apiCreates: options.apiCreates }, figures }, null, 2)}\n`);
   } finally {
     await secondScheduler.stop();
     await disconnectMongo();
@@ -109,14 +128,28 @@ export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBe
   }
 }
 
-function countOutcomes(businessId: string): Promise<number> {
-  return ScheduleClaimModel.countDocuments({ business_id: businessId, kind: 'outcome' });
+/** The measured collection, read and re-pointed in bulk by the benchmark itself. */
+function scheduledMessages() {
+  return mongoose.connection.collection<{ _id: string; business_id: string; status: string; schedule_at: Date; fired_at: Date | null }>('scheduled_messages');
 }
 
-function figures(label: string, sortedMs: number[]): string {
+function countOutcomes(businessId: string): Promise<number> {
+  return scheduledMessages().countDocuments({ business_id: businessId, status: { $in: ['sent', 'failed'] } });
+}
+
+function latenessLine(label: string, sortedMs: number[]): string {
   const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   if (sortedMs.length === 0) return `${label.padEnd(52)} none`;
   return `${label.padEnd(52)} p50 ${seconds(percentile(sortedMs, 50))}   p99 ${seconds(percentile(sortedMs, 99))}   max ${seconds(sortedMs.at(-1)!)}   (${sortedMs.length})`;
+}
+
+function latenessFigures(name: string, sortedMs: number[]): Figure[] {
+  if (sortedMs.length === 0) return [];
+  return [
+    { name: `${name}_p50`, unit: 'ms', value: percentile(sortedMs, 50) },
+    { name: `${name}_p99`, unit: 'ms', value: percentile(sortedMs, 99) },
+    { name: `${name}_max`, unit: 'ms', value: sortedMs.at(-1)! },
+  ];
 }
 
 /** Contacts and conversations in bulk (the seed loader upserts one by one); every window is open. */
@@ -196,62 +229,75 @@ async function createSchedules(api: ApiClient, conversations: string[], template
   return uuids;
 }
 
-/**
- * Schedules `from`.. of `conversations`, written as the create use case writes them (a pending record
- * created by the business token, and the first entry of the conversation's schedule slot log).
- */
-async function insertSchedules(business: TestBusiness, conversations: string[], from: number, templateUuid: string): Promise<string[]> {
+/** Schedules `from`.. of `conversations`, stored through the repository as a create stores them (16 at a time). */
+async function storeSchedules(business: TestBusiness, conversations: string[], from: number, templateUuid: string): Promise<string[]> {
+  const repository = new ScheduledMessageRepository();
+  const scope = businessScope(business.businessId);
   const farOff = DateTime.utc().plus({ days: 2 }).startOf('minute').toJSDate();
   const author = { type: 'api_token', uuid: business.tokenUuid };
-  const uuids: string[] = [];
-  for (let start = from; start < conversations.length; start += 1000) {
-    const now = new Date();
-    const records = [];
-    const slots = [];
-    for (let index = start; index < Math.min(conversations.length, start + 1000); index += 1) {
-      const uuid = randomUUID();
-      uuids.push(uuid);
-      records.push({
-        _id: uuid,
-        business_id: business.businessId,
-        conversation_id: conversations[index],
-        status: 'pending',
-        executor_kind: 'human_user',
-        template_id: templateUuid,
-        message_kind: 'message',
-        payload: { kind: 'message', text: `${TEXT_PREFIX}${index}` },
-        schedule_at: farOff,
-        due_minute: scheduleDueMinute(farOff),
-        schedule_local: { date: farOff.toISOString().slice(0, 10), time: farOff.toISOString().slice(11, 16), time_zone: ZONE },
-        created_by_token_id: business.tokenUuid,
-        author,
-        history: [{ at: now, event: 'created', status: 'pending', reason: null, actor: author, detail: null }],
-        created_at: now,
-        updated_at: now,
-      });
-      slots.push({ _id: `${conversations[index]}:1`, business_id: business.businessId, conversation_id: conversations[index], seq: 1, schedule_id: uuid, previous_schedule_id: null, created_at: now });
-    }
-    await ScheduledMessageModel.insertMany(records);
-    await ConversationScheduleSlotModel.insertMany(slots);
-  }
+  const uuids = conversations.slice(from).map(() => randomUUID());
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < uuids.length) {
+        const position = next++;
+        const index = from + position;
+        const now = new Date();
+        const stored = await repository.insertPending(scope, {
+          _id: uuids[position]!,
+          conversation_id: conversations[index]!,
+          status: 'pending',
+          executor_kind: 'human_user',
+          ai_employee_id: null,
+          reason: null,
+          template_id: templateUuid,
+          message_kind: 'message',
+          payload: { kind: 'message', text: `${TEXT_PREFIX}${index}` },
+          template_variables: [],
+          template_header: null,
+          template_button_parameters: [],
+          schedule_at: farOff,
+          schedule_local: { date: farOff.toISOString().slice(0, 10), time: farOff.toISOString().slice(11, 16), time_zone: ZONE },
+          cancel_on_customer_reply: false,
+          is_tester: false,
+          created_by_token_id: business.tokenUuid,
+          author,
+          error: null,
+          history: [scheduleHistoryEntry('created', 'pending', now, { actor: { type: 'api_token', uuid: business.tokenUuid } })],
+          fired_at: null,
+          fire_claim: null,
+          delivery: null,
+          note_id: null,
+          created_at: now,
+          updated_at: now,
+        });
+        if (stored !== 'inserted') throw new Error(`storing schedule #${index}: ${stored}`);
+      }
+    }),
+  );
   return uuids;
 }
 
-/** The firing time of schedule i becomes minute i % 2, with its minute bucket (one bulk update per minute). */
-async function repointSchedules(uuids: (string | undefined)[], minuteOf: (index: number) => Date): Promise<void> {
-  for (const parity of [0, 1]) {
-    const ids = uuids.filter((uuid, index): uuid is string => uuid !== undefined && index % 2 === parity);
-    await ScheduledMessageModel.updateMany({ _id: { $in: ids } }, { $set: { schedule_at: minuteOf(parity), due_minute: scheduleDueMinute(minuteOf(parity)) } });
-  }
+/** `--json FILE` beside the integer options. */
+function withoutJsonOption(argv: string[]): { json: string | undefined; rest: string[] } {
+  const at = argv.indexOf('--json');
+  if (at < 0) return { json: undefined, rest: argv };
+  const json = argv[at + 1];
+  if (!json || json.startsWith('--')) throw new Error('--json needs a file name');
+  return { json, rest: [...argv.slice(0, at), ...argv.slice(at + 2)] };
 }
 
 export const scheduledMessagesBenchmark: BenchmarkModule = {
-  summary: `${DEFAULTS.schedules} scheduled messages due within two minutes, two scheduler replicas: how many fired, how many twice, lateness`,
+  summary: `${DEFAULTS.schedules} scheduled messages due in the same minute, two scheduler replicas: how many fired, how many twice, lateness`,
   options: [
     `--schedules N (default ${DEFAULTS.schedules})`,
-    `--apiCreates N created through the public API, the rest written in bulk (default ${DEFAULTS.apiCreates})`,
+    `--apiCreates N created through the public API, the rest stored through the repository (default ${DEFAULTS.apiCreates})`,
     `--concurrency N create requests in flight (default ${DEFAULTS.concurrency})`,
     `--waitMinutes N (default ${DEFAULTS.waitMinutes})`,
+    '--json FILE writes the figures there',
   ],
-  run: (argv) => runScheduledMessagesBenchmark(integerOptions(argv, DEFAULTS)),
+  run: (argv) => {
+    const { json, rest } = withoutJsonOption(argv);
+    return runScheduledMessagesBenchmark({ ...integerOptions(rest, DEFAULTS), ...(json ? { json } : {}) });
+  },
 };

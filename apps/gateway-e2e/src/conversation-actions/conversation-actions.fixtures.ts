@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { businessScope, pendingConversationKey } from '@cmsg/dal';
 import { ConversationActionsServiceClient, type PromiseClient } from '@cmsg/proto';
 import { type TestBusiness, stackGrpcClient, storedCollection } from '@cmsg/testing';
 
@@ -15,7 +16,8 @@ export function callerOf(business: TestBusiness) {
 
 export type ScheduleSeed = { executor_kind: 'ai_employee'; ai_employee_id: string; template_id?: string | null } | { executor_kind: 'human_user'; template_id: string };
 
-/** A pending schedule written straight into the database, pointed to by the conversation (as the scheduler does). */
+
+/** A pending schedule written straight into the database, holding its conversation's pending key (as a create does). */
 export async function seedPendingSchedule(business: TestBusiness, conversationUuid: string, seed: ScheduleSeed): Promise<string> {
   const uuid = randomUUID();
   const now = new Date();
@@ -24,6 +26,8 @@ export async function seedPendingSchedule(business: TestBusiness, conversationUu
     business_id: business.businessId,
     conversation_id: conversationUuid,
     status: 'pending',
+    pending_conversation_key: pendingConversationKey(businessScope(business.businessId), conversationUuid),
+    pending_id: uuid,
     executor_kind: seed.executor_kind,
     ai_employee_id: seed.executor_kind === 'ai_employee' ? seed.ai_employee_id : null,
     reason: seed.executor_kind === 'ai_employee' ? 'Follow up on the quote' : null,
@@ -31,26 +35,33 @@ export async function seedPendingSchedule(business: TestBusiness, conversationUu
     message_kind: seed.executor_kind === 'human_user' ? 'message' : null,
     payload: seed.executor_kind === 'human_user' ? { kind: 'message', text: 'Hello again', media: null } : null,
     template_variables: [{ index: 1, value: 'Ana' }],
-    schedule_at: new Date(now.getTime() + 3_600_000),
-    author: { type: 'api_token', uuid: business.tokenUuid },
-    history: [{ at: now, event: 'created', status: 'pending' }],
     template_header: null,
     template_button_parameters: [],
+    schedule_at: new Date(now.getTime() + 3_600_000),
+    schedule_local: null,
     cancel_on_customer_reply: false,
     is_tester: false,
+    created_by_token_id: business.tokenUuid,
+    author: { type: 'api_token', uuid: business.tokenUuid },
     error: null,
-    fire_lease_until: null,
+    history: [{ at: now, event: 'created', status: 'pending' }],
     fired_at: null,
-    fire_attempts: 0,
+    fire_claim: null,
+    delivery: null,
+    note_id: null,
     created_at: now,
     updated_at: now,
   });
-  await storedCollection('conversations').updateOne({ _id: conversationUuid }, { $set: { pending_schedule_id: uuid } });
   return uuid;
 }
 
 export function storedSchedule(uuid: string) {
   return storedCollection('scheduled_messages').findOne({ _id: uuid });
+}
+
+/** The conversation's pending schedule: the one holding its pending key. */
+export async function pendingScheduleOf(conversationUuid: string): Promise<string | null> {
+  return (await storedCollection('scheduled_messages').findOne({ conversation_id: conversationUuid, pending_conversation_key: { $exists: true } }))?._id ?? null;
 }
 
 export function storedConversation(uuid: string) {

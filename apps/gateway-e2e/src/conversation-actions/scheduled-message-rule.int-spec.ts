@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type TestBusiness, contactSeed, createTestBusiness, storedCollection } from '@cmsg/testing';
-import { seedPendingSchedule, storedConversation, storedSchedule } from './conversation-actions.fixtures';
+import { pendingScheduleOf, seedPendingSchedule, storedConversation, storedSchedule } from './conversation-actions.fixtures';
 
 /** CONTRACT 3, last bullet: owner changes while a scheduled message is pending. */
 describe('owner changes with a pending scheduled message', () => {
@@ -49,7 +49,8 @@ describe('owner changes with a pending scheduled message', () => {
     const response = await assign('required', { ai_employee: { uuid: ai.eva } });
     expect([response.status, response.body.code]).toEqual([400, 'SCHEDULED_MESSAGE_ACTION_REQUIRED']);
     expect(await storedSchedule(schedule)).toMatchObject({ status: 'pending', ai_employee_id: ai.max });
-    expect(await storedConversation(conversationFor('required'))).toMatchObject({ ai_employee_id: ai.max, pending_schedule_id: schedule });
+    expect(await storedConversation(conversationFor('required'))).toMatchObject({ ai_employee_id: ai.max });
+    expect(await pendingScheduleOf(conversationFor('required'))).toBe(schedule);
   });
 
   it('rejects a value other than reassign or cancel', async () => {
@@ -61,14 +62,15 @@ describe('owner changes with a pending scheduled message', () => {
     expect((await storedConversation(conversationFor('invalid')))?.ai_employee_id).toBe(ai.max);
   });
 
-  it('cancel: the schedule is cancelled (with history) and the conversation no longer points to it', async () => {
+  it('cancel: the schedule is cancelled (with history) and the conversation has no pending schedule', async () => {
     const schedule = await seedPendingSchedule(business, conversationFor('cancel'), { executor_kind: 'ai_employee', ai_employee_id: ai.max });
     const response = await assign('cancel', { ai_employee: { uuid: ai.eva }, scheduled_message_action: 'cancel' });
     expect(response.status).toBe(200);
     const stored = await storedSchedule(schedule);
     expect(stored?.status).toBe('cancelled');
     expect(stored?.history.at(-1)).toMatchObject({ event: 'cancelled', status: 'cancelled', actor: { type: 'api_token', uuid: business.tokenUuid } });
-    expect(await storedConversation(conversationFor('cancel'))).toMatchObject({ ai_employee_id: ai.eva, pending_schedule_id: null });
+    expect(await storedConversation(conversationFor('cancel'))).toMatchObject({ ai_employee_id: ai.eva });
+    expect(await pendingScheduleOf(conversationFor('cancel'))).toBeNull();
   });
 
   it('reassign to another AI employee: still pending, fired by the new employee', async () => {
@@ -78,7 +80,8 @@ describe('owner changes with a pending scheduled message', () => {
     const stored = await storedSchedule(schedule);
     expect(stored).toMatchObject({ status: 'pending', executor_kind: 'ai_employee', ai_employee_id: ai.eva, template_id: templates.fallback });
     expect(stored?.history.at(-1)).toMatchObject({ event: 'reassigned', status: 'pending', executor_kind: 'ai_employee', ai_employee_id: ai.eva });
-    expect(await storedConversation(conversationFor('reassign-ai'))).toMatchObject({ ai_employee_id: ai.eva, pending_schedule_id: schedule });
+    expect(await storedConversation(conversationFor('reassign-ai'))).toMatchObject({ ai_employee_id: ai.eva });
+    expect(await pendingScheduleOf(conversationFor('reassign-ai'))).toBe(schedule);
   });
 
   it('reassign of a human schedule to an AI employee makes it an AI schedule', async () => {
@@ -89,9 +92,10 @@ describe('owner changes with a pending scheduled message', () => {
     expect(await storedSchedule(schedule)).toMatchObject({ status: 'pending', executor_kind: 'ai_employee', ai_employee_id: ai.max });
   });
 
-  it('needs no action when the pointed schedule is no longer pending', async () => {
+  it('needs no action when the schedule is no longer pending', async () => {
     const schedule = await seedPendingSchedule(business, conversationFor('stale'), { executor_kind: 'ai_employee', ai_employee_id: ai.max });
-    await storedCollection('scheduled_messages').updateOne({ _id: schedule }, { $set: { status: 'sent' } });
+    // As its firing leaves it: no longer its conversation's pending schedule.
+    await storedCollection('scheduled_messages').updateOne({ _id: schedule }, { $set: { status: 'sent' }, $unset: { pending_conversation_key: '', pending_id: '' } });
     const response = await assign('stale', { ai_employee: { uuid: ai.eva } });
     expect(response.status).toBe(200);
     expect(await storedSchedule(schedule)).toMatchObject({ status: 'sent', ai_employee_id: ai.max });
@@ -128,7 +132,8 @@ describe('owner changes with a pending scheduled message', () => {
       template_id: templates.fallback,
       payload: { kind: 'template', template_uuid: templates.fallback, variables: [{ index: 1, value: 'Ana' }] },
     });
-    expect(await storedConversation(conversationFor('unassign-reassign'))).toMatchObject({ ai_employee_id: null, pending_schedule_id: schedule });
+    expect(await storedConversation(conversationFor('unassign-reassign'))).toMatchObject({ ai_employee_id: null });
+    expect(await pendingScheduleOf(conversationFor('unassign-reassign'))).toBe(schedule);
   });
 
   it("unassign with reassign of a schedule without fallback uses the channel's default scheduled template", async () => {
@@ -152,6 +157,7 @@ describe('owner changes with a pending scheduled message', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ conversation: { uuid: conversationFor('human-cancel') }, ai_employee: null, inbox_status: 'pending' });
     expect((await storedSchedule(schedule))?.status).toBe('cancelled');
-    expect(await storedConversation(conversationFor('human-cancel'))).toMatchObject({ ai_employee_id: null, pending_schedule_id: null, inbox_status: 'pending', pending_reason: 'human_handoff' });
+    expect(await storedConversation(conversationFor('human-cancel'))).toMatchObject({ ai_employee_id: null, inbox_status: 'pending', pending_reason: 'human_handoff' });
+    expect(await pendingScheduleOf(conversationFor('human-cancel'))).toBeNull();
   });
 });

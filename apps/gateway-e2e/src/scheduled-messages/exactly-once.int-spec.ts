@@ -1,6 +1,6 @@
 import { AppProcess, freePort, integrationStack, uniquePhone } from '@cmsg/testing';
 import mongoose from 'mongoose';
-import { type SchedulingBusiness, createSchedulingBusiness, humanSchedule, makeAllDueNow, makeDueNow, openConversation, sendsTo, storedSchedule } from './scheduling-fixtures';
+import { type SchedulingBusiness, createSchedulingBusiness, humanSchedule, makeAllDueNow, openConversation, sendsTo, storedSchedule } from './scheduling-fixtures';
 
 /*
  * Exactly once with several scheduler replicas, one killed (SIGKILL) while it fires: every schedule
@@ -19,7 +19,6 @@ async function startExtraScheduler(name: string): Promise<AppProcess> {
     SCHEDULER_REPLICA_ID: name,
     SCHEDULER_POLL_INTERVAL_MS: '200',
     SCHEDULER_FIRE_LEASE_MS: '3000',
-    SCHEDULER_CONCURRENCY: '4',
   }, stack.logDir);
   replica.start();
   const deadline = Date.now() + 30_000;
@@ -72,10 +71,13 @@ describe('firing exactly once with scheduler replicas dying', () => {
       const sends = (await sendsTo(phone)) as { body: { text?: { body: string } } }[];
       expect({ phone, texts: sends.map((send) => send.body.text?.body) }).toEqual({ phone, texts: [`Reminder #${index}`] });
     }
-    for (const uuid of uuids) expect((await storedSchedule(uuid))!.status).toBe('sent');
-    // One fate per schedule, decided once: fire.
-    const fates = await mongoose.connection.collection('schedule_claims').find({ schedule_id: { $in: uuids }, kind: 'fate' }).toArray();
-    expect(fates.map((fate) => fate['data']?.decision)).toEqual(new Array(SCHEDULES).fill('fire'));
+    for (const uuid of uuids) {
+      const schedule = (await storedSchedule(uuid))!;
+      expect(schedule.status).toBe('sent');
+      // Claimed once from pending; a firing the dead replica claimed and never produced is taken over.
+      const firings = schedule.history.filter((entry) => entry.event === 'fired') as unknown as { detail: { takeover?: boolean } }[];
+      expect(firings.filter((entry) => !entry.detail.takeover)).toHaveLength(1);
+    }
   }, 120_000);
 
   it('a replica that died after claiming a schedule and before producing it: another one takes over after the lease', async () => {
@@ -86,17 +88,23 @@ describe('firing exactly once with scheduler replicas dying', () => {
     });
     const created = await lone.api.post('/conversation/scheduled-message', humanSchedule(conversation, ZONE, lone.catalog, { payload: { kind: 'message', text: 'Taken over' } }));
     const uuid = created.body.data.uuid as string;
-    // What a replica killed between its claims and the produce leaves behind, ten seconds ago.
+    // What a replica killed between its claim and the produce leaves behind: claimed ten seconds
+    // ago, its lease expired a second ago, no command produced.
     const claimedAt = new Date(Date.now() - 10_000);
-    const claim = (kind: string, id: string, data: Record<string, unknown>) => ({ _id: id, business_id: lone.businessId, schedule_id: uuid, kind, data, created_at: claimedAt });
-    // (The fate claim `fire` is firing attempt 1.)
-    await mongoose.connection.collection('schedule_claims').insertOne(claim('fate', `fate:${uuid}`, { decision: 'fire', replica: 'dead-replica' }) as never);
-    await makeDueNow(uuid);
+    await mongoose.connection.collection('scheduled_messages').updateOne(
+      { _id: uuid as never, status: 'pending' },
+      {
+        $set: { status: 'firing', schedule_at: claimedAt, fire_claim: 'dead-replica/claim', fire_lease_until: new Date(Date.now() - 1000), fired_at: claimedAt },
+        $unset: { pending_conversation_key: '', pending_id: '' },
+        $push: { history: { at: claimedAt, event: 'fired', status: 'firing', reason: null, actor: { type: 'system', uuid: null }, detail: { replica: 'dead-replica' } } as never },
+      },
+    );
 
     const deadline = Date.now() + 30_000;
     while ((await storedSchedule(uuid))?.status !== 'sent' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await storedSchedule(uuid))!.status).toBe('sent');
     expect(((await sendsTo(phone)) as { body: { text?: { body: string } } }[]).map((send) => send.body.text?.body)).toEqual(['Taken over']);
-    expect(await mongoose.connection.collection('schedule_claims').findOne({ _id: `fire:${uuid}:2` as never })).toMatchObject({ data: { takeover: true } });
+    const firings = (await storedSchedule(uuid))!.history.filter((entry) => entry.event === 'fired');
+    expect(firings).toEqual([expect.objectContaining({ detail: { replica: 'dead-replica' } }), expect.objectContaining({ detail: expect.objectContaining({ takeover: true }) })]);
   }, 60_000);
 });

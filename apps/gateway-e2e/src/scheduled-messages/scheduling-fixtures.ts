@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { scheduleDueMinute } from '@cmsg/conversation-commands';
-import { ScheduledMessageModel } from '@cmsg/dal';
 import { generateApiToken } from '@cmsg/seed';
 import {
   type ApiClient,
@@ -131,40 +129,26 @@ export interface StoredScheduleView {
   _id: string;
   status: string;
   conversation_id: string;
+  pending_conversation_key?: string;
   schedule_at: Date;
   fired_at: Date | null;
-  fire_attempts: number;
   delivery: string | null;
   error: { code: string; message: string } | null;
   history: { event: string; status: string; reason: string | null }[];
 }
 
-/**
- * Read straight from the database, so waiting does not spend the token's 60 requests a minute. The
- * status is the one the schedule's claims decided (the record mirrors it; see schedule_claims).
- */
-export async function storedSchedule(uuid: string): Promise<StoredScheduleView | null> {
-  const schedule = await mongoose.connection.collection<StoredScheduleView>('scheduled_messages').findOne({ _id: uuid });
-  if (!schedule) return null;
-  const claims = await mongoose.connection.collection<{ _id: string; kind: string; data: Record<string, unknown> }>('schedule_claims').find({ schedule_id: uuid }).toArray();
-  const outcome = claims.find((claim) => claim.kind === 'outcome')?.data;
-  const fate = claims.find((claim) => claim.kind === 'fate')?.data?.['decision'];
-  const delivery = ['delivery:2', 'delivery:1'].map((key) => claims.find((claim) => claim._id === `${key.split(':')[0]}:${uuid}:${key.split(':')[1]}`)?.data?.['path']).find(Boolean);
-  if (outcome) return { ...schedule, status: String(outcome['status']), error: (outcome['error'] as StoredScheduleView['error']) ?? null, delivery: (delivery as string | undefined) ?? schedule.delivery };
-  if (fate === 'cancel') return { ...schedule, status: 'cancelled' };
-  return schedule;
+const scheduledMessages = () => mongoose.connection.collection<StoredScheduleView>('scheduled_messages');
+
+/** Read straight from the database, so waiting does not spend the token's 60 requests a minute. */
+export function storedSchedule(uuid: string): Promise<StoredScheduleView | null> {
+  return scheduledMessages().findOne({ _id: uuid });
 }
 
-/** The conversation's pending schedule: the latest entry of its schedule slot log (conversation.pending_schedule_id mirrors it). */
+/** The conversation's pending schedule: the one holding its pending key. */
 export async function pendingScheduleOf(conversation: string): Promise<string | null> {
-  const [latest] = await mongoose.connection.collection<{ _id: string; schedule_id: string | null; seq: number }>('conversation_schedule_slots').find({ conversation_id: conversation }).sort({ seq: -1 }).limit(1).toArray();
-  return latest?.schedule_id ?? null;
-}
-
-/** The conversation record's mirror of its pending schedule. */
-export async function pendingScheduleMirrorOf(conversation: string): Promise<string | null> {
-  const found = await mongoose.connection.collection<{ _id: string; pending_schedule_id?: string | null }>('conversations').findOne({ _id: conversation });
-  return found?.pending_schedule_id ?? null;
+  const holders = await scheduledMessages().find({ conversation_id: conversation, pending_conversation_key: { $exists: true } }).toArray();
+  if (holders.length > 1) throw new Error(`conversation ${conversation} has ${holders.length} pending schedules`);
+  return holders[0]?._id ?? null;
 }
 
 /**
@@ -175,10 +159,8 @@ export async function makeDueNow(uuid: string): Promise<void> {
   await makeAllDueNow([uuid]);
 }
 
-/** makeDueNow for several schedules at once (the firing time and its minute bucket, as a create writes them). */
 export async function makeAllDueNow(uuids: string[]): Promise<void> {
-  const at = new Date(Date.now() - 1000);
-  await ScheduledMessageModel.updateMany({ _id: { $in: uuids } }, { $set: { schedule_at: at, due_minute: scheduleDueMinute(at) } });
+  await scheduledMessages().updateMany({ _id: { $in: uuids } }, { $set: { schedule_at: new Date(Date.now() - 1000) } });
 }
 
 export async function waitForSchedule(uuid: string, done: (schedule: StoredScheduleView) => boolean, timeoutMs = 30_000): Promise<StoredScheduleView> {

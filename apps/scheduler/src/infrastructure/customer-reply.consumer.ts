@@ -1,5 +1,6 @@
 import { CommandStreamConsumer, ensureTopics } from '@cmsg/command-stream';
 import { ConversationEventEnvelopeSchema, type ConversationEventEnvelope } from '@cmsg/conversation-commands';
+import type { ScheduledMessageRepository } from '@cmsg/dal';
 import type { Logger } from '@cmsg/platform';
 import { type Clock, onConversationEvent } from '@cmsg/scheduling-domain';
 import type { Kafka } from 'kafkajs';
@@ -9,17 +10,18 @@ export interface CustomerReplyConsumerOptions {
   topic: string;
   groupId: string;
   partitions: number;
+  repository: ScheduledMessageRepository;
   clock: Clock;
   logger: Logger;
 }
 
 /**
  * Consumes `conversation-events` in the scheduler's own group: a recorded customer message cancels
- * the conversation's cancel_on_customer_reply schedules. Offsets are committed only after an event
+ * the conversation's cancel_on_customer_reply schedule. Offsets are committed only after an event
  * was handled (a crash re-delivers it; handling is idempotent), one conversation's events in order.
  */
 export async function startCustomerReplyConsumer(options: CustomerReplyConsumerOptions): Promise<{ stop(): Promise<void> }> {
-  const { kafka, topic, clock, logger } = options;
+  const { kafka, topic, repository, clock, logger } = options;
   // The conversations service may not have published yet: subscribing needs the topic.
   await ensureTopics(kafka, [topic], { partitions: options.partitions });
   const consumer = new CommandStreamConsumer<ConversationEventEnvelope>({
@@ -30,7 +32,7 @@ export async function startCustomerReplyConsumer(options: CustomerReplyConsumerO
     decode: (value) => ConversationEventEnvelopeSchema.parse(value),
     retry: { attempts: 20 },
     handler: async (event, context) => {
-      const cancelled = await onConversationEvent(event, clock);
+      const cancelled = await onConversationEvent(event, repository, clock);
       if (cancelled.length > 0) logger.info({ event_id: event.id, conversation_uuid: context.key, cancelled }, 'customer reply: scheduled messages cancelled');
     },
     onPoison: async (event, error, context) => {

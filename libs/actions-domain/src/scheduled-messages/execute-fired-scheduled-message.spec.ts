@@ -1,12 +1,12 @@
-import { type ScheduleDeliveryPath, type ScheduleHistoryEntry, createScheduledMessageCommand, scheduleContextNoteId } from '@cmsg/conversation-commands';
+import { type ScheduleHistoryEntry, createScheduledMessageCommand, scheduleContextNoteId } from '@cmsg/conversation-commands';
 import { CatalogError } from '@cmsg/errors';
-import type { BusinessScope } from '@cmsg/dal';
+import type { BusinessScope, ExecutingStatus, ScheduleOutcome, ScheduledMessageEntity } from '@cmsg/dal';
 import { AiPipelines } from '../ai/ai-pipelines';
 import { FakeAiProvider } from '../testing/fake-ai-provider';
 import { FakeConversationServices } from '../testing/fake-conversation-services';
 import { silentLogger } from '../testing/silent-logger';
 import { abandonFiredScheduledMessage, executeFiredScheduledMessage } from './execute-fired-scheduled-message';
-import type { FiredSchedule, FiredScheduleStore, ScheduleOutcome } from './fired-schedule.store';
+import type { FiredSchedules } from './fired-schedules';
 
 const SCHEDULE = '5c4b3a29-1111-4222-8333-444455556666';
 const ANA = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
@@ -14,53 +14,36 @@ const TEMPLATE = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
 const QUICK_REPLY = 'cccccccc-cccc-4ccc-8ccc-cccccccccccc';
 const clock = { now: () => new Date('2026-01-01T00:00:00Z') };
 
-class InMemoryFiredScheduleStore implements FiredScheduleStore {
-  schedules = new Map<string, FiredSchedule & { error?: unknown; history: ScheduleHistoryEntry[] }>();
-  claims = new Map<string, Record<string, unknown>>();
-  pointer: string | null = SCHEDULE;
+/** The conditional updates of ScheduledMessageRepository, in memory. */
+class InMemoryFiredSchedules implements FiredSchedules {
+  schedules = new Map<string, ScheduledMessageEntity>();
+  notes = new Map<string, { conversation_id: string; body: string | null; author: string }>();
   defaultTemplate: string | null = null;
 
-  private claim(key: string, data: Record<string, unknown>): boolean {
-    if (this.claims.has(key)) return false;
-    this.claims.set(key, data);
-    return true;
-  }
   async find(_scope: BusinessScope, id: string) {
     const found = this.schedules.get(id);
     return found ? { ...found } : null;
   }
-  async decisions(_scope: BusinessScope, id: string) {
-    this.claim(`fate:${id}`, { decision: 'fire' });
-    const fate = this.claims.get(`fate:${id}`)!['decision'] as 'fire' | 'cancel';
-    const outcome = (this.claims.get(`outcome:${id}`) as ScheduleOutcome | undefined) ?? null;
-    const deliveryPath = ((this.claims.get(`delivery:${id}:2`) ?? this.claims.get(`delivery:${id}:1`))?.['path'] as ScheduleDeliveryPath | undefined) ?? null;
-    return { fate, outcome, deliveryPath };
+  async startSending(_scope: BusinessScope, id: string, decision: { delivery: string; noteId: string | null }, entries: ScheduleHistoryEntry[]) {
+    const found = this.schedules.get(id)!;
+    if (found.status !== 'firing') return null;
+    Object.assign(found, { status: 'sending', delivery: decision.delivery, note_id: decision.noteId, history: [...found.history, ...entries] });
+    return { ...found };
   }
-  async decideDelivery(_scope: BusinessScope, id: string, stage: 1 | 2, path: ScheduleDeliveryPath, entry: ScheduleHistoryEntry) {
-    if (this.claim(`delivery:${id}:${stage}`, { path })) {
-      const found = this.schedules.get(id)!;
-      Object.assign(found, { delivery: path, history: [...found.history, entry] });
-    }
-    return this.claims.get(`delivery:${id}:${stage}`)!['path'] as ScheduleDeliveryPath;
+  async switchDelivery(_scope: BusinessScope, id: string, delivery: string, entry: ScheduleHistoryEntry) {
+    const found = this.schedules.get(id)!;
+    if (found.status === 'sending') Object.assign(found, { delivery, history: [...found.history, entry] });
   }
-  notes = new Map<string, { conversation_id: string; body: string | null; author: string }>();
-  async addContextNote(_scope: BusinessScope, found: FiredSchedule, authorTokenUuid: string) {
+  async finish(_scope: BusinessScope, id: string, from: ExecutingStatus, outcome: ScheduleOutcome, entries: ScheduleHistoryEntry[], delivery?: string) {
+    const found = this.schedules.get(id)!;
+    if (found.status !== from) return false;
+    Object.assign(found, { status: outcome.status, error: outcome.error, history: [...found.history, ...entries], ...(delivery ? { delivery } : {}) });
+    return true;
+  }
+  async addContextNote(_scope: BusinessScope, found: ScheduledMessageEntity, authorTokenUuid: string) {
     const id = scheduleContextNoteId(found._id);
     if (!this.notes.has(id)) this.notes.set(id, { conversation_id: found.conversation_id, body: found.reason, author: authorTokenUuid });
     return id;
-  }
-  async recordNote(_scope: BusinessScope, id: string, noteId: string) {
-    const found = this.schedules.get(id)!;
-    if (found.note_id === null) found.note_id = noteId;
-  }
-  async finish(_scope: BusinessScope, id: string, outcome: ScheduleOutcome, entry: ScheduleHistoryEntry) {
-    if (!this.claim(`outcome:${id}`, outcome)) return false;
-    const found = this.schedules.get(id)!;
-    Object.assign(found, { status: outcome.status, error: outcome.error, history: [...found.history, entry] });
-    return true;
-  }
-  async releaseConversation(_scope: BusinessScope, _conversationId: string, scheduleId: string) {
-    if (this.pointer === scheduleId) this.pointer = null;
   }
   async defaultScheduledTemplateId() {
     return this.defaultTemplate;
@@ -70,7 +53,7 @@ class InMemoryFiredScheduleStore implements FiredScheduleStore {
 describe('executeFiredScheduledMessage', () => {
   let fake: FakeConversationServices;
   let provider: FakeAiProvider;
-  let store: InMemoryFiredScheduleStore;
+  let store: InMemoryFiredSchedules;
   const ports = () => ({ services: fake.services, ai: new AiPipelines(fake.services, provider, clock, silentLogger), store, clock, logger: silentLogger });
 
   const command = () =>
@@ -79,14 +62,14 @@ describe('executeFiredScheduledMessage', () => {
       business_id: 'b1',
       conversation_uuid: fake.context.uuid,
       token_uuid: 'token-1',
-      executor_kind: store.schedules.get(SCHEDULE)!.executor_kind as 'ai_employee' | 'human_user',
+      executor_kind: store.schedules.get(SCHEDULE)!.executor_kind,
       due_at: '2026-01-01T00:00:00.000Z',
       fired_at: '2026-01-01T00:00:01.000Z',
       request_id: null,
     });
 
-  function schedule(fields: Partial<FiredSchedule>): FiredSchedule {
-    const stored = {
+  function schedule(fields: Partial<ScheduledMessageEntity>): ScheduledMessageEntity {
+    const stored: ScheduledMessageEntity = {
       _id: SCHEDULE,
       business_id: 'b1',
       conversation_id: fake.context.uuid,
@@ -100,11 +83,20 @@ describe('executeFiredScheduledMessage', () => {
       template_variables: [{ index: 1, value: 'Ana' }],
       template_header: null,
       template_button_parameters: [],
+      schedule_at: new Date('2026-01-01T00:00:00Z'),
+      schedule_local: null,
+      cancel_on_customer_reply: false,
+      is_tester: false,
       created_by_token_id: 'token-1',
       author: { type: 'api_token', uuid: 'token-1' },
+      error: null,
+      fired_at: new Date('2026-01-01T00:00:01Z'),
+      fire_claim: 'replica-1/claim',
       delivery: null,
       note_id: null,
       history: [],
+      created_at: new Date('2025-12-31T00:00:00Z'),
+      updated_at: new Date('2026-01-01T00:00:01Z'),
       ...fields,
     };
     store.schedules.set(SCHEDULE, stored);
@@ -118,7 +110,7 @@ describe('executeFiredScheduledMessage', () => {
     fake = new FakeConversationServices();
     fake.addEmployee({ uuid: ANA, name: 'Ana' });
     provider = new FakeAiProvider();
-    store = new InMemoryFiredScheduleStore();
+    store = new InMemoryFiredSchedules();
   });
 
   describe('human branch', () => {
@@ -130,14 +122,16 @@ describe('executeFiredScheduledMessage', () => {
         expect.objectContaining({ operation_id: `schedule:${SCHEDULE}:literal`, author: { type: 'api_token', uuid: 'token-1' }, text: { body: 'See you tomorrow' } }),
       ]);
       expect(stored()).toMatchObject({ status: 'sent', delivery: 'literal' });
-      expect(store.pointer).toBeNull();
+      expect(stored().history.map((entry) => entry.event)).toEqual(['sending', 'sent']);
     });
 
-    it('sends its template with the schedule variables when the window is closed', async () => {
+    it('sends its template with the schedule variables when the text is refused for a closed window', async () => {
       schedule({});
-      fake.context = { ...fake.context, window_status: 'closed' };
+      fake.failNext('sendMessage', 'WINDOW_CLOSED');
       await executeFiredScheduledMessage(command(), ports());
+      expect(fake.callsOf('getConversationContext')).toHaveLength(0);
       expect(sends()).toEqual([
+        expect.objectContaining({ operation_id: `schedule:${SCHEDULE}:literal` }),
         expect.objectContaining({
           operation_id: `schedule:${SCHEDULE}:template`,
           template: { template: { uuid: TEMPLATE, name: undefined, language: undefined }, variables: [{ index: 1, value: 'Ana' }], header: undefined, button_parameters: [] },
@@ -146,12 +140,19 @@ describe('executeFiredScheduledMessage', () => {
       expect(stored()).toMatchObject({ status: 'sent', delivery: 'template' });
     });
 
-    it('falls back to the template when the window closes between the decision and the send', async () => {
-      schedule({});
-      fake.failNext('sendMessage', 'WINDOW_CLOSED');
+    it('a template payload decides from the window: closed, its fallback template goes out, never the payload', async () => {
+      const payload = { kind: 'template', template_uuid: 'eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee', variables: [] };
+      schedule({ message_kind: 'template', payload });
+      fake.context = { ...fake.context, window_status: 'closed' };
       await executeFiredScheduledMessage(command(), ports());
-      expect(sends().map((request) => request.operation_id)).toEqual([`schedule:${SCHEDULE}:literal`, `schedule:${SCHEDULE}:template`]);
+      expect(sends().map((request) => request.operation_id)).toEqual([`schedule:${SCHEDULE}:template`]);
       expect(stored()).toMatchObject({ status: 'sent', delivery: 'template' });
+
+      store = new InMemoryFiredSchedules();
+      fake.context = { ...fake.context, window_status: 'open' };
+      schedule({ message_kind: 'template', payload });
+      await executeFiredScheduledMessage(command(), ports());
+      expect(sends()[1]).toMatchObject({ operation_id: `schedule:${SCHEDULE}:literal`, template: { template: { uuid: payload.template_uuid } } });
     });
 
     it('sends a quick reply and a template payload as scheduled', async () => {
@@ -161,8 +162,7 @@ describe('executeFiredScheduledMessage', () => {
     });
 
     it('follows a delivery path decided by an earlier run, never deciding again', async () => {
-      schedule({});
-      store.claims.set(`delivery:${SCHEDULE}:1`, { path: 'literal' });
+      schedule({ status: 'sending', delivery: 'literal' });
       fake.context = { ...fake.context, window_status: 'closed' };
       await executeFiredScheduledMessage(command(), ports());
       expect(sends().map((request) => request.operation_id)).toEqual([`schedule:${SCHEDULE}:literal`]);
@@ -173,31 +173,51 @@ describe('executeFiredScheduledMessage', () => {
       fake.failAlways('sendMessage', 'SEND_FAILED', 'provider down');
       await executeFiredScheduledMessage(command(), ports());
       expect(stored()).toMatchObject({ status: 'failed', error: { code: 'SEND_FAILED', message: 'provider down' } });
-      expect(store.pointer).toBeNull();
     });
 
-    it('rethrows an unanswered dependency for the stream to retry, leaving the schedule firing', async () => {
+    it('rethrows an unanswered dependency for the stream to retry; the retry sends under the same operation id', async () => {
       schedule({});
+      fake.failNext('sendMessage', 'SERVICE_UNAVAILABLE');
+      await expect(executeFiredScheduledMessage(command(), ports())).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      expect(stored()).toMatchObject({ status: 'firing', delivery: null, history: [] });
+      await executeFiredScheduledMessage(command(), ports());
+      expect(stored()).toMatchObject({ status: 'sent', delivery: 'literal' });
+      expect(sends().map((request) => request.operation_id)).toEqual([`schedule:${SCHEDULE}:literal`, `schedule:${SCHEDULE}:literal`]);
+    });
+
+    it('a re-run after the template was recorded for a refused text sends the template, not the text', async () => {
+      schedule({ status: 'sending', delivery: 'template' });
+      await executeFiredScheduledMessage(command(), ports());
+      expect(sends().map((request) => request.operation_id)).toEqual([`schedule:${SCHEDULE}:template`]);
+      expect(stored()).toMatchObject({ status: 'sent', delivery: 'template' });
+    });
+
+    it('an unanswered window read before the path is decided leaves the schedule firing', async () => {
+      schedule({ message_kind: 'template', payload: { kind: 'template', template_uuid: TEMPLATE, variables: [] } });
       fake.failNext('getConversationContext', 'SERVICE_UNAVAILABLE');
       await expect(executeFiredScheduledMessage(command(), ports())).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
-      expect(stored().status).toBe('firing');
-      await executeFiredScheduledMessage(command(), ports());
-      expect(stored().status).toBe('sent');
-      expect(sends()).toHaveLength(1);
+      expect(stored()).toMatchObject({ status: 'firing', delivery: null });
     });
 
-    it('a copy of the command after the outcome sends nothing and releases the conversation', async () => {
+    it('a copy of the command after the outcome sends nothing and changes nothing', async () => {
       schedule({});
       await executeFiredScheduledMessage(command(), ports());
-      store.pointer = SCHEDULE;
+      const finished = { ...stored() };
       await executeFiredScheduledMessage(command(), ports());
       expect(sends()).toHaveLength(1);
-      expect(store.pointer).toBeNull();
+      expect(stored()).toEqual(finished);
+    });
+
+    it('two copies running at once: one decides the path, both follow it, one outcome is recorded', async () => {
+      schedule({});
+      await Promise.all([executeFiredScheduledMessage(command(), ports()), executeFiredScheduledMessage(command(), ports())]);
+      expect(new Set(sends().map((request) => request.operation_id))).toEqual(new Set([`schedule:${SCHEDULE}:literal`]));
+      expect(stored().history.map((entry) => entry.event)).toEqual(['sending', 'sent']);
     });
   });
 
   describe('AI branch', () => {
-    const aiSchedule = (fields: Partial<FiredSchedule> = {}) =>
+    const aiSchedule = (fields: Partial<ScheduledMessageEntity> = {}) =>
       schedule({ executor_kind: 'ai_employee', ai_employee_id: ANA, reason: 'Follow up on the quote', template_id: null, message_kind: null, payload: null, template_variables: [], ...fields });
 
     it('adds the reason as a note, then the AI replies with an operation id from the schedule', async () => {
@@ -226,7 +246,7 @@ describe('executeFiredScheduledMessage', () => {
       expect(sends()).toEqual([expect.objectContaining({ operation_id: `schedule:${SCHEDULE}:ai_fallback_template`, template: expect.objectContaining({ template: expect.objectContaining({ uuid: TEMPLATE }) }) })]);
       expect(provider.requests).toHaveLength(0);
 
-      store = new InMemoryFiredScheduleStore();
+      store = new InMemoryFiredSchedules();
       store.defaultTemplate = 'dddddddd-dddd-4ddd-8ddd-dddddddddddd';
       aiSchedule();
       await executeFiredScheduledMessage(command(), ports());
@@ -248,24 +268,22 @@ describe('executeFiredScheduledMessage', () => {
     });
   });
 
-  it('leaves a cancelled or finished schedule alone', async () => {
-    schedule({ status: 'cancelled' });
-    store.claims.set(`fate:${SCHEDULE}`, { decision: 'cancel' });
+  it.each(['cancelled', 'sent', 'failed', 'pending'] as const)('leaves a %s schedule alone (only a claimed one runs: the firer claims before it produces)', async (status) => {
+    schedule({ status });
     await executeFiredScheduledMessage(command(), ports());
     expect(sends()).toHaveLength(0);
-    expect(stored().status).toBe('cancelled');
+    expect(stored().status).toBe(status);
   });
 
-  it('runs a schedule whose record still says pending (the command outran the scheduler record)', async () => {
-    schedule({ status: 'pending' });
-    await executeFiredScheduledMessage(command(), ports());
-    expect(stored().status).toBe('sent');
-    expect(stored().history.map((entry) => entry.event)).toEqual(['sending', 'sent']);
-  });
-
-  it('abandons a dead-lettered command as failed UPDATE_FAILED', async () => {
-    schedule({});
+  it.each(['firing', 'sending'] as const)('abandons a dead-lettered command of a %s schedule as failed UPDATE_FAILED', async (status) => {
+    schedule({ status, delivery: status === 'sending' ? 'literal' : null });
     await abandonFiredScheduledMessage(command(), new CatalogError('SERVICE_UNAVAILABLE', 'down'), { store, clock });
     expect(stored()).toMatchObject({ status: 'failed', error: { code: 'UPDATE_FAILED' } });
+  });
+
+  it('does not abandon a schedule that finished', async () => {
+    schedule({ status: 'sent' });
+    await abandonFiredScheduledMessage(command(), new CatalogError('SERVICE_UNAVAILABLE', 'down'), { store, clock });
+    expect(stored()).toMatchObject({ status: 'sent', error: null });
   });
 });

@@ -6,7 +6,7 @@ import { ASSIGNMENT_CHANGED, conversationChangeEvent } from '../conversation-eve
 import type { ConversationOutbox } from '../conversation-outbox';
 import { repositories } from '../repositories';
 import { reloadConversation, type StoredConversation } from '../resolve-conversation-reference';
-import { pendingScheduleIdOf } from './pending-schedule';
+import { loadPendingSchedule } from './pending-schedule';
 import type { ScheduleHandling } from './scheduled-message-action';
 
 export interface OwnerChange {
@@ -48,7 +48,7 @@ export async function changeConversationOwner(
 }
 
 async function assertNoScheduleSince(scope: BusinessScope, conversation: StoredConversation, seenScheduleId: string | null): Promise<void> {
-  const pending = await pendingScheduleIdOf(scope, await reloadConversation(scope, conversation._id));
+  const pending = (await loadPendingSchedule(scope, conversation))?._id;
   if (pending && pending !== seenScheduleId) {
     throw new CatalogError('SCHEDULE_CONFLICT', 'A scheduled message of the conversation changed during the owner change; retry.');
   }

@@ -1,7 +1,7 @@
 import type { BusinessScope } from '@cmsg/dal';
 import type { ActionActor } from '../action-support/action-actor';
 import type { StoredConversation } from '../resolve-conversation-reference';
-import { cancelPendingSchedule, fallbackTemplateOf, loadPendingSchedule, pendingScheduleIdOf, reassignPendingSchedule } from './pending-schedule';
+import { cancelPendingSchedule, fallbackTemplateOf, loadPendingSchedule, reassignPendingSchedule } from './pending-schedule';
 import { type ScheduleHandling, type ScheduledMessageAction, scheduleHandlingFor } from './scheduled-message-action';
 
 export type NextOwner = { kind: 'ai_employee'; aiEmployeeId: string } | { kind: 'human_user' };
@@ -19,8 +19,8 @@ export async function handlePendingScheduleForOwnerChange(
   actor: ActionActor,
   now: Date,
 ): Promise<{ handling: ScheduleHandling; seenScheduleId: string | null }> {
-  const seenScheduleId = await pendingScheduleIdOf(scope, conversation);
   const schedule = await loadPendingSchedule(scope, conversation);
+  const seenScheduleId = schedule?._id ?? null;
   const handling = scheduleHandlingFor(schedule !== null, action);
   if (!schedule || handling === 'none') return { handling, seenScheduleId };
   if (handling === 'cancel') {

@@ -1,11 +1,7 @@
+import type { ScheduledMessageEntity } from '@cmsg/dal';
+
 /** The schedule fields an owner change touches. */
-export interface ReassignableSchedule {
-  executor_kind: string;
-  template_id?: string | null;
-  template_variables?: unknown[] | null;
-  template_header?: unknown;
-  template_button_parameters?: unknown[] | null;
-}
+export type ReassignableSchedule = Pick<ScheduledMessageEntity, 'executor_kind' | 'template_id' | 'template_variables' | 'template_header' | 'template_button_parameters'>;
 
 /** Who fires the schedule after the owner change. */
 export type NewScheduleOwner = { kind: 'ai_employee'; aiEmployeeId: string } | { kind: 'human_user'; fallbackTemplateId: string };
@@ -15,7 +11,7 @@ export type NewScheduleOwner = { kind: 'ai_employee'; aiEmployeeId: string } | {
  * as an AI schedule; humans fire its fallback template (message_kind template, payload built from
  * the schedule's template fields).
  */
-export function reassignedScheduleFields(schedule: ReassignableSchedule, owner: NewScheduleOwner): Record<string, unknown> {
+export function reassignedScheduleFields(schedule: ReassignableSchedule, owner: NewScheduleOwner): Partial<ScheduledMessageEntity> {
   if (owner.kind === 'ai_employee') return { executor_kind: 'ai_employee', ai_employee_id: owner.aiEmployeeId };
   const variables = schedule.template_variables ?? [];
   const buttonParameters = schedule.template_button_parameters ?? [];

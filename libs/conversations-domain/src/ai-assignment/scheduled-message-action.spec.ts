@@ -24,7 +24,7 @@ describe('scheduled_message_action', () => {
 });
 
 describe('reassignedScheduleFields', () => {
-  const aiSchedule = { executor_kind: 'ai_employee', template_id: 'tpl-1', template_variables: [{ index: 1, value: 'Ana' }], template_header: null, template_button_parameters: [] };
+  const aiSchedule = { executor_kind: 'ai_employee' as const, template_id: 'tpl-1', template_variables: [{ index: 1, value: 'Ana' }], template_header: null, template_button_parameters: [] };
 
   it('hands the schedule to another AI employee', () => {
     expect(reassignedScheduleFields(aiSchedule, { kind: 'ai_employee', aiEmployeeId: 'ai-2' })).toEqual({ executor_kind: 'ai_employee', ai_employee_id: 'ai-2' });

@@ -47,6 +47,22 @@ export class BusinessRepository {
     return BusinessModel.find({ _id: { $in: [...new Set(ids)] } }).lean<BusinessEntity[]>().exec();
   }
 
+  /** Moves the tester clock forward (`$inc`: concurrent advances add up); the new offset, or null for an unknown business. */
+  async advanceTesterClock(scope: BusinessScope, advanceMs: number): Promise<number | null> {
+    const business = await BusinessModel.findOneAndUpdate(
+      { _id: scope.businessId },
+      { $inc: { tester_clock_offset_ms: advanceMs } },
+      { returnDocument: 'after', projection: { tester_clock_offset_ms: 1 } },
+    ).lean<{ tester_clock_offset_ms: number }>();
+    return business?.tester_clock_offset_ms ?? null;
+  }
+
+  /** The tester clock offsets of several businesses at once (the scheduler's firer spans businesses). */
+  async testerClockOffsetsInAnyBusiness(businessIds: readonly string[]): Promise<Map<string, number>> {
+    const businesses = await BusinessModel.find({ _id: { $in: [...new Set(businessIds)] } }, { tester_clock_offset_ms: 1 }).lean<{ _id: string; tester_clock_offset_ms?: number }[]>();
+    return new Map(businesses.map((business) => [business._id, business.tester_clock_offset_ms ?? 0]));
+  }
+
   /** Null when the business does not exist. */
   chargeVisionWallet(scope: BusinessScope, charge: WalletCharge): Promise<WalletChargeOutcome | null> {
     return chargeWallet(BusinessModel, { _id: scope.businessId }, VISION_WALLET, charge);

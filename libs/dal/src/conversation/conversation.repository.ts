@@ -155,10 +155,6 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
     );
   }
 
-  /** Ends a schedule's hold on the conversation, if it still has it. */
-  async clearPendingSchedule(scope: BusinessScope, id: string, scheduleId: string, now: Date): Promise<void> {
-    await ConversationModel.updateOne(scopedFilter(scope, { _id: id, pending_schedule_id: scheduleId }), { $set: { pending_schedule_id: null, updated_at: now } });
-  }
 
   /** Removes published events from the outbox. */
   async pullOutboxEvents(scope: BusinessScope, id: string, eventIds: readonly string[]): Promise<void> {

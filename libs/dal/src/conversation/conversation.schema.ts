@@ -46,8 +46,6 @@ export const conversationSchema = new Schema(
     // counts (added and removed once each, so a repeated ingest never moves the count twice).
     media_awaiting_transcription: { type: Number, required: true, default: 0 },
     awaiting_media_message_ids: { type: [String], default: [] },
-    // The one pending scheduled message (see libs/scheduling-domain).
-    pending_schedule_id: { type: String, default: null },
     is_tester: { type: Boolean, required: true, default: false },
     // Events pushed in the same update as the change they announce, pulled once published: a crash
     // between the change and the publish delays the event (the relay publishes it), never loses it.

@@ -1,4 +1,4 @@
-import { isDuplicateKeyError, lostInsertPositions } from './duplicate-key';
+import { duplicateKeyIndex, isDuplicateKeyError } from './duplicate-key';
 
 describe('duplicate key errors', () => {
   it('recognises a duplicate key by its code', () => {
@@ -7,16 +7,11 @@ describe('duplicate key errors', () => {
     expect(isDuplicateKeyError(null)).toBe(false);
   });
 
-  it('answers the positions of an unordered insert that lost to existing keys', () => {
-    expect(lostInsertPositions({ writeErrors: [{ index: 3, code: 11000 }, { index: 0, code: 11000 }] })).toEqual(new Set([0, 3]));
-    expect(lostInsertPositions({ writeErrors: { index: 2, code: 11000 } })).toEqual(new Set([2]));
-  });
-
-  it('rethrows any other failure: what was written is then unknown', () => {
-    const validation = { writeErrors: [{ index: 1, code: 11000 }, { index: 2, code: 121 }] };
-    expect(() => lostInsertPositions(validation)).toThrow(expect.objectContaining(validation));
-    const network = new Error('connection closed');
-    expect(() => lostInsertPositions(network)).toThrow(network);
-    expect(() => lostInsertPositions({ writeErrors: [{ code: 11000 }] })).toThrow();
+  it('names the unique index a duplicate key lost to', () => {
+    expect(duplicateKeyIndex({ code: 11000, message: 'E11000 duplicate key error collection: db.s index: pending_conversation_key_1 dup key: { pending_conversation_key: "b:c" }' })).toBe(
+      'pending_conversation_key_1',
+    );
+    expect(duplicateKeyIndex({ code: 11000, message: 'E11000 duplicate key error collection: db.s index: _id_ dup key: { _id: "a" }' })).toBe('_id_');
+    expect(duplicateKeyIndex(new Error('connection closed'))).toBeNull();
   });
 });

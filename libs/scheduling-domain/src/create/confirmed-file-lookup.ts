@@ -4,8 +4,7 @@ import type { ConfirmedFileLookup } from '../ports';
 
 /**
  * Uploads live in the `files` collection of the files module (/files/request-upload and
- * /files/confirm), which is not part of this version yet: until it exists nothing is found and
- * every file reference is FILE_NOT_FOUND, as SPEC 7 defines it for a file missing or unconfirmed.
+ * /files/confirm): a file missing, unconfirmed or of another module is FILE_NOT_FOUND (SPEC 7).
  */
 export const filesCollectionLookup: ConfirmedFileLookup = {
   async isConfirmed(scope: BusinessScope, fileUuid: string): Promise<boolean> {

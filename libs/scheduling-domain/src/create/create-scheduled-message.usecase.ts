@@ -1,17 +1,15 @@
 import type { AiScheduleRequest, HumanScheduleRequest } from '@cmsg/api-schemas';
-import { scheduleDueMinute, scheduleHistoryEntry } from '@cmsg/conversation-commands';
-import { CatalogError } from '@cmsg/errors';
-import { type BusinessScope, businessScope, latestScheduleSlot } from '@cmsg/dal';
+import { scheduleHistoryEntry } from '@cmsg/conversation-commands';
+import { type BusinessScope, type ScheduledMessageRepository, businessScope } from '@cmsg/dal';
 import type { CreatedScheduledMessage } from '@cmsg/proto';
 import { randomUUID } from 'node:crypto';
-import { loadBusinessTime } from '../business-time';
+import { businessTimeZone } from '../business-time';
 import type { Clock, ConfirmedFileLookup, ConversationContextPort } from '../ports';
-import { type StoredSchedule, type ScheduledMessageRepository } from '../scheduled-message.repository';
 import { assertWithinScheduleHorizon, localScheduleInstant } from '../schedule-time/local-schedule-time';
 import type { CreateScheduledMessageCommand } from './create-scheduled-message.command';
-import { linkAsPendingSchedule } from './link-pending-schedule';
 import { approvedTemplate, assertAiEmployeeExists, assertFileConfirmed, assertQuickReplyExists } from './schedule-resources';
 import { assertHumanScheduleSendable, assertTemplateVariables, scheduleExecutorFor } from './schedule-rules';
+import { type NewSchedule, scheduledUuidReused, storePendingSchedule } from './store-pending-schedule';
 
 export interface CreateScheduledMessageDependencies {
   conversations: ConversationContextPort;
@@ -21,11 +19,11 @@ export interface CreateScheduledMessageDependencies {
 }
 
 /** The executor-specific fields of the stored schedule. */
-type BranchFields = Pick<StoredSchedule, 'ai_employee_id' | 'reason' | 'template_id' | 'message_kind' | 'payload' | 'template_variables' | 'template_header' | 'template_button_parameters'>;
+type BranchFields = Pick<NewSchedule, 'ai_employee_id' | 'reason' | 'template_id' | 'message_kind' | 'payload' | 'template_variables' | 'template_header' | 'template_button_parameters'>;
 
 /**
- * SPEC 4.1 / CONTRACT 3: validates the request against the conversation as it is now, stores the
- * schedule and makes it the conversation's one pending schedule, cancelling the previous one.
+ * SPEC 4.1 / CONTRACT 3: validates the request against the conversation as it is now, then makes
+ * the schedule the conversation's one pending schedule, cancelling the previous one.
  * Order: conversation reference, scheduled_uuid reuse, schedule time, owner, referenced objects,
  * window; nothing is written before every check passed.
  */
@@ -35,32 +33,25 @@ export async function createScheduledMessage(command: CreateScheduledMessageComm
   const scope = businessScope(caller.business_id);
   const context = await dependencies.conversations.getConversationContext({ caller, conversation: request.conversation });
 
-  if (request.scheduled_uuid && (await repository.idExists(request.scheduled_uuid))) throw scheduledUuidReused(request.scheduled_uuid);
+  if (request.scheduled_uuid && (await repository.idTakenInAnyBusiness(request.scheduled_uuid))) throw scheduledUuidReused(request.scheduled_uuid);
 
-  const { timeZone } = await loadBusinessTime(scope);
+  const timeZone = await businessTimeZone(scope);
   const scheduleAt = localScheduleInstant(request.schedule_at, timeZone);
   assertWithinScheduleHorizon(scheduleAt, Date.parse(context.now));
 
-  // Read before the rules are checked: the slot compare-and-set fails if anything moved since.
-  const slot = await latestScheduleSlot(scope, context.uuid);
-  const owner = await repository.conversationOwner(scope, context.uuid);
-  if (!owner) throw new CatalogError('CONVERSATION_NOT_FOUND');
+  const owner = context.ai_employee_uuid ?? null;
   const branch =
-    request.executor_kind === 'ai_employee'
-      ? await aiBranchFields(scope, request, owner.aiEmployeeId)
-      : await humanBranchFields(scope, request, owner.aiEmployeeId, context.window_status, dependencies.files);
+    request.executor_kind === 'ai_employee' ? await aiBranchFields(scope, request, owner) : await humanBranchFields(scope, request, owner, context.window_status, dependencies.files);
 
   const now = clock.now();
   const author = { type: 'api_token' as const, uuid: caller.token_uuid || null };
-  const schedule: StoredSchedule = {
+  const schedule: NewSchedule = {
     _id: request.scheduled_uuid ?? randomUUID(),
-    business_id: scope.businessId,
     conversation_id: context.uuid,
     status: 'pending',
     executor_kind: request.executor_kind,
     ...branch,
     schedule_at: scheduleAt,
-    due_minute: scheduleDueMinute(scheduleAt),
     schedule_local: { date: request.schedule_at.date, time: request.schedule_at.time, time_zone: timeZone },
     cancel_on_customer_reply: request.cancel_on_customer_reply,
     is_tester: context.is_tester,
@@ -68,23 +59,15 @@ export async function createScheduledMessage(command: CreateScheduledMessageComm
     author,
     error: null,
     history: [scheduleHistoryEntry('created', 'pending', now, { actor: author, detail: { schedule_at: scheduleAt.toISOString() } })],
-    fire_lease_until: null,
     fired_at: null,
-    fire_owner: null,
-    fire_attempts: 0,
+    fire_claim: null,
     delivery: null,
     note_id: null,
     created_at: now,
     updated_at: now,
   };
-  // The unique _id settles a race between two creates with the same scheduled_uuid.
-  if (!(await repository.insert(schedule))) throw scheduledUuidReused(schedule._id);
-  await linkAsPendingSchedule(repository, scope, schedule, slot, owner.aiEmployeeId, { actor: author, now: () => clock.now() });
+  await storePendingSchedule(repository, scope, schedule, owner, author, clock);
   return { uuid: schedule._id, executor_kind: schedule.executor_kind, schedule_at: scheduleAt.toISOString(), status: 'pending' };
-}
-
-function scheduledUuidReused(id: string): CatalogError {
-  return new CatalogError('SCHEDULE_CONFLICT', `scheduled_uuid ${id} was already used; retry with another scheduled_uuid or none.`);
 }
 
 async function aiBranchFields(scope: BusinessScope, request: AiScheduleRequest, assignedAiEmployeeId: string | null): Promise<BranchFields> {

@@ -26,7 +26,7 @@ export async function approvedTemplate(scope: BusinessScope, templateId: string,
   if (template.status !== 'approved') {
     throw new CatalogError('TEMPLATE_NOT_APPROVED', `${field}: template ${template.name} is ${template.status}, not approved.`);
   }
-  return template;
+  return { _id: template._id, name: template.name, status: template.status, variable_count: template.variable_count };
 }
 
 export async function assertQuickReplyExists(scope: BusinessScope, quickReplyId: string): Promise<void> {

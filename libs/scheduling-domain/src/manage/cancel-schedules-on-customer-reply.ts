@@ -1,22 +1,18 @@
-import { SYSTEM_ACTOR } from '@cmsg/conversation-commands';
-import type { BusinessScope } from '@cmsg/dal';
-import { ScheduledMessageRepository } from '../scheduled-message.repository';
-import { cancelSchedule } from './cancel-schedule';
+import { SYSTEM_ACTOR, scheduleHistoryEntry } from '@cmsg/conversation-commands';
+import type { BusinessScope, ScheduledMessageRepository } from '@cmsg/dal';
 
 /**
  * CONTRACT 3 (cancel_on_customer_reply): whoever records an inbound customer message calls this
  * after storing it (the tester inbound use case directly; real chat messages through the
- * `conversation.customer_message_received` event). Pending schedules of the conversation created
- * with the flag before the message arrived are cancelled (one that already fired goes on) and the
- * conversation is released. Safe to repeat: the fate claim decides once, and a repeated or late
- * event never touches a schedule created after its message. Answers the uuids it cancelled.
+ * `conversation.customer_message_received` event). The conversation's pending schedule is
+ * cancelled if it was created with the flag before the message arrived (one that already fired
+ * goes on). Safe to repeat: the cancellation is conditional on the schedule being pending, and a
+ * repeated or late event never touches a schedule created after its message. Answers the uuids it
+ * cancelled.
  */
-export async function cancelSchedulesOnCustomerReply(scope: BusinessScope, conversationId: string, receivedAt: Date, now: Date = new Date()): Promise<string[]> {
-  const repository = new ScheduledMessageRepository();
-  const cancelled: string[] = [];
-  for (const schedule of await repository.pendingOfConversation(scope, conversationId)) {
-    if (!schedule.cancel_on_customer_reply || schedule.created_at.getTime() > receivedAt.getTime()) continue;
-    if ((await cancelSchedule(repository, scope, schedule, 'customer_reply', SYSTEM_ACTOR, now)) === 'cancelled') cancelled.push(schedule._id);
-  }
-  return cancelled;
+export async function cancelSchedulesOnCustomerReply(repository: ScheduledMessageRepository, scope: BusinessScope, conversationId: string, receivedAt: Date, now: Date): Promise<string[]> {
+  const pending = await repository.pendingOfConversation(scope, conversationId);
+  if (!pending?.cancel_on_customer_reply || pending.created_at.getTime() > receivedAt.getTime()) return [];
+  const cancelled = await repository.cancelPending(scope, pending._id, scheduleHistoryEntry('cancelled', 'cancelled', now, { reason: 'customer_reply', actor: SYSTEM_ACTOR }));
+  return cancelled ? [cancelled._id] : [];
 }

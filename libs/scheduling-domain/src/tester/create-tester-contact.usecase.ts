@@ -1,14 +1,5 @@
 import { CatalogError } from '@cmsg/errors';
-import {
-  type BusinessScope,
-  ChannelRepository,
-  ContactRepository,
-  ConversationRepository,
-  contactSnapshotOf,
-  fullName,
-  phoneLookupKey,
-  usernameLookupKey,
-} from '@cmsg/dal';
+import { type BusinessScope, ChannelRepository, ContactRepository, ConversationRepository, contactSnapshotOf, fullName, phoneLookupKey, usernameLookupKey } from '@cmsg/dal';
 import type { Contact, TesterContact } from '@cmsg/proto';
 import { randomUUID } from 'node:crypto';
 

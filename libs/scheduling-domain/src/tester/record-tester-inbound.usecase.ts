@@ -1,6 +1,6 @@
 import { createAiRunCommand } from '@cmsg/conversation-commands';
 import { CatalogError } from '@cmsg/errors';
-import { type BusinessScope, ConversationRepository, MessageRepository } from '@cmsg/dal';
+import { type BusinessScope, ConversationRepository, MessageRepository, type ScheduledMessageRepository } from '@cmsg/dal';
 import { currentRequestId } from '@cmsg/platform';
 import type { Caller, ConversationReference, TesterInbound } from '@cmsg/proto';
 import { randomUUID } from 'node:crypto';
@@ -12,6 +12,7 @@ const messages = new MessageRepository();
 
 export interface RecordTesterInboundDependencies {
   conversations: ConversationContextPort;
+  repository: ScheduledMessageRepository;
   publisher: ConversationCommandPublisher;
   clock: Clock;
 }
@@ -46,7 +47,7 @@ export async function recordTesterInbound(
   await messages.insert(scope, message);
   await conversations.applyInboundMessage(scope, context.uuid, { messageId: message._id, sentAt: virtualNow, awaitingMedia: false, event: null, now: realNow });
   await conversations.showLastMessage(scope, context.uuid, { uuid: message._id, body: text, content_type: 'text', is_from_customer: true, created_at: virtualNow }, realNow);
-  const cancelled = await cancelSchedulesOnCustomerReply(scope, context.uuid, realNow, realNow);
+  const cancelled = await cancelSchedulesOnCustomerReply(dependencies.repository, scope, context.uuid, realNow, realNow);
 
   let aiRunGroup: string | undefined;
   if (context.ai_employee_uuid && context.inbox_status !== 'pending') {
