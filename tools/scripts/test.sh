@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # npm test (and .ci/run): dependencies, infrastructure, generated-code drift, typecheck, lint,
 # build, unit tests, integration tests. Exits non-zero when anything fails and ends with one
-# plain line: "summary: N passed, N failed".
+# plain line: "summary: N passed, N failed". The index-shape check follows the integration tests: it
+# reads the query shapes the apps sent during that run.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 # shellcheck source=tools/scripts/lib.sh
@@ -71,3 +72,4 @@ stage=build
 build_projects
 run_jest unit jest.config.js
 run_jest integration jest.integration.config.js
+run_jest index-shapes jest.index-shapes.config.js

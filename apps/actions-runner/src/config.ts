@@ -6,6 +6,7 @@ const positiveInt = (fallback: number, min = 1) => z.coerce.number().int().min(m
 const actionsRunnerConfigShape = {
   GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50053'),
   MONGODB_URI: configVars.mongodbUri,
+  CMSG_MONGO_SHAPE_LOG: configVars.mongoShapeLog,
   KAFKA_BROKERS: configVars.kafkaBrokers,
   KAFKA_TOPIC_PREFIX: configVars.kafkaTopicPrefix,
   CONVERSATIONS_GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50051'),

@@ -45,7 +45,7 @@ const SHUTDOWN_TAIL_MS = 5_000;
 
 async function main(): Promise<void> {
   const config = loadActionsRunnerConfig();
-  await connectMongo(config.MONGODB_URI);
+  await connectMongo(config.MONGODB_URI, { queryShapeLog: config.CMSG_MONGO_SHAPE_LOG, queryShapeSource: 'actions-runner' });
   await ensureActionsIndexes();
 
   const kafka = createKafka('actions-runner', config.KAFKA_BROKERS, logger);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 export const config = loadConfig({
   GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50051'),
   MONGODB_URI: configVars.mongodbUri,
+  CMSG_MONGO_SHAPE_LOG: configVars.mongoShapeLog,
   KAFKA_BROKERS: configVars.kafkaBrokers,
   KAFKA_TOPIC_PREFIX: configVars.kafkaTopicPrefix,
   SIGNING_SECRET: configVars.signingSecret,

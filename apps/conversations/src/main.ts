@@ -34,7 +34,7 @@ import { startUploadSweeper } from './upload-sweeper';
 const logger = createLogger('conversations');
 
 async function main(): Promise<void> {
-  await connectMongo(config.MONGODB_URI);
+  await connectMongo(config.MONGODB_URI, { queryShapeLog: config.CMSG_MONGO_SHAPE_LOG, queryShapeSource: 'conversations' });
   await ensureIndexes();
   await ensureFileIndexes();
   const files = new Files({ signingSecret: config.SIGNING_SECRET, publicBaseUrl: config.PUBLIC_BASE_URL });

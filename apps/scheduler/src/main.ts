@@ -15,7 +15,7 @@ const logger = createLogger('scheduler');
 
 async function main(): Promise<void> {
   const config = loadSchedulerConfig();
-  await connectMongo(config.MONGODB_URI);
+  await connectMongo(config.MONGODB_URI, { queryShapeLog: config.CMSG_MONGO_SHAPE_LOG, queryShapeSource: 'scheduler' });
   await ensureSchedulingIndexes();
 
   const kafka = createKafka('scheduler', config.KAFKA_BROKERS, logger);

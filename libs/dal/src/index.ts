@@ -34,3 +34,7 @@ export { latestConversationState, appendConversationState, mirrorConversationSta
 export type { ConversationStateField, ConversationStateEntry, ConversationStateChange } from './conversation-state-log/conversation-state-log';
 export { advanceTesterClockOffset } from './tester-clock-advance/tester-clock-log';
 export { isDuplicateKeyError } from './shared/duplicate-key';
+export type { ConnectMongoOptions } from './mongo-connection';
+export { queryShapesOf, describeQueryShape, describeFilter, conjunctionsOf } from './query-shapes/query-shape';
+export type { QueryShape, QueryCommand, FilterShape, ConditionClass } from './query-shapes/query-shape';
+export type { QueryShapeLog, RecordedQueryShape } from './query-shapes/query-shape-recorder';
