@@ -14,6 +14,13 @@ describe('queryShapesOf', () => {
     expect(describe1('find', command)).toEqual(['find conversations {business_id: eq, contact_id: in, mailbox_id: eq, sort_at: range, tag_ids: all} sort {sort_at: -1, _id: -1}']);
   });
 
+  it('reads the sort the driver sends as a Map, in its order', () => {
+    const command = { find: 'conversations', filter: { business_id: 'b1' }, sort: new Map([['sort_at', -1], ['_id', -1]]) };
+    expect(describe1('find', command)).toEqual(['find conversations {business_id: eq} sort {sort_at: -1, _id: -1}']);
+    const claim = { findAndModify: 'x', query: { status: 'due' }, sort: new Map([['due_at', 1]]) };
+    expect(describe1('findAndModify', claim)).toEqual(['findAndModify x {status: eq} sort {due_at: 1} one']);
+  });
+
   it('marks a findOne as one document, and BSON values and sub-documents as equalities', () => {
     const command = { find: 'files', filter: { _id: new ObjectId(), upload: { state: 'done' } }, limit: 1, singleBatch: true };
     expect(describe1('find', command)).toEqual(['find files {_id: eq, upload: eq} one']);

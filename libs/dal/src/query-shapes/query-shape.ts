@@ -193,9 +193,10 @@ export function conjunctionsOf(filter: FilterShape): Record<string, ConditionCla
   });
 }
 
+/** The driver sends a find's or findAndModify's sort as a Map (key order is the sort order); a $sort stage is a document. */
 function sortShape(sort: unknown): [string, number][] {
-  if (!isPlainObject(sort)) return [];
-  return Object.entries(sort).map(([field, direction]) => [field, direction === 1 || direction === -1 ? direction : sortDirection(direction)]);
+  const entries = sort instanceof Map ? [...sort.entries()] : isPlainObject(sort) ? Object.entries(sort) : [];
+  return entries.map(([field, direction]) => [field, direction === 1 || direction === -1 ? direction : sortDirection(direction)]);
 }
 
 function sortDirection(direction: unknown): number {

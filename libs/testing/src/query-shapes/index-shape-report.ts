@@ -1,5 +1,6 @@
 import { describeIndex, type ShapeVerdict } from './index-serving';
 import type { ObservedQueryShape } from './query-shape-log';
+import { isInProcessSource } from './query-shape-recording';
 import type { AllowedUnindexedQuery } from './unindexed-query-allowlist';
 
 export interface JudgedQueryShape extends ObservedQueryShape {
@@ -27,30 +28,38 @@ export function indexShapeReport(shapes: readonly JudgedQueryShape[], context: I
     '# Query shapes and the indexes that serve them',
     '',
     `Recorded by driver command monitoring in ${context.recordedIn} from ${context.senders.length} processes (${context.senders.join(', ')}); ` +
-      `${context.indexes} indexes declared on ${context.models} models (plus GridFS's own). Rule: docs/data-layer.md ` +
+      `${context.indexes} indexes declared on ${context.models} models (each one's _id index included; GridFS collections get the driver's). Rule: docs/data-layer.md ` +
       '(equality fields, then the sort in the index order or all reversed, then one range; equality on every key of a unique index; `$in` is an equality).',
     '',
     `${checked.length} shapes sent by the apps: ${served.length} served, ${unserved.length} unserved, ${allowed.length} allowlisted.`,
     '',
     `## Unserved (${unserved.length})`,
     '',
-    table(['query shape', 'sent by', 'what is missing'], unserved.map((shape) => [shape.description, shape.senders.join(', '), missing(shape.verdict)])),
+    table(['query shape', 'sent by', 'what is missing'], unserved.map((shape) => [shape.description, sentBy(shape.senders), missing(shape.verdict)])),
     '',
     `## Allowlisted (${allowed.length})`,
     '',
-    table(['query shape', 'sent by', 'reason'], allowed.map((shape) => [shape.description, shape.senders.join(', '), shape.allowed!.reason])),
+    table(['query shape', 'sent by', 'reason'], allowed.map((shape) => [shape.description, sentBy(shape.senders), shape.allowed!.reason])),
     '',
     `## Served (${served.length})`,
     '',
-    table(['query shape', 'index that serves it', 'sent by'], served.map((shape) => [shape.description, servingIndexes(shape.verdict), shape.senders.join(', ')])),
+    table(['query shape', 'index that serves it', 'sent by'], served.map((shape) => [shape.description, servingIndexes(shape.verdict), sentBy(shape.senders)])),
     '',
     `## Sent only from inside test workers (${inProcess.length}; not checked)`,
     '',
     'Seeding, repositories called by a test, and the tests\' own assertions share the worker\'s connection, so their commands cannot be told apart.',
     '',
-    table(['query shape', 'verdict', 'sent by'], inProcess.map((shape) => [shape.description, shape.verdict.served ? servingIndexes(shape.verdict) : `UNSERVED: ${missing(shape.verdict)}`, shape.senders.join(', ')])),
+    table(['query shape', 'verdict', 'sent by'], inProcess.map((shape) => [shape.description, shape.verdict.served ? servingIndexes(shape.verdict) : `UNSERVED: ${missing(shape.verdict)}`, sentBy(shape.senders)])),
     '',
   ].join('\n');
+}
+
+/** The apps by name, the test files by count (a shape many tests send would list them all). */
+export function sentBy(senders: readonly string[]): string {
+  const apps = senders.filter((sender) => !isInProcessSource(sender));
+  const tests = senders.filter(isInProcessSource);
+  if (apps.length === 0) return tests.length <= 2 ? tests.join(', ') : `${tests.slice(0, 2).join(', ')} (+${tests.length - 2} more test files)`;
+  return tests.length === 0 ? apps.join(', ') : `${apps.join(', ')} (+${tests.length} test file${tests.length === 1 ? '' : 's'})`;
 }
 
 export function servingIndexes(verdict: ShapeVerdict): string {

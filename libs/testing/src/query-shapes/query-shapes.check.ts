@@ -3,7 +3,7 @@ import path from 'node:path';
 import { WORKSPACE_ROOT } from '../infra-env';
 import { declaredIndexesOf, gridFsIndexes, loadModels, modelSourceFiles } from './declared-indexes';
 import { type DeclaredIndex, judgeQueryShape } from './index-serving';
-import { type JudgedQueryShape, indexShapeReport, missing } from './index-shape-report';
+import { type JudgedQueryShape, indexShapeReport, missing, sentBy } from './index-shape-report';
 import { readQueryShapeLogs } from './query-shape-log';
 import { QUERY_SHAPE_LOG_DIRECTORY, isInProcessSource } from './query-shape-recording';
 import { UNINDEXED_QUERY_ALLOWLIST } from './unindexed-query-allowlist';
@@ -56,7 +56,7 @@ describe('query shapes the apps sent during the integration run', () => {
 
   const checked = appShapes.filter((shape) => !UNINDEXED_QUERY_ALLOWLIST.some((entry) => entry.shape === shape.description));
   if (checked.length > 0) {
-    it.each(checked.map((shape) => [shape.description, shape.senders.join(', ')]))('%s (sent by %s) is served by a declared index', (description) => {
+    it.each(checked.map((shape) => [shape.description, sentBy(shape.senders)]))('%s (sent by %s) is served by a declared index', (description) => {
       const { verdict } = judged.get(description)!;
       if (!verdict.served) throw new Error(`no declared index serves ${description}: ${missing(verdict)}`);
     });
