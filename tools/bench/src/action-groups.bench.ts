@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { connectMongo, disconnectMongo } from '@cmsg/dal';
 import { type ApiClient, type BusinessSeedInput, LocalStack, createTestBusinessIn, minutesAgo, startFakes, uniquePhone } from '@cmsg/testing';
 import { type BenchmarkModule, integerOptions, percentile } from './benchmark-module';
+import type { FiguresRecorder } from './figures-recorder';
 
 interface Options {
   duration: number;
@@ -104,7 +105,7 @@ async function waitForAll(api: ApiClient, accepted: Accepted[], deadlineMs: numb
   return { finished, unfinished: pending.size };
 }
 
-function report(options: Options, startedAt: number, errors: number, finished: Finished[], unfinished: number): void {
+function report(options: Options, startedAt: number, errors: number, finished: Finished[], unfinished: number, figures: FiguresRecorder): void {
   const succeeded = finished.filter((group) => group.status === 'succeeded').length;
   const lastEnd = Math.max(...finished.map((group) => group.lastActionFinishedAt));
   const seconds = (lastEnd - startedAt) / 1000;
@@ -117,9 +118,16 @@ function report(options: Options, startedAt: number, errors: number, finished: F
   console.log(`  throughput           ${(finished.length / seconds).toFixed(1)} groups/s, ${((finished.length * ACTIONS_PER_GROUP) / seconds).toFixed(1)} actions/s (first submit to last action, ${seconds.toFixed(1)} s)`);
   console.log(`  202 latency          p50 ${ms(percentile(submit, 50))}   p99 ${ms(percentile(submit, 99))}`);
   console.log(`  202 -> last action   p50 ${ms(percentile(completion, 50))}   p99 ${ms(percentile(completion, 99))}   max ${ms(completion[completion.length - 1] ?? Number.NaN)}`);
+  figures.record('groups finished', finished.length, 'groups');
+  figures.record('groups unfinished at the deadline', unfinished, 'groups');
+  figures.record('throughput', (finished.length * ACTIONS_PER_GROUP) / seconds, 'actions/s');
+  figures.record('202 latency p50', percentile(submit, 50), 'ms');
+  figures.record('202 latency p99', percentile(submit, 99), 'ms');
+  figures.record('202 to last action p50', percentile(completion, 50), 'ms');
+  figures.record('202 to last action p99', percentile(completion, 99), 'ms');
 }
 
-async function runActionGroupsBenchmark(options: Options): Promise<void> {
+async function runActionGroupsBenchmark(options: Options, figures: FiguresRecorder): Promise<void> {
   const fakes = await startFakes();
   // The product limit is 60 requests a minute per token; a benchmark measures throughput instead.
   const stack = new LocalStack({
@@ -138,7 +146,7 @@ async function runActionGroupsBenchmark(options: Options): Promise<void> {
     console.log(`${accepted.length} groups accepted; waiting for them to finish`);
     const { finished, unfinished } = await waitForAll(business.api, accepted, Math.max(120_000, options.duration * 4000));
     if (finished.length === 0) throw new Error('no group finished');
-    report(options, startedAt, errors, finished, unfinished);
+    report(options, startedAt, errors, finished, unfinished, figures);
   } finally {
     await disconnectMongo();
     await stack.stop();
@@ -149,5 +157,5 @@ async function runActionGroupsBenchmark(options: Options): Promise<void> {
 export const actionGroupsBenchmark: BenchmarkModule = {
   summary: 'groups of 5 non-AI actions over many conversations: groups/s, actions/s, 202 -> last action p50/p99',
   options: ['--duration <s>       submission phase (default 30)', '--conversations <n>  conversations seeded (default 200)', '--concurrency <n>    submitters in flight (default 32)'],
-  run: (argv) => runActionGroupsBenchmark(integerOptions(argv, { duration: 30, conversations: 200, concurrency: 32 })),
+  run: (argv, figures) => runActionGroupsBenchmark(figures.parameters(integerOptions(argv, { duration: 30, conversations: 200, concurrency: 32 })), figures),
 };

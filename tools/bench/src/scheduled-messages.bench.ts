@@ -4,6 +4,7 @@ import { ChannelModel, ContactModel, ConversationModel, ConversationScheduleSlot
 import { type ApiClient, AppProcess, LocalStack, type TestBusiness, createTestBusinessIn, freePort, startFakes } from '@cmsg/testing';
 import { DateTime } from 'luxon';
 import { type BenchmarkModule, integerOptions, percentile } from './benchmark-module';
+import type { FiguresRecorder } from './figures-recorder';
 
 export interface ScheduledMessagesBenchmarkOptions {
   /** Schedules, one per conversation, due within the same two minutes. */
@@ -33,7 +34,7 @@ const TEXT_PREFIX = 'bench schedule #';
  * Prints how many fired, how many reached the provider twice (must be 0), and the lateness after
  * their minute.
  */
-export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBenchmarkOptions): Promise<void> {
+export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBenchmarkOptions, recorder: FiguresRecorder): Promise<void> {
   const fakes = await startFakes();
   const stack = new LocalStack({ env: { ...fakes.env, RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' }, fakes: { chatApiBaseUrl: fakes.chatApiBaseUrl, aiBaseUrl: fakes.aiBaseUrl } });
   const description = await stack.start();
@@ -101,6 +102,10 @@ export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBe
     console.log(`reached the fake Cloud API: ${sendsByIndex.size}; more than once: ${twice}`);
     console.log(figures('firing lateness (scheduler produced the command)', firingLateness));
     console.log(figures('delivery lateness (fake Cloud API received it)', deliveryLateness));
+    recorder.record('finished (sent or failed)', finished, 'schedules');
+    recorder.record('reached the fake Cloud API more than once', twice, 'schedules');
+    recorder.record('firing lateness p99', percentile(firingLateness, 99), 'ms');
+    recorder.record('delivery lateness p99', percentile(deliveryLateness, 99), 'ms');
   } finally {
     await secondScheduler.stop();
     await disconnectMongo();
@@ -253,5 +258,5 @@ export const scheduledMessagesBenchmark: BenchmarkModule = {
     `--concurrency N create requests in flight (default ${DEFAULTS.concurrency})`,
     `--waitMinutes N (default ${DEFAULTS.waitMinutes})`,
   ],
-  run: (argv) => runScheduledMessagesBenchmark(integerOptions(argv, DEFAULTS)),
+  run: (argv, recorder) => runScheduledMessagesBenchmark(recorder.parameters(integerOptions(argv, DEFAULTS)), recorder),
 };
