@@ -13,6 +13,8 @@ export class AppProcess {
     readonly app: string,
     private readonly env: Record<string, string>,
     logDir: string,
+    /** Flags for node itself (e.g. --cpu-prof, which NODE_OPTIONS does not accept). */
+    private readonly nodeArgs: readonly string[] = [],
   ) {
     mkdirSync(logDir, { recursive: true });
     this.logFile = path.join(logDir, `${name}.log`);
@@ -20,13 +22,15 @@ export class AppProcess {
 
   start(): void {
     const log = createWriteStream(this.logFile, { flags: 'a' });
-    this.child = spawn(process.execPath, [path.join(WORKSPACE_ROOT, 'dist/apps', this.app, 'main.js')], {
+    this.child = spawn(process.execPath, [...this.nodeArgs, path.join(WORKSPACE_ROOT, 'dist/apps', this.app, 'main.js')], {
       cwd: WORKSPACE_ROOT,
       env: { ...process.env, ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    this.child.stdout?.pipe(log);
-    this.child.stderr?.pipe(log);
+    // Both streams write to one file, which ends once both have: whichever ends first must not end it.
+    this.child.stdout?.pipe(log, { end: false });
+    this.child.stderr?.pipe(log, { end: false });
+    this.child.once('close', () => log.end());
   }
 
   get pid(): number | undefined {

@@ -16,6 +16,8 @@ export interface LocalStackOptions {
   logDir?: string;
   /** The fake provider servers the apps were pointed at through `env`, recorded for the tests. */
   fakes?: StackFakes;
+  /** Flags for node in every app process (a benchmark's --cpu-prof). */
+  nodeArgs?: string[];
 }
 
 /** Where the fake chat platform and AI provider of a stack listen (their base URLs, as the apps got them). */
@@ -70,11 +72,12 @@ export class LocalStack {
     for (let index = 0; index < (this.options.gateways ?? 1); index += 1) gatewayPorts.push(await freePort());
     env['PUBLIC_BASE_URL'] ??= `http://127.0.0.1:${gatewayPorts[0]}`;
 
+    const nodeArgs = this.options.nodeArgs ?? [];
     this.processes.push(
-      new AppProcess('conversations', 'conversations', { ...env, GRPC_ADDRESS: env['CONVERSATIONS_GRPC_ADDRESS']! }, logDir),
-      new AppProcess('scheduler', 'scheduler', { ...env, GRPC_ADDRESS: env['SCHEDULER_GRPC_ADDRESS']! }, logDir),
-      new AppProcess('actions-runner', 'actions-runner', { ...env, GRPC_ADDRESS: env['ACTIONS_GRPC_ADDRESS']! }, logDir),
-      ...gatewayPorts.map((port, index) => new AppProcess(`gateway-${index + 1}`, 'gateway', { ...env, PORT: String(port) }, logDir)),
+      new AppProcess('conversations', 'conversations', { ...env, GRPC_ADDRESS: env['CONVERSATIONS_GRPC_ADDRESS']! }, logDir, nodeArgs),
+      new AppProcess('scheduler', 'scheduler', { ...env, GRPC_ADDRESS: env['SCHEDULER_GRPC_ADDRESS']! }, logDir, nodeArgs),
+      new AppProcess('actions-runner', 'actions-runner', { ...env, GRPC_ADDRESS: env['ACTIONS_GRPC_ADDRESS']! }, logDir, nodeArgs),
+      ...gatewayPorts.map((port, index) => new AppProcess(`gateway-${index + 1}`, 'gateway', { ...env, PORT: String(port) }, logDir, nodeArgs)),
     );
     for (const appProcess of this.processes) appProcess.start();
 
