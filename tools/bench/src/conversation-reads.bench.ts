@@ -20,6 +20,7 @@ interface Options {
   warmup: number;
   conversations: number;
   'large-conversations': number;
+  scenarios: ('status' | 'list')[];
   'cpu-profile': string | undefined;
 }
 
@@ -58,13 +59,14 @@ export const conversationReadsBenchmark: BenchmarkModule = {
     `--warmup <s>                 unmeasured run of each path before a scenario (default ${DEFAULTS.warmup})`,
     `--conversations <n>          in the business (default ${DEFAULTS.conversations})`,
     `--large-conversations <n>    then the list again at this many; 0 skips it (default ${DEFAULTS['large-conversations']})`,
+    '--scenarios <list>           status, list or both (default status,list; the list runs at both sizes)',
     '--cpu-profile <dir>          node --cpu-prof of the gateway, the conversations service and the bare server, summarised at the end',
   ],
   run: async (argv, figures) => runConversationReads(figures.parameters(parseOptions(argv)), figures),
 };
 
 function parseOptions(argv: string[]): Options {
-  const names = [...Object.keys(DEFAULTS), 'cpu-profile'];
+  const names = [...Object.keys(DEFAULTS), 'scenarios', 'cpu-profile'];
   const { values } = parseArgs({ args: argv, options: Object.fromEntries(names.map((name) => [name, { type: 'string' as const }])), strict: true });
   const integer = (name: keyof typeof DEFAULTS, min: number): number => {
     const raw = values[name];
@@ -74,6 +76,8 @@ function parseOptions(argv: string[]): Options {
     return value;
   };
   const cpuProfile = values['cpu-profile'];
+  const scenarios = (values['scenarios'] ?? 'status,list').split(',');
+  if (scenarios.length === 0 || scenarios.some((scenario) => scenario !== 'status' && scenario !== 'list')) throw new Error(`--scenarios takes status, list or both, got ${values['scenarios']}`);
   return {
     duration: integer('duration', 1),
     connections: integer('connections', 1),
@@ -81,6 +85,7 @@ function parseOptions(argv: string[]): Options {
     warmup: integer('warmup', 0),
     conversations: integer('conversations', 1),
     'large-conversations': integer('large-conversations', 0),
+    scenarios: scenarios as Options['scenarios'],
     'cpu-profile': cpuProfile === undefined ? undefined : path.resolve(process.env['INIT_CWD'] ?? process.cwd(), cpuProfile),
   };
 }
@@ -90,11 +95,10 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const nodeProfiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   // The product limit is 60 requests/minute per token; a load test measures throughput instead.
-  const stack = new LocalStack({
-    env: { RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn', ...(profileDir ? { NODE_OPTIONS: nodeProfiling.join(' ') } : {}) },
-  });
+  const stack = new LocalStack({ env: { RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' }, nodeArgs: nodeProfiling });
   const description = await stack.start();
   let bare: BareReadsServer | undefined;
+  const measuredWindows: [number, number][] = [];
   try {
     await connectMongo(description.env['MONGODB_URI']!);
     const business = await createTestBusinessIn(description, (seed) => seed);
@@ -106,7 +110,7 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
     const urls: Record<Path, string> = { full: `${description.gatewayUrls[0]}/v1/${business.slug}`, bare: bare.url };
     const headers = { authorization: `Bearer ${business.token}`, 'content-type': 'application/json' };
     const meter = new CpuMeter({ gateway: description.pids['gateway-1']!, conversations: description.pids['conversations']!, bare: bare.pid, ...mongoServerPid() });
-    const measure = (scenario: Scenario) => measureScenario(scenario, urls, headers, meter, options, figures);
+    const measure = (scenario: Scenario) => measureScenario(scenario, urls, headers, meter, options, figures, measuredWindows);
 
     console.log(
       `\nconversation reads: ${options.connections} connections, ${options.rounds} rounds of ${options.duration} s per path (alternating, ${options.warmup} s warm-up each)`,
@@ -117,21 +121,11 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
       path: '/conversation/status',
       body: JSON.stringify({ conversation: { uuid: statusConversation } }),
     };
-    await expectAnswer(urls, headers, status, (body) => body.conversation?.uuid === statusConversation);
-    await measure(status);
-    const list = (count: number): Scenario => ({ label: `GET /conversations?limit=100 at ${count} conversations`, method: 'GET', path: '/conversations?limit=100' });
-    await expectAnswer(urls, headers, list(options.conversations), (body) => body.items?.length === Math.min(100, options.conversations));
-    await measure(list(options.conversations));
-
-    const large = options['large-conversations'];
-    if (large > options.conversations) {
-      const started = Date.now();
-      await insertConversations(business.businessId, options.conversations, large - options.conversations);
-      const seconds = (Date.now() - started) / 1000;
-      console.log(`\ninserted ${large - options.conversations} more conversations (and contacts) in ${seconds.toFixed(1)} s`);
-      await expectAnswer(urls, headers, list(large), (body) => body.items?.length === 100);
-      await measure(list(large));
+    if (options.scenarios.includes('status')) {
+      await expectAnswer(urls, headers, status, (body) => body.conversation?.uuid === statusConversation);
+      await measure(status);
     }
+    if (options.scenarios.includes('list')) await measureLists(urls, headers, business.businessId, options, measure);
   } finally {
     await bare?.stop();
     // The run's own database: 100,000 conversations are of no further use on the shared server.
@@ -139,7 +133,30 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
     await disconnectMongo();
     await stack.stop();
   }
-  if (profileDir) printProfiles(profileDir, { gateway: description.pids['gateway-1']!, conversations: description.pids['conversations']!, bare: bare!.pid });
+  if (profileDir) printProfiles(profileDir, { gateway: description.pids['gateway-1']!, conversations: description.pids['conversations']!, bare: bare!.pid }, measuredWindows);
+}
+
+/** The list page at the business's size, then (after inserting the rest) at the large size. */
+async function measureLists(
+  urls: Record<Path, string>,
+  headers: Record<string, string>,
+  businessId: string,
+  options: Options,
+  measure: (scenario: Scenario) => Promise<void>,
+): Promise<void> {
+  const list = (count: number): Scenario => ({ label: `GET /conversations?limit=100 at ${count} conversations`, method: 'GET', path: '/conversations?limit=100' });
+  await expectAnswer(urls, headers, list(options.conversations), (body) => body.items?.length === Math.min(100, options.conversations));
+  await measure(list(options.conversations));
+
+  const large = options['large-conversations'];
+  if (large > options.conversations) {
+    const started = Date.now();
+    await insertConversations(businessId, options.conversations, large - options.conversations);
+    const seconds = (Date.now() - started) / 1000;
+    console.log(`\ninserted ${large - options.conversations} more conversations (and contacts) in ${seconds.toFixed(1)} s`);
+    await expectAnswer(urls, headers, list(large), (body) => body.items?.length === 100);
+    await measure(list(large));
+  }
 }
 
 async function measureScenario(
@@ -149,6 +166,7 @@ async function measureScenario(
   meter: CpuMeter,
   options: Options,
   figures: FiguresRecorder,
+  measuredWindows: [number, number][],
 ): Promise<void> {
   const load = (target: Path, duration: number) =>
     runLoad({ url: `${urls[target]}${scenario.path}`, method: scenario.method, body: scenario.body, headers, connections: options.connections, duration });
@@ -158,7 +176,9 @@ async function measureScenario(
   for (let round = 1; round <= options.rounds; round += 1) {
     for (const target of ['full', 'bare'] as const) {
       meter.start();
+      const startedAt = monotonicMicros();
       const figuresOfRun = await load(target, options.duration);
+      measuredWindows.push([startedAt, monotonicMicros()]);
       const run = { load: figuresOfRun, cpu: meter.stop() };
       runs[target].push(run);
       console.log(`${formatFigures(`  round ${round} ${target}`, run.load)}   CPU/request ${formatCpu(run)}`);
@@ -180,6 +200,10 @@ async function measureScenario(
   }
   figures.record(`${scenario.label}: full/bare throughput ratio`, ratio, 'x');
   figures.record(`${scenario.label}: full/bare p50 latency ratio`, median.full.p50Ms / Math.max(median.bare.p50Ms, 0.01), 'x');
+}
+
+function monotonicMicros(): number {
+  return Number(process.hrtime.bigint() / 1000n);
 }
 
 /** CPU seconds per request of each process over all the runs of one path. */
@@ -278,8 +302,8 @@ async function insertConversations(businessId: string, from: number, count: numb
   return first!;
 }
 
-/** The profiles node wrote at exit (CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile), summarised per process. */
-function printProfiles(directory: string, pids: Record<string, number>): void {
+/** The profiles node wrote at exit (CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile), summarised per process over the measured runs. */
+function printProfiles(directory: string, pids: Record<string, number>, windows: [number, number][]): void {
   const files = readdirSync(directory).filter((file) => file.endsWith('.cpuprofile'));
   for (const [name, pid] of Object.entries(pids)) {
     const file = files.find((candidate) => candidate.split('.')[3] === String(pid));
@@ -288,7 +312,7 @@ function printProfiles(directory: string, pids: Record<string, number>): void {
       continue;
     }
     const profile = JSON.parse(readFileSync(path.join(directory, file), 'utf8')) as CpuProfile;
-    console.log(`\n${formatProfileSummary(`${name} CPU profile (${path.join(directory, file)})`, summarizeCpuProfile(profile, WORKSPACE_ROOT))}`);
+    console.log(`\n${formatProfileSummary(`${name} CPU profile over the measured runs (${path.join(directory, file)})`, summarizeCpuProfile(profile, WORKSPACE_ROOT, windows))}`);
   }
 }
 

@@ -27,10 +27,22 @@ export interface ProfileSummary {
 
 const IDLE = '(idle)';
 
-/** Where the self time of a profile went, by origin and by function. */
-export function summarizeCpuProfile(profile: CpuProfile, workspaceRoot: string, top = 15): ProfileSummary {
+/**
+ * Where the self time of a profile went, by origin and by function. `windows` (microseconds on the
+ * monotonic clock the profile's timestamps use, which `process.hrtime` shares) keep only the
+ * samples taken inside them: the measured runs, without start-up and seeding. Time is counted in
+ * samples of the profile's mean interval: on a busy machine the process is descheduled between
+ * samples, and one gap would otherwise be charged whole to the function that happened to be sampled.
+ */
+export function summarizeCpuProfile(profile: CpuProfile, workspaceRoot: string, windows?: readonly [number, number][], top = 20): ProfileSummary {
+  const meanInterval = profile.samples.length > 0 ? (profile.endTime - profile.startTime) / profile.samples.length : 0;
   const selfMicros = new Map<number, number>();
-  profile.samples.forEach((nodeId, index) => selfMicros.set(nodeId, (selfMicros.get(nodeId) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+  let at = profile.startTime;
+  profile.samples.forEach((nodeId, index) => {
+    at += profile.timeDeltas[index] ?? 0;
+    if (windows && !windows.some(([from, to]) => at >= from && at <= to)) return;
+    selfMicros.set(nodeId, (selfMicros.get(nodeId) ?? 0) + meanInterval);
+  });
   const byOrigin = new Map<string, number>();
   const byFunction = new Map<string, number>();
   let idleMicros = 0;
@@ -60,7 +72,7 @@ export function summarizeCpuProfile(profile: CpuProfile, workspaceRoot: string, 
 /** `express`, `@grpc/grpc-js`, `node:internal/streams`, `our code: dist/apps/gateway/main.js`, `(garbage collector)`... */
 export function originOf(frame: { functionName: string; url: string }, workspaceRoot: string): string {
   const { url } = frame;
-  if (url === '') return frame.functionName.startsWith('(') ? frame.functionName : 'V8 built-ins';
+  if (url === '') return frame.functionName.startsWith('(') ? frame.functionName : 'native (V8 built-ins, bindings)';
   if (url.startsWith('node:')) {
     const [first, second] = url.slice('node:'.length).split('/');
     return first === 'internal' && second ? `node:internal/${second.replace(/\.js$/, '')}` : `node:${first}`;
