@@ -1,13 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ContactModel, ConversationModel, connectMongo, disconnectMongo } from '@cmsg/dal';
+import { connectMongo, disconnectMongo } from '@cmsg/dal';
 import { LocalStack, WORKSPACE_ROOT, createTestBusinessIn } from '@cmsg/testing';
 import mongoose from 'mongoose';
 import { type BareReadsServer, startBareReadsServer } from './bare-reads-server';
 import type { BenchmarkModule } from './benchmark-module';
+import { insertBulkConversations } from './bulk-conversations';
 import { type CpuProfile, formatProfileSummary, summarizeCpuProfile } from './cpu-profile-summary';
 import type { FiguresRecorder } from './figures-recorder';
 import { type LoadFigures, formatFigures, runLoad } from './load-test';
@@ -25,7 +25,6 @@ interface Options {
 }
 
 const DEFAULTS = { duration: 10, connections: 10, rounds: 3, warmup: 2, conversations: 1000, 'large-conversations': 100_000 };
-const INSERT_BATCH = 5000;
 
 type Path = 'full' | 'bare';
 
@@ -102,7 +101,7 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
   try {
     await connectMongo(description.env['MONGODB_URI']!);
     const business = await createTestBusinessIn(description, (seed) => seed);
-    const statusConversation = await insertConversations(business.businessId, 0, options.conversations);
+    const [statusConversation] = await insertBulkConversations({ businessId: business.businessId, from: 0, count: options.conversations, messages: 0 });
     bare = await startBareReadsServer(
       { mongodbUri: description.env['MONGODB_URI']!, businessId: business.businessId, signingSecret: description.env['SIGNING_SECRET']! },
       nodeProfiling,
@@ -151,7 +150,7 @@ async function measureLists(
   const large = options['large-conversations'];
   if (large > options.conversations) {
     const started = Date.now();
-    await insertConversations(businessId, options.conversations, large - options.conversations);
+    await insertBulkConversations({ businessId, from: options.conversations, count: large - options.conversations, messages: 0 });
     const seconds = (Date.now() - started) / 1000;
     console.log(`\ninserted ${large - options.conversations} more conversations (and contacts) in ${seconds.toFixed(1)} s`);
     await expectAnswer(urls, headers, list(large), (body) => body.items?.length === 100);
@@ -257,49 +256,6 @@ function mongoServerPid(): Record<string, number> {
   } catch {
     return {};
   }
-}
-
-/**
- * Conversations `from`..`from + count - 1` with their contacts, newest first (conversation 0 is the
- * most recent), written in bulk through the driver; answers the uuid of the first one written.
- */
-async function insertConversations(businessId: string, from: number, count: number): Promise<string> {
-  const now = Date.now();
-  let first: string | undefined;
-  for (let start = from; start < from + count; start += INSERT_BATCH) {
-    const contacts = [];
-    const conversations = [];
-    for (let index = start; index < Math.min(from + count, start + INSERT_BATCH); index += 1) {
-      const at = new Date(now - index * 60_000);
-      const contactId = randomUUID();
-      const phone = `5215500${String(index).padStart(6, '0')}`;
-      contacts.push({ _id: contactId, business_id: businessId, channel_id: 'bench', first_name: 'Bench', last_name: `#${index}`, phone: `+${phone}`, phone_key: phone, is_tester: false, created_at: at, updated_at: at });
-      conversations.push({
-        _id: randomUUID(),
-        business_id: businessId,
-        contact_id: contactId,
-        contact: { name: `Bench #${index}`, profile_name: null, phone: `+${phone}`, chat_user_id: null },
-        channel_id: 'bench',
-        ai_employee_id: null,
-        mailbox_id: null,
-        tag_ids: [],
-        inbox_status: 'resolved',
-        last_message: { uuid: randomUUID(), body: 'hello', content_type: 'text', is_from_customer: true, created_at: at },
-        last_inbound_at: at,
-        unread_count: 1,
-        media_awaiting_transcription: 0,
-        is_tester: false,
-        outbox: [],
-        sort_at: at,
-        created_at: at,
-        updated_at: at,
-      });
-    }
-    first ??= conversations[0]!._id;
-    await ContactModel.collection.insertMany(contacts as never[], { ordered: false });
-    await ConversationModel.collection.insertMany(conversations as never[], { ordered: false });
-  }
-  return first!;
 }
 
 /** The profiles node wrote at exit (CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile), summarised per process over the measured runs. */

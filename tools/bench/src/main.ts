@@ -5,6 +5,7 @@ import { BARE_READS_SERVER_COMMAND, runBareReadsServer } from './bare-reads-serv
 import { type BenchmarkModule, takeJsonOption } from './benchmark-module';
 import { conversationReadsBenchmark } from './conversation-reads.bench';
 import { FiguresRecorder } from './figures-recorder';
+import { mongoBackendsBenchmark } from './mongo-backends.bench';
 import { scheduledMessagesBenchmark } from './scheduled-messages.bench';
 import { uploadBench } from './upload.bench';
 
@@ -14,6 +15,7 @@ const BENCHMARKS: Record<string, BenchmarkModule> = {
   'action-groups': actionGroupsBenchmark,
   'scheduled-messages': scheduledMessagesBenchmark,
   upload: uploadBench,
+  'mongo-backends': mongoBackendsBenchmark,
 };
 
 function usage(): string {
