@@ -53,8 +53,11 @@ const fileSchema = new Schema(
   },
   { versionKey: false, timestamps: false },
 );
-// Quota and pending-upload cap: the uploads of one business by status.
-fileSchema.index({ business_id: 1, module: 1, status: 1 });
+// Quota (the bytes of a business's api_messages uploads) and the pending-upload cap (its pending
+// uploads not yet expired: the expiry is the range after the equalities).
+fileSchema.index({ business_id: 1, module: 1, status: 1, pending_expires_at: 1 });
+// A business's expired pending uploads, removed when its quota is reached.
+fileSchema.index({ business_id: 1, status: 1, pending_expires_at: 1 });
 // Sweeper: pending uploads past their expiry.
 fileSchema.index({ status: 1, pending_expires_at: 1 });
 
