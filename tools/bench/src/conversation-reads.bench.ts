@@ -1,16 +1,15 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { connectMongo, disconnectMongo } from '@cmsg/dal';
-import { LocalStack, WORKSPACE_ROOT, createTestBusinessIn } from '@cmsg/testing';
-import mongoose from 'mongoose';
+import { LocalStack, type StackDescription, WORKSPACE_ROOT, createTestBusinessIn } from '@cmsg/testing';
 import { type BareReadsServer, startBareReadsServer } from './bare-reads-server';
 import type { BenchmarkModule } from './benchmark-module';
 import { insertBulkConversations } from './bulk-conversations';
 import { type CpuProfile, formatProfileSummary, summarizeCpuProfile } from './cpu-profile-summary';
 import type { FiguresRecorder } from './figures-recorder';
 import { type LoadFigures, formatFigures, runLoad } from './load-test';
+import { startThrowawayMongoServer } from './mongo-server';
 import { CpuMeter } from './process-cpu';
 
 interface Options {
@@ -93,9 +92,18 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
   const profileDir = options['cpu-profile'];
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const nodeProfiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  // A MongoDB of its own: 100,000 conversations scanned by every list request would slow everyone
+  // else's tests on the shared server, and its CPU per request is then this benchmark's alone.
+  const mongo = await startThrowawayMongoServer('memory');
   // The product limit is 60 requests/minute per token; a load test measures throughput instead.
-  const stack = new LocalStack({ env: { RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' }, nodeArgs: nodeProfiling });
-  const description = await stack.start();
+  const stack = new LocalStack({ env: { RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' }, nodeArgs: nodeProfiling, mongodbUri: mongo.uri });
+  let description: StackDescription;
+  try {
+    description = await stack.start();
+  } catch (error) {
+    mongo.stop();
+    throw error;
+  }
   let bare: BareReadsServer | undefined;
   const measuredWindows: [number, number][] = [];
   try {
@@ -108,7 +116,7 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
     );
     const urls: Record<Path, string> = { full: `${description.gatewayUrls[0]}/v1/${business.slug}`, bare: bare.url };
     const headers = { authorization: `Bearer ${business.token}`, 'content-type': 'application/json' };
-    const meter = new CpuMeter({ gateway: description.pids['gateway-1']!, conversations: description.pids['conversations']!, bare: bare.pid, ...mongoServerPid() });
+    const meter = new CpuMeter({ gateway: description.pids['gateway-1']!, conversations: description.pids['conversations']!, bare: bare.pid, mongo: mongo.pid });
     const measure = (scenario: Scenario) => measureScenario(scenario, urls, headers, meter, options, figures, measuredWindows);
 
     console.log(
@@ -127,10 +135,9 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
     if (options.scenarios.includes('list')) await measureLists(urls, headers, business.businessId, options, measure);
   } finally {
     await bare?.stop();
-    // The run's own database: 100,000 conversations are of no further use on the shared server.
-    await mongoose.connection.db?.dropDatabase().catch(() => undefined);
     await disconnectMongo();
     await stack.stop();
+    mongo.stop();
   }
   if (profileDir) printProfiles(profileDir, { gateway: description.pids['gateway-1']!, conversations: description.pids['conversations']!, bare: bare!.pid }, measuredWindows);
 }
@@ -241,20 +248,6 @@ async function expectAnswer(urls: Record<Path, string>, headers: Record<string, 
     const response = await fetch(`${urls[target]}${scenario.path}`, { method: scenario.method, headers, body: scenario.body });
     const body = await response.json();
     if (response.status !== 200 || !isRight(body)) throw new Error(`${target} path: ${scenario.method} ${scenario.path} answered ${response.status} ${JSON.stringify(body).slice(0, 300)}`);
-  }
-}
-
-/** The shared local MongoDB's process, when this machine runs it (its CPU is shared with every other client). */
-function mongoServerPid(): Record<string, number> {
-  try {
-    const status = execFileSync('bash', [path.join(WORKSPACE_ROOT, 'tools/infra/infra.sh'), 'status'], {
-      encoding: 'utf8',
-      env: { ...process.env, CMSG_MONGO_BACKEND: process.env['CMSG_MONGO_BACKEND'] ?? 'memory' },
-    });
-    const pid = /^mongo\s+running\s.*\bpid (\d+)\)/m.exec(status)?.[1];
-    return pid ? { mongo: Number(pid) } : {};
-  } catch {
-    return {};
   }
 }
 
