@@ -76,10 +76,11 @@ export async function uploadBenchmark(options: UploadBenchmarkOptions, figures: 
       figures.record(`${name} RSS growth`, growth / MIB, 'MiB');
     }
   } finally {
-    // The run's own database: its 100 MiB of chunks are of no further use.
+    await stack.stop();
+    // The run's own database: its 100 MiB of chunks are of no further use. Dropped once the apps
+    // are gone, or their pollers would create its collections again.
     await mongoose.connection.db?.dropDatabase().catch(() => undefined);
     await disconnectMongo();
-    await stack.stop();
   }
 }
 
