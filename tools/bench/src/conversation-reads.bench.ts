@@ -2,14 +2,14 @@ import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { connectMongo, disconnectMongo } from '@cmsg/dal';
-import { LocalStack, type StackDescription, WORKSPACE_ROOT, createTestBusinessIn } from '@cmsg/testing';
+import { WORKSPACE_ROOT, createTestBusinessIn } from '@cmsg/testing';
 import { type BareReadsServer, startBareReadsServer } from './bare-reads-server';
+import { startBenchStack } from './bench-stack';
 import type { BenchmarkModule } from './benchmark-module';
 import { insertBulkConversations } from './bulk-conversations';
 import { type CpuProfile, formatProfileSummary, summarizeCpuProfile } from './cpu-profile-summary';
 import type { FiguresRecorder } from './figures-recorder';
 import { type LoadFigures, formatFigures, runLoad } from './load-test';
-import { startThrowawayMongoServer } from './mongo-server';
 import { CpuMeter } from './process-cpu';
 
 interface Options {
@@ -92,18 +92,10 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
   const profileDir = options['cpu-profile'];
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const nodeProfiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  // A MongoDB of its own: 100,000 conversations scanned by every list request would slow everyone
-  // else's tests on the shared server, and its CPU per request is then this benchmark's alone.
-  const mongo = await startThrowawayMongoServer('memory');
   // The product limit is 60 requests/minute per token; a load test measures throughput instead.
-  const stack = new LocalStack({ env: { RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' }, nodeArgs: nodeProfiling, mongodbUri: mongo.uri });
-  let description: StackDescription;
-  try {
-    description = await stack.start();
-  } catch (error) {
-    mongo.stop();
-    throw error;
-  }
+  // 100,000 conversations scanned by every list request would slow everyone else's tests on the shared MongoDB.
+  const stack = await startBenchStack({ env: { RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' }, nodeArgs: nodeProfiling });
+  const { description, mongo } = stack;
   let bare: BareReadsServer | undefined;
   const measuredWindows: [number, number][] = [];
   try {
@@ -137,7 +129,6 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
     await bare?.stop();
     await disconnectMongo();
     await stack.stop();
-    mongo.stop();
   }
   if (profileDir) printProfiles(profileDir, { gateway: description.pids['gateway-1']!, conversations: description.pids['conversations']!, bare: bare!.pid }, measuredWindows);
 }

@@ -4,9 +4,9 @@ import { request } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { connectMongo, disconnectMongo } from '@cmsg/dal';
-import { LocalStack, createTestBusinessIn } from '@cmsg/testing';
-import mongoose from 'mongoose';
+import { createTestBusinessIn } from '@cmsg/testing';
 import { type BenchmarkModule, integerOptions } from './benchmark-module';
+import { startBenchStack } from './bench-stack';
 import type { FiguresRecorder } from './figures-recorder';
 
 export interface UploadBenchmarkOptions {
@@ -37,8 +37,8 @@ export const uploadBench: BenchmarkModule = {
 export async function uploadBenchmark(options: UploadBenchmarkOptions, figures: FiguresRecorder): Promise<void> {
   const size = options.sizeBytes ?? 100 * MIB;
   const intervalMs = options.sampleIntervalMs ?? 50;
-  const stack = new LocalStack({ env: { RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' } });
-  const description = await stack.start();
+  const stack = await startBenchStack({ env: { RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' } });
+  const { description } = stack;
   try {
     await connectMongo(description.env['MONGODB_URI']!);
     const business = await createTestBusinessIn(description, (seed) => seed);
@@ -76,11 +76,8 @@ export async function uploadBenchmark(options: UploadBenchmarkOptions, figures: 
       figures.record(`${name} RSS growth`, growth / MIB, 'MiB');
     }
   } finally {
-    await stack.stop();
-    // The run's own database: its 100 MiB of chunks are of no further use. Dropped once the apps
-    // are gone, or their pollers would create its collections again.
-    await mongoose.connection.db?.dropDatabase().catch(() => undefined);
     await disconnectMongo();
+    await stack.stop();
   }
 }
 
