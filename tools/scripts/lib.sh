@@ -24,14 +24,16 @@ show_tail() {
   tail -n "$lines" "$file" >&2
 }
 
-# Installs dependencies when node_modules is missing or older than package-lock.json. `npm install`
-# rather than `npm ci`: the registry mirror here lacks some platform builds that packages list as
-# optional (e.g. @swc/core for macOS), which npm leaves out of the lock file and `npm ci` then
-# refuses; `npm install` follows the lock file and skips them.
+# Installs dependencies exactly as package-lock.json says when node_modules is missing or older than
+# package.json or the lock file. `npm ci` never writes the lock file, so `npm start` and `npm test`
+# leave the tree as it was (`npm install` may rewrite it, e.g. npm 10 drops the `libc` fields npm 11
+# writes). A package.json edited without its lock file makes `npm ci` stop with npm's own message:
+# run `npm install` yourself then, and commit package-lock.json.
 ensure_node_modules() {
-  if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
-    log "installing dependencies (npm install, following package-lock.json)"
-    npm install --no-audit --no-fund --loglevel=error
+  local installed=node_modules/.package-lock.json
+  if [[ ! -f $installed || package-lock.json -nt $installed || package.json -nt $installed ]]; then
+    log "installing dependencies (npm ci, exactly as package-lock.json says)"
+    npm ci --no-audit --no-fund --loglevel=error
   fi
 }
 

@@ -24,6 +24,9 @@ export ACTIONS_GRPC_ADDRESS=${ACTIONS_GRPC_ADDRESS:-127.0.0.1:50053}
 export SIGNING_SECRET=${SIGNING_SECRET:-dev-only-signing-secret-change-me}
 export PUBLIC_BASE_URL=${PUBLIC_BASE_URL:-$BASE_URL}
 export KAFKAJS_NO_PARTITIONER_WARNING=1
+# Local use: gRPC in plaintext without caller credentials (production refuses to start like this;
+# docs/grpc.md). Set GRPC_TLS_* or GRPC_AUTH_TOKENS/GRPC_CLIENT_TOKEN and GRPC_ALLOW_INSECURE=false to try them.
+export GRPC_ALLOW_INSECURE=${GRPC_ALLOW_INSECURE:-true}
 
 start_app() {
   local app=$1 pid

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# npm test (and .ci/run): dependencies, infrastructure, generated-code drift, typecheck, lint,
-# build, unit tests, integration tests. Exits non-zero when anything fails and ends with one
-# plain line: "summary: N passed, N failed". The index-shape check follows the integration tests: it
-# reads the query shapes the apps sent during that run.
+# npm test (and .ci/run): dependencies (and the lock file's checks), infrastructure, generated-code
+# drift, proto contract (buf lint, buf breaking), typecheck, lint, deployment checks (Kubernetes manifests, Dockerfile lint, image build
+# stages), build, unit tests, integration tests, then the index-shape check of the query shapes the apps
+# sent during that run. Exits non-zero when anything fails and ends with one plain line:
+# "summary: N passed, N failed".
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 # shellcheck source=tools/scripts/lib.sh
@@ -57,17 +58,35 @@ run_jest() {
   fi
 }
 
+# Fails when the dependency step changed package-lock.json (it must only ever read it).
+lock_unchanged() {
+  local before=$1
+  if [[ $(sha256sum <package-lock.json) != "$before" ]]; then
+    echo "package-lock.json changed during the dependency step:"
+    git --no-pager diff --stat -- package-lock.json
+    return 1
+  fi
+  echo "package-lock.json unchanged by the dependency step"
+}
+
 mkdir -p "$LOG_DIR" "$RESULTS_DIR"
 if bash tools/infra/infra.sh status 2>/dev/null | grep -q ' running ' && ! bash tools/infra/infra.sh status 2>/dev/null | grep -q ' stopped '; then
   infra_was_up=true
 fi
 stage=dependencies
+lock_before=$(sha256sum <package-lock.json)
 ensure_node_modules
 ensure_protoc
+check "lock file complete" node tools/scripts/check-lockfile.mjs
+check "lock file unchanged" lock_unchanged "$lock_before"
 stage=infrastructure
 infra_up
 check "proto drift" bash libs/proto/scripts/check-generated.sh
+check "proto contract (buf lint, buf breaking)" bash libs/proto/scripts/check-contract.sh
 check "typecheck and lint" npx nx run-many -t typecheck lint --outputStyle=static
+check "kubernetes manifests" bash tools/deploy/validate-manifests.sh
+check "dockerfile lint" bash tools/deploy/lint-dockerfile.sh
+check "image build stages" node tools/deploy/run-image-stages.mjs
 stage=build
 build_projects
 run_jest unit jest.config.js

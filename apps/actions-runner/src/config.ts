@@ -1,10 +1,11 @@
-import { configVars, loadConfig } from '@cmsg/platform';
+import { configVars, grpcSecurityConfigShape, loadConfig } from '@cmsg/platform';
 import { z } from 'zod';
 
 const positiveInt = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
 
 const actionsRunnerConfigShape = {
   GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50053'),
+  GRPC_HEALTH_ADDRESS: configVars.grpcHealthAddress,
   MONGODB_URI: configVars.mongodbUri,
   CMSG_MONGO_SHAPE_LOG: configVars.mongoShapeLog,
   KAFKA_BROKERS: configVars.kafkaBrokers,
@@ -29,6 +30,8 @@ const actionsRunnerConfigShape = {
   /** Poll interval while no delivery is due (one query per interval per replica). */
   WEBHOOK_IDLE_MS: positiveInt(1_000, 50),
   SHUTDOWN_GRACE_MS: configVars.shutdownGraceMs,
+  // Caller authentication, TLS and reflection of the gRPC services (docs/grpc.md).
+  ...grpcSecurityConfigShape,
 };
 
 /** Parsed once at boot by main.ts; fails fast listing every invalid variable. */

@@ -1,8 +1,9 @@
-import { configVars, loadConfig } from '@cmsg/platform';
+import { configVars, grpcSecurityConfigShape, loadConfig } from '@cmsg/platform';
 import { z } from 'zod';
 
 export const config = loadConfig({
   GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50051'),
+  GRPC_HEALTH_ADDRESS: configVars.grpcHealthAddress,
   MONGODB_URI: configVars.mongodbUri,
   CMSG_MONGO_SHAPE_LOG: configVars.mongoShapeLog,
   KAFKA_BROKERS: configVars.kafkaBrokers,
@@ -18,6 +19,8 @@ export const config = loadConfig({
     .default('false')
     .transform((value) => value === 'true' || value === '1'),
   SHUTDOWN_GRACE_MS: configVars.shutdownGraceMs,
+  // Caller authentication, TLS and reflection of the gRPC services (docs/grpc.md).
+  ...grpcSecurityConfigShape,
   // Files and inbound media (docs/inbound-and-files.md).
   PUBLIC_BASE_URL: configVars.publicBaseUrl,
   AI_BASE_URL: configVars.aiBaseUrl,

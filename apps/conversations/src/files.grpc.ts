@@ -1,16 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import type { ServerReadableStream, ServerWritableStream, handleClientStreamingCall, handleServerStreamingCall } from '@grpc/grpc-js';
 import { CatalogError, isCatalogError, toCatalogError } from '@cmsg/errors';
 import { businessScope } from '@cmsg/dal';
 import type { Files } from '@cmsg/files';
-import { REQUEST_ID_HEADER, adaptUnaryService, type Logger, runWithRequestContext, toGrpcStatus } from '@cmsg/platform';
-import type {
-  Caller,
-  DownloadContentRequest,
-  DownloadContentResponse,
-  FilesServiceServer,
-  UploadContentRequest,
-  UploadContentResponse,
+import { adaptUnaryService, type Logger, requestContextOf, runWithRequestContext } from '@cmsg/platform';
+import {
+  type Caller,
+  catalogErrorStatus,
+  type DownloadContentRequest,
+  type DownloadContentResponse,
+  type FilesServiceServer,
+  type UploadContentRequest,
+  type UploadContentResponse,
 } from '@cmsg/proto';
 
 export interface FilesHandlerDependencies {
@@ -50,14 +50,14 @@ function uploadContentHandler(files: Files, logger: Logger): handleClientStreami
     // A cancelled call (the HTTP client went away) stops the stream early, so the upload is discarded.
     // Destroyed without an error: nothing may be left to listen for one.
     call.on('cancelled', () => call.destroy());
-    withRequestContext(call.metadata.get(REQUEST_ID_HEADER)[0], () => {
+    runWithRequestContext(requestContextOf(call), () => {
       receive(files, call)
         .then((received) => callback(null, { received_bytes: received.receivedBytes }))
         .catch((error: unknown) => {
           // Cancelled: the stream broke off (premature close); nobody waits for an answer.
           if (call.cancelled) return;
           if (!isCatalogError(error)) logger.error({ err: error, method: 'uploadContent' }, 'unexpected error in gRPC handler');
-          callback(toGrpcStatus(toCatalogError(error)));
+          callback(catalogErrorStatus(toCatalogError(error)));
         });
     });
   };
@@ -89,12 +89,12 @@ async function receive(files: Files, call: ServerReadableStream<UploadContentReq
 /** One `start` (type, size, name), then the content in chunks, at the pace the caller reads them. */
 function downloadContentHandler(files: Files, logger: Logger): handleServerStreamingCall<DownloadContentRequest, DownloadContentResponse> {
   return (call) => {
-    withRequestContext(call.metadata.get(REQUEST_ID_HEADER)[0], () => {
+    runWithRequestContext(requestContextOf(call), () => {
       serve(files, call).catch((error: unknown) => {
         if (call.cancelled) return;
         if (!isCatalogError(error)) logger.error({ err: error, method: 'downloadContent' }, 'unexpected error in gRPC handler');
         // grpc-js turns an 'error' on a server stream into the call's status.
-        call.emit('error', toGrpcStatus(toCatalogError(error)));
+        call.emit('error', catalogErrorStatus(toCatalogError(error)));
       });
     });
   };
@@ -109,8 +109,4 @@ async function serve(files: Files, call: ServerWritableStream<DownloadContentReq
     if (!call.write({ chunk })) await new Promise((resolve) => call.once('drain', resolve));
   }
   call.end();
-}
-
-function withRequestContext(requestId: unknown, run: () => void): void {
-  runWithRequestContext({ requestId: typeof requestId === 'string' && requestId ? requestId : randomUUID() }, run);
 }

@@ -1,4 +1,4 @@
-import { configVars, loadConfig } from '@cmsg/platform';
+import { configVars, grpcSecurityConfigShape, loadConfig } from '@cmsg/platform';
 import { z } from 'zod';
 
 /** Longest token cache that still honours a revocation within 5 s (CONTRACT 1). */
@@ -14,6 +14,8 @@ const gatewayConfigShape = {
   RATE_LIMIT_PER_MINUTE: configVars.rateLimitPerMinute,
   TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(MAX_TOKEN_CACHE_TTL_MS).default(MAX_TOKEN_CACHE_TTL_MS),
   SHUTDOWN_GRACE_MS: configVars.shutdownGraceMs,
+  // Caller authentication, TLS and reflection of the gRPC services (docs/grpc.md).
+  ...grpcSecurityConfigShape,
   // Inbound chat webhooks: verified here, produced to the chat-inbound topic.
   KAFKA_TOPIC_PREFIX: configVars.kafkaTopicPrefix,
   CHAT_APP_SECRET: configVars.chatAppSecret,

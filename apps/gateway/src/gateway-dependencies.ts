@@ -1,9 +1,15 @@
 import type { Logger } from '@cmsg/platform';
-import type { ActionsServiceClient, ConversationActionsServiceClient, ConversationsServiceClient, FilesServiceClient, SchedulerServiceClient } from '@cmsg/proto';
+import type {
+  ActionsServiceClient,
+  ConversationActionsServiceClient,
+  ConversationsServiceClient,
+  FilesServiceClient,
+  PromiseClient,
+  SchedulerServiceClient,
+} from '@cmsg/proto';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { GatewayConfig } from './config';
 import type { IdempotencyStore } from './idempotency/idempotency-store';
-import type { PromiseClient } from '@cmsg/platform';
 import type { ReadinessCheck } from './readiness/readiness-check';
 import type { FileContentForwarder } from './file-transfers/file-content-forwarder';
 import type { ChatWebhookDependencies } from './webhooks/chat-webhook.routes';

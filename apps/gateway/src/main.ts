@@ -1,5 +1,5 @@
 import './instrument';
-import { createLogger, installGracefulShutdown } from '@cmsg/platform';
+import { GrpcClients, createLogger, installGracefulShutdown } from '@cmsg/platform';
 import { createGatewayApp } from './app';
 import { loadGatewayConfig } from './config';
 import { closeHttpServer, listen } from './infrastructure/http-server';
@@ -18,7 +18,8 @@ async function main(): Promise<void> {
   const config = loadGatewayConfig();
   const redis = createRedisClient(config.REDIS_URL, logger);
   connectRedisClient(redis, logger);
-  const upstreamConnections = connectUpstreams(config);
+  const grpcClients = new GrpcClients(config, logger);
+  const upstreamConnections = connectUpstreams(grpcClients, config);
   const kafkaReadiness = new KafkaReadinessCheck(kafkaAdminFactory(config.KAFKA_BROKERS));
   const chatInbound = await connectChatInboundPublisher(config, logger);
 
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
     logger,
     [
       { name: 'http', close: () => closeHttpServer(server) },
-      { name: 'grpc-clients', close: async () => upstreamConnections.close() },
+      { name: 'grpc-clients', close: async () => grpcClients.close() },
       { name: 'chat-inbound-producer', close: () => chatInbound.close() },
       { name: 'redis', close: () => closeRedisClient(redis) },
       { name: 'kafka', close: () => kafkaReadiness.close() },

@@ -1,4 +1,4 @@
-import { configVars, loadConfig } from '@cmsg/platform';
+import { configVars, grpcSecurityConfigShape, loadConfig } from '@cmsg/platform';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { z } from 'zod';
@@ -7,6 +7,7 @@ const positiveInt = (fallback: number, min = 1) => z.coerce.number().int().min(m
 
 const schedulerConfigShape = {
   GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50052'),
+  GRPC_HEALTH_ADDRESS: configVars.grpcHealthAddress,
   MONGODB_URI: configVars.mongodbUri,
   CMSG_MONGO_SHAPE_LOG: configVars.mongoShapeLog,
   KAFKA_BROKERS: configVars.kafkaBrokers,
@@ -31,6 +32,8 @@ const schedulerConfigShape = {
   /** Consumer group on conversation-events (customer replies); default `<KAFKA_TOPIC_PREFIX>scheduler-customer-replies`. */
   CUSTOMER_REPLY_CONSUMER_GROUP_ID: z.string().min(1).optional(),
   SHUTDOWN_GRACE_MS: configVars.shutdownGraceMs,
+  // Caller authentication, TLS and reflection of the gRPC services (docs/grpc.md).
+  ...grpcSecurityConfigShape,
 };
 
 /** Parsed once at boot by main.ts; fails fast listing every invalid variable. */

@@ -1,8 +1,7 @@
 import './instrument';
-import { Server } from '@grpc/grpc-js';
 import { CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
 import { connectMongo, disconnectMongo, isMongoConnected } from '@cmsg/dal';
-import { TOPIC, adaptUnaryService, addHealthService, bindGrpcServer, createKafka, createLogger, installGracefulShutdown, shutdownGrpcServer, topicName } from '@cmsg/platform';
+import { TOPIC, adaptUnaryService, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
 import { SchedulerServiceService, type SchedulerServiceServer } from '@cmsg/proto';
 import { ScheduleFirer, ScheduledMessageRepository, ensureSchedulingIndexes, filesCollectionLookup, systemClock } from '@cmsg/scheduling-domain';
 import { Partitioners } from 'kafkajs';
@@ -13,72 +12,68 @@ import { schedulerHandlers } from './scheduler.grpc';
 
 const logger = createLogger('scheduler');
 
-async function main(): Promise<void> {
-  const config = loadSchedulerConfig();
-  await connectMongo(config.MONGODB_URI, { queryShapeLog: config.CMSG_MONGO_SHAPE_LOG, queryShapeSource: 'scheduler' });
-  await ensureSchedulingIndexes();
+runGrpcService({
+  name: 'scheduler',
+  logger,
+  loadConfig: loadSchedulerConfig,
+  start: async ({ config, services, clients }) => {
+    await connectMongo(config.MONGODB_URI, { queryShapeLog: config.CMSG_MONGO_SHAPE_LOG, queryShapeSource: 'scheduler' });
+    await ensureSchedulingIndexes();
 
-  const kafka = createKafka('scheduler', config.KAFKA_BROKERS, logger);
-  const topic = topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationCommands);
-  await ensureTopics(kafka, [topic], { partitions: config.COMMAND_TOPIC_PARTITIONS });
-  const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
-  await producer.connect();
-  const publisher = new CommandStreamProducer({ producer, topic });
+    const kafka = createKafka('scheduler', config.KAFKA_BROKERS, logger);
+    const topic = topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationCommands);
+    await ensureTopics(kafka, [topic], { partitions: config.COMMAND_TOPIC_PARTITIONS });
+    const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+    await producer.connect();
+    const publisher = new CommandStreamProducer({ producer, topic });
 
-  const clock = systemClock;
-  const repository = new ScheduledMessageRepository();
-  const conversationContext = connectConversationContext(config.CONVERSATIONS_GRPC_ADDRESS);
-  const firer = new ScheduleFirer(
-    { repository, publisher, clock, logger },
-    {
-      replicaId: config.SCHEDULER_REPLICA_ID,
-      pollIntervalMs: config.SCHEDULER_POLL_INTERVAL_MS,
-      leaseMs: config.SCHEDULER_FIRE_LEASE_MS,
-      staleFiringMs: config.SCHEDULER_STALE_FIRING_MS,
-      batchSize: config.SCHEDULER_BATCH_SIZE,
-      concurrency: config.SCHEDULER_CONCURRENCY,
-      catchUpIntervalMs: config.SCHEDULER_CATCH_UP_INTERVAL_MS,
-      staleCheckIntervalMs: config.SCHEDULER_STALE_CHECK_INTERVAL_MS,
-    },
-  );
+    const clock = systemClock;
+    const repository = new ScheduledMessageRepository();
+    const conversationContext = connectConversationContext(clients, config.CONVERSATIONS_GRPC_ADDRESS);
+    const firer = new ScheduleFirer(
+      { repository, publisher, clock, logger },
+      {
+        replicaId: config.SCHEDULER_REPLICA_ID,
+        pollIntervalMs: config.SCHEDULER_POLL_INTERVAL_MS,
+        leaseMs: config.SCHEDULER_FIRE_LEASE_MS,
+        staleFiringMs: config.SCHEDULER_STALE_FIRING_MS,
+        batchSize: config.SCHEDULER_BATCH_SIZE,
+        concurrency: config.SCHEDULER_CONCURRENCY,
+        catchUpIntervalMs: config.SCHEDULER_CATCH_UP_INTERVAL_MS,
+        staleCheckIntervalMs: config.SCHEDULER_STALE_CHECK_INTERVAL_MS,
+      },
+    );
+    services.add(
+      SchedulerServiceService,
+      adaptUnaryService<SchedulerServiceServer>(
+        schedulerHandlers({ repository, conversations: conversationContext, publisher, files: filesCollectionLookup, clock, wakeFirer: () => firer.wake() }),
+        logger,
+      ),
+    );
 
-  const server = new Server();
-  server.addService(
-    SchedulerServiceService,
-    adaptUnaryService<SchedulerServiceServer>(
-      schedulerHandlers({ repository, conversations: conversationContext.port, publisher, files: filesCollectionLookup, clock, wakeFirer: () => firer.wake() }),
-      logger,
-    ),
-  );
-  addHealthService(server, async () => isMongoConnected(), logger);
-  const port = await bindGrpcServer(server, config.GRPC_ADDRESS);
-  firer.start();
-  const customerReplies = await startCustomerReplyConsumer({
-    kafka,
-    topic: topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationEvents),
-    groupId: config.CUSTOMER_REPLY_CONSUMER_GROUP_ID,
-    partitions: config.COMMAND_TOPIC_PARTITIONS,
-    clock,
-    logger,
-  });
-  logger.info({ port, topic, replica: config.SCHEDULER_REPLICA_ID }, 'scheduler listening');
-
-  // Order: stop taking requests, finish the firing pass under way, then close what they used.
-  installGracefulShutdown(
-    logger,
-    [
-      { name: 'grpc', close: () => shutdownGrpcServer(server) },
-      { name: 'firer', close: () => firer.stop() },
-      { name: 'customer-replies', close: () => customerReplies.stop() },
-      { name: 'kafka', close: () => producer.disconnect() },
-      { name: 'grpc-clients', close: async () => conversationContext.close() },
-      { name: 'mongodb', close: () => disconnectMongo() },
-    ],
-    config.SHUTDOWN_GRACE_MS,
-  );
-}
-
-main().catch((error: unknown) => {
-  logger.fatal({ err: error }, 'scheduler failed to start');
-  process.exit(1);
+    // Drain order: stop taking requests, finish the firing pass under way, then close what they used.
+    return {
+      isHealthy: async () => isMongoConnected(),
+      details: { topic, replica: config.SCHEDULER_REPLICA_ID },
+      afterListening: async () => {
+        firer.start();
+        const customerReplies = await startCustomerReplyConsumer({
+          kafka,
+          topic: topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationEvents),
+          groupId: config.CUSTOMER_REPLY_CONSUMER_GROUP_ID,
+          partitions: config.COMMAND_TOPIC_PARTITIONS,
+          clock,
+          logger,
+        });
+        return [
+          { name: 'firer', close: () => firer.stop() },
+          { name: 'customer-replies', close: () => customerReplies.stop() },
+        ];
+      },
+      closers: [
+        { name: 'kafka', close: () => producer.disconnect() },
+        { name: 'mongodb', close: () => disconnectMongo() },
+      ],
+    };
+  },
 });

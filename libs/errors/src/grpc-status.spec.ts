@@ -1,6 +1,7 @@
 import { CatalogError } from './catalog-error';
 import { ERROR_CATALOG, ERROR_CODES, type ErrorCode } from './error-catalog';
-import { GrpcStatus, catalogErrorFromGrpc, grpcErrorDetailFor, grpcStatusForErrorCode, httpStatusForGrpcStatus } from './grpc-status';
+import { GrpcStatus } from './grpc-status-code';
+import { catalogErrorFromGrpc, grpcErrorDetailFor, grpcStatusForErrorCode, httpStatusForGrpcStatus } from './grpc-status';
 
 describe('catalog <-> gRPC mapping', () => {
   it.each(ERROR_CODES.map((code) => [code]))('%s survives the gRPC round trip with its status and message', (code: ErrorCode) => {
@@ -59,6 +60,7 @@ describe('catalog <-> gRPC mapping', () => {
   it('turns a bare transport failure into a generic catalog error', () => {
     expect(catalogErrorFromGrpc({ grpcStatus: GrpcStatus.UNAVAILABLE, message: 'connect ECONNREFUSED' }).code).toBe('SERVICE_UNAVAILABLE');
     expect(catalogErrorFromGrpc({ grpcStatus: GrpcStatus.DEADLINE_EXCEEDED, message: 'deadline' }).httpStatus).toBe(504);
+    expect(catalogErrorFromGrpc({ grpcStatus: GrpcStatus.CANCELLED, message: 'Cancelled on client' }).httpStatus).toBe(499);
     expect(catalogErrorFromGrpc({ grpcStatus: GrpcStatus.INTERNAL, message: 'boom', reason: 'NOT_A_CODE' }).code).toBe('UNKNOWN_ERROR');
   });
 });

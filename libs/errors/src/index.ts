@@ -2,8 +2,8 @@ export { ERROR_CATALOG, ERROR_CODES, isErrorCode } from './error-catalog';
 export type { CatalogEntry, ErrorCode } from './error-catalog';
 export { CatalogError, isCatalogError, toCatalogError } from './catalog-error';
 export type { CatalogErrorOptions, ErrorBody } from './catalog-error';
+export { GrpcStatus } from './grpc-status-code';
 export {
-  GrpcStatus,
   grpcStatusForErrorCode,
   httpStatusForGrpcStatus,
   grpcErrorDetailFor,

@@ -26,6 +26,8 @@ export const configVars = {
   redisUrl: z.string().default('redis://127.0.0.1:16379'),
   port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
   grpcAddress: (fallback: string) => z.string().default(fallback),
+  /** A plaintext port serving grpc.health.v1 only, for probes that cannot speak TLS; none when unset. */
+  grpcHealthAddress: z.string().min(1).optional(),
   signingSecret: z.string().min(16).default('dev-only-signing-secret-change-me'),
   publicBaseUrl: z.string().url().default('http://127.0.0.1:8080'),
   chatApiBaseUrl: z.string().url().default('https://graph.facebook.com/v21.0'),

@@ -1,8 +1,8 @@
 import { trace } from '@opentelemetry/api';
 import pino from 'pino';
-import { currentRequestId } from './request-context';
+import { currentRequestContext } from './request-context';
 
-/** Structured JSON logs; every line carries the request id and trace ids of the work it belongs to. */
+/** Structured JSON logs; every line carries the request id, the gRPC caller and trace ids of the work it belongs to. */
 export function createLogger(service: string, level = process.env['LOG_LEVEL'] ?? 'info'): pino.Logger {
   return pino({
     level,
@@ -11,8 +11,10 @@ export function createLogger(service: string, level = process.env['LOG_LEVEL'] ?
     formatters: { level: (label) => ({ level: label }) },
     mixin() {
       const spanContext = trace.getActiveSpan()?.spanContext();
+      const request = currentRequestContext();
       return {
-        request_id: currentRequestId(),
+        request_id: request?.requestId,
+        caller: request?.caller,
         trace_id: spanContext?.traceId,
         span_id: spanContext?.spanId,
       };

@@ -1,7 +1,7 @@
 import type { Logger } from './logger';
 import { stopTelemetry } from './telemetry';
 
-type Closer = { name: string; close: () => Promise<void> };
+export type Closer = { name: string; close: () => Promise<void> };
 
 /**
  * On SIGTERM/SIGINT: stop taking new work, let in-flight work finish (each closer drains its

@@ -7,3 +7,5 @@ export * from './generated/cmsg/actions/v1/actions';
 export * from './generated/google/protobuf/struct';
 export * from './generated/cmsg/scheduler/v1/scheduler';
 export * from './generated/cmsg/files/v1/files';
+export * from './generated/file-descriptor-set';
+export * from './client';

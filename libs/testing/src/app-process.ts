@@ -37,6 +37,14 @@ export class AppProcess {
     return this.child?.pid;
   }
 
+  /** Resolves with the exit code once the process is gone (null when a signal ended it). */
+  exited(): Promise<number | null> {
+    const child = this.child;
+    if (!child) return Promise.reject(new Error(`${this.name} was never started`));
+    if (!this.running) return Promise.resolve(child.exitCode);
+    return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  }
+
   get running(): boolean {
     return !!this.child && this.child.exitCode === null && this.child.signalCode === null;
   }

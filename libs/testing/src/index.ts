@@ -13,3 +13,7 @@ export { eventually } from './eventually';
 export { KafkaTopicProbe } from './kafka-probe';
 export type { ProbedMessage } from './kafka-probe';
 export * from './fakes';
+export { stackGrpcClient, stackServiceAddress, LOCAL_PLAINTEXT } from './stack-grpc-client';
+export type { StackService } from './stack-grpc-client';
+export { TestPki } from './test-certificates';
+export type { CertificateFiles, TestCertificateAuthority } from './test-certificates';

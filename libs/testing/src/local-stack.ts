@@ -68,6 +68,9 @@ export class LocalStack {
       SCHEDULER_GRPC_ADDRESS: `127.0.0.1:${schedulerPort}`,
       ACTIONS_GRPC_ADDRESS: `127.0.0.1:${actionsPort}`,
       LOG_LEVEL: 'info',
+      // Local plaintext without caller credentials, said explicitly (production refuses it); a test
+      // that needs TLS or tokens passes its own through `env`.
+      GRPC_ALLOW_INSECURE: 'true',
       ...this.options.env,
     };
     const gatewayPorts: number[] = [];

@@ -5,6 +5,7 @@ import { BARE_READS_SERVER_COMMAND, runBareReadsServer } from './bare-reads-serv
 import { type BenchmarkModule, takeJsonOption } from './benchmark-module';
 import { conversationReadsBenchmark } from './conversation-reads.bench';
 import { FiguresRecorder } from './figures-recorder';
+import { grpcReadsBenchmark } from './grpc-reads.bench';
 import { mongoBackendsBenchmark } from './mongo-backends.bench';
 import { scheduledMessagesBenchmark } from './scheduled-messages.bench';
 import { uploadBench } from './upload.bench';
@@ -12,6 +13,7 @@ import { uploadBench } from './upload.bench';
 /** `npm run bench -- <benchmark> [options] [--json FILE]`: each benchmark starts its own stack on loopback. */
 const BENCHMARKS: Record<string, BenchmarkModule> = {
   'conversation-reads': conversationReadsBenchmark,
+  'grpc-reads': grpcReadsBenchmark,
   'action-groups': actionGroupsBenchmark,
   'scheduled-messages': scheduledMessagesBenchmark,
   upload: uploadBench,

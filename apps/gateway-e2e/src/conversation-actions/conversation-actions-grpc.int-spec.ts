@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { aiEmployeeWalletState, BusinessModel, businessScope, TimelineEventModel } from '@cmsg/dal';
-import { type PromiseClient } from '@cmsg/platform';
-import { AlreadyInStatePolicy, type ConversationActionsServiceClient } from '@cmsg/proto';
+import { AlreadyInStatePolicy, type ConversationActionsServiceClient, type PromiseClient } from '@cmsg/proto';
 import { KafkaTopicProbe, type TestBusiness, contactSeed, createTestBusiness, minutesAgo } from '@cmsg/testing';
 import { callerOf, conversationActionsClient, seedPendingSchedule, storedConversation } from './conversation-actions.fixtures';
 

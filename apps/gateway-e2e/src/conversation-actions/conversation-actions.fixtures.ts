@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { ConversationModel, ScheduledMessageModel } from '@cmsg/dal';
-import { type PromiseClient, insecureChannel, promiseClient } from '@cmsg/platform';
-import { ConversationActionsServiceClient } from '@cmsg/proto';
-import { type TestBusiness, integrationStack } from '@cmsg/testing';
+import { ConversationActionsServiceClient, type PromiseClient } from '@cmsg/proto';
+import { type TestBusiness, stackGrpcClient } from '@cmsg/testing';
 
 /** The conversations service's gRPC face, as the actions-runner calls it. */
 export function conversationActionsClient(): { client: PromiseClient<ConversationActionsServiceClient>; close(): void } {
-  const raw = new ConversationActionsServiceClient(integrationStack().env['CONVERSATIONS_GRPC_ADDRESS']!, insecureChannel);
-  return { client: promiseClient(raw, { deadlineMs: 10_000 }), close: () => raw.close() };
+  const { rpc, close } = stackGrpcClient(ConversationActionsServiceClient, 'conversations', { deadlineMs: 10_000 });
+  return { client: rpc, close };
 }
 
 export function callerOf(business: TestBusiness) {

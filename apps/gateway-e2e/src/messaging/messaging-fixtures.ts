@@ -1,7 +1,6 @@
 import { MessageModel } from '@cmsg/dal';
-import { promiseClient, insecureChannel } from '@cmsg/platform';
 import { ConversationActionsServiceClient } from '@cmsg/proto';
-import { type CloudApiRecord, FakeCloudApiRemote, type TestBusiness, integrationFakes, integrationStack } from '@cmsg/testing';
+import { type CloudApiRecord, FakeCloudApiRemote, type TestBusiness, integrationFakes, stackGrpcClient } from '@cmsg/testing';
 
 /** The fake Cloud API of the integration stack (records every request, takes failure rules). */
 export function cloudApi(): FakeCloudApiRemote {
@@ -31,8 +30,7 @@ export function textRequestBody(phone: string, body: string) {
 
 /** Direct gRPC access to the conversations service, as the actions-runner calls it. */
 export function conversationActionsClient() {
-  const client = new ConversationActionsServiceClient(integrationStack().env['CONVERSATIONS_GRPC_ADDRESS']!, insecureChannel);
-  return { client, rpc: promiseClient(client, { deadlineMs: 45_000 }) };
+  return stackGrpcClient(ConversationActionsServiceClient, 'conversations', { deadlineMs: 45_000 });
 }
 
 export async function storedMessage(uuid: string) {

@@ -8,7 +8,8 @@ import { cloudApi, conversationActionsClient, lastRequestSeq, messageRequests, p
 /** SendMessage as the actions-runner calls it: operation_id `<group uuid>:<index>`, exactly once. */
 describe('ConversationActionsService.SendMessage (gRPC)', () => {
   let business: TestBusiness;
-  const { client, rpc } = conversationActionsClient();
+  const client = conversationActionsClient();
+  const { rpc } = client;
   const phone = uniquePhone();
   const conversations = { open: randomUUID(), closed: randomUUID() };
   const ids = { greeting: randomUUID(), fallback: randomUUID(), ai: randomUUID() };

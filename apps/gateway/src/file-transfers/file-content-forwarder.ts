@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { Readable, Transform, type Writable, pipeline } from 'node:stream';
-import { Metadata, type ServiceError } from '@grpc/grpc-js';
+import type { ServiceError } from '@grpc/grpc-js';
 import { CatalogError, isCatalogError } from '@cmsg/errors';
-import { REQUEST_ID_HEADER, currentRequestId, fromGrpcError } from '@cmsg/platform';
-import type { DownloadContentResponse, DownloadContentStart, FilesServiceClient } from '@cmsg/proto';
+import { type DownloadContentResponse, type DownloadContentStart, type FilesServiceClient, type ServiceClient, catalogErrorFromServiceError } from '@cmsg/proto';
 
 /** A 100 MB upload from a slow client still fits; the HTTP server's request timeout applies first. */
 const UPLOAD_DEADLINE_MS = 15 * 60_000;
@@ -21,13 +19,13 @@ export interface ForwardedDownload {
  * back-pressure on the HTTP request, the gRPC call and the HTTP response).
  */
 export class FileContentForwarder {
-  constructor(private readonly client: FilesServiceClient) {}
+  constructor(private readonly files: ServiceClient<FilesServiceClient>) {}
 
   /** Sends `body` as the content of the upload the token grants; resolves once it is stored. */
   upload(token: string, body: Readable): Promise<{ receivedBytes: number }> {
     return new Promise((resolve, reject) => {
-      const call = this.client.uploadContent(requestMetadata(), { deadline: Date.now() + UPLOAD_DEADLINE_MS }, (error, response) => {
-        if (error) reject(fromGrpcError(error));
+      const call = this.files.raw.uploadContent(this.files.callMetadata(), this.files.callOptions(UPLOAD_DEADLINE_MS), (error, response) => {
+        if (error) reject(catalogErrorFromServiceError(error));
         else resolve({ receivedBytes: response.received_bytes });
       });
       call.write({ start: { token } });
@@ -55,7 +53,7 @@ export class FileContentForwarder {
 
   /** The file a download token grants: resolves with its description once the service found it. */
   async download(token: string): Promise<ForwardedDownload> {
-    const call = this.client.downloadContent({ token }, requestMetadata(), { deadline: Date.now() + DOWNLOAD_DEADLINE_MS });
+    const call = this.files.raw.downloadContent({ token }, this.files.callMetadata(), this.files.callOptions(DOWNLOAD_DEADLINE_MS));
     const messages = call[Symbol.asyncIterator]() as AsyncIterator<DownloadContentResponse>;
     let first: IteratorResult<DownloadContentResponse>;
     try {
@@ -79,14 +77,8 @@ export class FileContentForwarder {
   }
 }
 
-function requestMetadata(): Metadata {
-  const metadata = new Metadata();
-  metadata.set(REQUEST_ID_HEADER, currentRequestId() ?? randomUUID());
-  return metadata;
-}
-
 function toCatalog(error: unknown): CatalogError {
   if (isCatalogError(error)) return error;
-  if (typeof (error as ServiceError | undefined)?.code === 'number') return fromGrpcError(error as ServiceError);
+  if (typeof (error as ServiceError | undefined)?.code === 'number') return catalogErrorFromServiceError(error as ServiceError);
   return new CatalogError('UNKNOWN_ERROR', undefined, { cause: error });
 }

@@ -1,13 +1,11 @@
-import { insecureChannel } from '@cmsg/platform';
+import type { GrpcClients } from '@cmsg/platform';
 import { ActionsServiceClient, ConversationActionsServiceClient, ConversationsServiceClient, FilesServiceClient, HealthClient, SchedulerServiceClient } from '@cmsg/proto';
 import { FileContentForwarder } from '../file-transfers/file-content-forwarder';
 import type { GatewayConfig } from '../config';
 import type { Upstreams } from '../gateway-dependencies';
 import { grpcHealthReadinessCheck } from '../readiness/grpc-health-readiness';
 import type { ReadinessCheck } from '../readiness/readiness-check';
-import { promiseClient } from '@cmsg/platform';
 
-// Generous for list pages of large tenants on FerretDB, which scans a whole collection per query.
 const UPSTREAM_DEADLINE_MS = 15_000;
 const HEALTH_CHECK_DEADLINE_MS = 2000;
 
@@ -16,43 +14,29 @@ export interface UpstreamConnections {
   /** The files service's content streams (uploads and downloads). */
   fileContent: FileContentForwarder;
   healthChecks: ReadinessCheck[];
-  close(): void;
 }
 
 type UpstreamAddresses = Pick<GatewayConfig, 'CONVERSATIONS_GRPC_ADDRESS' | 'SCHEDULER_GRPC_ADDRESS' | 'ACTIONS_GRPC_ADDRESS'>;
 
 /** gRPC clients of the services the gateway calls, and a grpc.health.v1 readiness check per service. */
-export function connectUpstreams(addresses: UpstreamAddresses): UpstreamConnections {
-  const conversations = new ConversationsServiceClient(addresses.CONVERSATIONS_GRPC_ADDRESS, insecureChannel);
-  const conversationActions = new ConversationActionsServiceClient(addresses.CONVERSATIONS_GRPC_ADDRESS, insecureChannel);
-  const actions = new ActionsServiceClient(addresses.ACTIONS_GRPC_ADDRESS, insecureChannel);
-  const scheduler = new SchedulerServiceClient(addresses.SCHEDULER_GRPC_ADDRESS, insecureChannel);
-  const files = new FilesServiceClient(addresses.CONVERSATIONS_GRPC_ADDRESS, insecureChannel);
-  const healthClients = {
-    'grpc:conversations': new HealthClient(addresses.CONVERSATIONS_GRPC_ADDRESS, insecureChannel),
-    'grpc:scheduler': new HealthClient(addresses.SCHEDULER_GRPC_ADDRESS, insecureChannel),
-    'grpc:actions': new HealthClient(addresses.ACTIONS_GRPC_ADDRESS, insecureChannel),
-  };
+export function connectUpstreams(clients: GrpcClients, addresses: UpstreamAddresses): UpstreamConnections {
+  const files = clients.connect(FilesServiceClient, { address: addresses.CONVERSATIONS_GRPC_ADDRESS, deadlineMs: UPSTREAM_DEADLINE_MS });
+  const healthChecks = Object.entries({
+    'grpc:conversations': addresses.CONVERSATIONS_GRPC_ADDRESS,
+    'grpc:scheduler': addresses.SCHEDULER_GRPC_ADDRESS,
+    'grpc:actions': addresses.ACTIONS_GRPC_ADDRESS,
+  }).map(([name, address]) => grpcHealthReadinessCheck(name, clients.connect(HealthClient, { address, deadlineMs: HEALTH_CHECK_DEADLINE_MS }).rpc));
   return {
     upstreams: {
-      conversations: promiseClient(conversations, { deadlineMs: UPSTREAM_DEADLINE_MS }),
-      // Sends wait for the chat platform; AI assistance for the AI provider (300 s budget).
-      conversationActions: promiseClient(conversationActions, { deadlineMs: 60_000 }),
-      actions: promiseClient(actions, { deadlineMs: 310_000 }),
-      scheduler: promiseClient(scheduler, { deadlineMs: 15_000 }),
-      files: promiseClient(files, { deadlineMs: UPSTREAM_DEADLINE_MS }),
+      conversations: clients.connect(ConversationsServiceClient, { address: addresses.CONVERSATIONS_GRPC_ADDRESS, deadlineMs: UPSTREAM_DEADLINE_MS }).rpc,
+      // Sends wait for the chat platform.
+      conversationActions: clients.connect(ConversationActionsServiceClient, { address: addresses.CONVERSATIONS_GRPC_ADDRESS, deadlineMs: 60_000 }).rpc,
+      // AI assistance waits for the AI provider (300 s budget).
+      actions: clients.connect(ActionsServiceClient, { address: addresses.ACTIONS_GRPC_ADDRESS, deadlineMs: UPSTREAM_DEADLINE_MS, methodDeadlinesMs: { aiAssistance: 310_000 } }).rpc,
+      scheduler: clients.connect(SchedulerServiceClient, { address: addresses.SCHEDULER_GRPC_ADDRESS, deadlineMs: UPSTREAM_DEADLINE_MS }).rpc,
+      files: files.rpc,
     },
     fileContent: new FileContentForwarder(files),
-    healthChecks: Object.entries(healthClients).map(([name, client]) =>
-      grpcHealthReadinessCheck(name, promiseClient(client, { deadlineMs: HEALTH_CHECK_DEADLINE_MS })),
-    ),
-    close: () => {
-      conversations.close();
-      conversationActions.close();
-      actions.close();
-      scheduler.close();
-      files.close();
-      for (const client of Object.values(healthClients)) client.close();
-    },
+    healthChecks,
   };
 }

@@ -1,5 +1,4 @@
-import { HealthCheckResponse_ServingStatus, type HealthClient } from '@cmsg/proto';
-import type { PromiseClient } from '@cmsg/platform';
+import { HealthCheckResponse_ServingStatus, type HealthClient, type PromiseClient } from '@cmsg/proto';
 import type { ReadinessCheck } from './readiness-check';
 
 /** grpc.health.v1 Check of the whole server (empty service name) must say SERVING. */

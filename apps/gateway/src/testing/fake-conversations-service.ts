@@ -1,5 +1,5 @@
 import { CatalogError } from '@cmsg/errors';
-import { type AsyncUnaryImplementation, type Logger, adaptUnaryService, addHealthService, bindGrpcServer, currentRequestId } from '@cmsg/platform';
+import { type AsyncUnaryImplementation, type Logger, adaptUnaryService, bindGrpcServer, currentRequestId } from '@cmsg/platform';
 import {
   type AuthenticatedToken,
   type ConversationStatus,
@@ -51,7 +51,6 @@ function sha256(token: string): string {
 export class FakeConversationsService {
   readonly calls: RecordedCall[] = [];
   readonly tokens = new Map<string, AuthenticatedToken>([[sha256(TEST_TOKEN), TEST_BUSINESS]]);
-  healthy = true;
   /** Replace one method's behaviour in a test. */
   readonly overrides: Partial<Implementation> = {};
   private server: Server | undefined;
@@ -67,7 +66,6 @@ export class FakeConversationsService {
   async start(logger: Logger): Promise<string> {
     this.server = new Server();
     this.server.addService(ConversationsServiceService, adaptUnaryService<ConversationsServiceServer>(this.recording(this.defaults()), logger));
-    addHealthService(this.server, async () => this.healthy, logger);
     const port = await bindGrpcServer(this.server, '127.0.0.1:0');
     return `127.0.0.1:${port}`;
   }

@@ -1,6 +1,12 @@
-import { createLogger } from '@cmsg/platform';
-import { ActionsServiceClient, ConversationActionsServiceClient, ConversationsServiceClient, FilesServiceClient, SchedulerServiceClient } from '@cmsg/proto';
-import { credentials } from '@grpc/grpc-js';
+import { createLogger, currentRequestContext } from '@cmsg/platform';
+import {
+  ActionsServiceClient,
+  ConversationActionsServiceClient,
+  ConversationsServiceClient,
+  FilesServiceClient,
+  SchedulerServiceClient,
+  createServiceClient,
+} from '@cmsg/proto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -8,7 +14,6 @@ import { createGatewayApp } from '../app';
 import type { IdempotencyStore } from '../idempotency/idempotency-store';
 import { closeHttpServer, listen } from '../infrastructure/http-server';
 import { createMemoryTokenRateLimiter } from '../infrastructure/token-rate-limiter';
-import { promiseClient } from '@cmsg/platform';
 import type { ReadinessCheck } from '../readiness/readiness-check';
 import { FakeConversationsService, TEST_TOKEN } from './fake-conversations-service';
 import { InMemoryIdempotencyStore } from './in-memory-idempotency-store';
@@ -43,23 +48,26 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
   const logger = createLogger('gateway-test', 'silent');
   const conversations = new FakeConversationsService();
   const address = await conversations.start(logger);
-  const grpcClient = new ConversationsServiceClient(address, credentials.createInsecure());
   // Services this harness does not fake answer UNIMPLEMENTED from the same in-process server.
-  const actionsClient = new ConversationActionsServiceClient(address, credentials.createInsecure());
-  const runnerClient = new ActionsServiceClient(address, credentials.createInsecure());
-  const schedulerClient = new SchedulerServiceClient(address, credentials.createInsecure());
-  const filesClient = new FilesServiceClient(address, credentials.createInsecure());
+  const clientOptions = { address, security: { insecure: true }, deadlineMs: 5000, callContext: currentRequestContext };
+  const clients = {
+    conversations: createServiceClient(ConversationsServiceClient, clientOptions),
+    conversationActions: createServiceClient(ConversationActionsServiceClient, clientOptions),
+    actions: createServiceClient(ActionsServiceClient, clientOptions),
+    scheduler: createServiceClient(SchedulerServiceClient, clientOptions),
+    files: createServiceClient(FilesServiceClient, clientOptions),
+  };
   const chatInbound: ChatInboundMessage[] = [];
   const idempotencyStore = options.idempotencyStore ?? new InMemoryIdempotencyStore();
   const app = createGatewayApp({
     config: { TOKEN_CACHE_TTL_MS: options.tokenCacheTtlMs ?? 0 },
     logger,
     upstreams: {
-      conversations: promiseClient(grpcClient, { deadlineMs: 5000 }),
-      conversationActions: promiseClient(actionsClient, { deadlineMs: 5000 }),
-      actions: promiseClient(runnerClient, { deadlineMs: 5000 }),
-      scheduler: promiseClient(schedulerClient, { deadlineMs: 5000 }),
-      files: promiseClient(filesClient, { deadlineMs: 5000 }),
+      conversations: clients.conversations.rpc,
+      conversationActions: clients.conversationActions.rpc,
+      actions: clients.actions.rpc,
+      scheduler: clients.scheduler.rpc,
+      files: clients.files.rpc,
     },
     rateLimiter: options.rateLimiter ?? createMemoryTokenRateLimiter(1000),
     idempotencyStore,
@@ -69,7 +77,7 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
       verifyToken: HARNESS_CHAT_VERIFY_TOKEN,
       publisher: { publish: async (messages) => void chatInbound.push(...messages) },
     },
-    fileContent: new FileContentForwarder(filesClient),
+    fileContent: new FileContentForwarder(clients.files),
   });
   const server: Server = await listen(app, 0);
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -86,11 +94,7 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
     },
     close: async () => {
       await closeHttpServer(server);
-      grpcClient.close();
-      actionsClient.close();
-      runnerClient.close();
-      schedulerClient.close();
-      filesClient.close();
+      for (const client of Object.values(clients)) client.close();
       conversations.stop();
     },
   };

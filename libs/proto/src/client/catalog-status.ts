@@ -1,13 +1,15 @@
-import type { Metadata, ServiceError, StatusObject } from '@grpc/grpc-js';
-import { Metadata as GrpcMetadata } from '@grpc/grpc-js';
+import type { ServiceError, StatusObject } from '@grpc/grpc-js';
+import { Metadata } from '@grpc/grpc-js';
 import { CatalogError, ERROR_INFO_DOMAIN, GrpcStatus, catalogErrorFromGrpc, grpcErrorDetailFor } from '@cmsg/errors';
-import { Any, ErrorInfo, Status } from '@cmsg/proto';
+import { Any } from '../generated/google/protobuf/any';
+import { ErrorInfo, Status } from '../generated/google/rpc/status';
 
-const DETAILS_TRAILER = 'grpc-status-details-bin';
+/** The trailer grpc-go, grpc-java and grpcurl read the rich status (google.rpc.Status) from. */
+export const STATUS_DETAILS_TRAILER = 'grpc-status-details-bin';
 const ERROR_INFO_TYPE_URL = 'type.googleapis.com/google.rpc.ErrorInfo';
 
 /** A catalog error as a gRPC status whose google.rpc.ErrorInfo reason is the catalog code. */
-export function toGrpcStatus(error: CatalogError): Partial<StatusObject> {
+export function catalogErrorStatus(error: CatalogError): Partial<StatusObject> {
   const detail = grpcErrorDetailFor(error);
   const errorInfo = ErrorInfo.encode({ reason: detail.reason, domain: ERROR_INFO_DOMAIN, metadata: detail.metadata }).finish();
   const status = Status.encode({
@@ -15,13 +17,13 @@ export function toGrpcStatus(error: CatalogError): Partial<StatusObject> {
     message: detail.message,
     details: [Any.fromPartial({ type_url: ERROR_INFO_TYPE_URL, value: Buffer.from(errorInfo) })],
   }).finish();
-  const metadata = new GrpcMetadata();
-  metadata.set(DETAILS_TRAILER, Buffer.from(status));
+  const metadata = new Metadata();
+  metadata.set(STATUS_DETAILS_TRAILER, Buffer.from(status));
   return { code: detail.grpcStatus as number, details: detail.message, metadata };
 }
 
 function errorInfoFrom(metadata: Metadata | undefined): ErrorInfo | undefined {
-  const raw = metadata?.get(DETAILS_TRAILER)[0];
+  const raw = metadata?.get(STATUS_DETAILS_TRAILER)[0];
   if (!raw || typeof raw === 'string') return undefined;
   try {
     const status = Status.decode(raw);
@@ -32,8 +34,11 @@ function errorInfoFrom(metadata: Metadata | undefined): ErrorInfo | undefined {
   }
 }
 
-/** The caller's side: the catalog error the service raised, or a generic one for transport failures. */
-export function fromGrpcError(error: ServiceError): CatalogError {
+/**
+ * The caller's side: the catalog error the service raised (same code, message and HTTP status a
+ * REST client gets), or a generic one for a transport failure (UNAVAILABLE, DEADLINE_EXCEEDED...).
+ */
+export function catalogErrorFromServiceError(error: Pick<ServiceError, 'code' | 'details' | 'metadata'>): CatalogError {
   const info = errorInfoFrom(error.metadata);
   return catalogErrorFromGrpc({
     grpcStatus: error.code as unknown as GrpcStatus,

@@ -1,0 +1,25 @@
+import { readMethodsByService, retryServiceConfig } from './retry-policy';
+
+describe('read methods (idempotency_level = NO_SIDE_EFFECTS in the .proto files)', () => {
+  it('are the reads docs/grpc.md lists as safe to retry', () => {
+    expect(Object.fromEntries(readMethodsByService())).toEqual({
+      'cmsg.conversations.v1.ConversationsService': ['AuthenticateToken', 'GetConversationStatus', 'ListConversations', 'ListContacts', 'ListChannels'],
+      'cmsg.conversations.v1.ConversationActionsService': ['GetConversationContext', 'GetRecentTimeline', 'ResolveAiEmployee'],
+      'cmsg.actions.v1.ActionsService': ['GetActionGroup'],
+      'cmsg.files.v1.FilesService': ['DownloadContent'],
+      'cmsg.scheduler.v1.SchedulerService': ['GetScheduledMessage', 'ListTesterMessages'],
+    });
+  });
+
+  it('carry a retry policy on UNAVAILABLE in the service config; a service without reads gets none', () => {
+    expect(JSON.parse(retryServiceConfig('cmsg.actions.v1.ActionsService'))).toEqual({
+      methodConfig: [
+        {
+          name: [{ service: 'cmsg.actions.v1.ActionsService', method: 'GetActionGroup' }],
+          retryPolicy: { maxAttempts: 4, initialBackoff: '0.1s', maxBackoff: '1s', backoffMultiplier: 2, retryableStatusCodes: ['UNAVAILABLE'] },
+        },
+      ],
+    });
+    expect(JSON.parse(retryServiceConfig('grpc.health.v1.Health'))).toEqual({ methodConfig: [] });
+  });
+});
