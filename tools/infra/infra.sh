@@ -25,12 +25,15 @@ usage: bash tools/infra/infra.sh <command>
 
   up      install what is missing, start Redis, Kafka and mongo-java-server; idempotent
   down    stop what 'up' started (mongo-java-server, Kafka, Redis)
+  mongo-up, mongo-down
+          start or stop only the MongoDB of CMSG_MONGO_BACKEND on CMSG_MONGO_PORT (benchmarks)
   status  one line per server
   env     print the exports for the servers: eval "\$(bash tools/infra/infra.sh env)"
 
 Cache: $INFRA_HOME   state: $INFRA_RUN   (set CMSG_INFRA_HOME to move both)
 Overrides: MONGODB_URI, KAFKA_BROKERS, REDIS_URL skip the matching server.
-CMSG_MONGO_BACKEND=h2|memory (default h2, port 27117; memory: port 27118), CMSG_MONGO_PORT.
+CMSG_MONGO_BACKEND=h2|memory (default h2, port 27117; memory: port 27118), CMSG_MONGO_PORT,
+CMSG_MONGO_DIR (its pid, log and H2 file; default under the state directory).
 EOF
 }
 
@@ -63,6 +66,17 @@ cmd_down() {
   redis_down
 }
 
+cmd_mongo_up() {
+  take_lock
+  mongo_up
+  mongo_status >&2
+}
+
+cmd_mongo_down() {
+  take_lock
+  mongo_down
+}
+
 cmd_status() {
   mongo_status
   kafka_status
@@ -88,6 +102,8 @@ cmd_env() {
 case "${1:-}" in
   up) cmd_up ;;
   down) cmd_down ;;
+  mongo-up) cmd_mongo_up ;;
+  mongo-down) cmd_mongo_down ;;
   status) cmd_status ;;
   env) cmd_env ;;
   -h | --help | help) usage ;;

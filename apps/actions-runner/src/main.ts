@@ -33,7 +33,7 @@ runGrpcService({
   logger,
   loadConfig: loadActionsRunnerConfig,
   start: async ({ config, services: grpcServices, clients }) => {
-    await connectMongo(config.MONGODB_URI);
+    await connectMongo(config.MONGODB_URI, { queryShapeLog: config.CMSG_MONGO_SHAPE_LOG, queryShapeSource: 'actions-runner' });
     const groups = new ActionGroupRepository();
     const deliveries = new WebhookDeliveryRepository();
     // The collections this service owns; autoIndex is off, so their indexes are created here.

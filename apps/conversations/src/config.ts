@@ -5,6 +5,7 @@ export const config = loadConfig({
   GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50051'),
   GRPC_HEALTH_ADDRESS: configVars.grpcHealthAddress,
   MONGODB_URI: configVars.mongodbUri,
+  CMSG_MONGO_SHAPE_LOG: configVars.mongoShapeLog,
   KAFKA_BROKERS: configVars.kafkaBrokers,
   KAFKA_TOPIC_PREFIX: configVars.kafkaTopicPrefix,
   SIGNING_SECRET: configVars.signingSecret,

@@ -31,7 +31,7 @@ runGrpcService({
   logger,
   loadConfig: () => config,
   start: async ({ services }) => {
-    await connectMongo(config.MONGODB_URI);
+    await connectMongo(config.MONGODB_URI, { queryShapeLog: config.CMSG_MONGO_SHAPE_LOG, queryShapeSource: 'conversations' });
     await ensureIndexes();
     const files = new Files({ signingSecret: config.SIGNING_SECRET, publicBaseUrl: config.PUBLIC_BASE_URL });
     const producer = createKafka('conversations', config.KAFKA_BROKERS, logger).producer({ allowAutoTopicCreation: true });

@@ -9,6 +9,7 @@ const schedulerConfigShape = {
   GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50052'),
   GRPC_HEALTH_ADDRESS: configVars.grpcHealthAddress,
   MONGODB_URI: configVars.mongodbUri,
+  CMSG_MONGO_SHAPE_LOG: configVars.mongoShapeLog,
   KAFKA_BROKERS: configVars.kafkaBrokers,
   KAFKA_TOPIC_PREFIX: configVars.kafkaTopicPrefix,
   CONVERSATIONS_GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50051'),

@@ -17,7 +17,7 @@ runGrpcService({
   logger,
   loadConfig: loadSchedulerConfig,
   start: async ({ config, services, clients }) => {
-    await connectMongo(config.MONGODB_URI);
+    await connectMongo(config.MONGODB_URI, { queryShapeLog: config.CMSG_MONGO_SHAPE_LOG, queryShapeSource: 'scheduler' });
     await ensureIndexes();
 
     const kafka = createKafka('scheduler', config.KAFKA_BROKERS, logger);

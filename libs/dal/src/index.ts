@@ -69,3 +69,9 @@ export { WebhookDeliveryRepository } from './webhook-delivery/webhook-delivery.r
 export type { DeliveryFailure, LeasedDelivery } from './webhook-delivery/webhook-delivery.repository';
 export type { DeliveryStatus, WebhookDeliveryEntity } from './webhook-delivery/webhook-delivery.entity';
 export type { WebhookEndpoint } from './webhook/webhook.repository';
+
+// The query-shape check (docs/data-layer.md, "Every query served by an index").
+export type { ConnectMongoOptions } from './mongo-connection';
+export { queryShapesOf, describeQueryShape, describeFilter, conjunctionsOf } from './query-shapes/query-shape';
+export type { QueryShape, QueryCommand, FilterShape, ConditionClass } from './query-shapes/query-shape';
+export type { QueryShapeLog, RecordedQueryShape } from './query-shapes/query-shape-recorder';

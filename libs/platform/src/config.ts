@@ -16,6 +16,8 @@ export function loadConfig<Shape extends z.ZodRawShape>(shape: Shape, env: NodeJ
 /** Reusable variable definitions (CONTRACT section 0). */
 export const configVars = {
   mongodbUri: z.string().default('mongodb://127.0.0.1:27117/cmsg'),
+  // A directory the process appends the shape of each distinct MongoDB query to (the integration suite's index check).
+  mongoShapeLog: z.string().min(1).optional(),
   kafkaBrokers: z
     .string()
     .default('127.0.0.1:19092')

@@ -27,8 +27,10 @@ export class AppProcess {
       env: { ...process.env, ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    this.child.stdout?.pipe(log);
-    this.child.stderr?.pipe(log);
+    // Both streams write to one file, which ends once both have: whichever ends first must not end it.
+    this.child.stdout?.pipe(log, { end: false });
+    this.child.stderr?.pipe(log, { end: false });
+    this.child.once('close', () => log.end());
   }
 
   get pid(): number | undefined {

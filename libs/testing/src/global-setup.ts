@@ -3,16 +3,21 @@ import path from 'node:path';
 import { type RunningFakes, startFakes } from './fakes';
 import { WORKSPACE_ROOT } from './infra-env';
 import { LocalStack } from './local-stack';
+import { QUERY_SHAPE_LOG_VARIABLE, startQueryShapeRecording } from './query-shapes/query-shape-recording';
 import { stackFileForThisRun } from './stack-file';
 
 /**
  * Jest globalSetup of the integration suite: the fake chat platform and AI provider, then one stack
  * (two gateway replicas) pointed at them, for the whole run. Tests steer and inspect the fakes
- * through their /_fake/ endpoints at the URLs in the stack description.
+ * through their /_fake/ endpoints at the URLs in the stack description. Every process that talks to
+ * MongoDB, the test workers included, records the shapes of its queries for the index check that
+ * runs after the suite (jest.index-shapes.config.js).
  */
 export default async function globalSetup(): Promise<void> {
+  const shapeLog = startQueryShapeRecording();
   const fakes = await startFakes();
-  const stack = new LocalStack({ gateways: 2, env: fakes.env, fakes: { chatApiBaseUrl: fakes.chatApiBaseUrl, aiBaseUrl: fakes.aiBaseUrl } });
+  const env = { ...fakes.env, [QUERY_SHAPE_LOG_VARIABLE]: shapeLog };
+  const stack = new LocalStack({ gateways: 2, env, fakes: { chatApiBaseUrl: fakes.chatApiBaseUrl, aiBaseUrl: fakes.aiBaseUrl } });
   let description;
   try {
     description = await stack.start();

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { connectMongo } from '@cmsg/dal';
 import type { StackDescription, StackFakes } from './local-stack';
+import { QUERY_SHAPE_LOG_VARIABLE, inProcessQueryShapeSource } from './query-shapes/query-shape-recording';
 import { stackFileOfCurrentRun } from './stack-file';
 
 let cached: StackDescription | undefined;
@@ -20,8 +21,11 @@ export function integrationFakes(): StackFakes {
 
 let connected: Promise<unknown> | undefined;
 
-/** Tests seed their own business straight into the stack's database. */
+/** Tests seed their own business straight into the stack's database; the queries they send are recorded as theirs. */
 export function connectToStackDatabase(): Promise<unknown> {
-  connected ??= connectMongo(integrationStack().env['MONGODB_URI']!);
+  connected ??= connectMongo(integrationStack().env['MONGODB_URI']!, {
+    queryShapeLog: process.env[QUERY_SHAPE_LOG_VARIABLE],
+    queryShapeSource: inProcessQueryShapeSource(expect.getState().testPath),
+  });
   return connected;
 }

@@ -18,6 +18,8 @@ export interface LocalStackOptions {
   nodeArgs?: string[];
   /** The fake provider servers the apps were pointed at through `env`, recorded for the tests. */
   fakes?: StackFakes;
+  /** Another MongoDB server than the machine's shared one (a benchmark's own); the stack still gets a database of its own on it. */
+  mongodbUri?: string;
 }
 
 /** Where the fake chat platform and AI provider of a stack listen (their base URLs, as the apps got them). */
@@ -54,7 +56,7 @@ export class LocalStack {
     const logDir = this.options.logDir ?? path.join(WORKSPACE_ROOT, 'tmp/stack-logs', runId);
     const [conversationsPort, schedulerPort, actionsPort] = [await freePort(), await freePort(), await freePort()];
     const env: Record<string, string> = {
-      MONGODB_URI: withDatabase(infra.MONGODB_URI, `cmsg_run_${runId}`),
+      MONGODB_URI: withDatabase(this.options.mongodbUri ?? infra.MONGODB_URI, `cmsg_run_${runId}`),
       KAFKA_BROKERS: infra.KAFKA_BROKERS,
       REDIS_URL: infra.REDIS_URL,
       KAFKA_TOPIC_PREFIX: `run-${runId}.`,

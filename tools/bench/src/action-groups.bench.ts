@@ -1,18 +1,18 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { connectMongo, disconnectMongo } from '@cmsg/dal';
 import { type ApiClient, type BusinessSeedInput, LocalStack, createTestBusinessIn, minutesAgo, startFakes, uniquePhone } from '@cmsg/testing';
 import mongoose from 'mongoose';
 import { type BenchmarkModule, percentile } from './benchmark-module';
+import type { FiguresRecorder } from './figures-recorder';
 
 interface Options {
   /** Target of the full-rate run, in actions per second (the half-rate run takes half). */
   rate: number;
   duration: number;
   conversations: number;
-  json: string | undefined;
   cpuProf: string | undefined;
 }
 
@@ -271,7 +271,8 @@ function printRun(figures: RunFigures): void {
   console.log(`  CPU (% of one core, over ${figures.wall_s} s)  ${Object.entries(figures.cpu_percent_of_one_core).map(([name, percent]) => `${name} ${percent}`).join(', ')}`);
 }
 
-async function runActionGroupsBenchmark(options: Options): Promise<void> {
+async function runActionGroupsBenchmark(options: Options, recorder: FiguresRecorder): Promise<void> {
+  recorder.parameters({ ...options, actions_per_group: ACTIONS_PER_GROUP });
   const fakes = await startFakes();
   // The product limit is 60 requests a minute per token; a benchmark measures throughput instead.
   const env: Record<string, string> = { ...fakes.env, RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' };
@@ -299,10 +300,7 @@ async function runActionGroupsBenchmark(options: Options): Promise<void> {
       printRun(figures);
       runs.push(figures);
     }
-    if (options.json) {
-      writeFileSync(options.json, `${JSON.stringify({ benchmark: 'action-groups', actions_per_group: ACTIONS_PER_GROUP, conversations: options.conversations, runs }, null, 2)}\n`);
-      console.log(`\nfigures written to ${options.json}`);
-    }
+    for (const run of runs) recordRun(recorder, run);
   } finally {
     await stack.stop();
     // The run's database: the local server keeps it in memory for every other user otherwise.
@@ -312,10 +310,20 @@ async function runActionGroupsBenchmark(options: Options): Promise<void> {
   }
 }
 
+const unitOf = (field: string) => (field.endsWith('_per_s') ? 'actions/s' : field.endsWith('_ms') ? 'ms' : field.endsWith('_s') ? 's' : 'count');
+
+/** Every number of a run as a figure named `<run>: <field>` (the field names carry their unit). */
+function recordRun(recorder: FiguresRecorder, run: RunFigures): void {
+  for (const [field, value] of Object.entries(run)) {
+    if (typeof value === 'number') recorder.record(`${run.name}: ${field}`, value, unitOf(field));
+    else if (typeof value === 'object') for (const [key, inner] of Object.entries(value as Record<string, number>)) recorder.record(`${run.name}: ${field} ${key}`, inner, field.endsWith('_ms') ? 'ms' : '%');
+  }
+}
+
 function parseOptions(argv: string[]): Options {
   const { values } = parseArgs({
     args: argv,
-    options: { rate: { type: 'string' }, duration: { type: 'string' }, conversations: { type: 'string' }, json: { type: 'string' }, 'cpu-prof': { type: 'string' } },
+    options: { rate: { type: 'string' }, duration: { type: 'string' }, conversations: { type: 'string' }, 'cpu-prof': { type: 'string' } },
     strict: true,
   });
   const positive = (name: 'rate' | 'duration' | 'conversations', fallback: number) => {
@@ -323,7 +331,7 @@ function parseOptions(argv: string[]): Options {
     if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer, got ${String(values[name])}`);
     return value;
   };
-  return { rate: positive('rate', 1000), duration: positive('duration', 60), conversations: positive('conversations', 1000), json: values.json, cpuProf: values['cpu-prof'] };
+  return { rate: positive('rate', 1000), duration: positive('duration', 60), conversations: positive('conversations', 1000), cpuProf: values['cpu-prof'] };
 }
 
 export const actionGroupsBenchmark: BenchmarkModule = {
@@ -332,8 +340,7 @@ export const actionGroupsBenchmark: BenchmarkModule = {
     '--rate <n>           actions/s of the full-rate run (default 1000; the second run takes half)',
     '--duration <s>       submission window of each run (default 60)',
     '--conversations <n>  conversations seeded (default 1000)',
-    '--json <file>        also write the figures there',
     '--cpu-prof <dir>     profile every app (node --cpu-prof), profiles written there when the stack stops',
   ],
-  run: (argv) => runActionGroupsBenchmark(parseOptions(argv)),
+  run: (argv, figures) => runActionGroupsBenchmark(parseOptions(argv), figures),
 };

@@ -1,11 +1,33 @@
 import { parseArgs } from 'node:util';
+import type { FiguresRecorder } from './figures-recorder';
 
 /** One `npm run bench -- <name> [options]` subcommand. */
 export interface BenchmarkModule {
   summary: string;
   /** Option lines for the help text. */
   options: string[];
-  run(argv: string[]): Promise<void>;
+  /** Prints its table and records the same figures in `figures` (written by `--json FILE`). */
+  run(argv: string[], figures: FiguresRecorder): Promise<void>;
+}
+
+/** Every benchmark's `--json FILE` (or `--json=FILE`), taken out of its own options. */
+export function takeJsonOption(argv: readonly string[]): { json: string | undefined; rest: string[] } {
+  const rest: string[] = [];
+  let json: string | undefined;
+  for (let index = 0; index < argv.length; index += 1) {
+    const argument = argv[index]!;
+    if (argument === '--json') {
+      json = argv[index + 1];
+      if (json === undefined || json.startsWith('--')) throw new Error('--json needs a file name');
+      index += 1;
+    } else if (argument.startsWith('--json=')) {
+      json = argument.slice('--json='.length);
+      if (json === '') throw new Error('--json needs a file name');
+    } else {
+      rest.push(argument);
+    }
+  }
+  return { json, rest };
 }
 
 /** `--name value` options as positive integers, each with a default. */

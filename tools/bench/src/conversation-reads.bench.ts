@@ -1,114 +1,258 @@
-import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { type ListCursorCodec, ListCursorCodec as CursorCodec, getConversationStatus, listConversations } from '@cmsg/conversations-domain';
-import { ContactRepository, ConversationRepository, businessScope, connectMongo, disconnectMongo } from '@cmsg/dal';
-import { LocalStack, createTestBusinessIn } from '@cmsg/testing';
-import express from 'express';
-import { type BenchmarkModule, integerOptions } from './benchmark-module';
-import { formatFigures, type LoadFigures, runLoad } from './load-test';
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { connectMongo, disconnectMongo } from '@cmsg/dal';
+import { WORKSPACE_ROOT, createTestBusinessIn } from '@cmsg/testing';
+import { type BareReadsServer, startBareReadsServer } from './bare-reads-server';
+import { startBenchStack } from './bench-stack';
+import type { BenchmarkModule } from './benchmark-module';
+import { insertBulkConversations } from './bulk-conversations';
+import { type CpuProfile, formatProfileSummary, summarizeCpuProfile } from './cpu-profile-summary';
+import type { FiguresRecorder } from './figures-recorder';
+import { type LoadFigures, formatFigures, runLoad } from './load-test';
+import { CpuMeter } from './process-cpu';
 
-const CONVERSATIONS = 1000;
+interface Options {
+  duration: number;
+  connections: number;
+  rounds: number;
+  warmup: number;
+  conversations: number;
+  'large-conversations': number;
+  scenarios: ('status' | 'list')[];
+  'cpu-profile': string | undefined;
+}
+
+const DEFAULTS = { duration: 10, connections: 10, rounds: 3, warmup: 2, conversations: 1000, 'large-conversations': 100_000 };
+
+type Path = 'full' | 'bare';
+
+interface Scenario {
+  label: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
+
+interface Run {
+  load: LoadFigures;
+  /** CPU seconds each process used during the run. */
+  cpu: Record<string, number>;
+}
 
 /**
- * Issue 2 benchmark: the full path (HTTP gateway -> gRPC -> conversations service -> MongoDB)
- * against a bare Express handler that calls the same use case on the same database in one
- * process, for POST /conversation/status and GET /conversations?limit=100.
+ * Issue 12: the full path (HTTP gateway -> gRPC -> conversations service -> MongoDB) beside a bare
+ * Express handler in a process of its own that calls the same use cases on the same database,
+ * for POST /conversation/status and GET /conversations?limit=100, at 1,000 conversations and (the
+ * list) at 100,000 in one business. Full and bare runs alternate, same connections and duration,
+ * so a busy shared machine weighs on both alike; the figures are the medians over the rounds, with
+ * the CPU each process spent per request.
  */
 export const conversationReadsBenchmark: BenchmarkModule = {
-  summary: 'POST /conversation/status and GET /conversations?limit=100: full path vs a bare Express handler on the same query',
-  options: ['--duration <seconds per run> (default 10)', '--connections <concurrent connections> (default 10)'],
-  run: async (argv) => {
-    const { duration, connections } = integerOptions(argv, { duration: 10, connections: 10 });
-    await runConversationReads({ durationSeconds: duration, connections });
-  },
+  summary: 'POST /conversation/status and GET /conversations?limit=100: full path vs a bare Express handler on the same reads, alternating runs',
+  options: [
+    `--duration <s>               each run (default ${DEFAULTS.duration})`,
+    `--connections <n>            concurrent connections of the load (default ${DEFAULTS.connections})`,
+    `--rounds <n>                 full/bare pairs per scenario (default ${DEFAULTS.rounds})`,
+    `--warmup <s>                 unmeasured run of each path before a scenario (default ${DEFAULTS.warmup})`,
+    `--conversations <n>          in the business (default ${DEFAULTS.conversations})`,
+    `--large-conversations <n>    then the list again at this many; 0 skips it (default ${DEFAULTS['large-conversations']})`,
+    '--scenarios <list>           status, list or both (default status,list; the list runs at both sizes)',
+    '--cpu-profile <dir>          node --cpu-prof of the gateway, the conversations service and the bare server, summarised at the end',
+  ],
+  run: async (argv, figures) => runConversationReads(figures.parameters(parseOptions(argv)), figures),
 };
 
-async function runConversationReads(options: { durationSeconds: number; connections: number }): Promise<void> {
+function parseOptions(argv: string[]): Options {
+  const names = [...Object.keys(DEFAULTS), 'scenarios', 'cpu-profile'];
+  const { values } = parseArgs({ args: argv, options: Object.fromEntries(names.map((name) => [name, { type: 'string' as const }])), strict: true });
+  const integer = (name: keyof typeof DEFAULTS, min: number): number => {
+    const raw = values[name];
+    if (raw === undefined) return DEFAULTS[name];
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be an integer >= ${min}, got ${raw}`);
+    return value;
+  };
+  const cpuProfile = values['cpu-profile'];
+  const scenarios = (values['scenarios'] ?? 'status,list').split(',');
+  if (scenarios.length === 0 || scenarios.some((scenario) => scenario !== 'status' && scenario !== 'list')) throw new Error(`--scenarios takes status, list or both, got ${values['scenarios']}`);
+  return {
+    duration: integer('duration', 1),
+    connections: integer('connections', 1),
+    rounds: integer('rounds', 1),
+    warmup: integer('warmup', 0),
+    conversations: integer('conversations', 1),
+    'large-conversations': integer('large-conversations', 0),
+    scenarios: scenarios as Options['scenarios'],
+    'cpu-profile': cpuProfile === undefined ? undefined : path.resolve(process.env['INIT_CWD'] ?? process.cwd(), cpuProfile),
+  };
+}
+
+async function runConversationReads(options: Options, figures: FiguresRecorder): Promise<void> {
+  const profileDir = options['cpu-profile'];
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const nodeProfiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   // The product limit is 60 requests/minute per token; a load test measures throughput instead.
-  const stack = new LocalStack({ env: { RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' } });
-  const description = await stack.start();
-  let bare: Server | undefined;
+  // 100,000 conversations scanned by every list request would slow everyone else's tests on the shared MongoDB.
+  const stack = await startBenchStack({ env: { RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' }, nodeArgs: nodeProfiling });
+  const { description, mongo } = stack;
+  let bare: BareReadsServer | undefined;
+  const measuredWindows: [number, number][] = [];
   try {
     await connectMongo(description.env['MONGODB_URI']!);
     const business = await createTestBusinessIn(description, (seed) => seed);
-    const conversationUuid = await insertConversations(business.businessId, CONVERSATIONS);
-    const codec = new CursorCodec(description.env['SIGNING_SECRET']!);
-    bare = await startBareServer(business.businessId, codec);
-    const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
-    const gatewayUrl = `${description.gatewayUrls[0]}/v1/${business.slug}`;
+    const [statusConversation] = await insertBulkConversations({ businessId: business.businessId, from: 0, count: options.conversations, messages: 0 });
+    bare = await startBareReadsServer(
+      { mongodbUri: description.env['MONGODB_URI']!, businessId: business.businessId, signingSecret: description.env['SIGNING_SECRET']! },
+      nodeProfiling,
+    );
+    const urls: Record<Path, string> = { full: `${description.gatewayUrls[0]}/v1/${business.slug}`, bare: bare.url };
     const headers = { authorization: `Bearer ${business.token}`, 'content-type': 'application/json' };
-    const statusBody = JSON.stringify({ conversation: { uuid: conversationUuid } });
-    const load = { connections: options.connections, duration: options.durationSeconds, headers };
+    const meter = new CpuMeter({ gateway: description.pids['gateway-1']!, conversations: description.pids['conversations']!, bare: bare.pid, mongo: mongo.pid });
+    const measure = (scenario: Scenario) => measureScenario(scenario, urls, headers, meter, options, figures, measuredWindows);
 
-    console.log(`\nconversation reads: ${CONVERSATIONS} conversations, ${options.connections} connections, ${options.durationSeconds} s per run`);
-    const rows: [string, LoadFigures, LoadFigures][] = [];
-    for (const [name, method, path, body] of [
-      ['POST /conversation/status', 'POST', '/conversation/status', statusBody],
-      ['GET /conversations?limit=100', 'GET', '/conversations?limit=100', undefined],
-    ] as const) {
-      const full = await runLoad({ ...load, url: `${gatewayUrl}${path}`, method, body });
-      const direct = await runLoad({ ...load, url: `${bareUrl}${path}`, method, body });
-      rows.push([name, full, direct]);
-      console.log(formatFigures(`${name} full path`, full));
-      console.log(formatFigures(`${name} bare Express`, direct));
-      console.log(`${''.padEnd(44)} full/bare throughput ratio ${(full.requestsPerSecond / direct.requestsPerSecond).toFixed(2)}, p50 ratio ${(full.p50Ms / Math.max(direct.p50Ms, 0.01)).toFixed(2)}`);
+    console.log(
+      `\nconversation reads: ${options.connections} connections, ${options.rounds} rounds of ${options.duration} s per path (alternating, ${options.warmup} s warm-up each)`,
+    );
+    const status: Scenario = {
+      label: `POST /conversation/status at ${options.conversations} conversations`,
+      method: 'POST',
+      path: '/conversation/status',
+      body: JSON.stringify({ conversation: { uuid: statusConversation } }),
+    };
+    if (options.scenarios.includes('status')) {
+      await expectAnswer(urls, headers, status, (body) => body.conversation?.uuid === statusConversation);
+      await measure(status);
     }
+    if (options.scenarios.includes('list')) await measureLists(urls, headers, business.businessId, options, measure);
   } finally {
-    await new Promise((resolve) => (bare ? bare.close(resolve) : resolve(undefined)));
-    // The load generator hangs up at its deadline; queries it abandoned still run and must end before the client closes.
-    await Promise.allSettled(bareQueriesInFlight);
+    await bare?.stop();
     await disconnectMongo();
     await stack.stop();
   }
+  if (profileDir) printProfiles(profileDir, { gateway: description.pids['gateway-1']!, conversations: description.pids['conversations']!, bare: bare!.pid }, measuredWindows);
 }
 
-async function insertConversations(businessId: string, count: number): Promise<string> {
-  const now = Date.now();
-  const contacts = [];
-  const conversations = [];
-  for (let index = 0; index < count; index += 1) {
-    const at = new Date(now - index * 60_000);
-    const contactId = randomUUID();
-    contacts.push({ _id: contactId, channel_id: 'bench', first_name: 'Bench', last_name: `#${index}`, phone: `+5215500${String(index).padStart(6, '0')}`, phone_key: `5215500${String(index).padStart(6, '0')}`, created_at: at, updated_at: at });
-    conversations.push({
-      _id: randomUUID(),
-      contact_id: contactId,
-      channel_id: 'bench',
-      last_message: { uuid: randomUUID(), body: 'hello', content_type: 'text', is_from_customer: true, created_at: at },
-      last_inbound_at: at,
-      unread_count: 1,
-      sort_at: at,
-      created_at: at,
-      updated_at: at,
-    });
+/** The list page at the business's size, then (after inserting the rest) at the large size. */
+async function measureLists(
+  urls: Record<Path, string>,
+  headers: Record<string, string>,
+  businessId: string,
+  options: Options,
+  measure: (scenario: Scenario) => Promise<void>,
+): Promise<void> {
+  const list = (count: number): Scenario => ({ label: `GET /conversations?limit=100 at ${count} conversations`, method: 'GET', path: '/conversations?limit=100' });
+  await expectAnswer(urls, headers, list(options.conversations), (body) => body.items?.length === Math.min(100, options.conversations));
+  await measure(list(options.conversations));
+
+  const large = options['large-conversations'];
+  if (large > options.conversations) {
+    const started = Date.now();
+    await insertBulkConversations({ businessId, from: options.conversations, count: large - options.conversations, messages: 0 });
+    const seconds = (Date.now() - started) / 1000;
+    console.log(`\ninserted ${large - options.conversations} more conversations (and contacts) in ${seconds.toFixed(1)} s`);
+    await expectAnswer(urls, headers, list(large), (body) => body.items?.length === 100);
+    await measure(list(large));
   }
-  const scope = businessScope(businessId);
-  await new ContactRepository().insertMany(scope, contacts);
-  await new ConversationRepository().insertMany(scope, conversations);
-  return conversations[0]!._id;
 }
 
-const bareQueriesInFlight = new Set<Promise<unknown>>();
-
-function tracked<Value>(query: Promise<Value>): Promise<Value> {
-  bareQueriesInFlight.add(query);
-  void query.finally(() => bareQueriesInFlight.delete(query)).catch(() => undefined);
-  return query;
+async function measureScenario(
+  scenario: Scenario,
+  urls: Record<Path, string>,
+  headers: Record<string, string>,
+  meter: CpuMeter,
+  options: Options,
+  figures: FiguresRecorder,
+  measuredWindows: [number, number][],
+): Promise<void> {
+  const load = (target: Path, duration: number) =>
+    runLoad({ url: `${urls[target]}${scenario.path}`, method: scenario.method, body: scenario.body, headers, connections: options.connections, duration });
+  console.log(`\n${scenario.label}`);
+  if (options.warmup > 0) for (const target of ['full', 'bare'] as const) await load(target, options.warmup);
+  const runs: Record<Path, Run[]> = { full: [], bare: [] };
+  for (let round = 1; round <= options.rounds; round += 1) {
+    for (const target of ['full', 'bare'] as const) {
+      meter.start();
+      const startedAt = monotonicMicros();
+      const figuresOfRun = await load(target, options.duration);
+      measuredWindows.push([startedAt, monotonicMicros()]);
+      const run = { load: figuresOfRun, cpu: meter.stop() };
+      runs[target].push(run);
+      console.log(`${formatFigures(`  round ${round} ${target}`, run.load)}   CPU/request ${formatCpu(run)}`);
+    }
+  }
+  const median = { full: medianLoad(runs.full.map((run) => run.load)), bare: medianLoad(runs.bare.map((run) => run.load)) };
+  const ratios = runs.full.map((run, index) => run.load.requestsPerSecond / runs.bare[index]!.load.requestsPerSecond);
+  const ratio = median.full.requestsPerSecond / median.bare.requestsPerSecond;
+  console.log(formatFigures('  median full path', median.full));
+  console.log(formatFigures('  median bare Express', median.bare));
+  console.log(
+    `  full/bare throughput ${ratio.toFixed(2)}x (rounds ${ratios.map((value) => value.toFixed(2)).join(', ')}), p50 ${(median.full.p50Ms / Math.max(median.bare.p50Ms, 0.01)).toFixed(2)}x`,
+  );
+  for (const target of ['full', 'bare'] as const) {
+    figures.recordLoad(`${scenario.label}, ${target} path (median of ${options.rounds})`, median[target]);
+    for (const [process, seconds] of Object.entries(cpuPerRequest(runs[target]))) {
+      figures.record(`${scenario.label}, ${target} path: ${process} CPU per request`, seconds * 1e6, 'µs');
+    }
+  }
+  figures.record(`${scenario.label}: full/bare throughput ratio`, ratio, 'x');
+  figures.record(`${scenario.label}: full/bare p50 latency ratio`, median.full.p50Ms / Math.max(median.bare.p50Ms, 0.01), 'x');
 }
 
-/** The same use cases, same database, no gateway pipeline and no gRPC hop. */
-function startBareServer(businessId: string, codec: ListCursorCodec): Promise<Server> {
-  const scope = businessScope(businessId);
-  const app = express();
-  app.use(express.json());
-  app.post('/conversation/status', (request, response, next) => {
-    tracked(getConversationStatus(scope, request.body.conversation)).then((snapshot) => response.json(snapshot), next);
-  });
-  app.get('/conversations', (request, response, next) => {
-    tracked(listConversations(scope, codec, { limit: Number(request.query['limit'] ?? 50), order: 'desc' })).then((page) => response.json(page), next);
-  });
-  return new Promise((resolve) => {
-    const server = app.listen(0, '127.0.0.1', () => resolve(server));
-  });
+function monotonicMicros(): number {
+  return Number(process.hrtime.bigint() / 1000n);
 }
+
+/** CPU seconds per request of each process over all the runs of one path. */
+function cpuPerRequest(runs: Run[]): Record<string, number> {
+  const requests = runs.reduce((sum, run) => sum + run.load.total, 0);
+  const totals: Record<string, number> = {};
+  for (const run of runs) for (const [name, seconds] of Object.entries(run.cpu)) totals[name] = (totals[name] ?? 0) + seconds;
+  return Object.fromEntries(Object.entries(totals).map(([name, seconds]) => [name, requests > 0 ? seconds / requests : Number.NaN]));
+}
+
+function formatCpu(run: Run): string {
+  return Object.entries(run.cpu)
+    .map(([name, seconds]) => `${name} ${run.load.total > 0 ? ((seconds * 1e6) / run.load.total).toFixed(0) : '-'} µs`)
+    .join(', ');
+}
+
+function medianLoad(loads: LoadFigures[]): LoadFigures {
+  const median = (pick: (load: LoadFigures) => number) => {
+    const sorted = loads.map(pick).sort((a, b) => a - b);
+    const middle = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  };
+  return {
+    requestsPerSecond: median((load) => load.requestsPerSecond),
+    p50Ms: median((load) => load.p50Ms),
+    p99Ms: median((load) => load.p99Ms),
+    total: loads.reduce((sum, load) => sum + load.total, 0),
+    non2xx: loads.reduce((sum, load) => sum + load.non2xx, 0),
+    errors: loads.reduce((sum, load) => sum + load.errors, 0),
+  };
+}
+
+/** Both paths answer the scenario's request correctly before it is measured. */
+async function expectAnswer(urls: Record<Path, string>, headers: Record<string, string>, scenario: Scenario, isRight: (body: any) => boolean): Promise<void> {
+  for (const target of ['full', 'bare'] as const) {
+    const response = await fetch(`${urls[target]}${scenario.path}`, { method: scenario.method, headers, body: scenario.body });
+    const body = await response.json();
+    if (response.status !== 200 || !isRight(body)) throw new Error(`${target} path: ${scenario.method} ${scenario.path} answered ${response.status} ${JSON.stringify(body).slice(0, 300)}`);
+  }
+}
+
+/** The profiles node wrote at exit (CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile), summarised per process over the measured runs. */
+function printProfiles(directory: string, pids: Record<string, number>, windows: [number, number][]): void {
+  const files = readdirSync(directory).filter((file) => file.endsWith('.cpuprofile'));
+  for (const [name, pid] of Object.entries(pids)) {
+    const file = files.find((candidate) => candidate.split('.')[3] === String(pid));
+    if (!file) {
+      console.log(`\nno CPU profile of ${name} (pid ${pid}) in ${directory}`);
+      continue;
+    }
+    const profile = JSON.parse(readFileSync(path.join(directory, file), 'utf8')) as CpuProfile;
+    console.log(`\n${formatProfileSummary(`${name} CPU profile over the measured runs (${path.join(directory, file)})`, summarizeCpuProfile(profile, WORKSPACE_ROOT, windows))}`);
+  }
+}
+

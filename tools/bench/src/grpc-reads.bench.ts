@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { connectMongo, disconnectMongo } from '@cmsg/dal';
 import { type ClientSecurity, ConversationsServiceClient, HealthCheckResponse_ServingStatus, HealthClient, createServiceClient } from '@cmsg/proto';
@@ -13,16 +12,11 @@ import { formatFigures, type LoadFigures, runLoad } from './load-test';
  */
 export const grpcReadsBenchmark: BenchmarkModule = {
   summary: 'GetConversationStatus over gRPC (plaintext, mutual TLS) vs POST /conversation/status through the gateway',
-  options: ['--duration <seconds per run> (default 10)', '--connections <concurrent callers> (default 10)', '--json <file> (figures with names and units)'],
-  run: async (argv) => {
-    const { values } = parseArgs({ args: argv, options: { duration: { type: 'string' }, connections: { type: 'string' }, json: { type: 'string' } }, strict: true });
-    const durationSeconds = positive(values.duration, 10, 'duration');
-    const connections = positive(values.connections, 10, 'connections');
-    const rows = await runGrpcReads({ durationSeconds, connections });
-    if (values.json) {
-      writeFileSync(values.json, `${JSON.stringify(report(rows, { durationSeconds, connections }), null, 2)}\n`);
-      console.log(`figures written to ${values.json}`);
-    }
+  options: ['--duration <seconds per run> (default 10)', '--connections <concurrent callers> (default 10)'],
+  run: async (argv, figures) => {
+    const { values } = parseArgs({ args: argv, options: { duration: { type: 'string' }, connections: { type: 'string' } }, strict: true });
+    const options = figures.parameters({ durationSeconds: positive(values.duration, 10, 'duration'), connections: positive(values.connections, 10, 'connections') });
+    for (const row of await runGrpcReads(options)) figures.recordLoad(row.name, row.figures);
   },
 };
 
@@ -115,25 +109,6 @@ async function waitUntilServing(address: string, security: ClientSecurity): Prom
     health.close();
   }
 }
-
-function report(rows: Row[], options: { durationSeconds: number; connections: number }) {
-  return {
-    benchmark: 'grpc-reads',
-    method: 'cmsg.conversations.v1.ConversationsService/GetConversationStatus',
-    rest_route: 'POST /v1/{slug}/conversation/status',
-    duration_seconds: options.durationSeconds,
-    concurrent_callers: options.connections,
-    figures: rows.flatMap(({ name, figures }) => [
-      { name: `${name}.throughput`, unit: 'req/s', value: round(figures.requestsPerSecond) },
-      { name: `${name}.latency_p50`, unit: 'ms', value: round(figures.p50Ms) },
-      { name: `${name}.latency_p99`, unit: 'ms', value: round(figures.p99Ms) },
-      { name: `${name}.requests`, unit: 'count', value: figures.total },
-      { name: `${name}.errors`, unit: 'count', value: figures.errors + figures.non2xx },
-    ]),
-  };
-}
-
-const round = (value: number) => Math.round(value * 100) / 100;
 
 function positive(raw: string | undefined, fallback: number, name: string): number {
   if (raw === undefined) return fallback;

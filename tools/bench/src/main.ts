@@ -1,22 +1,28 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { actionGroupsBenchmark } from './action-groups.bench';
-import type { BenchmarkModule } from './benchmark-module';
+import { BARE_READS_SERVER_COMMAND, runBareReadsServer } from './bare-reads-server';
+import { type BenchmarkModule, takeJsonOption } from './benchmark-module';
 import { conversationReadsBenchmark } from './conversation-reads.bench';
+import { FiguresRecorder } from './figures-recorder';
 import { grpcReadsBenchmark } from './grpc-reads.bench';
+import { mongoBackendsBenchmark } from './mongo-backends.bench';
 import { scheduledMessagesBenchmark } from './scheduled-messages.bench';
 import { uploadBench } from './upload.bench';
 
-/** `npm run bench -- <benchmark> [options]`: each benchmark starts its own stack on loopback. */
+/** `npm run bench -- <benchmark> [options] [--json FILE]`: each benchmark starts its own stack on loopback. */
 const BENCHMARKS: Record<string, BenchmarkModule> = {
   'conversation-reads': conversationReadsBenchmark,
   'grpc-reads': grpcReadsBenchmark,
   'action-groups': actionGroupsBenchmark,
   'scheduled-messages': scheduledMessagesBenchmark,
   upload: uploadBench,
+  'mongo-backends': mongoBackendsBenchmark,
 };
 
 function usage(): string {
   const lines = Object.entries(BENCHMARKS).flatMap(([name, benchmark]) => [`  ${name}: ${benchmark.summary}`, ...benchmark.options.map((option) => `      ${option}`)]);
-  return ['usage: npm run bench -- <benchmark> [options]', '', 'benchmarks:', ...lines].join('\n');
+  return ['usage: npm run bench -- <benchmark> [options] [--json FILE]', '', '--json FILE also writes the figures, the parameters and the machine state as JSON.', '', 'benchmarks:', ...lines].join('\n');
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -25,12 +31,25 @@ async function main(argv: string[]): Promise<number> {
     console.log(usage());
     return name === undefined ? 2 : 0;
   }
+  if (name === BARE_READS_SERVER_COMMAND) {
+    await runBareReadsServer();
+    return 0;
+  }
   const benchmark = BENCHMARKS[name];
   if (!benchmark) {
     console.error(`unknown benchmark ${JSON.stringify(name)}\n\n${usage()}`);
     return 2;
   }
-  await benchmark.run(rest);
+  const { json, rest: options } = takeJsonOption(rest);
+  // npm runs scripts from the workspace root; a relative FILE means where npm was called from.
+  const jsonFile = json === undefined ? undefined : path.resolve(process.env['INIT_CWD'] ?? process.cwd(), json);
+  if (jsonFile) mkdirSync(path.dirname(jsonFile), { recursive: true });
+  const figures = new FiguresRecorder(name);
+  await benchmark.run(options, figures);
+  if (jsonFile) {
+    figures.write(jsonFile);
+    console.log(`\n${figures.figures.length} figures written to ${jsonFile}`);
+  }
   return 0;
 }
 

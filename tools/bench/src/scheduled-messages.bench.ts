@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import { scheduleHistoryEntry } from '@cmsg/conversation-commands';
 import { ChannelRepository, ContactRepository, ConversationRepository, ScheduledMessageRepository, businessScope, connectMongo, disconnectMongo } from '@cmsg/dal';
 import { type ApiClient, AppProcess, LocalStack, type TestBusiness, createTestBusinessIn, freePort, startFakes } from '@cmsg/testing';
 import { DateTime } from 'luxon';
 import mongoose from 'mongoose';
 import { type BenchmarkModule, integerOptions, percentile } from './benchmark-module';
+import type { FiguresRecorder } from './figures-recorder';
 
 export interface ScheduledMessagesBenchmarkOptions {
   /** Schedules, one per conversation, all due in the same minute. */
@@ -16,8 +16,6 @@ export interface ScheduledMessagesBenchmarkOptions {
   apiCreates: number;
   /** Give up waiting for the firings after this long. */
   waitMinutes: number;
-  /** Writes the figures there as JSON (names and units). */
-  json?: string;
   /** Runs once the stack is up (e.g. to swap in another build of an app). */
   afterStart?: (stack: LocalStack) => Promise<void>;
 }
@@ -25,13 +23,6 @@ export interface ScheduledMessagesBenchmarkOptions {
 const DEFAULTS = { schedules: 10_000, concurrency: 8, apiCreates: 500, waitMinutes: 20 };
 const ZONE = 'UTC';
 const TEXT_PREFIX = 'bench schedule #';
-
-/** One figure of the run, as written to the --json file. */
-interface Figure {
-  name: string;
-  unit: string;
-  value: number;
-}
 
 /**
  * Issue benchmark: 10,000 scheduled messages across 10,000 conversations, all due in the same
@@ -42,12 +33,11 @@ interface Figure {
  * creation speed does not decide when they are due. Prints how many fired, how many reached the
  * provider twice (must be 0), and the lateness after their minute.
  */
-export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBenchmarkOptions): Promise<void> {
+export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBenchmarkOptions, recorder: FiguresRecorder): Promise<void> {
   const fakes = await startFakes();
   const stack = new LocalStack({ env: { ...fakes.env, RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' }, fakes: { chatApiBaseUrl: fakes.chatApiBaseUrl, aiBaseUrl: fakes.aiBaseUrl } });
   const description = await stack.start();
   const secondScheduler = new AppProcess('scheduler-2', 'scheduler', { ...description.env, GRPC_ADDRESS: `127.0.0.1:${await freePort()}` }, description.logDir);
-  const figures: Figure[] = [];
   try {
     secondScheduler.start();
     await options.afterStart?.(stack);
@@ -65,7 +55,7 @@ export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBe
     const byIndex = await createSchedules(business.api, conversations.slice(0, viaApi), templateUuid, options.concurrency);
     const createSeconds = (Date.now() - createStarted) / 1000;
     console.log(`created ${byIndex.filter(Boolean).length} schedules through POST /conversation/scheduled-message in ${createSeconds.toFixed(1)} s (${(viaApi / createSeconds).toFixed(1)}/s)`);
-    figures.push({ name: 'api_creates_per_second', unit: 'requests/s', value: viaApi / createSeconds });
+    recorder.record('api_creates_per_second', viaApi / createSeconds, 'requests/s');
     if (viaApi < conversations.length) {
       const storeStarted = Date.now();
       byIndex.push(...(await storeSchedules(business, conversations, viaApi, templateUuid)));
@@ -110,7 +100,7 @@ export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBe
     console.log(`reached the fake Cloud API: ${sendsByIndex.size}; more than once: ${twice}`);
     console.log(latenessLine('firing lateness (scheduler claimed and produced it)', firingLateness));
     console.log(latenessLine('delivery lateness (fake Cloud API received it)', deliveryLateness));
-    figures.push(
+    for (const figure of [
       { name: 'schedules', unit: 'count', value: scheduleUuids.length },
       { name: 'finished', unit: 'count', value: finished },
       { name: 'fired', unit: 'count', value: firingLateness.length },
@@ -118,8 +108,7 @@ export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBe
       { name: 'reached_provider_more_than_once', unit: 'count', value: twice },
       ...latenessFigures('firing_lateness', firingLateness),
       ...latenessFigures('delivery_lateness', deliveryLateness),
-    );
-    if (options.json) writeFileSync(options.json, `${JSON.stringify({ benchmark: 'scheduled-messages', options: { schedules: options.schedules, apiCreates: options.apiCreates }, figures }, null, 2)}\n`);
+    ]) recorder.record(figure.name, figure.value, figure.unit);
   } finally {
     await secondScheduler.stop();
     await disconnectMongo();
@@ -143,7 +132,7 @@ function latenessLine(label: string, sortedMs: number[]): string {
   return `${label.padEnd(52)} p50 ${seconds(percentile(sortedMs, 50))}   p99 ${seconds(percentile(sortedMs, 99))}   max ${seconds(sortedMs.at(-1)!)}   (${sortedMs.length})`;
 }
 
-function latenessFigures(name: string, sortedMs: number[]): Figure[] {
+function latenessFigures(name: string, sortedMs: number[]): { name: string; unit: string; value: number }[] {
   if (sortedMs.length === 0) return [];
   return [
     { name: `${name}_p50`, unit: 'ms', value: percentile(sortedMs, 50) },
@@ -278,15 +267,6 @@ async function storeSchedules(business: TestBusiness, conversations: string[], f
   return uuids;
 }
 
-/** `--json FILE` beside the integer options. */
-function withoutJsonOption(argv: string[]): { json: string | undefined; rest: string[] } {
-  const at = argv.indexOf('--json');
-  if (at < 0) return { json: undefined, rest: argv };
-  const json = argv[at + 1];
-  if (!json || json.startsWith('--')) throw new Error('--json needs a file name');
-  return { json, rest: [...argv.slice(0, at), ...argv.slice(at + 2)] };
-}
-
 export const scheduledMessagesBenchmark: BenchmarkModule = {
   summary: `${DEFAULTS.schedules} scheduled messages due in the same minute, two scheduler replicas: how many fired, how many twice, lateness`,
   options: [
@@ -294,10 +274,6 @@ export const scheduledMessagesBenchmark: BenchmarkModule = {
     `--apiCreates N created through the public API, the rest stored through the repository (default ${DEFAULTS.apiCreates})`,
     `--concurrency N create requests in flight (default ${DEFAULTS.concurrency})`,
     `--waitMinutes N (default ${DEFAULTS.waitMinutes})`,
-    '--json FILE writes the figures there',
   ],
-  run: (argv) => {
-    const { json, rest } = withoutJsonOption(argv);
-    return runScheduledMessagesBenchmark({ ...integerOptions(rest, DEFAULTS), ...(json ? { json } : {}) });
-  },
+  run: (argv, recorder) => runScheduledMessagesBenchmark(recorder.parameters(integerOptions(argv, DEFAULTS)), recorder),
 };

@@ -4,9 +4,10 @@ import { request } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { connectMongo, disconnectMongo } from '@cmsg/dal';
-import { LocalStack, createTestBusinessIn } from '@cmsg/testing';
-import mongoose from 'mongoose';
+import { createTestBusinessIn } from '@cmsg/testing';
 import { type BenchmarkModule, integerOptions } from './benchmark-module';
+import { startBenchStack } from './bench-stack';
+import type { FiguresRecorder } from './figures-recorder';
 
 export interface UploadBenchmarkOptions {
   /** Bytes to upload; default 100 MiB, the document cap. */
@@ -21,9 +22,9 @@ const MIB = 1024 * 1024;
 export const uploadBench: BenchmarkModule = {
   summary: 'one large upload through the gateway into GridFS: MiB/s and peak RSS of the gateway and the conversations service',
   options: ['--size-mib <n>   upload size (default 100, the document cap)', '--sample-ms <n>  RSS sampling period (default 50)'],
-  run: (argv) => {
-    const options = integerOptions(argv, { 'size-mib': 100, 'sample-ms': 50 });
-    return uploadBenchmark({ sizeBytes: options['size-mib'] * MIB, sampleIntervalMs: options['sample-ms'] });
+  run: (argv, figures) => {
+    const options = figures.parameters(integerOptions(argv, { 'size-mib': 100, 'sample-ms': 50 }));
+    return uploadBenchmark({ sizeBytes: options['size-mib'] * MIB, sampleIntervalMs: options['sample-ms'] }, figures);
   },
 };
 
@@ -33,11 +34,11 @@ export const uploadBench: BenchmarkModule = {
  * The body is generated as it is sent, so the client holds no copy of the file either. A flat
  * gateway RSS shows the bytes stream through it instead of sitting in memory.
  */
-export async function uploadBenchmark(options: UploadBenchmarkOptions = {}): Promise<void> {
+export async function uploadBenchmark(options: UploadBenchmarkOptions, figures: FiguresRecorder): Promise<void> {
   const size = options.sizeBytes ?? 100 * MIB;
   const intervalMs = options.sampleIntervalMs ?? 50;
-  const stack = new LocalStack({ env: { RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' } });
-  const description = await stack.start();
+  const stack = await startBenchStack({ env: { RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' } });
+  const { description } = stack;
   try {
     await connectMongo(description.env['MONGODB_URI']!);
     const business = await createTestBusinessIn(description, (seed) => seed);
@@ -64,15 +65,17 @@ export async function uploadBenchmark(options: UploadBenchmarkOptions = {}): Pro
 
     console.log(`\nupload: ${(size / MIB).toFixed(0)} MiB through the gateway into GridFS, RSS sampled every ${intervalMs} ms`);
     console.log(`  throughput               ${(size / MIB / seconds).toFixed(1)} MiB/s (${seconds.toFixed(2)} s, ${sampled.gateway.samples} samples)`);
+    figures.record('upload throughput', size / MIB / seconds, 'MiB/s');
+    figures.record('upload duration', seconds, 's');
     for (const [name, sampler] of Object.entries(sampled)) {
       const before = baseline[name as keyof typeof baseline];
-      console.log(
-        `  ${`${name} RSS`.padEnd(24)} before ${mib(before)}   peak ${mib(sampler.peak)}   growth ${mib(Math.max(0, sampler.peak - before))}`,
-      );
+      const growth = Math.max(0, sampler.peak - before);
+      console.log(`  ${`${name} RSS`.padEnd(24)} before ${mib(before)}   peak ${mib(sampler.peak)}   growth ${mib(growth)}`);
+      figures.record(`${name} RSS before`, before / MIB, 'MiB');
+      figures.record(`${name} RSS peak`, sampler.peak / MIB, 'MiB');
+      figures.record(`${name} RSS growth`, growth / MIB, 'MiB');
     }
   } finally {
-    // The run's own database: its 100 MiB of chunks are of no further use.
-    await mongoose.connection.db?.dropDatabase().catch(() => undefined);
     await disconnectMongo();
     await stack.stop();
   }

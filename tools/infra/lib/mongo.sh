@@ -19,7 +19,8 @@ MONGO_PORT=${CMSG_MONGO_PORT:-$MONGO_DEFAULT_PORT}
 # document on the heap, so it gets more room.
 MONGO_HEAP=${CMSG_MONGO_HEAP:-$([[ $MONGO_BACKEND == memory ]] && echo 3g || echo 1g)}
 MONGO_LIBS="$INFRA_HOME/mongo-java-server-$MONGO_SERVER_VERSION/libs"
-MONGO_DIR="$INFRA_RUN/mongo-$MONGO_BACKEND-$MONGO_PORT"
+# CMSG_MONGO_DIR puts the pid, log and H2 file elsewhere (a benchmark's throwaway server).
+MONGO_DIR="${CMSG_MONGO_DIR:-$INFRA_RUN/mongo-$MONGO_BACKEND-$MONGO_PORT}"
 MONGO_PIDFILE="$MONGO_DIR/mongo.pid"
 MONGO_LOG="$MONGO_DIR/mongo.log"
 MONGO_H2_FILE="$MONGO_DIR/data.mv"

@@ -1,0 +1,91 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ListCursorCodec, getConversationStatus, listConversations } from '@cmsg/conversations-domain';
+import { businessScope, connectMongo, disconnectMongo } from '@cmsg/dal';
+import express from 'express';
+
+/** The hidden `npm run bench` subcommand a bare server process runs (bench main.ts). */
+export const BARE_READS_SERVER_COMMAND = '__bare-reads-server';
+
+interface BareServerConfig {
+  mongodbUri: string;
+  businessId: string;
+  signingSecret: string;
+}
+
+export interface BareReadsServer {
+  url: string;
+  pid: number;
+  /** SIGTERM: in-flight reads finish, the process exits (and writes its CPU profile when asked). */
+  stop(): Promise<void>;
+}
+
+/**
+ * A process of its own, as the conversations service is one: the same use cases on the same
+ * database through the same driver and pool, behind a bare Express handler. No request id, token,
+ * rate limit, validation, logging or gRPC hop: what the full path costs beyond the reads.
+ */
+export function startBareReadsServer(config: BareServerConfig, execArgv: string[]): Promise<BareReadsServer> {
+  const child = fork(process.argv[1]!, [BARE_READS_SERVER_COMMAND], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the bare reads server exited (${code}) before it listened`)));
+    child.once('message', (message: { port: number }) => {
+      child.removeAllListeners('exit');
+      resolve({ url: `http://127.0.0.1:${message.port}`, pid: child.pid!, stop: () => stopChild(child) });
+    });
+    child.send(config);
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** The child's side: waits for its config on the IPC channel, listens, answers with its port. */
+export function runBareReadsServer(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    process.once('message', (config: BareServerConfig) => {
+      serve(config).then(resolve, reject);
+    });
+  });
+}
+
+async function serve(config: BareServerConfig): Promise<void> {
+  await connectMongo(config.mongodbUri);
+  const scope = businessScope(config.businessId);
+  const codec = new ListCursorCodec(config.signingSecret);
+  const inFlight = new Set<Promise<unknown>>();
+  const tracked = <Value>(query: Promise<Value>): Promise<Value> => {
+    inFlight.add(query);
+    void query.finally(() => inFlight.delete(query)).catch(() => undefined);
+    return query;
+  };
+  const app = express();
+  app.use(express.json());
+  app.post('/conversation/status', (request, response, next) => {
+    tracked(getConversationStatus(scope, request.body.conversation)).then((snapshot) => response.json(snapshot), next);
+  });
+  app.get('/conversations', (request, response, next) => {
+    tracked(listConversations(scope, codec, { limit: Number(request.query['limit'] ?? 50), order: 'desc' })).then((page) => response.json(page), next);
+  });
+  // A failed read is counted as a non-2xx by the load generator; its stack on every request would bury the figures.
+  app.use((error: Error, _request: express.Request, response: express.Response, _next: express.NextFunction) => {
+    response.status(500).json({ message: error.message });
+  });
+  const server = await new Promise<Server>((listening) => {
+    const started = app.listen(0, '127.0.0.1', () => listening(started));
+  });
+  process.send!({ port: (server.address() as AddressInfo).port });
+  await new Promise((stopped) => process.once('SIGTERM', stopped));
+  await new Promise((closed) => server.close(closed));
+  // The load generator hangs up at its deadline; reads it abandoned still run and must end before the pool closes.
+  await Promise.allSettled(inFlight);
+  await disconnectMongo();
+  process.disconnect();
+}

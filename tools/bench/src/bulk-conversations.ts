@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import mongoose from 'mongoose';
+
+const BATCH = 2000;
+
+export interface BulkConversationsOptions {
+  businessId: string;
+  /** Index of the first conversation: conversation i was last active i minutes ago. */
+  from: number;
+  count: number;
+  /** Messages per conversation, oldest first, alternating customer and business (0: none). */
+  messages: number;
+}
+
+/**
+ * Contacts and their conversations (and messages) in the shape the product stores them, written in
+ * bulk through the driver: the seed loader upserts one document at a time by `{_id, business_id}`,
+ * which the local server answers by scanning, so it cannot load 100,000 conversations in a
+ * benchmark's time. Answers the uuids of the conversations written, newest first.
+ */
+export async function insertBulkConversations(options: BulkConversationsOptions): Promise<string[]> {
+  const { businessId } = options;
+  const now = Date.now();
+  const uuids: string[] = [];
+  const collection = (name: string) => mongoose.connection.collection<{ _id: string }>(name);
+  for (let start = options.from; start < options.from + options.count; start += BATCH) {
+    const contacts = [];
+    const conversations = [];
+    const messages = [];
+    for (let index = start; index < Math.min(options.from + options.count, start + BATCH); index += 1) {
+      const at = new Date(now - index * 60_000);
+      const contactId = randomUUID();
+      const conversationId = randomUUID();
+      const phone = `5215500${String(index).padStart(6, '0')}`;
+      contacts.push({ _id: contactId, business_id: businessId, channel_id: 'bench', first_name: 'Bench', last_name: `#${index}`, phone: `+${phone}`, phone_key: phone, is_tester: false, created_at: at, updated_at: at });
+      const thread = Array.from({ length: options.messages }, (_, position) => ({
+        _id: randomUUID(),
+        business_id: businessId,
+        conversation_id: conversationId,
+        is_from_customer: position % 2 === 0,
+        body: position % 2 === 0 ? `Hello, this is customer ${index}` : 'Thanks for writing, we will get back to you shortly.',
+        content_type: 'text',
+        status: position % 2 === 0 ? 'received' : 'sent',
+        media_transcription_pending: false,
+        is_simulated: false,
+        created_at: new Date(at.getTime() - (options.messages - 1 - position) * 1000),
+      }));
+      messages.push(...thread);
+      const last = thread.at(-1);
+      conversations.push({
+        _id: conversationId,
+        business_id: businessId,
+        contact_id: contactId,
+        contact: { name: `Bench #${index}`, profile_name: null, phone: `+${phone}`, chat_user_id: null },
+        channel_id: 'bench',
+        ai_employee_id: null,
+        mailbox_id: null,
+        tag_ids: [],
+        inbox_status: 'resolved',
+        last_message: last
+          ? { uuid: last._id, body: last.body, content_type: 'text', is_from_customer: last.is_from_customer, created_at: last.created_at }
+          : { uuid: randomUUID(), body: 'hello', content_type: 'text', is_from_customer: true, created_at: at },
+        last_inbound_at: at,
+        unread_count: 1,
+        media_awaiting_transcription: 0,
+        is_tester: false,
+        outbox: [],
+        sort_at: at,
+        created_at: at,
+        updated_at: at,
+      });
+      uuids.push(conversationId);
+    }
+    await collection('contacts').insertMany(contacts, { ordered: false });
+    if (messages.length > 0) await collection('messages').insertMany(messages, { ordered: false });
+    await collection('conversations').insertMany(conversations, { ordered: false });
+  }
+  return uuids;
+}

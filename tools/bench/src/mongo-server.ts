@@ -1,0 +1,67 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { WORKSPACE_ROOT, freePort } from '@cmsg/testing';
+
+export type MongoBackend = 'h2' | 'memory';
+
+/** One mongo-java-server of our own, started by the project's launcher on a free port. */
+export interface ThrowawayMongoServer {
+  backend: MongoBackend;
+  /** Without a database name. */
+  uri: string;
+  pid: number;
+  /** From `infra.sh mongo-up` to its first answered ping. */
+  startSeconds: number;
+  /** Bytes of the H2 store on disk (0 for the memory backend). */
+  storeBytes(): number;
+  stop(): void;
+}
+
+/**
+ * `infra.sh mongo-up` with its own port and state directory, so it shares nothing with the
+ * machine's servers; `stop()` sends SIGTERM through `infra.sh mongo-down` and removes the directory.
+ */
+export async function startThrowawayMongoServer(backend: MongoBackend): Promise<ThrowawayMongoServer> {
+  const port = await freePort();
+  const directory = mkdtempSync(path.join(tmpdir(), `cmsg-mongo-${backend}-`));
+  // MONGODB_URI set (npm test exports it) would make infra.sh skip starting a server.
+  const env: NodeJS.ProcessEnv = { ...process.env, CMSG_MONGO_BACKEND: backend, CMSG_MONGO_PORT: String(port), CMSG_MONGO_DIR: directory };
+  delete env['MONGODB_URI'];
+  const infra = (command: string) => execFileSync('bash', [path.join(WORKSPACE_ROOT, 'tools/infra/infra.sh'), command], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const started = Date.now();
+  try {
+    infra('mongo-up');
+  } catch (error) {
+    rmSync(directory, { recursive: true, force: true });
+    throw error;
+  }
+  const startSeconds = (Date.now() - started) / 1000;
+  return {
+    backend,
+    uri: `mongodb://127.0.0.1:${port}/`,
+    pid: Number(readFileSync(path.join(directory, 'mongo.pid'), 'utf8').trim()),
+    startSeconds,
+    storeBytes: () => {
+      try {
+        return statSync(path.join(directory, 'data.mv')).size;
+      } catch {
+        return 0;
+      }
+    },
+    stop: () => {
+      try {
+        infra('mongo-down');
+      } finally {
+        rmSync(directory, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** Resident memory of a process in bytes, from /proc/<pid>/status (Linux). */
+export function residentBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? 0) * 1024;
+}
