@@ -19,6 +19,10 @@ async function startExtraScheduler(name: string): Promise<AppProcess> {
     SCHEDULER_REPLICA_ID: name,
     SCHEDULER_POLL_INTERVAL_MS: '200',
     SCHEDULER_FIRE_LEASE_MS: '3000',
+    // A customer-reply consumer group of their own: the SIGKILL below would otherwise hold the
+    // shared stack's group (and the customer-reply tests running beside this one) for the session
+    // timeout until Kafka reassigns the dead member's partitions.
+    CUSTOMER_REPLY_CONSUMER_GROUP_ID: `${name}-customer-replies`,
   }, stack.logDir);
   replica.start();
   const deadline = Date.now() + 30_000;

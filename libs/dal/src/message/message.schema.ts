@@ -59,7 +59,8 @@ messageSchema.index({ business_id: 1, _id: 1 }, { unique: true });
 messageSchema.index({ business_id: 1, conversation_id: 1, created_at: -1, _id: -1 });
 // What was sent to a tester conversation, newest first.
 messageSchema.index({ business_id: 1, conversation_id: 1, is_from_customer: 1, created_at: -1, _id: -1 });
-// Delivery status webhooks find the outbound message by the provider's id.
-messageSchema.index({ business_id: 1, provider_message_id: 1 });
+// Delivery status webhooks find the outbound message by the provider's id (and update it while its
+// status is one a status may follow: `status: {$in}` is an equality bound too).
+messageSchema.index({ business_id: 1, provider_message_id: 1, is_from_customer: 1, status: 1 });
 
 export const MessageModel = model('Message', messageSchema, 'messages');

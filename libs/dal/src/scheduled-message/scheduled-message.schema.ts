@@ -70,7 +70,8 @@ scheduledMessageSchema.index({ pending_conversation_key: 1 }, { unique: true, sp
 scheduledMessageSchema.index({ pending_id: 1 }, { unique: true, sparse: true });
 // Due schedules in every business: pending real-time ones by firing time, pending tester ones.
 scheduledMessageSchema.index({ status: 1, is_tester: 1, schedule_at: 1 });
-// Claimed firings whose claimer died before producing: lease expired.
-scheduledMessageSchema.index({ status: 1, fire_lease_until: 1 });
+// Claimed firings whose claimer died before producing (lease expired), in firing-time order like the
+// other two alternatives of the due-schedule query's $or.
+scheduledMessageSchema.index({ status: 1, schedule_at: 1, fire_lease_until: 1 });
 
 export const ScheduledMessageModel = model('ScheduledMessage', scheduledMessageSchema, 'scheduled_messages');

@@ -23,7 +23,7 @@ export const webhookDeliverySchema = new Schema(
   documentOptions,
 );
 // The dispatcher's claim: pending deliveries due now (next_attempt_at, oldest first), lease over.
-webhookDeliverySchema.index({ status: 1, next_attempt_at: 1 });
+webhookDeliverySchema.index({ status: 1, next_attempt_at: 1, lease_until: 1 });
 // An attempt's outcome, written only by the claim that holds the lease (`{_id, lease_id}`). Unique
 // because _id is; the local server serves a filter from an index only when its keys are exactly a
 // unique index's keys.
