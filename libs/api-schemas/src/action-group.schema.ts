@@ -13,7 +13,18 @@ const ActionGroupBodySchema = z
       .array(ActionSchema)
       .min(1)
       .max(ACTION_GROUP_LIMITS.maxActions)
-      .openapi({ description: `1 to ${ACTION_GROUP_LIMITS.maxActions} actions run in array order, at most ${ACTION_GROUP_LIMITS.maxAiTriggeringActions} of them AI-triggering.` }),
+      .openapi({
+        description: `1 to ${ACTION_GROUP_LIMITS.maxActions} actions run in array order, at most ${ACTION_GROUP_LIMITS.maxAiTriggeringActions} of them AI-triggering (more: 400 BATCH_LIMIT_EXCEEDED).`,
+        // The AI-triggering limit as JSON Schema says it: run_ai, ai_assistance, assign_ai_employee with run true.
+        contains: {
+          anyOf: [
+            { type: 'object', required: ['type'], properties: { type: { enum: ['run_ai', 'ai_assistance'] } } },
+            { type: 'object', required: ['type', 'run'], properties: { type: { const: 'assign_ai_employee' }, run: { const: true } } },
+          ],
+        },
+        minContains: 0,
+        maxContains: ACTION_GROUP_LIMITS.maxAiTriggeringActions,
+      }),
     stop_on_error: z.boolean().default(true).openapi({ description: 'true: the first failing action skips the rest.' }),
     escalate_on_error: z
       .boolean()

@@ -25,7 +25,7 @@ import { requiredText } from './text.schema';
 export const ActionTemplateSchema = z
   .object({ ...templateReferenceFields, ...templateParameterFields })
   .refine(isCompleteTemplateReference, { message: TEMPLATE_REFERENCE_MESSAGE })
-  .openapi('ActionTemplate');
+  .openapi('ActionTemplate', { anyOf: [{ required: ['uuid'] }, { required: ['name', 'language'] }] });
 
 export const SendMessageActionSchema = z
   .object({
@@ -43,7 +43,11 @@ export const SendMessageActionSchema = z
       ctx.addIssue({ code: 'custom', path: ['transcription'], message: 'only allowed with file_uuid' });
     }
   })
-  .openapi('SendMessageAction', { description: 'One of: `text`; `file_uuid` (+ `text` caption, `transcription`); `quick_reply`; `template`.' });
+  .openapi('SendMessageAction', {
+    description: 'One of: `text`; `file_uuid` (+ `text` caption, `transcription`); `quick_reply`; `template`.',
+    oneOf: [{ anyOf: [{ required: ['text'] }, { required: ['file_uuid'] }] }, { required: ['quick_reply'] }, { required: ['template'] }],
+    dependentRequired: { transcription: ['file_uuid'] },
+  });
 
 export const SendQuickReplyOrTemplateActionSchema = z
   .object({ type: z.literal('send_quick_reply_or_template'), quick_reply: QuickReplyReferenceSchema, template: ActionTemplateSchema })
@@ -58,7 +62,7 @@ export const RemoveLabelActionSchema = z.object({ type: z.literal('remove_label'
 export const AssignMailboxActionSchema = z
   .object({ type: z.literal('assign_mailbox'), mailbox: MailboxReferenceSchema.optional(), category: MailboxCategoryReferenceSchema.optional() })
   .refine((action) => (action.mailbox === undefined) !== (action.category === undefined), { message: 'exactly one of mailbox, category is required' })
-  .openapi('AssignMailboxAction', { description: 'A mailbox, or a category (its first mailbox by name).' });
+  .openapi('AssignMailboxAction', { description: 'A mailbox, or a category (its first mailbox by name).', oneOf: [{ required: ['mailbox'] }, { required: ['category'] }] });
 
 export const ContextNoteActionSchema = z.object({ type: z.literal('context_note'), note: NoteTextSchema }).openapi('ContextNoteAction');
 

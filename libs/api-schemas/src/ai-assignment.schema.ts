@@ -16,7 +16,7 @@ export const ScheduledMessageActionSchema = z
   .optional()
   .transform((value) => value ?? undefined)
   .openapi({
-    type: 'string',
+    type: ['string', 'null'],
     examples: ['reassign', 'cancel'],
     description:
       'What happens to the pending scheduled message when the owner changes: `cancel` cancels it; `reassign` keeps it for the new owner (another AI employee fires it; humans fire its fallback template). Required while a schedule is pending (400 SCHEDULED_MESSAGE_ACTION_REQUIRED), ignored otherwise; any other value is 400 SCHEDULED_MESSAGE_ACTION_INVALID. null is the same as not sending it.',

@@ -14,7 +14,7 @@ export const SendTextMessageRequestSchema = z
     path: ['transcription'],
     message: 'only with file_uuid',
   })
-  .openapi('SendTextMessageRequest');
+  .openapi('SendTextMessageRequest', { dependentRequired: { transcription: ['file_uuid'] } });
 
 export const SendQuickReplyRequestSchema = z
   .object({ conversation: ConversationReferenceSchema, quick_reply: QuickReplyReferenceSchema })

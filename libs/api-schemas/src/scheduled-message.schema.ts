@@ -23,7 +23,7 @@ export const ScheduleAtSchema = z
       .string()
       .regex(LOCAL_DATE, 'must match YYYY-MM-DD')
       .refine(isCalendarDate, 'is not a calendar date')
-      .openapi({ example: '2026-03-08' }),
+      .openapi({ format: 'date', example: '2026-03-08' }),
     time: z
       .string()
       .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must match HH:MM, 24 h (00:00 to 23:59)')
@@ -74,7 +74,13 @@ export const ScheduledTemplatePayloadSchema = z
 export const ScheduledTextPayloadSchema = z
   .object({ kind: z.literal('message'), text: MessageTextSchema.nullable().optional(), media: ScheduledMediaSchema.nullable().optional() })
   .refine((payload) => (payload.text ?? null) !== null || (payload.media ?? null) !== null, { message: 'text or media is required' })
-  .openapi('ScheduledTextPayload', { description: 'A text, a file (with the text as its caption), or both.' });
+  .openapi('ScheduledTextPayload', {
+    description: 'A text, a file (with the text as its caption), or both.',
+    anyOf: [
+      { required: ['text'], properties: { text: { type: 'string' } } },
+      { required: ['media'], properties: { media: { type: 'object' } } },
+    ],
+  });
 
 export const ScheduledPayloadSchema = z
   .discriminatedUnion('kind', [ScheduledQuickReplyPayloadSchema, ScheduledTemplatePayloadSchema, ScheduledTextPayloadSchema])
@@ -98,7 +104,9 @@ export const HumanScheduleRequestSchema = z
     template_button_parameters: z.array(TemplateButtonParameterSchema).max(10).default([]),
   })
   .refine((request) => request.message_kind === request.payload.kind, { path: ['payload', 'kind'], message: 'must equal message_kind' })
-  .openapi('HumanScheduleRequest');
+  .openapi('HumanScheduleRequest', {
+    oneOf: SCHEDULED_MESSAGE_KINDS.map((kind) => ({ properties: { message_kind: { const: kind }, payload: { properties: { kind: { const: kind } } } } })),
+  });
 
 export const CreateScheduledMessageRequestSchema = z
   .discriminatedUnion('executor_kind', [AiScheduleRequestSchema, HumanScheduleRequestSchema])

@@ -19,3 +19,7 @@ export { stackGrpcClient, stackServiceAddress, LOCAL_PLAINTEXT } from './stack-g
 export type { StackService } from './stack-grpc-client';
 export { TestPki } from './test-certificates';
 export type { CertificateFiles, TestCertificateAuthority } from './test-certificates';
+export { arbitraryFor } from './fuzz/json-schema-arbitrary';
+export type { JsonSchema, SchemaArbitraryOptions } from './fuzz/json-schema-arbitrary';
+export { documentValidator } from './fuzz/openapi-validator';
+export type { DocumentedSchema } from './fuzz/openapi-validator';
