@@ -4,7 +4,7 @@ import { AiEmployeeReferenceSchema } from './ai-assignment.schema';
 import { ConversationIdSchema, DateTimeSchema, UuidSchema, nullable } from './common.schema';
 import { ConversationReferenceSchema } from './conversation-reference.schema';
 import { ErrorBodySchema } from './error-body.schema';
-import { z } from './zod';
+import { jsonSchemaKeywords, z } from './zod';
 
 const ActionGroupBodySchema = z
   .object({
@@ -16,6 +16,7 @@ const ActionGroupBodySchema = z
       .openapi({
         description: `1 to ${ACTION_GROUP_LIMITS.maxActions} actions run in array order, at most ${ACTION_GROUP_LIMITS.maxAiTriggeringActions} of them AI-triggering (more: 400 BATCH_LIMIT_EXCEEDED).`,
         // The AI-triggering limit as JSON Schema says it: run_ai, ai_assistance, assign_ai_employee with run true.
+        ...jsonSchemaKeywords({
         contains: {
           anyOf: [
             { type: 'object', required: ['type'], properties: { type: { enum: ['run_ai', 'ai_assistance'] } } },
@@ -24,6 +25,7 @@ const ActionGroupBodySchema = z
         },
         minContains: 0,
         maxContains: ACTION_GROUP_LIMITS.maxAiTriggeringActions,
+        }),
       }),
     stop_on_error: z.boolean().default(true).openapi({ description: 'true: the first failing action skips the rest.' }),
     escalate_on_error: z

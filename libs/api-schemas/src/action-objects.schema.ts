@@ -12,7 +12,7 @@ import {
   templateParameterFields,
   templateReferenceFields,
 } from './message-content.schema';
-import { z } from './zod';
+import { jsonSchemaKeywords, z } from './zod';
 import { requiredText } from './text.schema';
 
 /*
@@ -46,7 +46,7 @@ export const SendMessageActionSchema = z
   .openapi('SendMessageAction', {
     description: 'One of: `text`; `file_uuid` (+ `text` caption, `transcription`); `quick_reply`; `template`.',
     oneOf: [{ anyOf: [{ required: ['text'] }, { required: ['file_uuid'] }] }, { required: ['quick_reply'] }, { required: ['template'] }],
-    dependentRequired: { transcription: ['file_uuid'] },
+    ...jsonSchemaKeywords({ dependentRequired: { transcription: ['file_uuid'] } }),
   });
 
 export const SendQuickReplyOrTemplateActionSchema = z

@@ -1,10 +1,13 @@
 import { z } from './zod';
 
+/** 8-4-4-4-12 hex digits, nothing around them (the `uuid` format alone also admits a `urn:uuid:` prefix). */
+const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
 /**
  * Any 8-4-4-4-12 hex id. Deliberately not limited to RFC 9562 versions: whether an id names
  * something is the owning service's answer (a 404), not a shape error.
  */
-export const UuidSchema = z.guid().openapi({ format: 'uuid', example: '3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c' });
+export const UuidSchema = z.guid().openapi({ format: 'uuid', pattern: UUID_PATTERN, example: '3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c' });
 
 export const DateTimeSchema = z.iso.datetime().openapi({ example: '2025-01-31T18:04:05.000Z' });
 

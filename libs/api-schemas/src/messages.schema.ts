@@ -1,7 +1,7 @@
 import { DateTimeSchema, UuidSchema } from './common.schema';
 import { ConversationReferenceSchema } from './conversation-reference.schema';
 import { MessageTextSchema, QuickReplyReferenceSchema, TranscriptionSchema, templateSendFields } from './message-content.schema';
-import { z } from './zod';
+import { jsonSchemaKeywords, z } from './zod';
 
 export const SendTextMessageRequestSchema = z
   .object({
@@ -14,7 +14,7 @@ export const SendTextMessageRequestSchema = z
     path: ['transcription'],
     message: 'only with file_uuid',
   })
-  .openapi('SendTextMessageRequest', { dependentRequired: { transcription: ['file_uuid'] } });
+  .openapi('SendTextMessageRequest', jsonSchemaKeywords({ dependentRequired: { transcription: ['file_uuid'] } }));
 
 export const SendQuickReplyRequestSchema = z
   .object({ conversation: ConversationReferenceSchema, quick_reply: QuickReplyReferenceSchema })

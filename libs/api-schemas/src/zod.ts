@@ -5,3 +5,11 @@ import { z } from 'zod';
 extendZodWithOpenApi(z);
 
 export { z };
+
+/**
+ * JSON Schema 2020-12 keywords for the OpenAPI 3.1 document that zod-to-openapi's metadata type does
+ * not name (dependentRequired, contains, maxContains...): spread into `.openapi({...})`.
+ */
+export function jsonSchemaKeywords(keywords: Record<string, unknown>): object {
+  return keywords;
+}

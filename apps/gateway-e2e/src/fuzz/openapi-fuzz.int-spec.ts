@@ -99,7 +99,7 @@ describe('fuzzing every documented operation (real stack)', () => {
     for (let index = 0; index < TOKENS; index += 1) tokens.push(generateApiToken());
     business = await createTestBusiness((seed) => {
       seed.api_tokens = tokens.map((token) => ({ uuid: randomUUID(), token }));
-      seed.contacts = [contactSeed({ first_name: 'Ana' }), contactSeed({ first_name: 'Beto' })];
+      seed.contacts = [contactSeed(seed, { first_name: 'Ana' }), contactSeed(seed, { first_name: 'Beto' })];
     });
     other = await createTestBusiness();
   });

@@ -125,7 +125,10 @@ function stringArbitrary(node: { [keyword: string]: any }): fc.Arbitrary<string>
   if (format === 'uuid') candidates.push(fc.uuid(), fc.uuid().map((id) => id.toUpperCase()), fc.constant(`urn:uuid:${'0'.repeat(8)}-0000-0000-0000-${'0'.repeat(12)}`));
   else if (format === 'date') candidates.push(fc.date({ min: new Date('1900-01-01'), max: new Date('2200-12-31'), noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10)));
   else if (format === 'date-time') candidates.push(fc.date({ min: new Date('1900-01-01'), max: new Date('2200-12-31'), noInvalidDate: true }).map((date) => date.toISOString()));
-  if (typeof node['pattern'] === 'string') candidates.push(fc.stringMatching(new RegExp(node['pattern'], 'u'), { maxLength: Math.min(maxLength ?? 64, 64) }));
+  if (typeof node['pattern'] === 'string') {
+    const matching = patternArbitrary(node['pattern']);
+    if (matching) candidates.push(matching.filter((value) => value.length <= (maxLength ?? 256)));
+  }
   if (candidates.length === 0 || format === undefined) {
     const upTo = Math.min(maxLength ?? 32, 64);
     candidates.push(
@@ -137,6 +140,15 @@ function stringArbitrary(node: { [keyword: string]: any }): fc.Arbitrary<string>
     );
   }
   return fc.oneof(...candidates);
+}
+
+/** Strings matching a pattern, or none when fast-check cannot build them (lookaheads): the other candidates cover it then. */
+function patternArbitrary(pattern: string): fc.Arbitrary<string> | undefined {
+  try {
+    return fc.stringMatching(new RegExp(pattern, 'u'));
+  } catch {
+    return undefined;
+  }
 }
 
 function typesOf(node: { [keyword: string]: any }): string[] {
