@@ -20,7 +20,7 @@ export const RequestUploadRequestSchema = z
       description:
         'image/jpeg, image/png, image/webp (5 MiB); video/mp4, video/3gpp (16 MiB); audio/aac, audio/mp4, audio/mpeg, audio/amr, audio/ogg (16 MiB); application/pdf and office documents (100 MiB); text/plain (5 MiB).',
     }),
-    size: z.number().int().min(1).openapi({ description: 'Exact size of the content in bytes.' }),
+    size: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).openapi({ description: 'Exact size of the content in bytes.' }),
   })
   .openapi('RequestUploadRequest');
 

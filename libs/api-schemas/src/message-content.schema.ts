@@ -20,7 +20,7 @@ export const TranscriptionSchema = wellFormedText(4096).openapi({ description: '
 /** `{uuid}` or `{name}` (case-insensitive; a name matching several is QUICK_REPLY_AMBIGUOUS). */
 export const QuickReplyReferenceSchema = objectReferenceSchema('QuickReplyReference', 'quick reply');
 
-export const TemplateVariableSchema = z.object({ index: z.number().int().min(1), value: wellFormedText().min(1) }).openapi('TemplateVariable');
+export const TemplateVariableSchema = z.object({ index: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER), value: wellFormedText().min(1) }).openapi('TemplateVariable');
 
 export const TemplateHeaderSchema = z
   .discriminatedUnion('type', [
@@ -32,7 +32,7 @@ export const TemplateHeaderSchema = z
   .openapi('TemplateHeader', { description: 'Media headers take a confirmed file; `transcription` is needed when the media cannot be transcribed.' });
 
 export const TemplateButtonParameterSchema = z
-  .object({ index: z.number().int().min(0), sub_type: z.literal('url'), value: wellFormedText().min(1) })
+  .object({ index: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), sub_type: z.literal('url'), value: wellFormedText().min(1) })
   .openapi('TemplateButtonParameter');
 
 /** How a template is named: by uuid, or by name and language. */

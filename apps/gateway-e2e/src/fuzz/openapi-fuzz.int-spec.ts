@@ -53,19 +53,30 @@ const rawBodies: fc.Arbitrary<RawBody> = fc.constantFrom<RawBody>(
   { kind: 'text', text: '', contentType: 'application/json' },
   { kind: 'text', text: `${'['.repeat(64)}${']'.repeat(64)}`, contentType: 'application/json' },
   { kind: 'text', text: '{"__proto__": {"admin": true}, "constructor": {"prototype": {}}}', contentType: 'application/json' },
+  // Limits: 64 levels of nesting in a field, 10,000 array items, a 1 MiB string.
+  { kind: 'text', text: `{"conversation": ${'{"a":'.repeat(64)}1${'}'.repeat(64)}, "text": "hi"}`, contentType: 'application/json' },
+  { kind: 'text', text: JSON.stringify({ conversation: { phone: '+5215512345678' }, actions: Array.from({ length: 10_000 }, () => ({ type: 'mark_resolved' })), tags: Array.from({ length: 10_000 }, () => ({ name: 'x' })) }), contentType: 'application/json' },
+  { kind: 'text', text: JSON.stringify({ conversation: { phone: '+5215512345678' }, text: 'x'.repeat(1 << 20), note: 'x'.repeat(1 << 20) }), contentType: 'application/json' },
+  { kind: 'text', text: JSON.stringify({ conversation: { phone: '+5215512345678', $where: '1', 'a.b': 1 }, text: 'hi' }), contentType: 'application/json; charset=latin1' },
   { kind: 'none' },
 );
 
 function requestArbitrary(operation: Operation, business: TestBusiness, otherSlug: string) {
+  const contacts = business.seed.contacts ?? [];
+  const propertyHints = {
+    conversation: fc.constantFrom(
+      ...contacts.flatMap((contact) => [{ uuid: contact.conversation!.uuid! }, { phone: contact.phone! }, { phone: contact.phone!, channel: business.channelKey }]),
+    ),
+  };
   const parameterValue = (parameter: Parameter) => {
     if (parameter.name === 'slug') return fc.oneof({ arbitrary: fc.constant(business.slug), weight: 8 }, { arbitrary: fc.constantFrom(otherSlug, 'no-such-business', '%00', 'ü'), weight: 1 });
-    return arbitraryFor(parameter.schema, { resolve: validator.resolve, offSchemaRate: 0.15 });
+    return arbitraryFor(parameter.schema, { resolve: validator.resolve, offSchemaRate: 0.15, propertyHints });
   };
   const pathParameters = operation.parameters.filter((parameter) => parameter.in === 'path');
   const queryParameters = operation.parameters.filter((parameter) => parameter.in === 'query');
   const body: fc.Arbitrary<RawBody> = operation.body
     ? fc.oneof(
-        { arbitrary: arbitraryFor(operation.body, { resolve: validator.resolve, offSchemaRate: 0.1 }).map((value): RawBody => ({ kind: 'json', value })), weight: 9 },
+        { arbitrary: arbitraryFor(operation.body, { resolve: validator.resolve, offSchemaRate: 0.1, propertyHints }).map((value): RawBody => ({ kind: 'json', value })), weight: 9 },
         { arbitrary: rawBodies, weight: 1 },
       )
     : fc.constant<RawBody>({ kind: 'none' });
@@ -94,6 +105,8 @@ describe('fuzzing every documented operation (real stack)', () => {
   let business: TestBusiness;
   let other: TestBusiness;
   const tokens: string[] = [];
+  /** Answers by operation and status, printed at the end: how deep the cases went. */
+  const answers = new Map<string, Map<number, number>>();
 
   beforeAll(async () => {
     for (let index = 0; index < TOKENS; index += 1) tokens.push(generateApiToken());
@@ -102,6 +115,11 @@ describe('fuzzing every documented operation (real stack)', () => {
       seed.contacts = [contactSeed(seed, { first_name: 'Ana' }), contactSeed(seed, { first_name: 'Beto' })];
     });
     other = await createTestBusiness();
+  });
+
+  afterAll(() => {
+    const lines = [...answers].map(([operation, statuses]) => `${operation.padEnd(52)} ${[...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ')}`);
+    console.log(`fuzz answers (seed ${SEED}, ${RUNS} cases):\n${lines.join('\n')}`);
   });
 
   it('covers every documented operation', () => {
@@ -126,6 +144,9 @@ describe('fuzzing every documented operation (real stack)', () => {
           }
           const response = await fetch(url, { method: operation.method.toUpperCase(), headers, body, signal: AbortSignal.timeout(30_000) });
           const text = await response.text();
+          const tally = answers.get(_name) ?? new Map<number, number>();
+          tally.set(response.status, (tally.get(response.status) ?? 0) + 1);
+          answers.set(_name, tally);
           const described = `${operation.method.toUpperCase()} ${url} ${body ?? ''} -> ${response.status} ${text.slice(0, 500)}`;
           if (response.status >= 500) throw new Error(`5xx: ${described}`);
           const contentType = response.headers.get('content-type') ?? '';
@@ -137,6 +158,6 @@ describe('fuzzing every documented operation (real stack)', () => {
         { seed: SEED, numRuns: runs, endOnFailure: true },
       );
     },
-    120_000,
+    Math.max(120_000, RUNS * 500),
   );
 });

@@ -8,6 +8,8 @@ export interface SchemaArbitraryOptions {
   resolve(ref: string): JsonSchema;
   /** How often (0..1) a value is replaced by one of another type or an edge value, to probe refusals. */
   offSchemaRate?: number;
+  /** Values to use most of the time for properties of these names (references to what exists, so requests get past the lookup). */
+  propertyHints?: Record<string, fc.Arbitrary<unknown>>;
 }
 
 /** Strings a hostile client sends: NUL, a lone surrogate, RTL marks, whitespace only, astral characters, `$` and `.` keys. */
@@ -91,7 +93,8 @@ export function arbitraryFor(schema: JsonSchema, options: SchemaArbitraryOptions
     const properties = (node['properties'] ?? {}) as Record<string, JsonSchema>;
     const required = new Set<string>(node['required'] ?? []);
     const entries = Object.entries(properties).map(([name, property]) => {
-      const value = build(property, depth + 1);
+      const hint = options.propertyHints?.[name];
+      const value = hint ? fc.oneof({ arbitrary: hint, weight: 3 }, { arbitrary: build(property, depth + 1), weight: 1 }) : build(property, depth + 1);
       // A required property is nearly always there; an optional one half of the time.
       const presence = required.has(name) ? fc.oneof({ arbitrary: fc.constant(true), weight: 19 }, { arbitrary: fc.constant(false), weight: 1 }) : fc.boolean();
       return fc.tuple(fc.constant(name), presence, value);

@@ -11,7 +11,7 @@ import { arbitraryFor } from './json-schema-arbitrary';
  */
 const document = buildOpenApiDocument();
 const validator = documentValidator(document);
-const SEED = 20261125;
+const SEED = Number(process.env['CMSG_FUZZ_SEED'] ?? 20261125);
 const RUNS = Number(process.env['CMSG_AGREEMENT_RUNS'] ?? 400);
 
 function acceptedByValidation(schema: { safeParse(value: unknown): { success: boolean } }, body: unknown): boolean {
