@@ -20,7 +20,11 @@ export const TranscriptionSchema = wellFormedText(4096).openapi({ description: '
 /** `{uuid}` or `{name}` (case-insensitive; a name matching several is QUICK_REPLY_AMBIGUOUS). */
 export const QuickReplyReferenceSchema = objectReferenceSchema('QuickReplyReference', 'quick reply');
 
-export const TemplateVariableSchema = z.object({ index: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER), value: wellFormedText().min(1) }).openapi('TemplateVariable');
+/** SPEC 8 leaves the counts open; these bound what one send carries (and keep every index an int32 on the wire). */
+export const MAX_TEMPLATE_VARIABLES = 100;
+export const MAX_TEMPLATE_BUTTON_PARAMETERS = 10;
+
+export const TemplateVariableSchema = z.object({ index: z.number().int().min(1).max(MAX_TEMPLATE_VARIABLES), value: wellFormedText().min(1) }).openapi('TemplateVariable');
 
 export const TemplateHeaderSchema = z
   .discriminatedUnion('type', [
@@ -32,7 +36,7 @@ export const TemplateHeaderSchema = z
   .openapi('TemplateHeader', { description: 'Media headers take a confirmed file; `transcription` is needed when the media cannot be transcribed.' });
 
 export const TemplateButtonParameterSchema = z
-  .object({ index: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), sub_type: z.literal('url'), value: wellFormedText().min(1) })
+  .object({ index: z.number().int().min(0).max(MAX_TEMPLATE_BUTTON_PARAMETERS - 1), sub_type: z.literal('url'), value: wellFormedText().min(1) })
   .openapi('TemplateButtonParameter');
 
 /** How a template is named: by uuid, or by name and language. */
@@ -61,7 +65,7 @@ export const TemplateReferenceSchema = z
 export const templateParameterFields = {
   variables: z
     .array(TemplateVariableSchema)
-    .max(100)
+    .max(MAX_TEMPLATE_VARIABLES)
     .default([])
     .openapi({ description: 'Values of {{1}}..{{n}}: exactly as many as the template has, each index once. Payment markers in values are sent as written in 0.2.0.' }),
   header: TemplateHeaderSchema.optional().openapi({
@@ -70,7 +74,7 @@ export const templateParameterFields = {
   }),
   button_parameters: z
     .array(TemplateButtonParameterSchema)
-    .max(10)
+    .max(MAX_TEMPLATE_BUTTON_PARAMETERS)
     .default([])
     .openapi({ description: 'Suffixes of the template\'s URL buttons, by 0-based button position.' }),
 };

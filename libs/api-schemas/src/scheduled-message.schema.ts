@@ -1,6 +1,14 @@
 import { DateTimeSchema, UuidSchema, nullable } from './common.schema';
 import { ConversationReferenceSchema } from './conversation-reference.schema';
-import { MessageTextSchema, TemplateButtonParameterSchema, TemplateHeaderSchema, TemplateVariableSchema, TranscriptionSchema } from './message-content.schema';
+import {
+  MAX_TEMPLATE_BUTTON_PARAMETERS,
+  MAX_TEMPLATE_VARIABLES,
+  MessageTextSchema,
+  TemplateButtonParameterSchema,
+  TemplateHeaderSchema,
+  TemplateVariableSchema,
+  TranscriptionSchema,
+} from './message-content.schema';
 import { z } from './zod';
 import { requiredText } from './text.schema';
 
@@ -65,9 +73,9 @@ export const ScheduledTemplatePayloadSchema = z
   .object({
     kind: z.literal('template'),
     template_uuid: UuidSchema,
-    variables: z.array(TemplateVariableSchema).max(100),
+    variables: z.array(TemplateVariableSchema).max(MAX_TEMPLATE_VARIABLES),
     header: TemplateHeaderSchema.optional(),
-    button_parameters: z.array(TemplateButtonParameterSchema).max(10).optional(),
+    button_parameters: z.array(TemplateButtonParameterSchema).max(MAX_TEMPLATE_BUTTON_PARAMETERS).optional(),
   })
   .openapi('ScheduledTemplatePayload');
 
@@ -99,9 +107,9 @@ export const HumanScheduleRequestSchema = z
     template_uuid: z
       .guid({ error: (issue) => (issue.input === undefined || issue.input === null ? TEMPLATE_REQUIRED_MESSAGE : undefined) })
       .openapi({ format: 'uuid', description: 'Approved template sent instead when the 24 h window is closed at firing. Missing: INVALID_REQUEST (TEMPLATE_REQUIRED).' }),
-    template_variables: z.array(TemplateVariableSchema).max(100).default([]),
+    template_variables: z.array(TemplateVariableSchema).max(MAX_TEMPLATE_VARIABLES).default([]),
     template_header: TemplateHeaderSchema.optional(),
-    template_button_parameters: z.array(TemplateButtonParameterSchema).max(10).default([]),
+    template_button_parameters: z.array(TemplateButtonParameterSchema).max(MAX_TEMPLATE_BUTTON_PARAMETERS).default([]),
   })
   .refine((request) => request.message_kind === request.payload.kind, { path: ['payload', 'kind'], message: 'must equal message_kind' })
   .openapi('HumanScheduleRequest', {

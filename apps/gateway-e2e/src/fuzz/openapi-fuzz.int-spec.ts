@@ -89,9 +89,20 @@ function requestArbitrary(operation: Operation, business: TestBusiness, otherSlu
   });
 }
 
+/** Percent-encodes a path value; a lone surrogate (no UTF-8 form) goes as the bytes a careless client would send. */
+function encodePathValue(value: string): string {
+  return Array.from(value, (character) => {
+    try {
+      return encodeURIComponent(character);
+    } catch {
+      return '%ED%A0%80';
+    }
+  }).join('');
+}
+
 function urlOf(operation: Operation, request: { path: [string, unknown][]; query: [string, boolean, unknown][]; badQuery: string }): string {
   let path = operation.path;
-  for (const [name, value] of request.path) path = path.replace(`{${name}}`, encodeURIComponent(typeof value === 'string' ? value : JSON.stringify(value)));
+  for (const [name, value] of request.path) path = path.replace(`{${name}}`, encodePathValue(typeof value === 'string' ? value : JSON.stringify(value)));
   const query = new URLSearchParams();
   for (const [name, present, value] of request.query) {
     if (!present) continue;
