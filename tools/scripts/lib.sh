@@ -45,7 +45,7 @@ ensure_protoc() {
   (source tools/infra/lib/common.sh && apt_install protobuf-compiler libprotobuf-dev)
 }
 
-# Starts Redis, Kafka and FerretDB and exports MONGODB_URI, KAFKA_BROKERS, REDIS_URL.
+# Starts Redis, Kafka and the local MongoDB (mongo-java-server) and exports MONGODB_URI, KAFKA_BROKERS, REDIS_URL.
 infra_up() {
   bash tools/infra/infra.sh up
   local exports
