@@ -30,6 +30,7 @@ const actionsRunnerConfigShape = {
   /** Poll interval while no delivery is due (one query per interval per replica). */
   WEBHOOK_IDLE_MS: positiveInt(1_000, 50),
   SHUTDOWN_GRACE_MS: configVars.shutdownGraceMs,
+  METRICS_PORT: configVars.metricsPort(9467),
   // Caller authentication, TLS and reflection of the gRPC services (docs/grpc.md).
   ...grpcSecurityConfigShape,
 };

@@ -14,7 +14,7 @@ import {
 import { AiProvider } from '@cmsg/ai-provider';
 import { CommandStreamConsumer, CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
 import { ActionGroupRepository, WebhookDeliveryRepository, WebhookRepository, connectMongo, disconnectMongo, isMongoConnected } from '@cmsg/dal';
-import { TOPIC, adaptUnaryService, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
+import { TOPIC, adaptUnaryService, cmsgMetrics, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
 import { ActionsServiceService, type ActionsServiceServer } from '@cmsg/proto';
 import { Partitioners } from 'kafkajs';
 import { actionsHandlers } from './actions.grpc';
@@ -36,6 +36,7 @@ runGrpcService({
     await connectMongo(config.MONGODB_URI, { queryShapeLog: config.CMSG_MONGO_SHAPE_LOG, queryShapeSource: 'actions-runner' });
     const groups = new ActionGroupRepository();
     const deliveries = new WebhookDeliveryRepository();
+    cmsgMetrics.gauge('cmsg_webhook_backlog', 'Webhook deliveries pending (due or waiting for a retry), in every business.', () => deliveries.countPendingOfAnyBusiness());
     // The collections this service owns; autoIndex is off, so their indexes are created here.
     await groups.ensureIndexes();
     await deliveries.ensureIndexes();

@@ -19,6 +19,7 @@ export const config = loadConfig({
     .default('false')
     .transform((value) => value === 'true' || value === '1'),
   SHUTDOWN_GRACE_MS: configVars.shutdownGraceMs,
+  METRICS_PORT: configVars.metricsPort(9465),
   // Caller authentication, TLS and reflection of the gRPC services (docs/grpc.md).
   ...grpcSecurityConfigShape,
   // Files and inbound media (docs/inbound-and-files.md).

@@ -1,9 +1,9 @@
 import './instrument';
 import { CloudApiClient } from '@cmsg/chat-platform';
 import { ConversationOutbox, ListCursorCodec } from '@cmsg/conversations-domain';
-import { connectMongo, disconnectMongo, ensureIndexes, isMongoConnected, pingMongo } from '@cmsg/dal';
+import { ConversationRepository, connectMongo, disconnectMongo, ensureIndexes, isMongoConnected, pingMongo } from '@cmsg/dal';
 import { Files } from '@cmsg/files';
-import { MONGODB_HEALTH_SERVICE, TOPIC, adaptUnaryService, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
+import { MONGODB_HEALTH_SERVICE, TOPIC, adaptUnaryService, cmsgMetrics, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
 import {
   ConversationActionsServiceService,
   type ConversationActionsServiceServer,
@@ -60,6 +60,10 @@ runGrpcService({
       ),
     );
     services.add(FilesServiceService, filesHandlers({ files, logger }));
+    const conversations = new ConversationRepository();
+    cmsgMetrics.gauge('cmsg_outbox_backlog', 'Conversations whose outbox still holds events not yet published to conversation-events.', () =>
+      conversations.countWithUnpublishedEventsAcrossBusinesses(),
+    );
 
     return {
       isHealthy: async () => isMongoConnected(),

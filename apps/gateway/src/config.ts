@@ -14,6 +14,7 @@ const gatewayConfigShape = {
   RATE_LIMIT_PER_MINUTE: configVars.rateLimitPerMinute,
   TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(MAX_TOKEN_CACHE_TTL_MS).default(MAX_TOKEN_CACHE_TTL_MS),
   SHUTDOWN_GRACE_MS: configVars.shutdownGraceMs,
+  METRICS_PORT: configVars.metricsPort(9464),
   // Caller authentication, TLS and reflection of the gRPC services (docs/grpc.md).
   ...grpcSecurityConfigShape,
   // Inbound chat webhooks: verified here, produced to the chat-inbound topic.

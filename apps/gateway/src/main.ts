@@ -1,5 +1,5 @@
 import './instrument';
-import { GrpcClients, createLogger, installGracefulShutdown } from '@cmsg/platform';
+import { GrpcClients, createLogger, installGracefulShutdown, startMetricsServer } from '@cmsg/platform';
 import { createGatewayApp } from './app';
 import { loadGatewayConfig } from './config';
 import { closeHttpServer, listen } from './infrastructure/http-server';
@@ -35,6 +35,7 @@ async function main(): Promise<void> {
   });
   const server = await listen(app, config.PORT);
   logger.info({ port: config.PORT }, 'gateway listening');
+  const metricsServer = await startMetricsServer(config.METRICS_PORT, logger);
 
   // Order matters: stop taking requests and let in-flight ones finish before closing what they use.
   installGracefulShutdown(
@@ -45,6 +46,7 @@ async function main(): Promise<void> {
       { name: 'chat-inbound-producer', close: () => chatInbound.close() },
       { name: 'redis', close: () => closeRedisClient(redis) },
       { name: 'kafka', close: () => kafkaReadiness.close() },
+      ...(metricsServer ? [{ name: 'metrics', close: () => metricsServer.close() }] : []),
     ],
     config.SHUTDOWN_GRACE_MS,
   );

@@ -1,4 +1,4 @@
-import { REQUEST_ID_HEADER, runWithRequestContext, type Logger } from '@cmsg/platform';
+import { REQUEST_ID_HEADER, cmsgMetrics, runWithRequestContext, type Logger } from '@cmsg/platform';
 import type { DecodedCommand } from './command-message';
 import type { CommandContext, CommandHandler, PoisonHandler } from './consumer-options';
 import { backoffDelayMs, sleepUnlessAborted, type RetryPolicy } from './retry-backoff';
@@ -62,7 +62,16 @@ export class CommandExecutor<TCommand> {
     }
   }
 
-  private invoke(command: TCommand, job: CommandJob<TCommand>, attempt: number): Promise<void> {
+  private async invoke(command: TCommand, job: CommandJob<TCommand>, attempt: number): Promise<void> {
+    const started = performance.now();
+    try {
+      await this.invokeHandler(command, job, attempt);
+    } finally {
+      cmsgMetrics.kafkaHandler(this.options.topic, (performance.now() - started) / 1000);
+    }
+  }
+
+  private invokeHandler(command: TCommand, job: CommandJob<TCommand>, attempt: number): Promise<void> {
     const context: CommandContext = {
       key: job.key,
       partition: job.partition,

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { Consumer, ConsumerCrashEvent, ConsumerGroupJoinEvent, EachBatchPayload, KafkaMessage } from 'kafkajs';
-import type { Logger } from '@cmsg/platform';
+import { type Logger, reportConsumerLag } from '@cmsg/platform';
 import { waitForBufferSpace } from './buffer-space-wait';
 import { decodeCommand, decodeHeaders } from './command-message';
 import { CommandExecutor, type CommandJob } from './command-executor';
@@ -53,6 +53,10 @@ export class CommandStreamConsumer<TCommand = unknown> {
   private readonly stopping = new AbortController();
   private readonly wakers = new Set<() => void>();
   private assigned = new Set<number>();
+  /** Per partition: the end of the log as last fetched, and the first offset fetched (the lag's base until a commit). */
+  private readonly logEnds = new Map<number, { highWatermark: bigint; firstFetched: bigint }>();
+  private stopReportingLag: (() => void) | undefined;
+  private readonly groupId: string;
   private memberId: string | undefined;
   private rebalancing = false;
   private state: State = 'idle';
@@ -71,6 +75,7 @@ export class CommandStreamConsumer<TCommand = unknown> {
     positive(retryPolicy.attempts, 'retry.attempts');
     unlimitedListeners(this.stopping.signal);
 
+    this.groupId = options.groupId;
     this.consumer = options.kafka.consumer({ maxWaitTimeInMs: 1000, ...options.consumerConfig, groupId: options.groupId });
     this.consumer.on(this.consumer.events.GROUP_JOIN, (event) => this.onGroupJoin(event));
     this.consumer.on(this.consumer.events.REBALANCING, () => {
@@ -108,6 +113,7 @@ export class CommandStreamConsumer<TCommand = unknown> {
     this.state = 'running';
     await this.consumer.connect();
     await this.consumer.subscribe({ topic: this.topic, fromBeginning: this.fromBeginning });
+    this.stopReportingLag = reportConsumerLag(() => ({ topic: this.topic, group: this.groupId, lag: this.lag() }));
     await this.consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
@@ -128,6 +134,7 @@ export class CommandStreamConsumer<TCommand = unknown> {
   /** Leaves at once as a crash would: no drain, no final commit. For fatal errors and crash tests. */
   async abort(): Promise<void> {
     this.state = 'stopped';
+    this.stopReportingLag?.();
     this.committer.close();
     this.stopping.abort();
     for (const partition of [...this.trackers.keys()]) this.revoke(partition, 'abort');
@@ -153,8 +160,23 @@ export class CommandStreamConsumer<TCommand = unknown> {
     };
   }
 
+  /** Messages between what this member committed (or first fetched) and the end of its partitions' logs. */
+  private lag(): number {
+    const committed = this.committer.committedOffsets;
+    let lag = 0n;
+    for (const partition of this.assigned) {
+      const end = this.logEnds.get(partition);
+      if (!end) continue;
+      const base = committed[partition] !== undefined ? BigInt(committed[partition]) : end.firstFetched;
+      if (end.highWatermark > base) lag += end.highWatermark - base;
+    }
+    return Number(lag);
+  }
+
   private async acceptBatch({ batch, resolveOffset, heartbeat, pause, isRunning, isStale }: EachBatchPayload): Promise<void> {
     const { partition } = batch;
+    const firstFetched = this.logEnds.get(partition)?.firstFetched ?? BigInt(batch.messages[0]?.offset ?? batch.highWatermark);
+    this.logEnds.set(partition, { highWatermark: BigInt(batch.highWatermark), firstFetched });
     if (this.state !== 'running') {
       pause();
       return;
@@ -273,6 +295,7 @@ export class CommandStreamConsumer<TCommand = unknown> {
   }
 
   private async drainAndLeave(): Promise<void> {
+    this.stopReportingLag?.();
     if (this.state === 'idle' || this.state === 'stopped') {
       this.state = 'stopped';
       this.committer.close();

@@ -1,3 +1,4 @@
+import { cmsgMetrics } from '@cmsg/platform';
 import mongoose from 'mongoose';
 import { ALL_MODELS } from './models';
 import { recordQueryShapes } from './query-shapes/query-shape-recorder';
@@ -22,9 +23,11 @@ export async function connectMongo(uri: string, options?: ConnectMongoOptions): 
   // Otherwise every query execution formats a stack trace, kept only to explain a query run twice
   // (a programming error): about 3 % of the CPU of a read-heavy service.
   mongoose.set('skipOriginalStackTraces', true);
-  const monitorCommands = options?.queryShapeLog !== undefined;
-  const connected = await mongoose.connect(uri, { serverSelectionTimeoutMS: 10000, maxPoolSize: 20, monitorCommands });
-  if (options?.queryShapeLog !== undefined) recordQueryShapes(connected.connection.getClient(), { directory: options.queryShapeLog, source: options.queryShapeSource });
+  // Command monitoring feeds the operation-duration metric (and, in the integration suite, the query shapes).
+  const connected = await mongoose.connect(uri, { serverSelectionTimeoutMS: 10000, maxPoolSize: 20, monitorCommands: true });
+  const client = connected.connection.getClient();
+  reportMongoMetrics(client);
+  if (options?.queryShapeLog !== undefined) recordQueryShapes(client, { directory: options.queryShapeLog, source: options.queryShapeSource });
   return connected;
 }
 
@@ -56,4 +59,23 @@ export async function pingMongo(timeoutMs: number): Promise<boolean> {
 
 export async function disconnectMongo(): Promise<void> {
   await mongoose.disconnect();
+}
+
+let poolGaugeMade = false;
+const pool = { open: 0, checkedOut: 0 };
+
+/** cmsg_mongodb_operation_duration_seconds{command} and cmsg_mongodb_pool_connections{state: used | idle} (deploy/README.md, Monitoring). */
+function reportMongoMetrics(client: ReturnType<typeof mongoose.connection.getClient>): void {
+  client.on('commandSucceeded', (event) => cmsgMetrics.mongodbOperation(event.commandName, event.duration / 1000));
+  client.on('commandFailed', (event) => cmsgMetrics.mongodbOperation(event.commandName, event.duration / 1000));
+  client.on('connectionCreated', () => (pool.open += 1));
+  client.on('connectionClosed', () => (pool.open = Math.max(0, pool.open - 1)));
+  client.on('connectionCheckedOut', () => (pool.checkedOut += 1));
+  client.on('connectionCheckedIn', () => (pool.checkedOut = Math.max(0, pool.checkedOut - 1)));
+  if (poolGaugeMade) return;
+  poolGaugeMade = true;
+  cmsgMetrics.labelledGauge('cmsg_mongodb_pool_connections', 'MongoDB driver pool connections, by state (used: checked out, idle).', () => [
+    { attributes: { state: 'used' }, value: pool.checkedOut },
+    { attributes: { state: 'idle' }, value: Math.max(0, pool.open - pool.checkedOut) },
+  ]);
 }

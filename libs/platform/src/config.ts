@@ -25,6 +25,8 @@ export const configVars = {
   kafkaTopicPrefix: z.string().default(''),
   redisUrl: z.string().default('redis://127.0.0.1:16379'),
   port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+  /** Prometheus /metrics of the app (0: none). */
+  metricsPort: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
   grpcAddress: (fallback: string) => z.string().default(fallback),
   /** A plaintext port serving grpc.health.v1 only, for probes that cannot speak TLS; none when unset. */
   grpcHealthAddress: z.string().min(1).optional(),

@@ -20,3 +20,7 @@ export { GrpcClients } from './grpc/grpc-clients';
 export { runGrpcService } from './grpc/grpc-service-runner';
 export type { GrpcServiceConfig, GrpcServiceRegistrar, GrpcServiceSpec, StartedService } from './grpc/grpc-service-runner';
 export { TOPIC, topicName, createKafka, withRequestIdHeader, sendKeyed, sendKeyedMany } from './kafka';
+export { cmsgMetrics, reportConsumerLag } from './metrics/cmsg-metrics';
+export type { GaugeReading, LabelledGaugeReading } from './metrics/cmsg-metrics';
+export { startMetricsServer } from './metrics/metrics-server';
+export type { MetricsServer } from './metrics/metrics-server';

@@ -8,6 +8,8 @@ import { RedisInstrumentation } from '@opentelemetry/instrumentation-redis';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK, tracing } from '@opentelemetry/sdk-node';
 import { redactIncomingPathHook } from './incoming-path-redaction';
+import { prometheusReader } from './metrics/metrics-server';
+import { registerProcessMetrics } from './metrics/process-metrics';
 import { scrubbedMongoStatement } from './mongodb-statement';
 
 let sdk: NodeSDK | undefined;
@@ -25,11 +27,14 @@ export interface TelemetryOptions {
 export function startTelemetry(serviceName: string, options: TelemetryOptions = {}): void {
   if (sdk) return;
   const endpoint = process.env['OTEL_EXPORTER_OTLP_ENDPOINT'];
-  // The SDK reads these itself and defaults them to OTLP: we export traces only, unless told otherwise.
+  // The SDK reads these itself and defaults them to OTLP: traces go to OTLP, metrics to our
+  // Prometheus endpoint (metricReader below), logs nowhere, unless told otherwise.
   process.env['OTEL_METRICS_EXPORTER'] ??= 'none';
   process.env['OTEL_LOGS_EXPORTER'] ??= 'none';
   sdk = new NodeSDK({
     resource: resourceFromAttributes({ 'service.name': serviceName, 'service.version': '0.2.0' }),
+    // Scraped at /metrics on METRICS_PORT (startMetricsServer, started by each app once configured).
+    metricReader: prometheusReader,
     // Without an endpoint: context still propagates, nothing is exported (the SDK's default would
     // otherwise try an OTLP collector on localhost and stall shutdown flushing to it).
     spanProcessors: endpoint
@@ -52,6 +57,7 @@ export function startTelemetry(serviceName: string, options: TelemetryOptions = 
     ],
   });
   sdk.start();
+  registerProcessMetrics();
 }
 
 export async function stopTelemetry(): Promise<void> {

@@ -35,6 +35,8 @@ export interface StackDescription {
   env: Record<string, string>;
   logDir: string;
   pids: Record<string, number>;
+  /** Each process's Prometheus endpoint (`http://127.0.0.1:<port>/metrics`), by process name. */
+  metricsUrls: Record<string, string>;
   /** Present when the stack runs against the fakes (the integration suite always does). */
   fakes?: StackFakes;
 }
@@ -71,6 +73,9 @@ export class LocalStack {
       // Local plaintext without caller credentials, said explicitly (production refuses it); a test
       // that needs TLS or tokens passes its own through `env`.
       GRPC_ALLOW_INSECURE: 'true',
+      // Each process of the stack gets a port of its own below; other processes a test starts from
+      // this env serve no metrics unless the test gives them a port.
+      METRICS_PORT: '0',
       ...this.options.env,
     };
     const nodeArgs = this.options.nodeArgs ?? [];
@@ -78,12 +83,17 @@ export class LocalStack {
     for (let index = 0; index < (this.options.gateways ?? 1); index += 1) gatewayPorts.push(await freePort());
     env['PUBLIC_BASE_URL'] ??= `http://127.0.0.1:${gatewayPorts[0]}`;
 
+    const metricsPorts: Record<string, number> = {};
+    const metricsEnv = async (name: string) => ({ METRICS_PORT: String((metricsPorts[name] = await freePort())) });
     this.processes.push(
-      new AppProcess('conversations', 'conversations', { ...env, GRPC_ADDRESS: env['CONVERSATIONS_GRPC_ADDRESS']! }, logDir, nodeArgs),
-      new AppProcess('scheduler', 'scheduler', { ...env, GRPC_ADDRESS: env['SCHEDULER_GRPC_ADDRESS']! }, logDir, nodeArgs),
-      new AppProcess('actions-runner', 'actions-runner', { ...env, GRPC_ADDRESS: env['ACTIONS_GRPC_ADDRESS']! }, logDir, nodeArgs),
-      ...gatewayPorts.map((port, index) => new AppProcess(`gateway-${index + 1}`, 'gateway', { ...env, PORT: String(port) }, logDir, nodeArgs)),
+      new AppProcess('conversations', 'conversations', { ...env, GRPC_ADDRESS: env['CONVERSATIONS_GRPC_ADDRESS']!, ...(await metricsEnv('conversations')) }, logDir, nodeArgs),
+      new AppProcess('scheduler', 'scheduler', { ...env, GRPC_ADDRESS: env['SCHEDULER_GRPC_ADDRESS']!, ...(await metricsEnv('scheduler')) }, logDir, nodeArgs),
+      new AppProcess('actions-runner', 'actions-runner', { ...env, GRPC_ADDRESS: env['ACTIONS_GRPC_ADDRESS']!, ...(await metricsEnv('actions-runner')) }, logDir, nodeArgs),
     );
+    for (const [index, port] of gatewayPorts.entries()) {
+      const name = `gateway-${index + 1}`;
+      this.processes.push(new AppProcess(name, 'gateway', { ...env, PORT: String(port), ...(await metricsEnv(name)) }, logDir, nodeArgs));
+    }
     for (const appProcess of this.processes) appProcess.start();
 
     const gatewayUrls = gatewayPorts.map((port) => `http://127.0.0.1:${port}`);
@@ -100,6 +110,7 @@ export class LocalStack {
       env,
       logDir,
       pids: Object.fromEntries(this.processes.map((appProcess) => [appProcess.name, appProcess.pid ?? 0])),
+      metricsUrls: Object.fromEntries(Object.entries(metricsPorts).map(([name, port]) => [name, `http://127.0.0.1:${port}/metrics`])),
       ...(this.options.fakes ? { fakes: this.options.fakes } : {}),
     };
     return this.description;

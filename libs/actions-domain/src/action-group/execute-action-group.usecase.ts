@@ -9,7 +9,7 @@ import {
   isFinalActionStatus,
   type RecordedResult,
 } from '@cmsg/dal';
-import type { Logger } from '@cmsg/platform';
+import { type Logger, cmsgMetrics } from '@cmsg/platform';
 import { AI_RUN_BUDGET_MS, GROUP_BUDGET_MS } from '../limits';
 import type { Clock, ConversationActionsPort } from '../ports';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox';
@@ -93,6 +93,7 @@ export class ExecuteActionGroup {
       }
       if (stopped) {
         const recorded = await this.record(scope, group, record.index, { status: 'skipped', error: null, finishedAt: clock.now() });
+        cmsgMetrics.actionFinished(record.type, 'skipped', 0);
         // Another runner recorded a failure of this action first: its effects are owed as well.
         if (recorded.status === 'failed') await this.afterFailure(scope, group, record.index);
         continue;
@@ -183,6 +184,8 @@ export class ExecuteActionGroup {
         : undefined;
     const recorded = await this.record(scope, group, index, { status: outcome.status, error: outcome.status === 'failed' ? outcome.error : null, finishedAt, startNext });
     if (startNext && recorded.status !== 'failed') markedRunning.add(startNext.index);
+    const startedAt = group.actions[index]!.started_at;
+    if (startedAt) cmsgMetrics.actionFinished(command.actions[index]!.type, recorded.status, (finishedAt.getTime() - startedAt.getTime()) / 1000);
     return recorded.status === 'failed';
   }
 

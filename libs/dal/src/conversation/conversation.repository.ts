@@ -173,6 +173,11 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
       .exec();
   }
 
+  /** Conversations with events still in their outbox, in every business (the cmsg_outbox_backlog gauge). Index { 'outbox.created_at': 1 }. */
+  countWithUnpublishedEventsAcrossBusinesses(): Promise<number> {
+    return ConversationModel.countDocuments({ 'outbox.created_at': { $gte: new Date(0) } }).exec();
+  }
+
   /** Many new conversations in one round trip (benchmarks and tests building large businesses). */
   async insertMany(scope: BusinessScope, conversations: readonly NewConversation[]): Promise<void> {
     await ConversationModel.insertMany(conversations.map((conversation) => ({ ...conversation, business_id: scope.businessId })));

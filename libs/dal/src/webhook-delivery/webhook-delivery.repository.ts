@@ -29,6 +29,11 @@ export class WebhookDeliveryRepository {
   }
 
   /** Inserts unless it exists (same event, same endpoint: a re-run group). */
+  /** Deliveries not yet delivered nor abandoned, in every business (the cmsg_webhook_backlog gauge). Index { status, next_attempt_at, lease_until }. */
+  countPendingOfAnyBusiness(): Promise<number> {
+    return WebhookDeliveryModel.countDocuments({ status: 'pending' }).exec();
+  }
+
   async enqueue(delivery: WebhookDeliveryEntity): Promise<void> {
     try {
       await WebhookDeliveryModel.create(delivery);

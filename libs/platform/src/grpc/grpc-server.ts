@@ -2,6 +2,7 @@ import type * as grpc from '@grpc/grpc-js';
 import { isCatalogError, toCatalogError } from '@cmsg/errors';
 import { catalogErrorStatus } from '@cmsg/proto';
 import type { Logger } from '../logger';
+import { cmsgMetrics } from '../metrics/cmsg-metrics';
 import { runWithRequestContext } from '../request-context';
 import { requestContextOf } from './grpc-call-context';
 
@@ -27,7 +28,13 @@ export function adaptUnaryService<Service extends grpc.UntypedServiceImplementat
     adapted[method] = ((call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
       runWithRequestContext(requestContextOf(call), () => {
         const started = performance.now();
-        const finished = (code: string) => logger.info({ grpc_method: method, code, duration_ms: Math.round((performance.now() - started) * 10) / 10 }, 'grpc call finished');
+        // '/cmsg.conversations.v1.ConversationsService/GetConversationStatus'
+        const service = call.getPath?.().split('/')[1] ?? 'unknown';
+        const finished = (code: string) => {
+          const seconds = (performance.now() - started) / 1000;
+          cmsgMetrics.grpcServerCall(service, method, code, seconds);
+          logger.info({ grpc_method: method, code, duration_ms: Math.round(seconds * 10_000) / 10 }, 'grpc call finished');
+        };
         if (call.cancelled) {
           finished('CANCELLED');
           return;

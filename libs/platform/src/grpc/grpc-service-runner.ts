@@ -1,5 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from '../logger';
+import { startMetricsServer } from '../metrics/metrics-server';
 import { type Closer, installGracefulShutdown } from '../shutdown';
 import { callerAuthenticationInterceptor } from './grpc-caller-authentication';
 import { GrpcClients } from './grpc-clients';
@@ -16,6 +17,8 @@ export interface GrpcServiceConfig extends GrpcSecurityConfig {
   /** Plaintext port serving grpc.health.v1 only (for the kubelet's probes); none when unset. */
   GRPC_HEALTH_ADDRESS?: string | undefined;
   SHUTDOWN_GRACE_MS: number;
+  /** Prometheus /metrics (0: none). */
+  METRICS_PORT: number;
 }
 
 export interface GrpcServiceRegistrar {
@@ -93,6 +96,7 @@ async function startGrpcService<Config extends GrpcServiceConfig>(spec: GrpcServ
   for (const warning of security.warnings) logger.warn(protection, warning);
   const healthPort = healthListener ? { health_address: config.GRPC_HEALTH_ADDRESS, health_port: healthListener.port } : {};
   logger.info({ port, address: config.GRPC_ADDRESS, ...healthPort, services: serviceNames, ...protection, ...started.details }, `${spec.name} listening`);
+  const metricsServer = await startMetricsServer(config.METRICS_PORT, logger);
   const background = (await started.afterListening?.()) ?? [];
 
   installGracefulShutdown(
@@ -103,6 +107,7 @@ async function startGrpcService<Config extends GrpcServiceConfig>(spec: GrpcServ
       ...background,
       ...started.closers,
       { name: 'grpc-clients', close: async () => clients.close() },
+      ...(metricsServer ? [{ name: 'metrics', close: () => metricsServer.close() }] : []),
       ...(healthListener ? [{ name: 'grpc-health-listener', close: async () => healthListener.close() }] : []),
     ],
     config.SHUTDOWN_GRACE_MS,

@@ -1,6 +1,6 @@
 import { type ScheduledMessageCommand, createScheduledMessageCommand, scheduleHistoryEntry } from '@cmsg/conversation-commands';
 import type { DueSchedule, FireClaim, ScheduledMessageRepository } from '@cmsg/dal';
-import type { Logger } from '@cmsg/platform';
+import { type Logger, cmsgMetrics } from '@cmsg/platform';
 import { randomUUID } from 'node:crypto';
 import type { Clock, ConversationCommandPublisher } from '../ports';
 
@@ -73,6 +73,8 @@ async function fireChunk(chunk: readonly DueSchedule[], takeover: boolean, depen
   }
   await publisher.submitMany(claimed.map((schedule) => ({ conversationId: schedule.conversation_id, command: commandOf(schedule, now) })));
   await repository.markProducedInAnyBusiness(claimed.map((schedule) => schedule._id));
+  // Tester schedules are due on their business's virtual clock: their lateness means nothing here.
+  for (const schedule of claimed) if (!schedule.is_tester) cmsgMetrics.scheduleFired((now.getTime() - schedule.schedule_at.getTime()) / 1000);
   logger.info({ schedules: claimed.length, takeover, max_lateness_ms: now.getTime() - Math.min(...claimed.map((schedule) => schedule.schedule_at.getTime())) }, 'scheduled messages fired');
   return claimed.length;
 }
