@@ -1,4 +1,5 @@
 import { REQUEST_ID_HEADER, cmsgMetrics, runWithRequestContext, type Logger } from '@cmsg/platform';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, propagation, trace } from '@opentelemetry/api';
 import type { DecodedCommand } from './command-message';
 import type { CommandContext, CommandHandler, PoisonHandler } from './consumer-options';
 import { backoffDelayMs, sleepUnlessAborted, type RetryPolicy } from './retry-backoff';
@@ -25,6 +26,8 @@ export interface CommandExecutorOptions<TCommand> {
 }
 
 /** Runs one command: the handler with retries and back-off, then the dead-letter path. */
+const tracer = trace.getTracer('cmsg-command-stream');
+
 export class CommandExecutor<TCommand> {
   readonly counters = { completed: 0, failedAttempts: 0, poisoned: 0 };
 
@@ -62,13 +65,36 @@ export class CommandExecutor<TCommand> {
     }
   }
 
-  private async invoke(command: TCommand, job: CommandJob<TCommand>, attempt: number): Promise<void> {
+  /**
+   * One handler run, as a CONSUMER span in the trace of whoever produced the command (its
+   * traceparent header): kafkajs' own batch spans start traces of their own, and the handler runs
+   * after the batch was accepted, outside them.
+   */
+  private invoke(command: TCommand, job: CommandJob<TCommand>, attempt: number): Promise<void> {
     const started = performance.now();
-    try {
-      await this.invokeHandler(command, job, attempt);
-    } finally {
-      cmsgMetrics.kafkaHandler(this.options.topic, (performance.now() - started) / 1000);
-    }
+    const { topic } = this.options;
+    const producerContext = propagation.extract(ROOT_CONTEXT, job.headers);
+    const attributes = {
+      'messaging.system': 'kafka',
+      'messaging.operation.type': 'process',
+      'messaging.destination.name': topic,
+      'messaging.destination.partition.id': String(job.partition),
+      'messaging.kafka.message.key': job.key,
+      'messaging.kafka.offset': job.offset,
+      'cmsg.attempt': attempt,
+    };
+    return tracer.startActiveSpan(`process ${topic}`, { kind: SpanKind.CONSUMER, attributes }, producerContext, async (span) => {
+      try {
+        await this.invokeHandler(command, job, attempt);
+      } catch (error) {
+        span.recordException(error as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        throw error;
+      } finally {
+        span.end();
+        cmsgMetrics.kafkaHandler(topic, (performance.now() - started) / 1000);
+      }
+    });
   }
 
   private invokeHandler(command: TCommand, job: CommandJob<TCommand>, attempt: number): Promise<void> {

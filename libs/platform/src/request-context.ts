@@ -1,4 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { context as otelContext, trace } from '@opentelemetry/api';
+import { getRPCMetadata } from '@opentelemetry/core';
 
 export interface RequestContext {
   requestId: string;
@@ -12,8 +14,19 @@ export interface RequestContext {
 
 const storage = new AsyncLocalStorage<RequestContext>();
 
-/** Runs fn with the request id visible to every log line and outgoing call made inside it. */
+/** The span attribute that names the request a span worked for (REQUEST_ID_HEADER's value). */
+export const REQUEST_ID_SPAN_ATTRIBUTE = 'cmsg.request_id';
+
+/**
+ * Runs fn with the request id visible to every log line, outgoing call and span made inside it.
+ * The span active at entry (the HTTP server span, the gRPC server span, the Kafka consumer span the
+ * instrumentations started for this work) gets the id too; the spans started inside get it from
+ * the telemetry's span processor.
+ */
 export function runWithRequestContext<T>(context: RequestContext, fn: () => T): T {
+  trace.getActiveSpan()?.setAttribute(REQUEST_ID_SPAN_ATTRIBUTE, context.requestId);
+  // Under Express the active span is a middleware's; the HTTP server span is the request's root.
+  getRPCMetadata(otelContext.active())?.span?.setAttribute(REQUEST_ID_SPAN_ATTRIBUTE, context.requestId);
   return storage.run(context, fn);
 }
 

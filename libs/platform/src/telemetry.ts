@@ -5,14 +5,27 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { KafkaJsInstrumentation } from '@opentelemetry/instrumentation-kafkajs';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { RedisInstrumentation } from '@opentelemetry/instrumentation-redis';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK, tracing } from '@opentelemetry/sdk-node';
 import { redactIncomingPathHook } from './incoming-path-redaction';
 import { prometheusReader } from './metrics/metrics-server';
 import { registerProcessMetrics } from './metrics/process-metrics';
 import { scrubbedMongoStatement } from './mongodb-statement';
+import { REQUEST_ID_SPAN_ATTRIBUTE, currentRequestId } from './request-context';
 
 let sdk: NodeSDK | undefined;
+
+/** Every span started inside a request context carries its request id (runWithRequestContext tags the span it starts in). */
+const requestIdSpanProcessor: tracing.SpanProcessor = {
+  onStart(span) {
+    const requestId = currentRequestId();
+    if (requestId) span.setAttribute(REQUEST_ID_SPAN_ATTRIBUTE, requestId);
+  },
+  onEnd() {},
+  forceFlush: async () => undefined,
+  shutdown: async () => undefined,
+};
 
 export interface TelemetryOptions {
   /** Rewrites incoming request paths before they become span attributes (paths that carry credentials). */
@@ -38,7 +51,7 @@ export function startTelemetry(serviceName: string, options: TelemetryOptions = 
     // Without an endpoint: context still propagates, nothing is exported (the SDK's default would
     // otherwise try an OTLP collector on localhost and stall shutdown flushing to it).
     spanProcessors: endpoint
-      ? [new tracing.BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }))]
+      ? [requestIdSpanProcessor, new tracing.BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }))]
       : [new tracing.NoopSpanProcessor()],
     // Without an endpoint nothing is exported, so nothing is recorded either: a trace that starts
     // here gets unrecorded spans, whose ids still reach the logs, traceparent and Kafka headers (a
@@ -52,7 +65,13 @@ export function startTelemetry(serviceName: string, options: TelemetryOptions = 
       new GrpcInstrumentation(),
       new KafkaJsInstrumentation(),
       ...(endpoint
-        ? [new ExpressInstrumentation(), new MongoDBInstrumentation({ dbStatementSerializer: scrubbedMongoStatement }), new RedisInstrumentation()]
+        ? [
+            new ExpressInstrumentation(),
+            new MongoDBInstrumentation({ dbStatementSerializer: scrubbedMongoStatement }),
+            new RedisInstrumentation(),
+            // fetch: the Cloud API, the AI provider, media downloads and webhook deliveries.
+            new UndiciInstrumentation(),
+          ]
         : []),
     ],
   });
