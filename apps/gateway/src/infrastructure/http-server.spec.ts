@@ -1,7 +1,7 @@
 import express from 'express';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { closeHttpServer, listen } from './http-server';
+import { KEEP_ALIVE_TIMEOUT_MS, closeHttpServer, listen } from './http-server';
 
 function get(port: number, path: string, agent: http.Agent): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -34,5 +34,15 @@ describe('closeHttpServer', () => {
     await expect(closed).resolves.toBeUndefined();
     await expect(get(port, '/fast', new http.Agent())).rejects.toThrow(/ECONNREFUSED/);
     agent.destroy();
+  });
+});
+
+describe('listen', () => {
+  it('keeps idle keep-alive connections past the 60 s idle timeout of the load balancers in front', async () => {
+    const server = await listen(express(), 0);
+    expect(server.keepAliveTimeout).toBe(KEEP_ALIVE_TIMEOUT_MS);
+    expect(KEEP_ALIVE_TIMEOUT_MS).toBeGreaterThan(60_000);
+    expect(server.headersTimeout).toBeGreaterThan(server.keepAliveTimeout);
+    await closeHttpServer(server);
   });
 });
