@@ -27,6 +27,8 @@ usage: bash tools/infra/infra.sh <command>
   down    stop what 'up' started (mongo-java-server, Kafka, Redis)
   mongo-up, mongo-down
           start or stop only the MongoDB of CMSG_MONGO_BACKEND on CMSG_MONGO_PORT (benchmarks)
+  kafka-restart
+          stop Kafka and start it again (the fault tests: producers and consumers must ride it out)
   status  one line per server
   env     print the exports for the servers: eval "\$(bash tools/infra/infra.sh env)"
 
@@ -77,6 +79,13 @@ cmd_mongo_down() {
   mongo_down
 }
 
+cmd_kafka_restart() {
+  take_lock
+  kafka_down
+  kafka_start
+  kafka_wait
+}
+
 cmd_status() {
   mongo_status
   kafka_status
@@ -104,6 +113,7 @@ case "${1:-}" in
   down) cmd_down ;;
   mongo-up) cmd_mongo_up ;;
   mongo-down) cmd_mongo_down ;;
+  kafka-restart) cmd_kafka_restart ;;
   status) cmd_status ;;
   env) cmd_env ;;
   -h | --help | help) usage ;;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # npm test (and .ci/run): dependencies (and the lock file's checks), infrastructure, generated-code
 # drift, proto contract (buf lint, buf breaking), typecheck, lint, deployment checks (Kubernetes manifests, Dockerfile lint, image build
-# stages), build, unit tests, integration tests, then the index-shape check of the query shapes the apps
-# sent during that run. Exits non-zero when anything fails and ends with one plain line:
+# stages), build, unit tests, integration tests, the index-shape check of the query shapes the apps
+# sent during that run, then the fault tests. Exits non-zero when anything fails and ends with one plain line:
 # "summary: N passed, N failed".
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -92,3 +92,5 @@ build_projects
 run_jest unit jest.config.js
 run_jest integration jest.integration.config.js
 run_jest index-shapes jest.index-shapes.config.js
+# Last: the fault specs stop, pause and kill servers and apps, so nothing runs beside them.
+run_jest faults jest.faults.config.js

@@ -23,3 +23,7 @@ export { arbitraryFor } from './fuzz/json-schema-arbitrary';
 export type { JsonSchema, SchemaArbitraryOptions } from './fuzz/json-schema-arbitrary';
 export { documentValidator } from './fuzz/openapi-validator';
 export type { DocumentedSchema } from './fuzz/openapi-validator';
+export { startThrowawayMongoServer, residentBytes } from './servers/throwaway-mongo-server';
+export type { MongoBackend, ThrowawayMongoServer } from './servers/throwaway-mongo-server';
+export { startThrowawayRedisServer } from './servers/throwaway-redis-server';
+export type { ThrowawayRedisServer } from './servers/throwaway-redis-server';

@@ -1,5 +1,5 @@
 import { LocalStack, type LocalStackOptions, type StackDescription } from '@cmsg/testing';
-import { type ThrowawayMongoServer, startThrowawayMongoServer } from './mongo-server';
+import { type ThrowawayMongoServer, startThrowawayMongoServer } from '@cmsg/testing';
 
 /** A stack of the product on a MongoDB of its own. */
 export interface BenchStack {

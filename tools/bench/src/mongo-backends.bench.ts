@@ -9,7 +9,7 @@ import mongoose from 'mongoose';
 import { type BenchmarkModule, integerOptions, percentile } from './benchmark-module';
 import { insertBulkConversations } from './bulk-conversations';
 import type { FiguresRecorder } from './figures-recorder';
-import { type MongoBackend, type ThrowawayMongoServer, residentBytes, startThrowawayMongoServer } from './mongo-server';
+import { type MongoBackend, type ThrowawayMongoServer, residentBytes, startThrowawayMongoServer } from '@cmsg/testing';
 
 const DEFAULTS = { conversations: 10_000, 'status-reads': 300, 'list-pages': 50, writes: 2000, writers: 8 };
 type Options = typeof DEFAULTS;

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { WORKSPACE_ROOT, freePort } from '@cmsg/testing';
+import { freePort } from '../free-port';
+import { WORKSPACE_ROOT } from '../infra-env';
 
 export type MongoBackend = 'h2' | 'memory';
 
@@ -16,6 +17,10 @@ export interface ThrowawayMongoServer {
   startSeconds: number;
   /** Bytes of the H2 store on disk (0 for the memory backend). */
   storeBytes(): number;
+  /** SIGSTOP: the server stops answering, connections stay open (a stalled primary). */
+  pause(): void;
+  /** SIGCONT after pause(). */
+  resume(): void;
   stop(): void;
 }
 
@@ -38,10 +43,11 @@ export async function startThrowawayMongoServer(backend: MongoBackend): Promise<
     throw error;
   }
   const startSeconds = (Date.now() - started) / 1000;
+  const pid = Number(readFileSync(path.join(directory, 'mongo.pid'), 'utf8').trim());
   return {
     backend,
     uri: `mongodb://127.0.0.1:${port}/`,
-    pid: Number(readFileSync(path.join(directory, 'mongo.pid'), 'utf8').trim()),
+    pid,
     startSeconds,
     storeBytes: () => {
       try {
@@ -50,6 +56,8 @@ export async function startThrowawayMongoServer(backend: MongoBackend): Promise<
         return 0;
       }
     },
+    pause: () => process.kill(pid, 'SIGSTOP'),
+    resume: () => process.kill(pid, 'SIGCONT'),
     stop: () => {
       try {
         infra('mongo-down');

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { generateApiToken } from '@cmsg/seed';
+import {
+  LocalStack,
+  type RunningFakes,
+  type StackDescription,
+  type TestBusiness,
+  type ThrowawayMongoServer,
+  type ThrowawayRedisServer,
+  contactSeed,
+  createTestBusinessIn,
+  minutesAgo,
+  startFakes,
+  startThrowawayMongoServer,
+  startThrowawayRedisServer,
+} from '@cmsg/testing';
+import mongoose from 'mongoose';
+
+/**
+ * A stack of its own for one fault spec (the fault specs run one at a time, after the integration
+ * suite: they stop, pause and kill servers and apps). Optionally on a MongoDB and a Redis of its
+ * own, so pausing or killing them touches nothing else.
+ */
+export interface FaultStack {
+  stack: LocalStack;
+  description: StackDescription;
+  fakes: RunningFakes;
+  mongo: ThrowawayMongoServer | undefined;
+  redis: ThrowawayRedisServer | undefined;
+  business: TestBusiness;
+  /** Conversations with an open window, one per contact. */
+  conversations: string[];
+  /** The business's tokens: each has 60 requests a minute. */
+  tokens: string[];
+  stop(): Promise<void>;
+}
+
+export async function startFaultStack(options: { ownMongo?: boolean; ownRedis?: boolean; conversations?: number; tokens?: number; env?: Record<string, string> } = {}): Promise<FaultStack> {
+  const fakes = await startFakes();
+  const mongo = options.ownMongo ? await startThrowawayMongoServer('memory') : undefined;
+  const redis = options.ownRedis ? await startThrowawayRedisServer() : undefined;
+  const stack = new LocalStack({
+    build: false,
+    env: { ...fakes.env, ...(redis ? { REDIS_URL: redis.url } : {}), ...options.env },
+    fakes: { chatApiBaseUrl: fakes.chatApiBaseUrl, aiBaseUrl: fakes.aiBaseUrl },
+    ...(mongo ? { mongodbUri: mongo.uri } : {}),
+  });
+  const description = await stack.start();
+  await mongoose.connect(description.env['MONGODB_URI']!, { serverSelectionTimeoutMS: 30_000 });
+  const conversations: string[] = [];
+  const tokens = Array.from({ length: options.tokens ?? 5 }, () => generateApiToken());
+  const business = await createTestBusinessIn(description, (seed) => {
+    seed.api_tokens = [...(seed.api_tokens ?? []), ...tokens.map((token) => ({ uuid: randomUUID(), token }))];
+    for (let index = 0; index < (options.conversations ?? 10); index += 1) {
+      const uuid = randomUUID();
+      conversations.push(uuid);
+      contactSeed(seed, { conversation: { uuid, messages: [{ uuid: randomUUID(), is_from_customer: true, body: 'Hola', content_type: 'text', created_at: minutesAgo(5) }] } });
+    }
+  });
+  return {
+    stack,
+    description,
+    fakes,
+    mongo,
+    redis,
+    business,
+    conversations,
+    tokens,
+    stop: async () => {
+      mongo?.resume();
+      await stack.stop();
+      if (mongoose.connection.readyState === mongoose.ConnectionStates.connected) {
+        if (!mongo) await mongoose.connection.dropDatabase();
+        await mongoose.disconnect();
+      }
+      mongo?.stop();
+      await redis?.stop();
+      await fakes.stop();
+    },
+  };
+}
+
+/** The notes stored with this body (a note's text identifies the request that added it). */
+export async function notesWithBody(body: string): Promise<number> {
+  return mongoose.connection.collection('timeline_events').countDocuments({ kind: 'note', body });
+}
+
+/** One line of the fault specs' results, for the closing figures. */
+export function reportFault(name: string, figures: Record<string, number>): void {
+  console.log(`[fault] ${name}: ${Object.entries(figures).map(([key, value]) => `${key} ${value}`).join(', ')}`);
+}
+
+/** One submitted action group of a load: its note and text identify what it did. */
+export interface SubmittedGroup {
+  note: string;
+  text: string;
+  status: number;
+  uuid: string | undefined;
+}
+
+/**
+ * Submits action groups (a note and a text send each, both unique) at `perSecond` for `seconds`,
+ * across the business's tokens and conversations, while `during` injects the fault. A request that
+ * cannot reach a gateway counts as status 0.
+ */
+export async function actionGroupLoad(fault: FaultStack, options: { perSecond: number; seconds: number }, during: () => Promise<void>): Promise<SubmittedGroup[]> {
+  const submitted: SubmittedGroup[] = [];
+  const inFlight: Promise<void>[] = [];
+  const clients = fault.tokens.map((token) => fault.business.api.withToken(token));
+  const total = options.perSecond * options.seconds;
+  const started = Date.now();
+  const load = (async () => {
+    for (let index = 0; index < total; index += 1) {
+      const wait = started + (index * 1000) / options.perSecond - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const note = `fault group ${index} note ${randomUUID()}`;
+      const text = `fault group ${index} text ${randomUUID()}`;
+      const body = { conversation: { uuid: fault.conversations[index % fault.conversations.length] }, actions: [{ type: 'context_note', note }, { type: 'send_message', text }] };
+      inFlight.push(
+        clients[index % clients.length]!.post('/conversation/actions', body).then(
+          (response) => void submitted.push({ note, text, status: response.status, uuid: response.body?.action_group?.uuid }),
+          () => void submitted.push({ note, text, status: 0, uuid: undefined }),
+        ),
+      );
+    }
+  })();
+  await during();
+  await load;
+  await Promise.all(inFlight);
+  return submitted;
+}
+
+/** Waits until every accepted group is final, then counts what each did: its note stored, its text sent. */
+export async function settleGroups(fault: FaultStack, groups: SubmittedGroup[], timeoutMs = 240_000): Promise<{ accepted: number; completed: number; lost: number; twice: number; refusedButRun: number }> {
+  const accepted = groups.filter((group) => group.status === 202);
+  const stored = mongoose.connection.collection<{ _id: string; status: string }>('action_groups');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const processing = await stored.countDocuments({ _id: { $in: accepted.map((group) => group.uuid!) }, status: 'processing' });
+    if (processing === 0) break;
+    if (Date.now() > deadline) throw new Error(`${processing} accepted groups still processing after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const sends = fault.fakes.cloudApi.sentMessages().map((record) => JSON.stringify(record.body));
+  const sentCount = (text: string) => sends.filter((body) => body.includes(text)).length;
+  let completed = 0;
+  let lost = 0;
+  let twice = 0;
+  let refusedButRun = 0;
+  for (const group of groups) {
+    const notes = await notesWithBody(group.note);
+    const sent = sentCount(group.text);
+    if (notes > 1 || sent > 1) twice += 1;
+    if (group.status === 202) {
+      if (notes === 1 && sent === 1) completed += 1;
+      else lost += 1;
+    } else if (notes > 0 || sent > 0) {
+      // Refused after its command was produced (a gateway or runner cut off mid-answer): it ran once.
+      refusedButRun += 1;
+    }
+  }
+  return { accepted: accepted.length, completed, lost, twice, refusedButRun };
+}
