@@ -1,64 +1,34 @@
-import { addNoteEndpoint, listConversationsEndpoint } from '@cmsg/api-schemas';
+import { requestUploadEndpoint, unassignAiEndpoint } from '@cmsg/api-schemas';
 import type { Request } from 'express';
-import { parseEndpointInput, parseIdempotencyKey } from './validate';
+import { parseEndpointInput } from './validate';
 
-function requestOf(parts: { body?: unknown; query?: unknown; params?: unknown; headers?: Record<string, string> }): Request {
-  const headers = Object.fromEntries(Object.entries(parts.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
-  return { params: { slug: 'acme', ...(parts.params as object) }, query: parts.query ?? {}, body: parts.body, get: (name: string) => headers[name.toLowerCase()] } as unknown as Request;
-}
-
-function messageOf(action: () => unknown): string {
-  try {
-    action();
-  } catch (error) {
-    expect(error).toMatchObject({ code: 'INVALID_REQUEST', httpStatus: 400 });
-    return (error as Error).message;
-  }
-  throw new Error('expected INVALID_REQUEST');
-}
+const requestWithBody = (body: unknown) => ({ params: {}, query: {}, body }) as unknown as Request;
+const conversation = { uuid: '5a3c1a6e-5a0e-4f6a-9c43-2f4b8f0d2a11' };
 
 describe('parseEndpointInput', () => {
-  it('returns the parsed parts with unknown fields dropped and defaults applied', () => {
-    const input = parseEndpointInput(addNoteEndpoint, requestOf({ body: { conversation: { phone: '+52 55' }, note: 'hi', extra: true } }));
-    expect(input).toEqual({ params: undefined, query: undefined, body: { conversation: { phone: '+52 55' }, note: 'hi' } });
-    expect(parseEndpointInput(listConversationsEndpoint, requestOf({ query: { limit: '10' } })).query).toEqual({ limit: 10, order: 'desc' });
-  });
-
-  it('names every offending field in the message', () => {
-    const message = messageOf(() => parseEndpointInput(addNoteEndpoint, requestOf({ body: { conversation: { uuid: 'nope' }, note: '' } })));
-    expect(message).toMatch(/^Invalid request: /);
-    expect(message).toContain('conversation.uuid');
-    expect(message).toContain('note');
-  });
-
-  it('names the conversation when no member of the reference is given', () => {
-    expect(messageOf(() => parseEndpointInput(addNoteEndpoint, requestOf({ body: { conversation: {}, note: 'x' } })))).toContain(
-      'conversation: one of uuid, chat_user_id, username, phone is required',
+  it('answers INVALID_REQUEST naming every offending field', () => {
+    expect(() => parseEndpointInput(unassignAiEndpoint, requestWithBody({ conversation: {} }))).toThrow(
+      expect.objectContaining({ code: 'INVALID_REQUEST', message: expect.stringContaining('conversation') }),
     );
   });
 
-  it('names the body itself when there is no JSON object', () => {
-    expect(messageOf(() => parseEndpointInput(addNoteEndpoint, requestOf({ body: undefined })))).toContain('body: ');
-    expect(messageOf(() => parseEndpointInput(addNoteEndpoint, requestOf({ body: [1, 2] })))).toContain('body: ');
+  it('answers a rule that carries its own catalog code with that code', () => {
+    expect(() => parseEndpointInput(unassignAiEndpoint, requestWithBody({ conversation, scheduled_message_action: 'keep' }))).toThrow(
+      expect.objectContaining({ code: 'SCHEDULED_MESSAGE_ACTION_INVALID', message: expect.stringContaining('scheduled_message_action') }),
+    );
+    const upload = { module: 'api_messages', file_name: 'a.gif' };
+    expect(() => parseEndpointInput(requestUploadEndpoint, requestWithBody({ ...upload, mime_type: 'image/gif', size: 10 }))).toThrow(
+      expect.objectContaining({ code: 'INVALID_FILE_TYPE' }),
+    );
+    expect(() => parseEndpointInput(requestUploadEndpoint, requestWithBody({ ...upload, mime_type: 'Image/PNG; q=1', size: 5 * 1024 * 1024 + 1 }))).toThrow(
+      expect.objectContaining({ code: 'FILE_TOO_LARGE' }),
+    );
+    expect(parseEndpointInput(requestUploadEndpoint, requestWithBody({ ...upload, mime_type: 'Image/PNG; q=1', size: 5 * 1024 * 1024 })).body).toMatchObject({ size: 5 * 1024 * 1024 });
   });
 
-  it('names query parameters', () => {
-    const message = messageOf(() => parseEndpointInput(listConversationsEndpoint, requestOf({ query: { limit: '500', order: 'up' } })));
-    expect(message).toContain('limit');
-    expect(message).toContain('order');
-  });
-});
-
-describe('parseIdempotencyKey', () => {
-  it('is undefined without the header', () => {
-    expect(parseIdempotencyKey(requestOf({}))).toBeUndefined();
-  });
-
-  it.each([1, 255])('accepts %i characters', (length) => {
-    expect(parseIdempotencyKey(requestOf({ headers: { 'Idempotency-Key': 'k'.repeat(length) } }))).toBe('k'.repeat(length));
-  });
-
-  it.each([0, 256])('rejects %i characters', (length) => {
-    expect(messageOf(() => parseIdempotencyKey(requestOf({ headers: { 'Idempotency-Key': 'k'.repeat(length) } })))).toContain('Idempotency-Key');
+  it('prefers the specific code when a generic problem comes with it', () => {
+    expect(() => parseEndpointInput(unassignAiEndpoint, requestWithBody({ conversation: {}, scheduled_message_action: '' }))).toThrow(
+      expect.objectContaining({ code: 'SCHEDULED_MESSAGE_ACTION_INVALID' }),
+    );
   });
 });

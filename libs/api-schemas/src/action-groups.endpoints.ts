@@ -36,7 +36,7 @@ export const submitActionGroupEndpoint = definePublicEndpoint({
   tag: TAG,
   successStatus: 202,
   successDescription: 'The group is accepted and runs in the background; follow it with GET /action-groups/{uuid}.',
-  errorCodes: [...CONVERSATION_REFERENCE_ERROR_CODES, 'BATCH_LIMIT_EXCEEDED', ...AI_PREFLIGHT_ERROR_CODES],
+  errorCodes: [...CONVERSATION_REFERENCE_ERROR_CODES, 'BATCH_LIMIT_EXCEEDED', 'SCHEDULED_MESSAGE_ACTION_INVALID', ...AI_PREFLIGHT_ERROR_CODES],
   schemas: { body: SubmitActionGroupRequestSchema, response: SubmitActionGroupResponseSchema },
 });
 

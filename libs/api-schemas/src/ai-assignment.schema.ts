@@ -1,3 +1,4 @@
+import { catalogCoded } from './catalog-coded';
 import { ConversationIdSchema, InboxStatusSchema, NamedRefSchema, nullable } from './common.schema';
 import { ConversationReferenceSchema } from './conversation-reference.schema';
 import { ErrorBodySchema } from './error-body.schema';
@@ -6,18 +7,24 @@ import { z } from './zod';
 
 export const AiEmployeeReferenceSchema = objectReferenceSchema('AiEmployeeReference', 'AI employee');
 
+const SCHEDULED_MESSAGE_ACTIONS = ['reassign', 'cancel'] as const;
+
 /**
- * A plain string on purpose: a value other than reassign | cancel is the catalog's own
- * SCHEDULED_MESSAGE_ACTION_INVALID (CONTRACT 3), not a generic INVALID_REQUEST. null = not sent.
+ * reassign | cancel, or null (= not sent). Another value is the catalog's own
+ * SCHEDULED_MESSAGE_ACTION_INVALID (CONTRACT 3), not a generic INVALID_REQUEST.
  */
 export const ScheduledMessageActionSchema = z
   .string()
   .nullable()
   .optional()
+  .refine((value) => value === null || value === undefined || (SCHEDULED_MESSAGE_ACTIONS as readonly string[]).includes(value), {
+    message: 'must be reassign or cancel',
+    ...catalogCoded('SCHEDULED_MESSAGE_ACTION_INVALID'),
+  })
   .transform((value) => value ?? undefined)
   .openapi({
     type: ['string', 'null'],
-    examples: ['reassign', 'cancel'],
+    enum: [...SCHEDULED_MESSAGE_ACTIONS, null],
     description:
       'What happens to the pending scheduled message when the owner changes: `cancel` cancels it; `reassign` keeps it for the new owner (another AI employee fires it; humans fire its fallback template). Required while a schedule is pending (400 SCHEDULED_MESSAGE_ACTION_REQUIRED), ignored otherwise; any other value is 400 SCHEDULED_MESSAGE_ACTION_INVALID. null is the same as not sending it.',
   });

@@ -14,10 +14,16 @@ export const PUBLIC_HEADERS = {
   allow: 'Allow',
 } as const;
 
-/** A client-sent X-Request-Id is kept only when it is a UUID; anything else is replaced. */
-export const RequestIdHeaderSchema = UuidSchema.openapi({
-  description: 'Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response.',
+/**
+ * X-Request-Id as a client may send it: any value. Nothing is refused for it; a UUID is kept, and
+ * anything else is replaced by a generated one (KeptRequestIdSchema decides).
+ */
+export const RequestIdHeaderSchema = z.string().openapi({
+  description: 'Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response.',
 });
+
+/** A client X-Request-Id the gateway keeps. */
+export const KeptRequestIdSchema = UuidSchema;
 
 export const IdempotencyKeyHeaderSchema = z.string().min(1).max(255).openapi({
   description: 'Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again.',

@@ -41,3 +41,5 @@ export * from './tester.schema';
 export { createTesterContactEndpoint, testerInboundEndpoint, advanceTesterClockEndpoint, listTesterMessagesEndpoint, TESTER_ENDPOINTS } from './tester.endpoints';
 export * from './files.schema';
 export { requestUploadEndpoint, confirmUploadEndpoint, FILE_ENDPOINTS } from './files.endpoints';
+export * from './catalog-coded';
+export * from './file-types';

@@ -21,6 +21,15 @@ describe('buildOpenApiDocument', () => {
     expect(document.info.version).toBe('0.2.0');
   });
 
+  it('writes every pattern as a plain JSON Schema pattern: no regex flags appended, no lookahead', () => {
+    const patterns = [...JSON.stringify(document).matchAll(/"pattern":"((?:[^"\\]|\\.)*)"/g)].map((match) => JSON.parse(`"${match[1]}"`) as string);
+    expect(patterns.length).toBeGreaterThan(10);
+    for (const pattern of patterns) {
+      expect({ pattern, flags: /\/[a-z]+$/.test(pattern) && !pattern.endsWith('\\/'), lookahead: pattern.includes('(?=') || pattern.includes('(?!') }).toEqual({ pattern, flags: false, lookahead: false });
+      expect(() => new RegExp(pattern, 'u')).not.toThrow();
+    }
+  });
+
   it('documents every public endpoint, and only those', () => {
     const documented = Object.entries(document.paths ?? {}).flatMap(([path, item]) => Object.keys(item as object).map((method) => `${method} ${path}`));
     expect(documented.sort()).toEqual(PUBLIC_ENDPOINTS.map((endpoint) => `${endpoint.method} /v1/{slug}${openApiPathOf(endpoint.path)}`).sort());

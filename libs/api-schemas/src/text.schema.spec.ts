@@ -24,3 +24,10 @@ describe('text schemas', () => {
     expect(wellFormedText(3).safeParse('abcd').success).toBe(false);
   });
 });
+
+describe('text patterns', () => {
+  it('match a 1 MiB text ending in a lone surrogate in linear time (refused, no backtracking blow-up)', () => {
+    const text = `x${' '.repeat(1024 * 1024)}\uD800`;
+    expect(requiredText().safeParse(text).success).toBe(false);
+  });
+});

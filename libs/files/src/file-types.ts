@@ -1,49 +1,10 @@
+import { ALLOWED_MIME_TYPES, FILE_SIZE_CAPS, type FileCategory, categoryOf, normalizeMimeType } from '@cmsg/api-schemas';
 import { CatalogError } from '@cmsg/errors';
 
-/** The chat platform's media categories; each has one size cap (SPEC 8, CONTRACT 5). */
-export type FileCategory = 'image' | 'video' | 'audio' | 'document' | 'text';
+export { ALLOWED_MIME_TYPES, FILE_SIZE_CAPS, categoryOf, normalizeMimeType };
+export type { FileCategory };
 
 const MIB = 1024 * 1024;
-
-/** Upload caps per category. The platform states them in MB; binary megabytes are used here. */
-export const FILE_SIZE_CAPS: Readonly<Record<FileCategory, number>> = {
-  image: 5 * MIB,
-  video: 16 * MIB,
-  audio: 16 * MIB,
-  document: 100 * MIB,
-  text: 5 * MIB,
-};
-
-/** Every MIME type an upload may declare, with its category. */
-export const ALLOWED_MIME_TYPES: Readonly<Record<string, FileCategory>> = {
-  'image/jpeg': 'image',
-  'image/png': 'image',
-  'image/webp': 'image',
-  'video/mp4': 'video',
-  'video/3gpp': 'video',
-  'audio/aac': 'audio',
-  'audio/mp4': 'audio',
-  'audio/mpeg': 'audio',
-  'audio/amr': 'audio',
-  'audio/ogg': 'audio',
-  'application/pdf': 'document',
-  'application/msword': 'document',
-  'application/vnd.ms-excel': 'document',
-  'application/vnd.ms-powerpoint': 'document',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'document',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'document',
-  'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'document',
-  'text/plain': 'text',
-};
-
-/** `Image/JPEG; charset=x` -> `image/jpeg`: parameters and case do not change the type. */
-export function normalizeMimeType(mimeType: string): string {
-  return mimeType.split(';')[0]!.trim().toLowerCase();
-}
-
-export function categoryOf(mimeType: string): FileCategory | undefined {
-  return ALLOWED_MIME_TYPES[normalizeMimeType(mimeType)];
-}
 
 /**
  * What request-upload checks before anything is stored: the declared type is allowed

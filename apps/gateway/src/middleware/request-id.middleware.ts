@@ -1,11 +1,11 @@
-import { PUBLIC_HEADERS, RequestIdHeaderSchema } from '@cmsg/api-schemas';
+import { PUBLIC_HEADERS, KeptRequestIdSchema } from '@cmsg/api-schemas';
 import { runWithRequestContext } from '@cmsg/platform';
 import type { RequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
 
 /** SPEC 1.6: a UUID sent by the client is kept; anything else (or nothing) gets a fresh one. */
 export function requestIdFor(clientValue: string | undefined): string {
-  return RequestIdHeaderSchema.safeParse(clientValue).success ? (clientValue as string) : randomUUID();
+  return KeptRequestIdSchema.safeParse(clientValue).success ? (clientValue as string) : randomUUID();
 }
 
 /**
