@@ -1,6 +1,7 @@
 """Checks of the rendered Kubernetes manifests that schemas cannot make: what every app's pods must
-have (deploy/README.md, "The manifests"), that the manifests configure every variable of the README
-configuration table, and that the alerts parse, use the apps' own series and have a runbook section.
+have (deploy/README.md, "The manifests"), that Prometheus can scrape every pod once and nothing else
+reaches the metrics port, that the manifests configure every variable of the README configuration
+table, and that the alerts parse, use the apps' own series and have a runbook section.
 
 Usage: python check-manifests.py <rendered.yaml>...   (kustomize build output; run by
 validate-manifests.sh in the venv of deploy-tools.sh). Prints one line per failed check and exits 1
@@ -49,7 +50,9 @@ problems = []
 
 
 def problem(where, message):
-    problems.append(f"{where}: {message}")
+    line = f"{where}: {message}"
+    if line not in problems:
+        problems.append(line)
 
 
 def load(paths):
@@ -89,6 +92,87 @@ def selects(selector, labels):
             for expr in selector.get("matchExpressions", [])
         )
     return False
+
+
+def admits_port(rule, ports_by_name, number):
+    """Whether a NetworkPolicy ingress rule lets traffic to the container port `number` through."""
+    if not rule.get("ports"):
+        return True
+    for item in rule["ports"]:
+        port = item.get("port")
+        if port is None:
+            return True
+        port = ports_by_name.get(port, port)
+        if port == number or (isinstance(port, int) and "endPort" in item and port <= number <= item["endPort"]):
+            return True
+    return False
+
+
+def check_metrics_exposure(documents, app, labels, container):
+    """The Service's `metrics` port (what the ServiceMonitor scrapes), and the NetworkPolicies around it."""
+    ports_by_name = {port.get("name"): port["containerPort"] for port in container["ports"]}
+    service = by_kind(documents, "Service").get(app)
+    if service:
+        where = f"service/{app}"
+        if service["metadata"].get("labels", {}).get("app.kubernetes.io/name") != app:
+            problem(where, f"label app.kubernetes.io/name is not {app} (the ServiceMonitor's jobLabel, the alerts' job)")
+        if not selects({"matchLabels": service["spec"].get("selector", {})}, labels) or not service["spec"].get("selector"):
+            problem(where, f"does not select the pods of deployment/{app}")
+        metrics = [p for p in service["spec"]["ports"] if p.get("name") == "metrics"]
+        if [(p["port"], p.get("targetPort")) for p in metrics] != [(METRICS_PORT, "metrics")]:
+            problem(where, f"no port `metrics` {METRICS_PORT} -> targetPort `metrics` (the ServiceMonitor scrapes it)")
+        if metrics and service["spec"].get("type", "ClusterIP") != "ClusterIP":
+            problem(where, "has the metrics port and is not ClusterIP: it would publish /metrics; give a load balancer a Service of its own")
+    traffic_port = ports_by_name.get("http" if app == "gateway" else "grpc")
+    rules = [
+        rule
+        for _, policy in documents
+        if policy["kind"] == "NetworkPolicy"
+        and "Ingress" in policy["spec"].get("policyTypes", [])
+        and selects(policy["spec"]["podSelector"], labels)
+        for rule in policy["spec"].get("ingress", [])
+    ]
+    if not any(admits_port(rule, ports_by_name, METRICS_PORT) for rule in rules):
+        problem(f"deployment/{app}", "no NetworkPolicy admits Prometheus to the metrics port")
+    for rule in rules:
+        if traffic_port and admits_port(rule, ports_by_name, traffic_port) and admits_port(rule, ports_by_name, METRICS_PORT):
+            problem(f"deployment/{app}", f"a NetworkPolicy rule admits the same sources to the traffic port {traffic_port} and the metrics port")
+
+
+def check_scraping(documents):
+    """With the monitoring component: each app's Service scraped by exactly one ServiceMonitor
+    endpoint, on `metrics` at /metrics, with the job label the alerts expect; no PodMonitor beside
+    it (a pod scraped twice doubles every sum)."""
+    monitors = [doc for _, doc in documents if doc["kind"] in ("ServiceMonitor", "PodMonitor")]
+    if not monitors:
+        return
+    services = by_kind(documents, "Service")
+    deployments = by_kind(documents, "Deployment")
+    for app in APPS:
+        if app not in services or app not in deployments:
+            continue
+        service = services[app]
+        pod_labels = deployments[app]["spec"]["template"]["metadata"]["labels"]
+        port_names = {port.get("name") for port in service["spec"]["ports"]}
+        scrapes = []
+        for monitor in monitors:
+            spec = monitor["spec"]
+            if monitor["kind"] == "ServiceMonitor" and selects(spec["selector"], service["metadata"].get("labels", {})):
+                scrapes += [(monitor, endpoint) for endpoint in spec.get("endpoints", []) if endpoint.get("port") in port_names or "port" not in endpoint]
+            elif monitor["kind"] == "PodMonitor" and selects(spec["selector"], pod_labels):
+                scrapes += [(monitor, endpoint) for endpoint in spec.get("podMetricsEndpoints", [])]
+        where = f"service/{app}"
+        if len(scrapes) != 1:
+            problem(where, f"its pods are scraped by {len(scrapes)} monitor endpoints, expected one ServiceMonitor endpoint")
+            continue
+        [(monitor, endpoint)] = scrapes
+        name = f"{monitor['kind'].lower()}/{monitor['metadata']['name']}"
+        if monitor["kind"] != "ServiceMonitor" or endpoint.get("port") != "metrics":
+            problem(where, f"scraped by {name} other than through a ServiceMonitor endpoint on port `metrics`")
+        if endpoint.get("path", "/metrics") != "/metrics":
+            problem(name, "path is not /metrics")
+        if monitor["spec"].get("jobLabel") != "app.kubernetes.io/name":
+            problem(name, "jobLabel is not app.kubernetes.io/name: the job label would not be the app name the alerts use")
 
 
 def check_probes(where, app, container):
@@ -175,6 +259,7 @@ def check_deployment(documents, app, deployment, config):
     check_security(where, pod, container)
     check_shutdown(where, pod, container, config)
     check_grpc_security(where, pod, container, config)
+    check_metrics_exposure(documents, app, labels, container)
     env = env_of(container)
     if env.get("METRICS_PORT", {}).get("value") != str(METRICS_PORT):
         problem(where, f"METRICS_PORT is not {METRICS_PORT}")
@@ -332,6 +417,7 @@ def main(paths):
             check_deployment(documents, app, deployment, config)
     check_autoscaling(documents, config)
     check_configuration(documents, config)
+    check_scraping(documents)
     check_alerts(documents)
     for line in problems:
         print(f"ERROR {line}")
