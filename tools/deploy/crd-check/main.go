@@ -2,6 +2,8 @@
 // PodMonitor, ServiceMonitor and PrometheusRule is decoded into the operator's own Go types with
 // unknown fields refused, which is what the API server's strict field validation does against the
 // operator's CRDs. The Kubernetes schemas that kubernetes-validate uses do not know these kinds.
+// The Go types carry field names and JSON types, not the CRDs' patterns and enums: a duration
+// like "30sec" still passes here.
 //
 // Usage: crd-check < rendered.yaml   (a multi-document YAML stream, e.g. kustomize build output)
 package main
@@ -9,6 +11,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -77,8 +80,16 @@ func check(document []byte) (string, error) {
 		return "", err
 	}
 	name := strings.ToLower(meta.Kind) + "/" + meta.Metadata.Name
-	// Unknown fields at any depth and duplicate keys are errors.
-	return name, yaml.UnmarshalStrict(document, object)
+	// The document as kubectl sends it: YAML to JSON without a target type, so a number stays a
+	// number (yaml.Unmarshal would coerce `interval: 30` into the string field, which the API
+	// server refuses). Duplicate keys, unknown fields at any depth and wrong JSON types are errors.
+	document, err = yaml.YAMLToJSONStrict(document)
+	if err != nil {
+		return name, err
+	}
+	decoder := json.NewDecoder(bytes.NewReader(document))
+	decoder.DisallowUnknownFields()
+	return name, decoder.Decode(object)
 }
 
 func main() {
