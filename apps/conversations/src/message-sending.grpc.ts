@@ -1,25 +1,10 @@
 import { cloudApiErrorOf } from '@cmsg/chat-platform';
-import {
-  type MessageAuthor,
-  type MessageContentInput,
-  type MessageSender,
-  type ObjectReference,
-  type OutboundFiles,
-  type TemplateSendInput,
-  sendMessage,
-  sendMessageCommand,
-} from '@cmsg/conversations-domain';
+import { type MessageAuthor, type MessageSender, type OutboundFiles, sendMessage, sendMessageCommand } from '@cmsg/conversations-domain';
 import { businessScope } from '@cmsg/dal';
 import { CatalogError, isCatalogError } from '@cmsg/errors';
+import { protoSendContentToDomain } from '@cmsg/message-codec';
 import type { AsyncUnaryImplementation, Logger } from '@cmsg/platform';
-import type {
-  Caller,
-  ConversationActionsServiceServer,
-  MessageAuthor as ProtoMessageAuthor,
-  ObjectRef,
-  SendMessageRequest,
-  TemplateContent,
-} from '@cmsg/proto';
+import type { Caller, ConversationActionsServiceServer, MessageAuthor as ProtoMessageAuthor } from '@cmsg/proto';
 
 export type MessageSendingHandlers = Pick<AsyncUnaryImplementation<ConversationActionsServiceServer>, 'sendMessage'>;
 
@@ -40,7 +25,7 @@ export function messageSendingHandlers(dependencies: MessageSendingDependencies)
         conversation: required(request.conversation, 'conversation'),
         operationId: request.operation_id,
         author: authorOf(request.author, request.caller),
-        content: contentOf(request),
+        content: protoSendContentToDomain(request),
       });
       try {
         return await sendMessage(scopeOf(request.caller), command, useCaseDependencies);
@@ -69,53 +54,4 @@ function required<Value>(value: Value | undefined, field: string): Value {
 function authorOf(author: ProtoMessageAuthor | undefined, caller: Caller | undefined): MessageAuthor {
   if (author) return { type: author.type as MessageAuthor['type'], uuid: author.uuid ?? null };
   return caller?.token_uuid ? { type: 'api_token', uuid: caller.token_uuid } : { type: 'system', uuid: null };
-}
-
-function contentOf(request: SendMessageRequest): MessageContentInput {
-  const present = (['text', 'file', 'quick_reply', 'template', 'quick_reply_or_template'] as const).filter((field) => request[field] !== undefined);
-  if (present.length !== 1) throw new CatalogError('INVALID_REQUEST', 'Exactly one of text, file, quick_reply, template or quick_reply_or_template is required.');
-  if (request.text) return { kind: 'text', text: request.text.body };
-  if (request.file) {
-    const { file_uuid, caption, transcription } = request.file;
-    return { kind: 'file', file_uuid, ...(caption !== undefined ? { caption } : {}), ...(transcription !== undefined ? { transcription } : {}) };
-  }
-  if (request.quick_reply) return { kind: 'quick_reply', quick_reply: objectReferenceOf(request.quick_reply) };
-  if (request.template) return { kind: 'template', template: templateInputOf(request.template) };
-  const fallback = required(request.quick_reply_or_template, 'quick_reply_or_template');
-  return {
-    kind: 'quick_reply_or_template',
-    quick_reply: objectReferenceOf(required(fallback.quick_reply, 'quick_reply_or_template.quick_reply')),
-    template: templateInputOf(required(fallback.template, 'quick_reply_or_template.template')),
-  };
-}
-
-function objectReferenceOf(reference: ObjectRef): ObjectReference {
-  return { ...(reference.uuid ? { uuid: reference.uuid } : {}), ...(reference.name ? { name: reference.name } : {}) };
-}
-
-function templateInputOf(content: TemplateContent): TemplateSendInput {
-  const reference = required(content.template, 'template.template');
-  const header = content.header;
-  return {
-    template: {
-      ...(reference.uuid ? { uuid: reference.uuid } : {}),
-      ...(reference.name ? { name: reference.name } : {}),
-      ...(reference.language ? { language: reference.language } : {}),
-    },
-    variables: content.variables.map(({ index, value }) => ({ index, value })),
-    ...(header
-      ? {
-          header:
-            header.type === 'text'
-              ? { type: 'text', value: header.value ?? '', ...(header.transcription !== undefined ? { transcription: header.transcription } : {}) }
-              : {
-                  // Any other type string is refused by the command with INVALID_REQUEST.
-                  type: header.type as 'image' | 'video' | 'document',
-                  file_uuid: header.file_uuid ?? '',
-                  ...(header.transcription !== undefined ? { transcription: header.transcription } : {}),
-                },
-        }
-      : {}),
-    button_parameters: content.button_parameters.map(({ index, sub_type, value }) => ({ index, sub_type: sub_type as 'url', value })),
-  };
 }

@@ -1,33 +1,11 @@
-import type { CreateScheduledMessageRequest, ScheduledPayload, TemplateHeader } from '@cmsg/proto';
+import { protoScheduledPayloadToPublicRequest, protoTemplateHeaderToPublic } from '@cmsg/message-codec';
+import type { CreateScheduledMessageRequest } from '@cmsg/proto';
 
 type Json = Record<string, unknown>;
 
 /** Drops absent optional members, so the public schema sees exactly what the client sent. */
 function present(fields: Json): Json {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-}
-
-function headerOf(header: TemplateHeader | undefined): Json | undefined {
-  if (!header) return undefined;
-  return present({ type: header.type, value: header.value, file_uuid: header.file_uuid, transcription: header.transcription });
-}
-
-function payloadOf(payload: ScheduledPayload | undefined): Json | undefined {
-  if (!payload) return undefined;
-  switch (payload.kind) {
-    case 'quick_reply':
-      return present({ kind: payload.kind, quick_reply_uuid: payload.quick_reply_uuid });
-    case 'template':
-      return present({
-        kind: payload.kind,
-        template_uuid: payload.template_uuid,
-        variables: payload.variables,
-        header: headerOf(payload.header),
-        button_parameters: payload.button_parameters,
-      });
-    default:
-      return present({ kind: payload.kind, text: payload.text, media: payload.media ? present({ ...payload.media }) : undefined });
-  }
 }
 
 /**
@@ -49,10 +27,10 @@ export function createScheduleBodyOf(request: CreateScheduledMessageRequest): Js
     ...common,
     ...present({
       message_kind: request.message_kind,
-      payload: payloadOf(request.payload),
+      payload: request.payload ? protoScheduledPayloadToPublicRequest(request.payload) : undefined,
       template_uuid: request.template_uuid,
       template_variables: request.template_variables,
-      template_header: headerOf(request.template_header),
+      template_header: request.template_header ? protoTemplateHeaderToPublic(request.template_header) : undefined,
       template_button_parameters: request.template_button_parameters,
     }),
   };

@@ -1,51 +1,10 @@
-import type { CreateScheduledMessageRequest, CreateScheduledMessageResponse, ScheduledMessageView, ScheduledPayload as PublicPayload } from '@cmsg/api-schemas';
+import type { CreateScheduledMessageRequest, CreateScheduledMessageResponse, ScheduledMessageView } from '@cmsg/api-schemas';
 import { publicScheduledMessageStatus } from '@cmsg/conversation-commands';
-import type {
-  Caller,
-  CreatedScheduledMessage,
-  CreateScheduledMessageRequest as ProtoCreateRequest,
-  ScheduleHistoryEntry,
-  ScheduledMessage,
-  ScheduledPayload,
-  TemplateHeader,
-} from '@cmsg/proto';
+import { protoScheduledPayloadToPublicRecord, protoTemplateHeaderToPublic, publicScheduledPayloadToProto, publicTemplateHeaderToProto } from '@cmsg/message-codec';
+import type { Caller, CreatedScheduledMessage, CreateScheduledMessageRequest as ProtoCreateRequest, ScheduleHistoryEntry, ScheduledMessage } from '@cmsg/proto';
 import { orNull, publicEnumValue } from './upstream-fields';
 
 const EXECUTOR_KINDS = ['ai_employee', 'human_user'] as const;
-
-type PublicHeader = NonNullable<Extract<PublicPayload, { kind: 'template' }>['header']>;
-
-function toProtoHeader(header: PublicHeader | undefined): TemplateHeader | undefined {
-  if (!header) return undefined;
-  return header.type === 'text'
-    ? { type: header.type, value: header.value, file_uuid: undefined, transcription: undefined }
-    : { type: header.type, value: undefined, file_uuid: header.file_uuid, transcription: header.transcription };
-}
-
-function toProtoPayload(payload: PublicPayload): ScheduledPayload {
-  const empty: ScheduledPayload = {
-    kind: payload.kind,
-    quick_reply_uuid: undefined,
-    template_uuid: undefined,
-    variables: [],
-    header: undefined,
-    button_parameters: [],
-    text: undefined,
-    media: undefined,
-  };
-  switch (payload.kind) {
-    case 'quick_reply':
-      return { ...empty, quick_reply_uuid: payload.quick_reply_uuid };
-    case 'template':
-      return { ...empty, template_uuid: payload.template_uuid, variables: payload.variables, header: toProtoHeader(payload.header), button_parameters: payload.button_parameters ?? [] };
-    case 'message':
-      return {
-        ...empty,
-        text: payload.text ?? undefined,
-        media: payload.media ? { file_uuid: payload.media.file_uuid, transcription: payload.media.transcription ?? undefined } : undefined,
-      };
-  }
-}
 
 /** The validated public body as the scheduler's gRPC request. */
 export function toCreateScheduledMessageRequest(caller: Caller, body: CreateScheduledMessageRequest): ProtoCreateRequest {
@@ -76,9 +35,9 @@ export function toCreateScheduledMessageRequest(caller: Caller, body: CreateSche
     ai_employee_uuid: undefined,
     template_uuid: body.template_uuid,
     message_kind: body.message_kind,
-    payload: toProtoPayload(body.payload),
+    payload: publicScheduledPayloadToProto(body.payload),
     template_variables: body.template_variables,
-    template_header: toProtoHeader(body.template_header),
+    template_header: publicTemplateHeaderToProto(body.template_header),
     template_button_parameters: body.template_button_parameters,
   };
 }
@@ -92,26 +51,6 @@ export function toCreateScheduledMessageResponse(created: CreatedScheduledMessag
       status: publicEnumValue(['pending'], created.status, 'status'),
     },
   };
-}
-
-function present(fields: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-}
-
-function headerJson(header: TemplateHeader | undefined): Record<string, unknown> | null {
-  return header ? present({ type: header.type, value: header.value, file_uuid: header.file_uuid, transcription: header.transcription }) : null;
-}
-
-function payloadJson(payload: ScheduledPayload | undefined): Record<string, unknown> | null {
-  if (!payload) return null;
-  switch (payload.kind) {
-    case 'quick_reply':
-      return { kind: payload.kind, quick_reply_uuid: payload.quick_reply_uuid ?? null };
-    case 'template':
-      return present({ kind: payload.kind, template_uuid: payload.template_uuid, variables: payload.variables, header: headerJson(payload.header) ?? undefined, button_parameters: payload.button_parameters });
-    default:
-      return { kind: payload.kind, text: payload.text ?? null, media: payload.media ? { file_uuid: payload.media.file_uuid, transcription: payload.media.transcription ?? null } : null };
-  }
 }
 
 function historyEntry(entry: ScheduleHistoryEntry): ScheduledMessageView['history'][number] {
@@ -140,9 +79,9 @@ export function toScheduledMessageView(schedule: ScheduledMessage): ScheduledMes
     reason: orNull(schedule.reason),
     template_uuid: orNull(schedule.template_uuid),
     message_kind: orNull(schedule.message_kind),
-    payload: payloadJson(schedule.payload),
+    payload: schedule.payload ? protoScheduledPayloadToPublicRecord(schedule.payload) : null,
     template_variables: schedule.template_variables,
-    template_header: headerJson(schedule.template_header),
+    template_header: schedule.template_header ? protoTemplateHeaderToPublic(schedule.template_header) : null,
     template_button_parameters: schedule.template_button_parameters.map((parameter) => ({ index: parameter.index, sub_type: publicEnumValue(['url'], parameter.sub_type, 'sub_type'), value: parameter.value })),
     author: { type: schedule.author?.type ?? 'api_token', uuid: orNull(schedule.author?.uuid) },
     error: schedule.error ? { code: schedule.error.code, message: schedule.error.message } : null,

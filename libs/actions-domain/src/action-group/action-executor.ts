@@ -1,6 +1,7 @@
-import type { Action, ActionOfType, ActionTemplate } from '@cmsg/api-schemas';
+import type { Action } from '@cmsg/api-schemas';
 import { CatalogError } from '@cmsg/errors';
-import { AlreadyInStatePolicy, type Caller, type ChangeTagsResponse, type SendMessageRequest, type TemplateContent } from '@cmsg/proto';
+import { publicSendActionToProto } from '@cmsg/message-codec';
+import { AlreadyInStatePolicy, type Caller, type ChangeTagsResponse } from '@cmsg/proto';
 import type { AiPipelines } from '../ai/ai-pipelines';
 import { autoReplyStillDue } from '../ai/auto-reply';
 import { MAX_ACTIONS_DEPTH } from '../limits';
@@ -48,7 +49,7 @@ export class ActionExecutor {
           conversation,
           operation_id: context.operationId,
           author: { type: 'api_token', uuid: caller.token_uuid },
-          ...messageContentOf(action),
+          ...publicSendActionToProto(action),
         });
         return 'succeeded';
       case 'assign_label':
@@ -130,33 +131,6 @@ function tagChangeOutcome(response: ChangeTagsResponse): ActionSuccess {
     throw new CatalogError(code, `Tag ${JSON.stringify(tag)}: ${failed.error?.message ?? 'the change failed'}`);
   }
   return response.results.length > 0 && response.results.every((result) => result.status === 'noop') ? 'noop' : 'succeeded';
-}
-
-type MessageContent = Pick<SendMessageRequest, 'text' | 'file' | 'quick_reply' | 'template' | 'quick_reply_or_template'>;
-
-function messageContentOf(action: ActionOfType<'send_message'> | ActionOfType<'send_quick_reply_or_template'>): MessageContent {
-  if (action.type === 'send_quick_reply_or_template') {
-    return { quick_reply_or_template: { quick_reply: action.quick_reply, template: templateContentOf(action.template) } };
-  }
-  if (action.file_uuid !== undefined) return { file: { file_uuid: action.file_uuid, caption: action.text, transcription: action.transcription } };
-  if (action.quick_reply !== undefined) return { quick_reply: action.quick_reply };
-  if (action.template !== undefined) return { template: templateContentOf(action.template) };
-  return { text: { body: action.text ?? '' } };
-}
-
-function templateContentOf(template: ActionTemplate): TemplateContent {
-  const header = template.header;
-  return {
-    template: { uuid: template.uuid, name: template.name, language: template.language },
-    variables: template.variables,
-    header:
-      header === undefined
-        ? undefined
-        : header.type === 'text'
-          ? { type: 'text', value: header.value }
-          : { type: header.type, file_uuid: header.file_uuid, transcription: header.transcription },
-    button_parameters: template.button_parameters,
-  };
 }
 
 function assertUnreachable(action: never): never {

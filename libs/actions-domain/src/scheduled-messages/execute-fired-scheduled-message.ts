@@ -1,8 +1,9 @@
 import { type ScheduleDeliveryPath, type ScheduleHistoryEntry, type ScheduledMessageCommand, scheduleHistoryEntry, scheduledOperationId } from '@cmsg/conversation-commands';
 import { CatalogError, isCatalogError, toCatalogError } from '@cmsg/errors';
 import { type BusinessScope, type ExecutingStatus, type ScheduledMessageEntity, businessScope } from '@cmsg/dal';
+import { protoScheduledPayloadToSendContent, storedScheduledPayloadToProto, storedTemplateToProto } from '@cmsg/message-codec';
 import type { Logger } from '@cmsg/platform';
-import type { Caller, MessageAuthor, SendMessageRequest, TemplateContent, TemplateHeader } from '@cmsg/proto';
+import type { Caller, MessageAuthor, SendMessageRequest } from '@cmsg/proto';
 import type { AiPipelines } from '../ai/ai-pipelines';
 import { isTransientFailure } from '../action-group/failure-policy';
 import { AI_RUN_BUDGET_MS } from '../limits';
@@ -17,8 +18,6 @@ export interface ScheduledMessagePorts {
   logger: Logger;
   aiBudgetMs?: number;
 }
-
-type Json = Record<string, unknown>;
 
 /** The schedule being executed, the state this run last saw it in, and what its outcome records. */
 interface Execution {
@@ -230,25 +229,11 @@ function authorOf(schedule: ScheduledMessageEntity, caller: Caller): MessageAuth
 /** The human payload as it was scheduled (window open at firing). */
 function literalRequest(schedule: ScheduledMessageEntity, caller: Caller): SendMessageRequest {
   const base = { caller, conversation: { uuid: schedule.conversation_id }, operation_id: scheduledOperationId(schedule._id, 'literal'), author: authorOf(schedule, caller) };
-  const payload = (schedule.payload ?? {}) as Json;
-  switch (payload['kind']) {
-    case 'quick_reply':
-      return { ...base, quick_reply: { uuid: String(payload['quick_reply_uuid']), name: undefined } };
-    case 'template':
-      return {
-        ...base,
-        template: templateContent(String(payload['template_uuid']), payload['variables'], payload['header'] as Json | undefined, payload['button_parameters']),
-      };
-    case 'message': {
-      const text = typeof payload['text'] === 'string' ? payload['text'] : undefined;
-      const media = payload['media'] as { file_uuid: string; transcription?: string | null } | null | undefined;
-      // Files are linked through signed URLs made by the conversations service at send time (re-signed now).
-      if (media) return { ...base, file: { file_uuid: media.file_uuid, caption: text, transcription: media.transcription ?? undefined } };
-      return { ...base, text: { body: text ?? '' } };
-    }
-    default:
-      throw new CatalogError('PREPARE_FAILED', `The scheduled payload has an unknown kind ${JSON.stringify(payload['kind'])}.`);
-  }
+  const payload = schedule.payload ?? {};
+  // A file is linked through a signed URL the conversations service makes at send time (re-signed now).
+  const content = protoScheduledPayloadToSendContent(storedScheduledPayloadToProto(payload));
+  if (!content) throw new CatalogError('PREPARE_FAILED', `The scheduled payload has an unknown kind ${JSON.stringify(payload['kind'])}.`);
+  return { ...base, ...content };
 }
 
 /** The schedule's template (window closed at firing). */
@@ -259,24 +244,6 @@ function templateRequest(schedule: ScheduledMessageEntity, caller: Caller): Send
     conversation: { uuid: schedule.conversation_id },
     operation_id: scheduledOperationId(schedule._id, 'template'),
     author: authorOf(schedule, caller),
-    template: templateContent(schedule.template_id, schedule.template_variables, schedule.template_header ?? undefined, schedule.template_button_parameters),
+    template: storedTemplateToProto(schedule.template_id, schedule.template_variables, schedule.template_header, schedule.template_button_parameters),
   };
-}
-
-function templateContent(templateId: string, variables: unknown, header: Json | undefined, buttonParameters: unknown): TemplateContent {
-  return {
-    template: { uuid: templateId, name: undefined, language: undefined },
-    variables: ((variables ?? []) as { index: number; value: string }[]).map((variable) => ({ index: variable.index, value: variable.value })),
-    header: header ? headerOf(header) : undefined,
-    button_parameters: ((buttonParameters ?? []) as { index: number; sub_type: string; value: string }[]).map((parameter) => ({
-      index: parameter.index,
-      sub_type: parameter.sub_type,
-      value: parameter.value,
-    })),
-  };
-}
-
-function headerOf(header: Json): TemplateHeader {
-  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-  return { type: String(header['type']), value: text(header['value']), file_uuid: text(header['file_uuid']), transcription: text(header['transcription']) };
 }

@@ -1,5 +1,19 @@
 import { CatalogError } from '@cmsg/errors';
+import { type MessageContentInput, type ObjectReference, TEMPLATE_HEADER_TYPES, type TemplateSendInput } from '@cmsg/message-codec';
 import type { ConversationReference } from '../resolve-conversation-reference';
+
+// The content of a send is defined with its codec (libs/message-codec), shared with the transports.
+export { TEMPLATE_HEADER_TYPES } from '@cmsg/message-codec';
+export type {
+  MessageContentInput,
+  ObjectReference,
+  TemplateButtonParameterInput,
+  TemplateHeaderInput,
+  TemplateHeaderType,
+  TemplateReference,
+  TemplateSendInput,
+  TemplateVariableInput,
+} from '@cmsg/message-codec';
 
 /** SPEC 8: free-form text and media transcriptions. */
 export const MAX_TEXT_LENGTH = 4096;
@@ -14,52 +28,6 @@ export interface MessageAuthor {
   type: MessageAuthorType;
   uuid: string | null;
 }
-
-/** A business object by uuid, or by name (a name matching several is the *_AMBIGUOUS code). */
-export interface ObjectReference {
-  uuid?: string;
-  name?: string;
-}
-
-/** `{uuid}` or `{name, language}`. */
-export interface TemplateReference {
-  uuid?: string;
-  name?: string;
-  language?: string;
-}
-
-export interface TemplateVariableInput {
-  index: number;
-  value: string;
-}
-
-export const TEMPLATE_HEADER_TYPES = ['text', 'image', 'video', 'document'] as const;
-export type TemplateHeaderType = (typeof TEMPLATE_HEADER_TYPES)[number];
-
-export type TemplateHeaderInput =
-  | { type: 'text'; value: string; transcription?: string }
-  | { type: 'image' | 'video' | 'document'; file_uuid: string; transcription?: string };
-
-export interface TemplateButtonParameterInput {
-  index: number;
-  sub_type: 'url';
-  value: string;
-}
-
-export interface TemplateSendInput {
-  template: TemplateReference;
-  variables: TemplateVariableInput[];
-  header?: TemplateHeaderInput;
-  button_parameters: TemplateButtonParameterInput[];
-}
-
-export type MessageContentInput =
-  | { kind: 'text'; text: string }
-  | { kind: 'file'; file_uuid: string; caption?: string; transcription?: string }
-  | { kind: 'quick_reply'; quick_reply: ObjectReference }
-  | { kind: 'template'; template: TemplateSendInput }
-  /** Deprecated send_quick_reply_or_template: the quick reply while the window is open, else the template. */
-  | { kind: 'quick_reply_or_template'; quick_reply: ObjectReference; template: TemplateSendInput };
 
 export interface SendMessageCommand {
   conversation: ConversationReference;

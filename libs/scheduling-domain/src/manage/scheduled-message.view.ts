@@ -1,5 +1,6 @@
 import type { ScheduledMessageEntity } from '@cmsg/dal';
-import type { ScheduleHistoryEntry as ProtoHistoryEntry, ScheduledMessage, ScheduledPayload, TemplateButtonParameter, TemplateHeader, TemplateVariable } from '@cmsg/proto';
+import { storedButtonParametersToProto, storedScheduledPayloadToProto, storedTemplateHeaderToProto, storedTemplateVariablesToProto } from '@cmsg/message-codec';
+import type { ScheduleHistoryEntry as ProtoHistoryEntry, ScheduledMessage } from '@cmsg/proto';
 
 type Json = Record<string, unknown>;
 
@@ -23,10 +24,10 @@ export function toScheduledMessage(schedule: ScheduledMessageEntity): ScheduledM
     reason: text(schedule.reason),
     template_uuid: text(schedule.template_id),
     message_kind: text(schedule.message_kind),
-    payload: schedule.payload ? toPayload(schedule.payload) : undefined,
-    template_variables: variables(schedule.template_variables),
-    template_header: schedule.template_header ? toHeader(schedule.template_header) : undefined,
-    template_button_parameters: buttonParameters(schedule.template_button_parameters),
+    payload: schedule.payload ? storedScheduledPayloadToProto(schedule.payload) : undefined,
+    template_variables: storedTemplateVariablesToProto(schedule.template_variables),
+    template_header: schedule.template_header ? storedTemplateHeaderToProto(schedule.template_header) : undefined,
+    template_button_parameters: storedButtonParametersToProto(schedule.template_button_parameters),
     author: { type: schedule.author?.type ?? 'api_token', uuid: text(schedule.author?.uuid) },
     error: schedule.error?.code ? { code: schedule.error.code, message: schedule.error.message ?? '' } : undefined,
     history: ((schedule.history ?? []) as unknown as Json[]).map(toHistoryEntry),
@@ -34,32 +35,6 @@ export function toScheduledMessage(schedule: ScheduledMessageEntity): ScheduledM
     created_at: iso(schedule.created_at),
     updated_at: iso(schedule.updated_at),
   };
-}
-
-function toPayload(payload: Json): ScheduledPayload {
-  const media = payload['media'] as Json | null | undefined;
-  return {
-    kind: String(payload['kind']),
-    quick_reply_uuid: text(payload['quick_reply_uuid']),
-    template_uuid: text(payload['template_uuid']),
-    variables: variables(payload['variables']),
-    header: payload['header'] ? toHeader(payload['header'] as Json) : undefined,
-    button_parameters: buttonParameters(payload['button_parameters']),
-    text: text(payload['text']),
-    media: media ? { file_uuid: String(media['file_uuid']), transcription: text(media['transcription']) } : undefined,
-  };
-}
-
-function variables(value: unknown): TemplateVariable[] {
-  return ((value ?? []) as Json[]).map((variable) => ({ index: Number(variable['index']), value: String(variable['value']) }));
-}
-
-function buttonParameters(value: unknown): TemplateButtonParameter[] {
-  return ((value ?? []) as Json[]).map((parameter) => ({ index: Number(parameter['index']), sub_type: String(parameter['sub_type']), value: String(parameter['value']) }));
-}
-
-function toHeader(header: Json): TemplateHeader {
-  return { type: String(header['type']), value: text(header['value']), file_uuid: text(header['file_uuid']), transcription: text(header['transcription']) };
 }
 
 /** Entries written by this service and by owner changes (conversations-domain) alike. */
