@@ -38,6 +38,19 @@ export const submitActionGroupEndpoint = definePublicEndpoint({
   successDescription: 'The group is accepted and runs in the background; follow it with GET /action-groups/{uuid}.',
   errorCodes: [...CONVERSATION_REFERENCE_ERROR_CODES, 'BATCH_LIMIT_EXCEEDED', 'SCHEDULED_MESSAGE_ACTION_INVALID', ...AI_PREFLIGHT_ERROR_CODES],
   schemas: { body: SubmitActionGroupRequestSchema, response: SubmitActionGroupResponseSchema },
+  requestExample: {
+    body: {
+      conversation: { uuid: '0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b' },
+      actions: [
+        { type: 'send_message', text: 'We are on it.' },
+        { type: 'assign_label', tags: [{ name: 'VIP' }] },
+        { type: 'context_note', note: 'Escalated by the CRM.' },
+        { type: 'mark_pending' },
+      ],
+      stop_on_error: true,
+      escalate_on_error: true,
+    },
+  },
 });
 
 export const getActionGroupEndpoint = definePublicEndpoint({
@@ -63,6 +76,7 @@ export const runAiEndpoint = definePublicEndpoint({
   successDescription: 'The AI run is accepted.',
   errorCodes: [...CONVERSATION_REFERENCE_ERROR_CODES, ...AI_PREFLIGHT_ERROR_CODES],
   schemas: { body: RunAiRequestSchema, response: RunAiResponseSchema },
+  requestExample: { body: { conversation: { uuid: '0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b' }, ai_employee: { name: 'Sofia' } } },
 });
 
 export const aiAssistanceEndpoint = definePublicEndpoint({
@@ -83,6 +97,7 @@ export const aiAssistanceEndpoint = definePublicEndpoint({
     'AI_EXECUTION_FAILED',
   ],
   schemas: { body: AiAssistanceRequestSchema, response: AiAssistanceResponseSchema },
+  requestExample: { body: { conversation: { uuid: '0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b' }, ai_employee: { name: 'Sofia' }, prompt: 'Summarise what the customer asked for.' } },
 });
 
 export const ACTION_GROUP_ENDPOINTS: readonly PublicEndpoint[] = [submitActionGroupEndpoint, getActionGroupEndpoint, runAiEndpoint, aiAssistanceEndpoint];

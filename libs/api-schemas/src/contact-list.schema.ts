@@ -41,6 +41,7 @@ export const listContactsEndpoint = definePublicEndpoint({
   successDescription: 'One page of contacts.',
   errorCodes: ['INVALID_CURSOR'],
   schemas: { query: ContactListQuerySchema, response: ContactListResponseSchema },
+  requestExample: { query: { limit: '50' } },
 });
 
 export const listTesterContactsEndpoint = definePublicEndpoint({
@@ -53,4 +54,5 @@ export const listTesterContactsEndpoint = definePublicEndpoint({
   successDescription: 'One page of tester contacts.',
   errorCodes: ['INVALID_CURSOR'],
   schemas: { query: ContactListQuerySchema, response: ContactListResponseSchema },
+  requestExample: { query: { limit: '20' } },
 });

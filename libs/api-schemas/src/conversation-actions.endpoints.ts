@@ -42,6 +42,7 @@ export const assignTagsEndpoint = definePublicEndpoint({
   successDescription: 'Every tag was assigned. (Some failed: 207, see the description.)',
   errorCodes: [...CONVERSATION_REFERENCE_ERROR_CODES, ...TAG_LOOKUP_ERRORS, 'TAG_ALREADY_ASSIGNED', 'CANNOT_ASSIGN_DEFAULT_TAG'],
   schemas: { body: TagChangeRequestSchema, response: TagChangeResponseSchema },
+  requestExample: { body: { conversation: { uuid: '0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b' }, tags: [{ name: 'VIP' }, { uuid: 'f1e2d3c4-b5a6-4978-8a9b-0c1d2e3f4a5b' }] } },
 });
 
 export const removeTagsEndpoint = definePublicEndpoint({
@@ -55,6 +56,7 @@ export const removeTagsEndpoint = definePublicEndpoint({
   successDescription: 'Every tag was removed. (Some failed: 207, see the description.)',
   errorCodes: [...CONVERSATION_REFERENCE_ERROR_CODES, ...TAG_LOOKUP_ERRORS, 'TAG_NOT_ASSIGNED', 'CANNOT_REMOVE_DEFAULT_TAG'],
   schemas: { body: TagChangeRequestSchema, response: TagChangeResponseSchema },
+  requestExample: { body: { conversation: { uuid: '0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b' }, tags: [{ name: 'VIP' }] } },
 });
 
 export const assignMailboxEndpoint = definePublicEndpoint({
@@ -77,6 +79,7 @@ export const assignMailboxEndpoint = definePublicEndpoint({
     'MAILBOX_ALREADY_ASSIGNED',
   ],
   schemas: { body: MailboxAssignmentRequestSchema, response: MailboxAssignmentResponseSchema },
+  requestExample: { body: { conversation: { uuid: '0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b' }, mailbox: { name: 'Billing' } } },
 });
 
 const SCHEDULE_RULE = `
@@ -103,6 +106,7 @@ ${SCHEDULE_RULE}`,
   successDescription: 'The AI employee is assigned.',
   errorCodes: [...CONVERSATION_REFERENCE_ERROR_CODES, 'AI_EMPLOYEE_NOT_FOUND', 'AMBIGUOUS_AI_EMPLOYEE', 'AI_EMPLOYEE_ALREADY_ASSIGNED', ...OWNER_CHANGE_ERRORS],
   schemas: { body: AiEmployeeAssignmentRequestSchema, response: AiEmployeeAssignmentResponseSchema },
+  requestExample: { body: { conversation: { uuid: '0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b' }, ai_employee: { name: 'Sofia' }, run: true, scheduled_message_action: 'reassign' } },
 });
 
 export const unassignAiEndpoint = definePublicEndpoint({
@@ -117,6 +121,7 @@ ${SCHEDULE_RULE}`,
   successDescription: 'No AI employee is assigned.',
   errorCodes: [...CONVERSATION_REFERENCE_ERROR_CODES, ...OWNER_CHANGE_ERRORS, 'TEMPLATE_NOT_FOUND'],
   schemas: { body: AiUnassignmentRequestSchema, response: AiUnassignmentResponseSchema },
+  requestExample: { body: { conversation: { uuid: '0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b' }, scheduled_message_action: 'cancel' } },
 });
 
 export const handToHumanEndpoint = definePublicEndpoint({
@@ -131,6 +136,7 @@ ${SCHEDULE_RULE}`,
   successDescription: 'The conversation is human-owned and pending.',
   errorCodes: [...CONVERSATION_REFERENCE_ERROR_CODES, ...OWNER_CHANGE_ERRORS, 'TEMPLATE_NOT_FOUND'],
   schemas: { body: AiUnassignmentRequestSchema, response: AiUnassignmentResponseSchema },
+  requestExample: { body: { conversation: { uuid: '0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b' }, scheduled_message_action: 'cancel' } },
 });
 
 export const CONVERSATION_ACTION_ENDPOINTS: readonly PublicEndpoint[] = [

@@ -46,4 +46,5 @@ export const listConversationsEndpoint = definePublicEndpoint({
   successDescription: 'One page of conversations.',
   errorCodes: ['INVALID_CURSOR'],
   schemas: { query: ListConversationsQuerySchema, response: ConversationListResponseSchema },
+  requestExample: { query: { limit: '20', order: 'desc' } },
 });

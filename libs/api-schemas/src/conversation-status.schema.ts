@@ -43,4 +43,5 @@ export const conversationStatusEndpoint = definePublicEndpoint({
   successDescription: 'The status snapshot.',
   errorCodes: STATUS_REFERENCE_ERROR_CODES,
   schemas: { body: ConversationStatusRequestSchema, response: ConversationStatusSnapshotSchema },
+  requestExample: { body: { conversation: { phone: '+52 1 55 1234 5678' } } },
 });

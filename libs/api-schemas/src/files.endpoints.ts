@@ -15,6 +15,7 @@ export const requestUploadEndpoint = definePublicEndpoint({
   successDescription: 'The upload is reserved; PUT the content to upload.url, then confirm it.',
   errorCodes: ['INVALID_FILE_TYPE', 'FILE_TOO_LARGE', 'STORAGE_QUOTA_EXCEEDED', 'STORAGE_QUOTA_CLEANUP_INSUFFICIENT', 'TOO_MANY_PENDING_UPLOADS'],
   schemas: { body: RequestUploadRequestSchema, response: RequestUploadResponseSchema },
+  requestExample: { body: { module: 'api_messages', file_name: 'receipt.pdf', mime_type: 'application/pdf', size: 48213 } },
 });
 
 export const confirmUploadEndpoint = definePublicEndpoint({
@@ -29,6 +30,7 @@ export const confirmUploadEndpoint = definePublicEndpoint({
   successDescription: 'The file is confirmed.',
   errorCodes: ['FILE_NOT_FOUND', 'FILE_NOT_UPLOADED', 'SIZE_MISMATCH', 'MIME_MISMATCH'],
   schemas: { body: ConfirmUploadRequestSchema, response: ConfirmUploadResponseSchema },
+  requestExample: { body: { file_uuid: '5c6d7e8f-9a0b-4c1d-8e2f-3a4b5c6d7e8f' } },
 });
 
 export const FILE_ENDPOINTS: readonly PublicEndpoint[] = [requestUploadEndpoint, confirmUploadEndpoint];

@@ -22,6 +22,7 @@ export const markPendingEndpoint = definePublicEndpoint({
   successDescription: 'The conversation is pending (also when it already was).',
   errorCodes: CONVERSATION_REFERENCE_ERROR_CODES,
   schemas: { body: InboxStatusChangeRequestSchema, response: InboxStatusChangeResponseSchema },
+  requestExample: { body: { conversation: { uuid: '0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b' } } },
 });
 
 export const markResolvedEndpoint = definePublicEndpoint({
@@ -34,4 +35,5 @@ export const markResolvedEndpoint = definePublicEndpoint({
   successDescription: 'The conversation is resolved.',
   errorCodes: [...CONVERSATION_REFERENCE_ERROR_CODES, 'TRANSCRIPTION_REQUIRED_TO_RESOLVE'],
   schemas: { body: InboxStatusChangeRequestSchema, response: InboxStatusChangeResponseSchema },
+  requestExample: { body: { conversation: { uuid: '0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b' } } },
 });

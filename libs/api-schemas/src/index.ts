@@ -1,5 +1,5 @@
 export { API_VERSION } from './api-version';
-export { MAX_JSON_BODY_BYTES } from './limits';
+export { MAX_JSON_BODY_BYTES, MAX_CHAT_WEBHOOK_BODY_BYTES } from './limits';
 export * from './common.schema';
 export * from './error-body.schema';
 export * from './headers.schema';
@@ -43,3 +43,8 @@ export * from './files.schema';
 export { requestUploadEndpoint, confirmUploadEndpoint, FILE_ENDPOINTS } from './files.endpoints';
 export * from './catalog-coded';
 export * from './file-types';
+export * from './timeline-item.schema';
+export * from './event-envelope.schema';
+export { EVENT_EXAMPLES } from './event-examples';
+export { WEBHOOK_DELIVERY_HEADERS } from './event-webhooks.openapi';
+export { UNSCOPED_PATHS, UNSCOPED_ROUTES, CHAT_WEBHOOK_SIGNATURE_HEADER } from './unscoped-routes';

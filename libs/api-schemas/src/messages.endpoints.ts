@@ -42,6 +42,7 @@ export const sendTextMessageEndpoint = definePublicEndpoint({
     ...DELIVERY_ERROR_CODES,
   ],
   schemas: { body: SendTextMessageRequestSchema, response: SendMessageResponseSchema },
+  requestExample: { body: { conversation: { phone: '+52 1 55 1234 5678' }, text: 'Your order ships today.' } },
 });
 
 export const sendQuickReplyEndpoint = definePublicEndpoint({
@@ -63,6 +64,7 @@ export const sendQuickReplyEndpoint = definePublicEndpoint({
     ...DELIVERY_ERROR_CODES,
   ],
   schemas: { body: SendQuickReplyRequestSchema, response: SendQuickReplyResponseSchema },
+  requestExample: { body: { conversation: { uuid: '0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b' }, quick_reply: { name: 'Opening hours' } } },
 });
 
 export const sendTemplateEndpoint = definePublicEndpoint({
@@ -90,6 +92,9 @@ export const sendTemplateEndpoint = definePublicEndpoint({
     ...DELIVERY_ERROR_CODES,
   ],
   schemas: { body: SendTemplateRequestSchema, response: SendMessageResponseSchema },
+  requestExample: {
+    body: { conversation: { uuid: '0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b' }, template: { name: 'order_update', language: 'es_MX' }, variables: [{ index: 1, value: 'Ana' }, { index: 2, value: '#1042' }] },
+  },
 });
 
 export const MESSAGE_ENDPOINTS: readonly PublicEndpoint[] = [sendTextMessageEndpoint, sendQuickReplyEndpoint, sendTemplateEndpoint];

@@ -28,4 +28,5 @@ export const addNoteEndpoint = definePublicEndpoint({
   successDescription: 'The note was stored (author type api_token).',
   errorCodes: CONVERSATION_REFERENCE_ERROR_CODES,
   schemas: { body: AddNoteRequestSchema, response: AddNoteResponseSchema },
+  requestExample: { body: { conversation: { uuid: '0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b' }, note: 'Customer prefers a call in the morning.' } },
 });

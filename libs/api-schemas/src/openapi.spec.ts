@@ -2,6 +2,8 @@ import { ERROR_CATALOG } from '@cmsg/errors';
 import { buildOpenApiDocument } from './openapi';
 import { openApiPathOf } from './public-endpoint';
 import { PUBLIC_ENDPOINTS } from './public-endpoints';
+import { EVENT_TYPES } from './event-envelope.schema';
+import { UNSCOPED_ROUTES } from './unscoped-routes';
 
 type Operation = {
   operationId: string;
@@ -30,9 +32,82 @@ describe('buildOpenApiDocument', () => {
     }
   });
 
-  it('documents every public endpoint, and only those', () => {
+  it('documents every public endpoint and every route outside the business scope, and only those', () => {
     const documented = Object.entries(document.paths ?? {}).flatMap(([path, item]) => Object.keys(item as object).map((method) => `${method} ${path}`));
-    expect(documented.sort()).toEqual(PUBLIC_ENDPOINTS.map((endpoint) => `${endpoint.method} /v1/{slug}${openApiPathOf(endpoint.path)}`).sort());
+    expect(documented.sort()).toEqual(
+      [
+        ...PUBLIC_ENDPOINTS.map((endpoint) => `${endpoint.method} /v1/{slug}${openApiPathOf(endpoint.path)}`),
+        ...UNSCOPED_ROUTES.map((route) => `${route.method} ${route.path}`),
+      ].sort(),
+    );
+  });
+
+  it.each([
+    ['get', '/healthz'],
+    ['get', '/readyz'],
+    ['get', '/v1/openapi.json'],
+    ['put', '/v1/uploads/{token}'],
+    ['get', '/v1/downloads/{token}'],
+    ['get', '/webhooks/chat'],
+    ['post', '/webhooks/chat'],
+  ])('has %s %s, without the bearer token', (method, path) => {
+    const operation = (document.paths?.[path] as Record<string, Operation | undefined>)?.[method];
+    expect(operation).toBeDefined();
+    expect(operation!.security).toBeUndefined();
+  });
+
+  it('documents the chat webhook signature header and the upload body of any type', () => {
+    const receive = (document.paths?.['/webhooks/chat'] as Record<string, Operation>)['post'];
+    expect(receive.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'X-Hub-Signature-256', in: 'header', required: true })]));
+    expect(Object.keys(receive.responses)).toEqual(expect.arrayContaining(['200', '401', '413', '503']));
+    const upload = (document.paths?.['/v1/uploads/{token}'] as Record<string, Operation & { requestBody: { content: object } }>)['put'];
+    expect(Object.keys(upload.requestBody.content)).toEqual(['*/*']);
+    expect(Object.keys(upload.responses)).toEqual(expect.arrayContaining(['204', '403', '404', '422']));
+  });
+
+  const everyOperation = [
+    ...Object.entries(document.paths ?? {}).flatMap(([path, item]) => Object.entries(item as Record<string, any>).map(([method, operation]) => [`${method} ${path}`, operation] as const)),
+    ...Object.entries(document.webhooks ?? {}).flatMap(([name, item]) => Object.entries(item as Record<string, any>).map(([method, operation]) => [`webhook ${name} ${method}`, operation] as const)),
+  ];
+
+  it('gives every operation and webhook a unique operationId and tags', () => {
+    const ids = everyOperation.map(([, operation]) => operation.operationId);
+    expect(ids.every((id) => typeof id === 'string' && id.length > 0)).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const [name, operation] of everyOperation) expect({ name, tags: operation.tags?.length > 0 }).toEqual({ name, tags: true });
+  });
+
+  it.each(everyOperation.map(([name, operation]) => [name, operation]))('%s: a request example for its body and query parameters', (_name, operation) => {
+    if (operation.requestBody) {
+      const media = Object.values(operation.requestBody.content as Record<string, { example?: unknown }>);
+      expect(media.some((item) => item.example !== undefined)).toBe(true);
+    }
+    const query = ((operation.parameters ?? []) as { in: string; example?: unknown }[]).filter((parameter) => parameter.in === 'query');
+    if (query.length > 0) expect(query.some((parameter) => parameter.example !== undefined)).toBe(true);
+  });
+
+  it.each(Object.entries(document.paths ?? {}).flatMap(([path, item]) => Object.entries(item as Record<string, Operation>).map(([method, operation]) => [`${method} ${path}`, operation] as const)))(
+    '%s: documents its error responses as the error body',
+    (_name, operation) => {
+      const errors = Object.entries(operation.responses).filter(([status]) => Number(status) >= 400);
+      expect(errors.length).toBeGreaterThan(0);
+      for (const [, response] of errors) {
+        const schema = Object.values(response.content ?? {})[0]?.schema as { $ref?: string } | undefined;
+        expect(schema?.$ref).toMatch(/^#\/components\/schemas\/(ErrorBody|NotReady)$/);
+      }
+    },
+  );
+
+  it('documents each of the 15 event types under webhooks, with the Standard Webhooks headers', () => {
+    expect(Object.keys(document.webhooks ?? {}).sort()).toEqual([...EVENT_TYPES].sort());
+    for (const type of EVENT_TYPES) {
+      const operation = (document.webhooks?.[type] as Record<string, any>)['post'];
+      expect(operation.requestBody.content['application/json'].schema.$ref).toMatch(/^#\/components\/schemas\/\w+Event$/);
+      expect(operation.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(
+        expect.arrayContaining(['webhook-id', 'webhook-timestamp', 'webhook-signature', 'X-Webhook-Signature']),
+      );
+    }
+    expect(document.components?.schemas?.['EventEnvelope']).toMatchObject({ discriminator: { propertyName: 'type' } });
   });
 
   it.each([

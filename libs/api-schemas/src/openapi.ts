@@ -6,6 +6,8 @@ import { IdempotencyKeyHeaderSchema, PUBLIC_HEADERS, RequestIdHeaderSchema } fro
 import { MAX_JSON_BODY_BYTES } from './limits';
 import { type PublicEndpoint, openApiPathOf } from './public-endpoint';
 import { PUBLIC_ENDPOINTS } from './public-endpoints';
+import { registerEventWebhooks } from './event-webhooks.openapi';
+import { UNSCOPED_ROUTES } from './unscoped-routes';
 import { z } from './zod';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
@@ -119,7 +121,7 @@ function routeConfigOf(endpoint: PublicEndpoint): RouteConfig {
       params: schemas.params ? slugParams.extend(schemas.params.shape) : slugParams,
       query: schemas.query,
       headers: requestHeaders,
-      body: schemas.body ? { required: true, content: { 'application/json': { schema: schemas.body } } } : undefined,
+      body: schemas.body ? { required: true, content: { 'application/json': { schema: schemas.body, example: endpoint.requestExample?.body } } } : undefined,
     },
     responses: { [String(endpoint.successStatus)]: successResponse, ...errorResponses(endpoint) },
   };
@@ -130,7 +132,9 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Open
   const registry = new OpenAPIRegistry();
   registerSharedComponents(registry);
   for (const endpoint of PUBLIC_ENDPOINTS) registry.registerPath(routeConfigOf(endpoint));
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  for (const route of UNSCOPED_ROUTES) registry.registerPath(route);
+  registerEventWebhooks(registry);
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Conversation Messaging Public API',
@@ -140,4 +144,18 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Open
     },
     servers: [{ url: options.serverUrl ?? '/' }],
   });
+  addQueryExamples(document);
+  return document;
+}
+
+/** Each endpoint's example query values, on its documented query parameters. */
+function addQueryExamples(document: OpenApiDocument): void {
+  for (const endpoint of PUBLIC_ENDPOINTS) {
+    const query = endpoint.requestExample?.query;
+    if (!query) continue;
+    const operation = document.paths?.[`/v1/{slug}${openApiPathOf(endpoint.path)}`]?.[endpoint.method];
+    for (const parameter of operation?.parameters ?? []) {
+      if ('in' in parameter && parameter.in === 'query' && parameter.name in query) parameter.example = query[parameter.name];
+    }
+  }
 }

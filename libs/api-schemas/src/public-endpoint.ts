@@ -10,6 +10,15 @@ export interface EndpointSchemas {
   response: z.ZodType;
 }
 
+type InputOf<Schemas, Part extends keyof EndpointSchemas> = Schemas extends { [Key in Part]: infer Schema extends z.ZodType } ? z.input<Schema> : never;
+
+/** One request as a client would send it: the document's example, checked against the schemas by a test. */
+export interface RequestExample<Schemas extends EndpointSchemas = EndpointSchemas> {
+  /** Query parameters as they travel (strings; a list for a repeated parameter). */
+  query?: Record<string, string | readonly string[]>;
+  body?: InputOf<Schemas, 'body'>;
+}
+
 /**
  * One public business endpoint: everything the gateway validates with and everything the OpenAPI
  * document says about it, declared once.
@@ -27,6 +36,8 @@ export interface PublicEndpoint<Schemas extends EndpointSchemas = EndpointSchema
   /** Codes this endpoint answers beyond those every business endpoint can answer (see openapi.ts). */
   errorCodes: readonly ErrorCode[];
   schemas: Schemas;
+  /** Required when the endpoint takes a body or query parameters. */
+  requestExample?: RequestExample<Schemas>;
 }
 
 type OutputOf<Schemas, Part extends keyof EndpointSchemas> = Schemas extends { [Key in Part]: infer Schema extends z.ZodType }

@@ -39,6 +39,17 @@ export const createScheduledMessageEndpoint = definePublicEndpoint({
   successDescription: 'The schedule is pending.',
   errorCodes: CREATE_SCHEDULE_ERROR_CODES,
   schemas: { body: CreateScheduledMessageRequestSchema, response: CreateScheduledMessageResponseSchema },
+  requestExample: {
+    body: {
+      executor_kind: 'human_user',
+      conversation: { uuid: '0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b' },
+      schedule_at: { date: '2026-03-08', time: '09:30' },
+      message_kind: 'message',
+      payload: { kind: 'message', text: 'Good morning! Your appointment is at 11:00.' },
+      template_uuid: 'a7b8c9d0-e1f2-4a3b-8c4d-5e6f7a8b9c0d',
+      template_variables: [{ index: 1, value: '11:00' }],
+    },
+  },
 });
 
 export const getScheduledMessageEndpoint = definePublicEndpoint({

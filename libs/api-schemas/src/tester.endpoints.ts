@@ -24,6 +24,7 @@ export const createTesterContactEndpoint = definePublicEndpoint({
   successDescription: 'The tester contact and the uuid of its conversation.',
   errorCodes: ['CHANNEL_NOT_FOUND'],
   schemas: { body: CreateTesterContactRequestSchema, response: CreateTesterContactResponseSchema },
+  requestExample: { body: { first_name: 'Test', last_name: 'Customer', phone: '+52 55 0000 0001' } },
 });
 
 export const testerInboundEndpoint = definePublicEndpoint({
@@ -38,6 +39,7 @@ export const testerInboundEndpoint = definePublicEndpoint({
   successDescription: 'The customer message was recorded.',
   errorCodes: [...CONVERSATION_REFERENCE_ERROR_CODES, 'NOT_A_TESTER_CONVERSATION'],
   schemas: { body: TesterInboundRequestSchema, response: TesterInboundResponseSchema },
+  requestExample: { body: { conversation: { uuid: '0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b' }, text: 'Hi, is my order on its way?' } },
 });
 
 export const advanceTesterClockEndpoint = definePublicEndpoint({
@@ -51,6 +53,7 @@ export const advanceTesterClockEndpoint = definePublicEndpoint({
   successDescription: 'The new virtual now.',
   errorCodes: [],
   schemas: { body: AdvanceTesterClockRequestSchema, response: AdvanceTesterClockResponseSchema },
+  requestExample: { body: { advance_seconds: 3600 } },
 });
 
 export const listTesterMessagesEndpoint = definePublicEndpoint({
@@ -63,6 +66,7 @@ export const listTesterMessagesEndpoint = definePublicEndpoint({
   successDescription: 'The simulated outbound messages.',
   errorCodes: ['CONVERSATION_NOT_FOUND', 'NOT_A_TESTER_CONVERSATION'],
   schemas: { query: TesterMessagesQuerySchema, response: TesterMessagesResponseSchema },
+  requestExample: { query: { conversation_uuid: '0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b', limit: '20' } },
 });
 
 export const TESTER_ENDPOINTS: readonly PublicEndpoint[] = [createTesterContactEndpoint, testerInboundEndpoint, advanceTesterClockEndpoint, listTesterMessagesEndpoint];
