@@ -1,4 +1,4 @@
-import { buildOpenApiDocument } from '@cmsg/api-schemas';
+import { UNSCOPED_PATHS, buildOpenApiDocument } from '@cmsg/api-schemas';
 import { ERROR_CATALOG } from '@cmsg/errors';
 import type { Logger } from '@cmsg/platform';
 import type { Express } from 'express';
@@ -18,14 +18,14 @@ export function registerOperationalRoutes(app: Express, { readinessChecks, logge
   const getOnly = methodNotAllowedMiddleware(['get']);
 
   app
-    .route('/healthz')
+    .route(UNSCOPED_PATHS.healthz)
     .get((_req, res) => {
       res.json({ status: 'ok' });
     })
     .all(getOnly);
 
   app
-    .route('/readyz')
+    .route(UNSCOPED_PATHS.readyz)
     .get(async (_req, res) => {
       const report = await checkReadiness(readinessChecks, READINESS_TIMEOUT_MS);
       if (report.ready) {
@@ -42,7 +42,7 @@ export function registerOperationalRoutes(app: Express, { readinessChecks, logge
     .all(getOnly);
 
   app
-    .route('/v1/openapi.json')
+    .route(UNSCOPED_PATHS.openApiDocument)
     .get((_req, res) => {
       res.json(openApiDocument);
     })

@@ -7,6 +7,7 @@ import {
   SchedulerServiceClient,
   createServiceClient,
 } from '@cmsg/proto';
+import type { Express } from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -34,6 +35,8 @@ export type GatewayRequestInit = RequestInit & { json?: unknown; anonymous?: boo
 
 export interface GatewayHarness {
   baseUrl: string;
+  /** The app itself, for what only its router can tell (the routes it serves). */
+  app: Express;
   conversations: FakeConversationsService;
   idempotencyStore: IdempotencyStore;
   /** What POST /webhooks/chat published (instead of Kafka). */
@@ -83,6 +86,7 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     baseUrl,
+    app,
     conversations,
     idempotencyStore,
     chatInbound,

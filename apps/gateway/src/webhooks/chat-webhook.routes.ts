@@ -1,14 +1,10 @@
+import { MAX_CHAT_WEBHOOK_BODY_BYTES, UNSCOPED_PATHS } from '@cmsg/api-schemas';
 import { assertWebhookSignature, WEBHOOK_SIGNATURE_HEADER, inboundEventsOf, webhookPayloadSchema, webhookVerifyChallenge } from '@cmsg/chat-platform';
 import { CatalogError } from '@cmsg/errors';
 import type { Logger } from '@cmsg/platform';
 import express, { type Express, type RequestHandler } from 'express';
 import { methodNotAllowedMiddleware } from '../middleware/fallback.middleware';
 import { type ChatInboundPublisher, chatInboundMessagesOf } from './chat-inbound-publisher';
-
-export const CHAT_WEBHOOK_PATH = '/webhooks/chat';
-
-/** The provider batches at most a few hundred events per POST; anything larger is not a webhook. */
-const MAX_WEBHOOK_BODY_BYTES = 4 * 1024 * 1024;
 
 export interface ChatWebhookDependencies {
   /** CHAT_APP_SECRET: the key of X-Hub-Signature-256. */
@@ -26,7 +22,7 @@ export interface ChatWebhookDependencies {
  */
 export function registerChatWebhookRoutes(app: Express, dependencies: ChatWebhookDependencies): void {
   app
-    .route(CHAT_WEBHOOK_PATH)
+    .route(UNSCOPED_PATHS.chatWebhook)
     .get((req, res) => {
       const challenge = webhookVerifyChallenge(req.query as Record<string, unknown>, dependencies.verifyToken);
       if (challenge === null) throw new CatalogError('INVALID_REQUEST', 'hub.mode must be subscribe and hub.verify_token must match.', { httpStatus: 403 });
@@ -69,12 +65,12 @@ function parsePayload(body: Buffer, logger: Logger) {
 }
 
 function rawBody(): RequestHandler {
-  const parse = express.raw({ type: () => true, limit: MAX_WEBHOOK_BODY_BYTES });
+  const parse = express.raw({ type: () => true, limit: MAX_CHAT_WEBHOOK_BODY_BYTES });
   return (req, res, next) =>
     parse(req, res, (error?: unknown) => {
       if (error === undefined) return next();
       const type = (error as { type?: unknown }).type;
-      if (type === 'entity.too.large') return next(new CatalogError('INVALID_REQUEST', `The webhook body is larger than ${MAX_WEBHOOK_BODY_BYTES} bytes.`, { httpStatus: 413 }));
+      if (type === 'entity.too.large') return next(new CatalogError('INVALID_REQUEST', `The webhook body is larger than ${MAX_CHAT_WEBHOOK_BODY_BYTES} bytes.`, { httpStatus: 413 }));
       return next(new CatalogError('INVALID_REQUEST', 'The webhook body could not be read.'));
     });
 }
