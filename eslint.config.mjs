@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 const allLibraryTypes = ['type:domain', 'type:data-access', 'type:util', 'type:contract', 'type:testing'];
 
 export default [
-  { ignores: ['**/node_modules/**', '**/dist/**', 'tmp/**', '.nx/**', 'libs/proto/src/generated/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', 'tmp/**', '.nx/**', 'libs/proto/src/generated/**', 'libs/client/src/generated/**', '**/*.js', '**/*.mjs'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

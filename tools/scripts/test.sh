@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # npm test (and .ci/run): dependencies (and the lock file's checks), infrastructure, generated-code
-# drift, proto contract (buf lint, buf breaking), typecheck, lint, deployment checks (Kubernetes manifests, Dockerfile lint, image build
+# drift (proto, the OpenAPI document and the client's types), proto contract (buf lint, buf breaking), typecheck, lint, deployment checks (Kubernetes manifests, Dockerfile lint, image build
 # stages), build, unit tests, integration tests, the index-shape check of the query shapes the apps
 # sent during that run, then the fault tests. Exits non-zero when anything fails and ends with one plain line:
 # "summary: N passed, N failed".
@@ -83,10 +83,12 @@ stage=infrastructure
 infra_up
 check "proto drift" bash libs/proto/scripts/check-generated.sh
 check "proto contract (buf lint, buf breaking)" bash libs/proto/scripts/check-contract.sh
+check "OpenAPI document and client drift" bash libs/client/scripts/check-generated.sh
 check "typecheck and lint" npx nx run-many -t typecheck lint --outputStyle=static
 check "kubernetes manifests" bash tools/deploy/validate-manifests.sh
 check "dockerfile lint" bash tools/deploy/lint-dockerfile.sh
 check "image build stages" node tools/deploy/run-image-stages.mjs
+check "client package build" npx nx run client:build --outputStyle=static
 stage=build
 build_projects
 run_jest unit jest.config.js

@@ -1,0 +1,11 @@
+export { createCmsgClient, gatewayOrigin } from './create-client';
+export type { CmsgClient, CmsgClientOptions } from './create-client';
+export { CmsgApiError, unwrap } from './api-error';
+export type { ErrorBody, ErrorCode } from './api-error';
+export type { BusinessPaths, GatewayPaths } from './business-paths';
+export { verifyWebhook, WebhookVerificationError } from './webhooks/verify-webhook';
+export type { VerifyWebhookOptions, WebhookEvent, WebhookEventOf, WebhookEventType, WebhookHeaders } from './webhooks/verify-webhook';
+export { signWebhook } from './webhooks/sign-webhook';
+export type { SignWebhookOptions } from './webhooks/sign-webhook';
+export { WEBHOOK_HEADERS } from './webhooks/webhook-signature';
+export type { components, paths, operations, webhooks } from './generated/openapi';
