@@ -1,6 +1,6 @@
 import { ACTION_TYPES } from './action-objects.schema';
 import { ActionGroupStatusSchema, ActionStatusSchema } from './action-group.schema';
-import { ConversationIdSchema, DateTimeSchema, UuidSchema } from './common.schema';
+import { ConversationIdSchema, DateTimeSchema, UuidSchema, nullable } from './common.schema';
 import { ErrorBodySchema } from './error-body.schema';
 import {
   AssignmentChangedDataSchema,
@@ -57,7 +57,7 @@ export const ActionGroupFinishedDataSchema = z
           index: z.number().int().min(0),
           type: z.enum(ACTION_TYPES as [string, ...string[]]),
           status: ActionStatusSchema,
-          error: ErrorBodySchema.nullable(),
+          error: nullable(ErrorBodySchema),
         }),
       ),
       created_at: DateTimeSchema,

@@ -155,7 +155,16 @@ function addQueryExamples(document: OpenApiDocument): void {
     if (!query) continue;
     const operation = document.paths?.[`/v1/{slug}${openApiPathOf(endpoint.path)}`]?.[endpoint.method];
     for (const parameter of operation?.parameters ?? []) {
-      if ('in' in parameter && parameter.in === 'query' && parameter.name in query) parameter.example = query[parameter.name];
+      if ('in' in parameter && parameter.in === 'query' && parameter.name in query) parameter.example = typedQueryValue(query[parameter.name]!, parameter.schema);
     }
   }
+}
+
+/** A query value as the parameter's schema types it (`limit: "20"` travels as text, is an integer). */
+function typedQueryValue(value: string | readonly string[], schema: unknown): unknown {
+  const type = (schema as { type?: unknown } | undefined)?.type;
+  if (typeof value !== 'string') return value;
+  if (type === 'integer' || type === 'number') return Number(value);
+  if (type === 'boolean') return value === 'true';
+  return value;
 }

@@ -1502,7 +1502,7 @@ export interface components {
                     /** @enum {string} */
                     type: "send_message" | "send_quick_reply_or_template" | "assign_label" | "remove_label" | "assign_mailbox" | "context_note" | "mark_resolved" | "mark_pending" | "run_ai" | "ai_assistance" | "assign_ai_employee" | "unassign_ai";
                     status: components["schemas"]["ActionStatus"];
-                    error: components["schemas"]["ErrorBody"] & (Record<string, never> | null);
+                    error: components["schemas"]["ErrorBody"] | null;
                 }[];
                 /**
                  * Format: date-time

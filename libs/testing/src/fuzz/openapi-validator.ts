@@ -18,7 +18,7 @@ export interface DocumentedSchema {
 }
 
 /** JSON Pointer of a path segment (RFC 6901). */
-const pointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+export const pointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /**
  * Validates values against the schemas of an OpenAPI 3.1 document as a standard JSON Schema 2020-12
@@ -43,6 +43,11 @@ export function documentValidator(document: object) {
         .slice(2)
         .split('/')
         .reduce<any>((node, segment) => node?.[segment.replace(/~1/g, '/').replace(/~0/g, '~')], document) as JsonSchema;
+    },
+
+    /** The schema at a JSON Pointer into the document (`/paths/~1healthz/get/...`). */
+    schemaAt(jsonPointer: string): DocumentedSchema {
+      return compile(jsonPointer, this.resolve(`#${jsonPointer}`));
     },
 
     /** The documented JSON request body of a public endpoint. */
