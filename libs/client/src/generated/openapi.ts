@@ -1847,10 +1847,9 @@ export interface components {
             run: boolean;
             /**
              * @description What happens to the pending scheduled message when the owner changes: `cancel` cancels it; `reassign` keeps it for the new owner (another AI employee fires it; humans fire its fallback template). Required while a schedule is pending (400 SCHEDULED_MESSAGE_ACTION_REQUIRED), ignored otherwise; any other value is 400 SCHEDULED_MESSAGE_ACTION_INVALID. null is the same as not sending it.
-             * @example reassign
-             * @example cancel
+             * @enum {string|null}
              */
-            scheduled_message_action?: string | null;
+            scheduled_message_action?: "reassign" | "cancel" | null;
         };
         /** @description Names a AI employee of the token's business by uuid or by name. */
         AiEmployeeReference: {
@@ -1873,10 +1872,9 @@ export interface components {
             conversation: components["schemas"]["ConversationReference"];
             /**
              * @description What happens to the pending scheduled message when the owner changes: `cancel` cancels it; `reassign` keeps it for the new owner (another AI employee fires it; humans fire its fallback template). Required while a schedule is pending (400 SCHEDULED_MESSAGE_ACTION_REQUIRED), ignored otherwise; any other value is 400 SCHEDULED_MESSAGE_ACTION_INVALID. null is the same as not sending it.
-             * @example reassign
-             * @example cancel
+             * @enum {string|null}
              */
-            scheduled_message_action?: string | null;
+            scheduled_message_action?: "reassign" | "cancel" | null;
         };
         SendMessageResponse: {
             message: components["schemas"]["SentMessage"];
@@ -2161,10 +2159,9 @@ export interface components {
             run: boolean;
             /**
              * @description What happens to the pending scheduled message when the owner changes: `cancel` cancels it; `reassign` keeps it for the new owner (another AI employee fires it; humans fire its fallback template). Required while a schedule is pending (400 SCHEDULED_MESSAGE_ACTION_REQUIRED), ignored otherwise; any other value is 400 SCHEDULED_MESSAGE_ACTION_INVALID. null is the same as not sending it.
-             * @example reassign
-             * @example cancel
+             * @enum {string|null}
              */
-            scheduled_message_action?: string | null;
+            scheduled_message_action?: "reassign" | "cancel" | null;
         };
         UnassignAiAction: {
             /**
@@ -2174,10 +2171,9 @@ export interface components {
             type: "unassign_ai";
             /**
              * @description What happens to the pending scheduled message when the owner changes: `cancel` cancels it; `reassign` keeps it for the new owner (another AI employee fires it; humans fire its fallback template). Required while a schedule is pending (400 SCHEDULED_MESSAGE_ACTION_REQUIRED), ignored otherwise; any other value is 400 SCHEDULED_MESSAGE_ACTION_INVALID. null is the same as not sending it.
-             * @example reassign
-             * @example cancel
+             * @enum {string|null}
              */
-            scheduled_message_action?: string | null;
+            scheduled_message_action?: "reassign" | "cancel" | null;
         };
         ActionGroup: {
             /**
@@ -2628,10 +2624,25 @@ export interface components {
         RequestUploadRequest: {
             module: components["schemas"]["FileModule"];
             file_name: string;
-            /** @description image/jpeg, image/png, image/webp (5 MiB); video/mp4, video/3gpp (16 MiB); audio/aac, audio/mp4, audio/mpeg, audio/amr, audio/ogg (16 MiB); application/pdf and office documents (100 MiB); text/plain (5 MiB). */
+            /** @description One of image/jpeg, image/png, image/webp (5 MiB); video/mp4, video/3gpp (16 MiB); audio/aac, audio/mp4, audio/mpeg, audio/amr, audio/ogg (16 MiB); application/pdf and office documents (100 MiB); text/plain (5 MiB). Any case; parameters after `;` are ignored. Another type is 400 INVALID_FILE_TYPE. */
             mime_type: string;
-            /** @description Exact size of the content in bytes. */
+            /** @description Exact size of the content in bytes, at most the cap of the type's category (400 FILE_TOO_LARGE). */
             size: number;
+        } | {
+            mime_type?: unknown;
+            size?: unknown;
+        } | {
+            mime_type?: unknown;
+            size?: unknown;
+        } | {
+            mime_type?: unknown;
+            size?: unknown;
+        } | {
+            mime_type?: unknown;
+            size?: unknown;
+        } | {
+            mime_type?: unknown;
+            size?: unknown;
         };
         /**
          * @description What the file is for; api_messages: media of messages and template headers.
@@ -2721,7 +2732,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
                 /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
                 "Idempotency-Key"?: string;
@@ -2888,7 +2899,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
                 /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
                 "Idempotency-Key"?: string;
@@ -3056,7 +3067,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
                 /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
                 "Idempotency-Key"?: string;
@@ -3223,7 +3234,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
                 /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
                 "Idempotency-Key"?: string;
@@ -3414,7 +3425,7 @@ export interface operations {
                 order?: "asc" | "desc";
             };
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -3529,7 +3540,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -3644,7 +3655,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -3754,7 +3765,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
                 /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
                 "Idempotency-Key"?: string;
@@ -3921,7 +3932,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -4031,7 +4042,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
                 /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
                 "Idempotency-Key"?: string;
@@ -4220,7 +4231,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -4402,7 +4413,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
                 /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
                 "Idempotency-Key"?: string;
@@ -4586,7 +4597,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
                 /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
                 "Idempotency-Key"?: string;
@@ -4758,7 +4769,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
                 /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
                 "Idempotency-Key"?: string;
@@ -4926,7 +4937,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
                 /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
                 "Idempotency-Key"?: string;
@@ -5094,7 +5105,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
                 /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
                 "Idempotency-Key"?: string;
@@ -5290,7 +5301,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
                 /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
                 "Idempotency-Key"?: string;
@@ -5488,7 +5499,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
                 /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
                 "Idempotency-Key"?: string;
@@ -5697,7 +5708,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
                 /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
                 "Idempotency-Key"?: string;
@@ -5759,7 +5770,7 @@ export interface operations {
                     "application/json": components["schemas"]["SubmitActionGroupResponse"];
                 };
             };
-            /** @description Codes: INVALID_REQUEST, BATCH_LIMIT_EXCEEDED. */
+            /** @description Codes: INVALID_REQUEST, BATCH_LIMIT_EXCEEDED, SCHEDULED_MESSAGE_ACTION_INVALID. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5915,7 +5926,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -6041,7 +6052,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
                 /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
                 "Idempotency-Key"?: string;
@@ -6239,7 +6250,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
                 /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
                 "Idempotency-Key"?: string;
@@ -6424,7 +6435,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
                 /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
                 "Idempotency-Key"?: string;
@@ -6622,7 +6633,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -6748,7 +6759,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -6888,7 +6899,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
                 /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
                 "Idempotency-Key"?: string;
@@ -7070,7 +7081,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
                 /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
                 "Idempotency-Key"?: string;
@@ -7226,7 +7237,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -7364,7 +7375,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
                 /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
                 "Idempotency-Key"?: string;
@@ -7532,7 +7543,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
                 /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
                 "Idempotency-Key"?: string;
@@ -7711,7 +7722,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -7747,7 +7758,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -7794,7 +7805,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -7830,7 +7841,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -7928,7 +7939,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -8028,7 +8039,7 @@ export interface operations {
                 "hub.challenge": string;
             };
             header?: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -8075,7 +8086,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Kept when it is a UUID, otherwise replaced by a generated one; echoed on every response. */
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
                 "X-Request-Id"?: string;
                 /** @description `sha256=` and the hex HMAC-SHA256 of the raw body keyed with CHAT_APP_SECRET. */
                 "X-Hub-Signature-256": string;
