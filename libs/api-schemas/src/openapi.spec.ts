@@ -1,4 +1,5 @@
 import { ERROR_CATALOG } from '@cmsg/errors';
+import { requiredScopeOf } from './api-token-scope';
 import { buildOpenApiDocument } from './openapi';
 import { openApiPathOf } from './public-endpoint';
 import { PUBLIC_ENDPOINTS } from './public-endpoints';
@@ -48,9 +49,10 @@ describe('buildOpenApiDocument', () => {
     expect((document.paths?.[path] as Record<string, unknown>)[method]).toBeDefined();
   });
 
-  it.each(PUBLIC_ENDPOINTS.map((endpoint) => [endpoint.operationId, endpoint] as const))('%s: bearer auth, slug, success and error responses', (_id, endpoint) => {
+  it.each(PUBLIC_ENDPOINTS.map((endpoint) => [endpoint.operationId, endpoint] as const))('%s: bearer auth with its scope, slug, success and error responses', (_id, endpoint) => {
     const operation = operationOf(endpoint.method, endpoint.path) as Operation;
-    expect(operation.security).toEqual([{ bearerAuth: [] }]);
+    expect(operation.security).toEqual([{ bearerAuth: [requiredScopeOf(endpoint)] }]);
+    expect((operation.responses['403'] as { description: string }).description).toContain('TOKEN_SCOPE_INSUFFICIENT');
     expect(operation.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'slug', in: 'path' })]));
     expect(operation.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'X-Request-Id', in: 'header' })]));
     const success = operation.responses[String(endpoint.successStatus)];
@@ -85,6 +87,17 @@ describe('buildOpenApiDocument', () => {
     expect(Object.keys(document.components?.headers ?? {})).toEqual(
       expect.arrayContaining(['X-Request-Id', 'X-Api-Version', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Idempotent-Replayed']),
     );
+  });
+
+  it('states the scope each operation needs and describes the three scopes', () => {
+    const scopesOf = (method: string, path: string) => (operationOf(method, path) as Operation).security;
+    expect(scopesOf('get', '/conversations')).toEqual([{ bearerAuth: ['conversations:read'] }]);
+    expect(scopesOf('post', '/conversation/status')).toEqual([{ bearerAuth: ['conversations:read'] }]);
+    expect(scopesOf('post', '/conversation/notes')).toEqual([{ bearerAuth: ['conversations:write'] }]);
+    expect(scopesOf('delete', '/scheduled-messages/:uuid')).toEqual([{ bearerAuth: ['conversations:write'] }]);
+    const scheme = document.components?.securitySchemes?.['bearerAuth'] as { description: string };
+    for (const scope of ['conversations:read', 'conversations:write', 'webhooks:manage']) expect(scheme.description).toContain(`- ${scope}: `);
+    expect(scheme.description).toContain('TOKEN_SCOPE_INSUFFICIENT');
   });
 
   it('keeps shared components non-nullable where a field references them as nullable', () => {
