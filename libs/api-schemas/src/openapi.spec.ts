@@ -7,7 +7,7 @@ import { PUBLIC_ENDPOINTS } from './public-endpoints';
 type Operation = {
   operationId: string;
   security: unknown[];
-  parameters: { name: string; in: string }[];
+  parameters: { name: string; in: string; description?: string; schema?: Record<string, unknown> }[];
   requestBody?: unknown;
   responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: unknown }> }>;
 };
@@ -79,6 +79,18 @@ describe('buildOpenApiDocument', () => {
   it('documents the list query parameters', () => {
     const list = operationOf('get', '/conversations') as Operation;
     expect(list.parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name).sort()).toEqual(['cursor', 'limit', 'order']);
+  });
+
+  it.each(['/contacts', '/tester/contacts'])('documents the filters of %s with an example each', (path) => {
+    const list = operationOf('get', path) as Operation;
+    const query = list.parameters.filter((parameter) => parameter.in === 'query');
+    expect(query.map((parameter) => parameter.name).sort()).toEqual(['chat_user_id', 'cursor', 'limit', 'phone', 'updated_since', 'username']);
+    const byName = Object.fromEntries(query.map((parameter) => [parameter.name, parameter]));
+    expect(byName['updated_since']!.schema).toMatchObject({ type: 'string', format: 'date-time' });
+    for (const name of ['updated_since', 'phone', 'chat_user_id', 'username']) {
+      expect(byName[name]!.schema?.['example']).toEqual(expect.any(String));
+    }
+    expect(byName['phone']!.description).toContain('digits');
   });
 
   it('declares the error body, the bearer scheme and the headers as components', () => {
