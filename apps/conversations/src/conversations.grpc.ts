@@ -32,7 +32,12 @@ export function conversationsHandlers(dependencies: ConversationsHandlerDependen
         order: request.order === 'asc' ? 'asc' : 'desc',
       }),
     listContacts: (request) =>
-      listContacts(scopeOf(request.caller), cursorCodec, { cursor: request.cursor, limit: request.limit, testersOnly: request.testers_only }),
+      listContacts(scopeOf(request.caller), cursorCodec, {
+        cursor: request.cursor,
+        limit: request.limit,
+        testersOnly: request.testers_only,
+        filters: { updatedSince: request.updated_since, phone: request.phone, chatUserId: request.chat_user_id, username: request.username },
+      }),
     addNote: (request) => addNote(scopeOf(request.caller), { tokenUuid: request.caller?.token_uuid ?? '' }, referenceOf(request.conversation), request.note),
     markPending: (request) =>
       setInboxStatusByReference(scopeOf(request.caller), outbox, referenceOf(request.conversation), {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { API_TOKEN_SCOPES } from '@cmsg/api-schemas';
 import { ApiTokenRepository, businessScope } from '@cmsg/dal';
 import { generateApiToken, hashApiToken } from '@cmsg/seed';
 import { ApiClient, type TestBusiness, contactSeed, createTestBusiness, integrationStack } from '@cmsg/testing';
@@ -58,7 +59,7 @@ describe('request pipeline', () => {
       const token = generateApiToken();
       const tokenUuid = randomUUID();
       const apiTokens = new ApiTokenRepository();
-      await apiTokens.create(businessScope(business.businessId), { id: tokenUuid, tokenSha256: hashApiToken(token), createdAt: new Date() });
+      await apiTokens.create(businessScope(business.businessId), { id: tokenUuid, tokenSha256: hashApiToken(token), scopes: API_TOKEN_SCOPES, createdAt: new Date() });
       const client = business.api.withToken(token);
       expect((await client.get('/channels')).status).toBe(200);
       await apiTokens.revoke({ id: tokenUuid }, new Date());

@@ -1,6 +1,7 @@
 import { DateTimeSchema, UuidSchema } from './common.schema';
 import { PaginationQuerySchema, pageOf } from './pagination.schema';
 import { definePublicEndpoint } from './public-endpoint';
+import { requiredText } from './text.schema';
 import { z } from './zod';
 
 const optionalText = z.string().nullable();
@@ -23,7 +24,26 @@ export const ContactSchema = z
   })
   .openapi('Contact');
 
-export const ContactListQuerySchema = PaginationQuerySchema;
+/** CONTRACT 9.1: each filter optional, combined with AND, bound into the cursor. */
+export const ContactListQuerySchema = PaginationQuerySchema.extend({
+  updated_since: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .openapi({
+      description: 'Only contacts updated at or after this instant (RFC 3339; a `+` offset must be sent as `%2B`).',
+      example: '2025-01-31T18:00:00Z',
+    }),
+  phone: requiredText()
+    .optional()
+    .openapi({
+      description: 'Only contacts with this phone, compared by its digits as in a conversation reference (`+52 1 (55) 1234-5678` finds 5215512345678).',
+      example: '+5215512345678',
+    }),
+  chat_user_id: requiredText().optional().openapi({ description: 'Only contacts with this platform user id (exact match).', example: 'US.13491208655302741918' }),
+  username: requiredText()
+    .optional()
+    .openapi({ description: 'Only contacts whose last seen username is this one: a leading @ is ignored, case-insensitive.', example: '@juanperez' }),
+});
 
 export const ContactListResponseSchema = pageOf(ContactSchema, 'ContactList');
 
@@ -36,6 +56,8 @@ export const listContactsEndpoint = definePublicEndpoint({
   method: 'get',
   path: '/contacts',
   summary: 'List contacts (real and tester, told apart by is_tester), newest first',
+  description:
+    'Optional filters, combined with AND: `updated_since`, and the exact lookups `phone`, `chat_user_id` and `username`, normalised as in a conversation reference. A lookup that matches nothing answers an empty page. The filters are bound into the cursor: pass the same ones with `cursor`, otherwise 400 INVALID_CURSOR.',
   tag: 'Contacts',
   successStatus: 200,
   successDescription: 'One page of contacts.',
@@ -49,6 +71,7 @@ export const listTesterContactsEndpoint = definePublicEndpoint({
   method: 'get',
   path: '/tester/contacts',
   summary: 'List tester contacts only, newest first',
+  description: 'Takes the filters of GET /{slug}/contacts.',
   tag: 'Tester',
   successStatus: 200,
   successDescription: 'One page of tester contacts.',

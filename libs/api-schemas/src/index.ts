@@ -1,4 +1,5 @@
 export { API_VERSION } from './api-version';
+export * from './api-token-scope';
 export { MAX_JSON_BODY_BYTES, MAX_CHAT_WEBHOOK_BODY_BYTES } from './limits';
 export * from './common.schema';
 export * from './error-body.schema';

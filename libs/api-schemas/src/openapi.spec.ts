@@ -1,4 +1,5 @@
 import { ERROR_CATALOG } from '@cmsg/errors';
+import { requiredScopeOf } from './api-token-scope';
 import { buildOpenApiDocument } from './openapi';
 import { openApiPathOf } from './public-endpoint';
 import { PUBLIC_ENDPOINTS } from './public-endpoints';
@@ -8,7 +9,7 @@ import { UNSCOPED_ROUTES } from './unscoped-routes';
 type Operation = {
   operationId: string;
   security: unknown[];
-  parameters: { name: string; in: string }[];
+  parameters: { name: string; in: string; description?: string; schema?: Record<string, unknown> }[];
   requestBody?: unknown;
   responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: unknown }> }>;
 };
@@ -123,9 +124,10 @@ describe('buildOpenApiDocument', () => {
     expect((document.paths?.[path] as Record<string, unknown>)[method]).toBeDefined();
   });
 
-  it.each(PUBLIC_ENDPOINTS.map((endpoint) => [endpoint.operationId, endpoint] as const))('%s: bearer auth, slug, success and error responses', (_id, endpoint) => {
+  it.each(PUBLIC_ENDPOINTS.map((endpoint) => [endpoint.operationId, endpoint] as const))('%s: bearer auth with its scope, slug, success and error responses', (_id, endpoint) => {
     const operation = operationOf(endpoint.method, endpoint.path) as Operation;
-    expect(operation.security).toEqual([{ bearerAuth: [] }]);
+    expect(operation.security).toEqual([{ bearerAuth: [requiredScopeOf(endpoint)] }]);
+    expect((operation.responses['403'] as { description: string }).description).toContain('TOKEN_SCOPE_INSUFFICIENT');
     expect(operation.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'slug', in: 'path' })]));
     expect(operation.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'X-Request-Id', in: 'header' })]));
     const success = operation.responses[String(endpoint.successStatus)];
@@ -154,12 +156,35 @@ describe('buildOpenApiDocument', () => {
     expect(list.parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name).sort()).toEqual(['cursor', 'limit', 'order']);
   });
 
+  it.each(['/contacts', '/tester/contacts'])('documents the filters of %s with an example each', (path) => {
+    const list = operationOf('get', path) as Operation;
+    const query = list.parameters.filter((parameter) => parameter.in === 'query');
+    expect(query.map((parameter) => parameter.name).sort()).toEqual(['chat_user_id', 'cursor', 'limit', 'phone', 'updated_since', 'username']);
+    const byName = Object.fromEntries(query.map((parameter) => [parameter.name, parameter]));
+    expect(byName['updated_since']!.schema).toMatchObject({ type: 'string', format: 'date-time' });
+    for (const name of ['updated_since', 'phone', 'chat_user_id', 'username']) {
+      expect(byName[name]!.schema?.['example']).toEqual(expect.any(String));
+    }
+    expect(byName['phone']!.description).toContain('digits');
+  });
+
   it('declares the error body, the bearer scheme and the headers as components', () => {
     expect(document.components?.schemas?.['ErrorBody']).toMatchObject({ required: ['code', 'message'] });
     expect(document.components?.securitySchemes?.['bearerAuth']).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(Object.keys(document.components?.headers ?? {})).toEqual(
       expect.arrayContaining(['X-Request-Id', 'X-Api-Version', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Idempotent-Replayed']),
     );
+  });
+
+  it('states the scope each operation needs and describes the three scopes', () => {
+    const scopesOf = (method: string, path: string) => (operationOf(method, path) as Operation).security;
+    expect(scopesOf('get', '/conversations')).toEqual([{ bearerAuth: ['conversations:read'] }]);
+    expect(scopesOf('post', '/conversation/status')).toEqual([{ bearerAuth: ['conversations:read'] }]);
+    expect(scopesOf('post', '/conversation/notes')).toEqual([{ bearerAuth: ['conversations:write'] }]);
+    expect(scopesOf('delete', '/scheduled-messages/:uuid')).toEqual([{ bearerAuth: ['conversations:write'] }]);
+    const scheme = document.components?.securitySchemes?.['bearerAuth'] as { description: string };
+    for (const scope of ['conversations:read', 'conversations:write', 'webhooks:manage']) expect(scheme.description).toContain(`- ${scope}: `);
+    expect(scheme.description).toContain('TOKEN_SCOPE_INSUFFICIENT');
   });
 
   it('keeps shared components non-nullable where a field references them as nullable', () => {

@@ -1,5 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { ERROR_CATALOG, type ErrorCode } from '@cmsg/errors';
+import { API_TOKEN_SCOPES, API_TOKEN_SCOPE_DESCRIPTIONS, requiredScopeOf } from './api-token-scope';
 import { API_VERSION } from './api-version';
 import { ErrorBodySchema } from './error-body.schema';
 import { IdempotencyKeyHeaderSchema, PUBLIC_HEADERS, RequestIdHeaderSchema } from './headers.schema';
@@ -22,6 +23,7 @@ const PIPELINE_ERROR_CODES: readonly ErrorCode[] = [
   'INVALID_REQUEST',
   'INVALID_API_TOKEN',
   'TOKEN_BUSINESS_MISMATCH',
+  'TOKEN_SCOPE_INSUFFICIENT',
   'RATE_LIMIT_EXCEEDED',
   'UNKNOWN_ERROR',
   'SERVICE_UNAVAILABLE',
@@ -38,7 +40,11 @@ function registerSharedComponents(registry: OpenAPIRegistry): void {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'cmsg_ followed by 64 lowercase hex characters',
-    description: 'API token issued by the business (Settings, API Token).',
+    description: [
+      'API token issued by the business (Settings, API Token). A token holds one or more scopes (all three unless issued with fewer);',
+      "each operation's security requirement names the one scope the gateway requires for it, and a token without it gets 403 TOKEN_SCOPE_INSUFFICIENT:",
+      ...API_TOKEN_SCOPES.map((scope) => `- ${scope}: ${API_TOKEN_SCOPE_DESCRIPTIONS[scope]}`),
+    ].join('\n'),
   });
   const integer = { type: 'integer' as const, minimum: 0 };
   const headers: Record<string, { description: string; schema: Record<string, unknown> }> = {
@@ -116,7 +122,8 @@ function routeConfigOf(endpoint: PublicEndpoint): RouteConfig {
     summary: endpoint.summary,
     description: endpoint.description,
     tags: [endpoint.tag],
-    security: [{ [BEARER_SCHEME]: [] }],
+    // OpenAPI 3.1 lets a bearer requirement list the roles it needs: the scope the gateway enforces.
+    security: [{ [BEARER_SCHEME]: [requiredScopeOf(endpoint)] }],
     request: {
       params: schemas.params ? slugParams.extend(schemas.params.shape) : slugParams,
       query: schemas.query,

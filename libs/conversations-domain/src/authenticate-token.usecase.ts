@@ -1,3 +1,4 @@
+import { grantedScopesOf } from '@cmsg/api-schemas';
 import { CatalogError } from '@cmsg/errors';
 import { businessScope } from '@cmsg/dal';
 import type { AuthenticatedToken } from '@cmsg/proto';
@@ -9,5 +10,5 @@ export async function authenticateToken(tokenSha256: string): Promise<Authentica
   if (!token || token.revoked) throw new CatalogError('INVALID_API_TOKEN');
   const business = await repositories.businesses.findById(businessScope(token.business_id));
   if (!business) throw new CatalogError('INVALID_API_TOKEN');
-  return { business_id: token.business_id, business_slug: business.slug, token_uuid: token._id };
+  return { business_id: token.business_id, business_slug: business.slug, token_uuid: token._id, scopes: grantedScopesOf(token.scopes) };
 }

@@ -2,7 +2,7 @@ export { authenticateToken } from './authenticate-token.usecase';
 export { getConversationStatus } from './get-conversation-status.usecase';
 export { listConversations, CONVERSATIONS_ENDPOINT } from './list-conversations.usecase';
 export { listContacts, toPublicContact } from './list-contacts.usecase';
-export type { ListContactsRequest } from './list-contacts.usecase';
+export type { ContactListFilters, ListContactsRequest } from './list-contacts.usecase';
 export { addNote, appendNote } from './add-note.usecase';
 export type { ApiTokenAuthor } from './add-note.usecase';
 export { setInboxStatus, setInboxStatusByReference, INBOX_STATUS_CHANGED } from './set-inbox-status.usecase';

@@ -21,6 +21,23 @@ describe('ListCursorCodec', () => {
     expect(() => decode(cursor)).toThrow(expect.objectContaining({ code: 'INVALID_CURSOR' }));
   });
 
+  it('binds the filters: the same ones (in any key order) decode, others or none do not', () => {
+    const filters = { phone: '5215512345678', updated_since: 1_700_000_000_000, username: undefined };
+    const cursor = codec.encode('contacts', 'desc', { sortAt: 1, id: 'a' }, filters);
+    expect(cursor.length).toBeLessThanOrEqual(512);
+    expect(codec.decode(cursor, 'contacts', 'desc', { updated_since: 1_700_000_000_000, phone: '5215512345678' })).toEqual({ sortAt: 1, id: 'a' });
+    for (const other of [{}, { phone: '5215512345678' }, { phone: '5215512345679', updated_since: 1_700_000_000_000 }, { ...filters, chat_user_id: 'u1' }]) {
+      expect(() => codec.decode(cursor, 'contacts', 'desc', other)).toThrow(expect.objectContaining({ code: 'INVALID_CURSOR' }));
+    }
+    const unfiltered = codec.encode('contacts', 'desc', { sortAt: 1, id: 'a' });
+    expect(() => codec.decode(unfiltered, 'contacts', 'desc', filters)).toThrow(expect.objectContaining({ code: 'INVALID_CURSOR' }));
+    expect(codec.decode(unfiltered, 'contacts', 'desc', { username: undefined })).toEqual({ sortAt: 1, id: 'a' });
+  });
+
+  it('stays short whatever the filter values', () => {
+    expect(codec.encode('contacts', 'desc', { sortAt: 1, id: 'a'.repeat(36) }, { chat_user_id: 'x'.repeat(10_000) }).length).toBeLessThanOrEqual(512);
+  });
+
   it('expires after 24 h', () => {
     const cursor = codec.encode('conversations', 'desc', { sortAt: 1, id: 'a' });
     now += CURSOR_TTL_MS + 1;

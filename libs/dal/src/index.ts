@@ -21,7 +21,7 @@ export { ChannelRepository } from './channel/channel.repository';
 export type { ChannelSeedFields } from './channel/channel.repository';
 export type { ChannelEntity } from './channel/channel.entity';
 export { ContactRepository } from './contact/contact.repository';
-export type { NewContact } from './contact/contact.repository';
+export type { ContactListFilter, NewContact } from './contact/contact.repository';
 export type { ContactEntity, ContactLookupKey } from './contact/contact.entity';
 export { ConversationRepository } from './conversation/conversation.repository';
 export type { NewConversation, ConversationChange, InboxStatusChange, InboundMessageApplied } from './conversation/conversation.repository';

@@ -13,9 +13,10 @@ export interface CatalogEntry {
 }
 
 export const ERROR_CATALOG = {
-  // Authentication, scope, limits, request shape
+  // Authentication, scope, limits, request shape (TOKEN_SCOPE_INSUFFICIENT: CONTRACT 9.3)
   INVALID_API_TOKEN: { httpStatus: 401, grpcStatus: GrpcStatus.UNAUTHENTICATED, message: 'The API token is missing, malformed, unknown or revoked.' },
   TOKEN_BUSINESS_MISMATCH: { httpStatus: 403, grpcStatus: GrpcStatus.PERMISSION_DENIED, message: 'The API token does not belong to the business named in the path.' },
+  TOKEN_SCOPE_INSUFFICIENT: { httpStatus: 403, grpcStatus: GrpcStatus.PERMISSION_DENIED, message: 'The API token lacks the scope this endpoint needs.' },
   RATE_LIMIT_EXCEEDED: { httpStatus: 429, grpcStatus: GrpcStatus.RESOURCE_EXHAUSTED, message: 'More than the allowed number of requests per minute; retry after Retry-After seconds.' },
   INVALID_REQUEST: { httpStatus: 400, grpcStatus: GrpcStatus.INVALID_ARGUMENT, message: 'The request does not match the expected schema.' },
   INVALID_CURSOR: { httpStatus: 400, grpcStatus: GrpcStatus.INVALID_ARGUMENT, message: 'The cursor is invalid or expired.' },
@@ -113,6 +114,11 @@ export const ERROR_CATALOG = {
   NOT_A_TESTER_CONVERSATION: { httpStatus: 422, grpcStatus: GrpcStatus.FAILED_PRECONDITION, message: 'The conversation is not a tester conversation.' },
   INVALID_WEBHOOK_SIGNATURE: { httpStatus: 401, grpcStatus: GrpcStatus.UNAUTHENTICATED, message: 'The webhook signature is missing or does not match.' },
   SERVICE_UNAVAILABLE: { httpStatus: 503, grpcStatus: GrpcStatus.UNAVAILABLE, message: 'A dependency is unavailable; retry with backoff.' },
+  // CONTRACT 9: webhook endpoints and events. The endpoint limit is ALREADY_EXISTS (409 in the grpc-gateway
+  // table), not RESOURCE_EXHAUSTED (429): waiting does not lift it.
+  WEBHOOK_ENDPOINT_NOT_FOUND: { httpStatus: 404, grpcStatus: GrpcStatus.NOT_FOUND, message: 'The webhook endpoint does not exist in this business.' },
+  WEBHOOK_ENDPOINT_LIMIT_REACHED: { httpStatus: 409, grpcStatus: GrpcStatus.ALREADY_EXISTS, message: 'The business has the maximum number of webhook endpoints; delete one first.' },
+  EVENT_NOT_FOUND: { httpStatus: 404, grpcStatus: GrpcStatus.NOT_FOUND, message: 'The event does not exist in this business (or is older than 30 days), or the endpoint never had it.' },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

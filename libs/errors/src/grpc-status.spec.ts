@@ -31,6 +31,10 @@ describe('catalog <-> gRPC mapping', () => {
     ['WINDOW_CLOSED', GrpcStatus.FAILED_PRECONDITION],
     ['SEND_FAILED', GrpcStatus.INTERNAL],
     ['SERVICE_UNAVAILABLE', GrpcStatus.UNAVAILABLE],
+    ['TOKEN_SCOPE_INSUFFICIENT', GrpcStatus.PERMISSION_DENIED],
+    ['WEBHOOK_ENDPOINT_NOT_FOUND', GrpcStatus.NOT_FOUND],
+    ['WEBHOOK_ENDPOINT_LIMIT_REACHED', GrpcStatus.ALREADY_EXISTS],
+    ['EVENT_NOT_FOUND', GrpcStatus.NOT_FOUND],
   ])('%s maps to gRPC %s', (code, status) => {
     expect(grpcStatusForErrorCode(code)).toBe(status);
   });
@@ -66,7 +70,7 @@ describe('catalog <-> gRPC mapping', () => {
 });
 
 describe('catalog', () => {
-  it('holds every code of SPEC section 7 with its typical HTTP status', () => {
+  it('holds every code of SPEC section 7 and of the CONTRACT and project additions with its HTTP status, and no other', () => {
     const spec: Record<string, number> = {
       INVALID_API_TOKEN: 401, TOKEN_BUSINESS_MISMATCH: 403, RATE_LIMIT_EXCEEDED: 429, INVALID_REQUEST: 400, INVALID_CURSOR: 400,
       BATCH_LIMIT_EXCEEDED: 400, CONVERSATION_NOT_FOUND: 404, CONTACT_NOT_FOUND: 404, PHONE_NUMBER_AMBIGUOUS: 409, USERNAME_AMBIGUOUS: 409,
@@ -88,10 +92,17 @@ describe('catalog', () => {
       UPDATE_FAILED: 500, UNKNOWN_ERROR: 500,
       // CONTRACT section 1 additions
       NOT_FOUND: 404, METHOD_NOT_ALLOWED: 405, IDEMPOTENCY_KEY_REUSED: 409,
+      // Project additions
+      IDEMPOTENCY_REQUEST_IN_PROGRESS: 409, SCHEDULED_MESSAGE_NOT_FOUND: 404, ACTION_GROUP_NOT_FOUND: 404, CHAT_USER_ID_AMBIGUOUS: 409,
+      NOT_A_TESTER_CONVERSATION: 422, INVALID_WEBHOOK_SIGNATURE: 401, SERVICE_UNAVAILABLE: 503,
+      // CONTRACT section 9 additions
+      TOKEN_SCOPE_INSUFFICIENT: 403, WEBHOOK_ENDPOINT_NOT_FOUND: 404, WEBHOOK_ENDPOINT_LIMIT_REACHED: 409, EVENT_NOT_FOUND: 404,
     };
     for (const [code, status] of Object.entries(spec)) {
       expect({ code, status: ERROR_CATALOG[code as ErrorCode]?.httpStatus }).toEqual({ code, status });
     }
+    // A code added to the catalog must be added here too, with its status.
+    expect(Object.keys(spec).sort()).toEqual([...ERROR_CODES].sort());
   });
 
   it('gives every code a non-empty English default message', () => {

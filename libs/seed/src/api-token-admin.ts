@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { API_TOKEN_SCOPES, type ApiTokenScope, grantedScopesOf, isApiTokenScope } from '@cmsg/api-schemas';
 import { ApiTokenRepository, BusinessRepository, businessScope } from '@cmsg/dal';
 import { generateApiToken, hashApiToken, isWellFormedApiToken } from './api-token';
 
@@ -7,7 +8,7 @@ import { generateApiToken, hashApiToken, isWellFormedApiToken } from './api-toke
  * of createApiToken; the database keeps its SHA-256.
  */
 
-export type ApiTokenAdminErrorCode = 'BUSINESS_NOT_FOUND' | 'TOKEN_NOT_FOUND' | 'TOKEN_UUID_TAKEN' | 'MALFORMED_TOKEN';
+export type ApiTokenAdminErrorCode = 'BUSINESS_NOT_FOUND' | 'TOKEN_NOT_FOUND' | 'TOKEN_UUID_TAKEN' | 'MALFORMED_TOKEN' | 'INVALID_SCOPES';
 
 export class ApiTokenAdminError extends Error {
   constructor(
@@ -23,11 +24,13 @@ export interface CreatedApiToken {
   uuid: string;
   token: string;
   business: { uuid: string; slug: string };
+  scopes: ApiTokenScope[];
   created_at: Date;
 }
 
 export interface ApiTokenListing {
   uuid: string;
+  scopes: ApiTokenScope[];
   created_at: Date;
   revoked: boolean;
   revoked_at: Date | null;
@@ -46,14 +49,32 @@ export type ApiTokenReference = { uuid: string } | { token: string };
 const businesses = new BusinessRepository();
 const apiTokens = new ApiTokenRepository();
 
-export async function createApiToken(businessSlug: string, uuid: string = randomUUID()): Promise<CreatedApiToken> {
+export interface ApiTokenOptions {
+  uuid?: string;
+  /** What the token may do (CONTRACT 9.3); all three when not given. */
+  scopes?: readonly string[];
+}
+
+export async function createApiToken(businessSlug: string, options: ApiTokenOptions = {}): Promise<CreatedApiToken> {
+  const uuid = options.uuid ?? randomUUID();
+  const scopes = validScopes(options.scopes ?? API_TOKEN_SCOPES);
   const business = await findBusiness(businessSlug);
   const token = generateApiToken();
   const createdAt = new Date();
-  if (!(await apiTokens.create(businessScope(business._id), { id: uuid, tokenSha256: hashApiToken(token), createdAt }))) {
+  if (!(await apiTokens.create(businessScope(business._id), { id: uuid, tokenSha256: hashApiToken(token), scopes, createdAt }))) {
     throw new ApiTokenAdminError('TOKEN_UUID_TAKEN', `a token with uuid ${uuid} already exists`);
   }
-  return { uuid, token, business: { uuid: business._id, slug: business.slug }, created_at: createdAt };
+  return { uuid, token, business: { uuid: business._id, slug: business.slug }, scopes, created_at: createdAt };
+}
+
+/** The scopes once each, in catalog order; an unknown name or none at all is refused. */
+function validScopes(scopes: readonly string[]): ApiTokenScope[] {
+  const unknown = scopes.filter((scope) => !isApiTokenScope(scope));
+  if (unknown.length > 0 || scopes.length === 0) {
+    const problem = unknown.length > 0 ? `unknown scope ${unknown.join(', ')}` : 'a token needs at least one scope';
+    throw new ApiTokenAdminError('INVALID_SCOPES', `${problem} (scopes: ${API_TOKEN_SCOPES.join(', ')})`);
+  }
+  return API_TOKEN_SCOPES.filter((scope) => scopes.includes(scope));
 }
 
 /** Idempotent: revoking a revoked token reports it and keeps the first revocation time. */
@@ -73,7 +94,13 @@ export async function revokeApiToken(reference: ApiTokenReference): Promise<Revo
 export async function listApiTokens(businessSlug: string): Promise<ApiTokenListing[]> {
   const business = await findBusiness(businessSlug);
   const tokens = await apiTokens.listOfBusiness(businessScope(business._id));
-  return tokens.map((token) => ({ uuid: token._id, created_at: token.created_at, revoked: token.revoked, revoked_at: token.revoked_at ?? null }));
+  return tokens.map((token) => ({
+    uuid: token._id,
+    scopes: grantedScopesOf(token.scopes),
+    created_at: token.created_at,
+    revoked: token.revoked,
+    revoked_at: token.revoked_at ?? null,
+  }));
 }
 
 async function findBusiness(slug: string): Promise<{ _id: string; slug: string }> {

@@ -7,4 +7,4 @@ export { deriveConversationState } from './conversation-derived-state';
 export type { ConversationDerivedState, MessageFacts } from './conversation-derived-state';
 export { API_TOKEN_PATTERN, isWellFormedApiToken, hashApiToken, generateApiToken } from './api-token';
 export { createApiToken, revokeApiToken, listApiTokens, ApiTokenAdminError } from './api-token-admin';
-export type { ApiTokenAdminErrorCode, ApiTokenListing, ApiTokenReference, CreatedApiToken, RevokedApiToken } from './api-token-admin';
+export type { ApiTokenAdminErrorCode, ApiTokenListing, ApiTokenOptions, ApiTokenReference, CreatedApiToken, RevokedApiToken } from './api-token-admin';

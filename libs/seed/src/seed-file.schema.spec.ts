@@ -69,6 +69,7 @@ describe('seed file schema', () => {
     const [business] = parseSeedFile(validSeed()).businesses;
     expect(business.time_zone).toBe('America/Mexico_City');
     expect(business.api_tokens[0].revoked).toBe(false);
+    expect(business.api_tokens[0].scopes).toEqual(['conversations:read', 'conversations:write', 'webhooks:manage']);
     expect(business.tags[0]).toMatchObject({ color: '', is_default: false });
     expect(business.webhooks).toEqual([]);
     expect(business.payment_profile).toBeNull();
@@ -96,6 +97,18 @@ describe('seed file schema', () => {
     ['another prefix', `tok_${'a'.repeat(64)}`],
   ])('rejects a token with %s', (_case, token) => {
     expect(issuesOf(mutated((s) => (s.businesses[0].api_tokens![0].token = token))).join()).toContain('businesses[0].api_tokens[0].token');
+  });
+
+  it('keeps the scopes a token names, once each, in catalog order', () => {
+    const seed = mutated((s) => (s.businesses[0].api_tokens![0].scopes = ['webhooks:manage', 'conversations:read', 'webhooks:manage']));
+    expect(parseSeedFile(seed).businesses[0].api_tokens[0].scopes).toEqual(['conversations:read', 'webhooks:manage']);
+  });
+
+  it.each([
+    ['an unknown scope', ['conversations:read', 'contacts:read'], 'businesses[0].api_tokens[0].scopes[1]: expected one of conversations:read, conversations:write, webhooks:manage'],
+    ['no scope', [], 'businesses[0].api_tokens[0].scopes: a token needs at least one scope'],
+  ])('rejects a token with %s', (_case, scopes, issue) => {
+    expect(issuesOf(mutated((s) => (s.businesses[0].api_tokens![0].scopes = scopes as never)))).toEqual([issue]);
   });
 
   it.each(['2025-03-01T09:30:00Z', '2025-03-01T09:30:00.123-06:00', 'now', 'now-2h', 'now+30m', 'now-3d', 'now-1w', 'now-45s'])('accepts the time %s', (time) => {

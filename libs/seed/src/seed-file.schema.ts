@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { API_TOKEN_SCOPES } from '@cmsg/api-schemas';
 import { phoneLookupKey } from '@cmsg/dal';
 import { API_TOKEN_PATTERN } from './api-token';
 import { SEED_TIME_HINT, isSeedTime } from './seed-time';
@@ -8,7 +9,8 @@ import { SEED_TIME_HINT, isSeedTime } from './seed-time';
  *
  * - `channel` (templates, contacts) is a channel public key; `ai_employee` and `mailbox` are
  *   uuids; `tags` is a list of tag uuids; `default_scheduled_template` is a template name of the
- *   same channel; `token` is the plaintext token (stored as its SHA-256 only).
+ *   same channel; `token` is the plaintext token (stored as its SHA-256 only); a token's
+ *   `scopes` (conversations:read, conversations:write, webhooks:manage) default to all three.
  * - Times: ISO 8601 with offset, or relative to the load (`now`, `now-2h`, `now+30m`, `now-3d`;
  *   units s m h d w). A file with only absolute times is a fixed point: loading it twice changes
  *   nothing. Relative times are resolved again on every load, so a demo stays "fresh".
@@ -47,6 +49,12 @@ const phone = z.string().refine((value) => /^\+?[\d\s().-]+$/.test(value) && /^\
 export const apiTokenSeedSchema = seedObject({
   uuid,
   token: z.string().regex(API_TOKEN_PATTERN, { message: 'expected cmsg_ followed by 64 lowercase hex characters' }),
+  // CONTRACT 9.3: what the token may do; all three unless the file names fewer.
+  scopes: z
+    .array(z.enum(API_TOKEN_SCOPES, { message: `expected one of ${API_TOKEN_SCOPES.join(', ')}` }))
+    .min(1, { message: 'a token needs at least one scope' })
+    .transform((scopes) => API_TOKEN_SCOPES.filter((scope) => scopes.includes(scope)))
+    .default([...API_TOKEN_SCOPES]),
   revoked: z.boolean().default(false),
 });
 

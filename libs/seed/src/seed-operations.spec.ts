@@ -40,7 +40,9 @@ const plans = ops.planConversations(seed, ctx, channelIds);
 
 describe('seed operations', () => {
   it('keeps only the hash of a token, with its revocation', () => {
-    expect(ops.apiTokenFields(seed)).toEqual([{ id: seed.api_tokens[0].uuid, tokenSha256: hashApiToken(TOKEN), revoked: true }]);
+    expect(ops.apiTokenFields(seed)).toEqual([
+      { id: seed.api_tokens[0].uuid, tokenSha256: hashApiToken(TOKEN), scopes: ['conversations:read', 'conversations:write', 'webhooks:manage'], revoked: true },
+    ]);
     expect(JSON.stringify(ops.apiTokenFields(seed))).not.toContain(TOKEN);
   });
 

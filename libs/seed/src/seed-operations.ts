@@ -53,7 +53,7 @@ export function businessFields(seed: BusinessSeed, businessId: string): Business
 }
 
 export function apiTokenFields(seed: BusinessSeed): ApiTokenSeedFields[] {
-  return seed.api_tokens.map((token) => ({ id: token.uuid, tokenSha256: hashApiToken(token.token), revoked: token.revoked }));
+  return seed.api_tokens.map((token) => ({ id: token.uuid, tokenSha256: hashApiToken(token.token), scopes: token.scopes, revoked: token.revoked }));
 }
 
 /** Channels are keyed by public key; the id is derived on first insert only. */

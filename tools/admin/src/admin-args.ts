@@ -1,19 +1,24 @@
 import { z } from 'zod';
+import { API_TOKEN_SCOPES, isApiTokenScope } from '@cmsg/api-schemas';
 import { isWellFormedApiToken } from '@cmsg/seed';
 
 export type AdminCommand =
   | { kind: 'help' }
   | { kind: 'seed'; file: string }
-  | { kind: 'token-create'; business: string; uuid?: string }
+  | { kind: 'token-create'; business: string; uuid?: string; scopes?: string[] }
   | { kind: 'token-revoke'; reference: { uuid: string } | { token: string } }
   | { kind: 'token-list'; business: string };
 
 export const ADMIN_USAGE = `usage: npm run admin -- <command>
 
   seed <file.json>                                   load a seed file (CONTRACT 8), idempotently
-  token create --business <slug> [--uuid <uuid>]     issue a token; the plaintext is printed once
+  token create --business <slug> [--uuid <uuid>] [--scopes <scope,...>]
+                                                     issue a token; the plaintext is printed once
   token revoke (--uuid <token uuid> | --token <token>)
-  token list --business <slug>                       uuids, creation and revocation times
+  token list --business <slug>                       uuids, scopes, creation and revocation times
+
+Scopes (CONTRACT 9.3; a token gets all three unless --scopes names fewer):
+  ${API_TOKEN_SCOPES.join(', ')}
   help
 
 Configuration: MONGODB_URI (default mongodb://127.0.0.1:27117/cmsg; database cmsg when the URI names none).
@@ -53,8 +58,13 @@ function parseTokenCommand(argv: readonly string[]): AdminCommand {
   const [subcommand, ...rest] = argv;
   switch (subcommand) {
     case 'create': {
-      const flags = parseFlags(rest, ['business', 'uuid'], { noPositionals: true }).flags;
-      return { kind: 'token-create', business: required(flags, 'business'), ...(flags.uuid !== undefined && { uuid: validUuid(flags.uuid) }) };
+      const flags = parseFlags(rest, ['business', 'uuid', 'scopes'], { noPositionals: true }).flags;
+      return {
+        kind: 'token-create',
+        business: required(flags, 'business'),
+        ...(flags.uuid !== undefined && { uuid: validUuid(flags.uuid) }),
+        ...(flags.scopes !== undefined && { scopes: validScopes(flags.scopes) }),
+      };
     }
     case 'revoke': {
       const { flags } = parseFlags(rest, ['uuid', 'token'], { noPositionals: true });
@@ -100,6 +110,16 @@ function required(flags: Record<string, string | undefined>, name: string): stri
   const value = flags[name];
   if (value === undefined) throw new UsageError(`--${name} is required`);
   return value;
+}
+
+/** `a,b`: each a known scope, once each (spaces around the commas are fine). */
+function validScopes(value: string): string[] {
+  const scopes = value.split(',').map((scope) => scope.trim());
+  const unknown = scopes.filter((scope) => !isApiTokenScope(scope));
+  if (unknown.length > 0) {
+    throw new UsageError(`--scopes: unknown scope ${unknown.map((scope) => `'${scope}'`).join(', ')} (scopes: ${API_TOKEN_SCOPES.join(', ')})`);
+  }
+  return [...new Set(scopes)];
 }
 
 function validUuid(value: string): string {

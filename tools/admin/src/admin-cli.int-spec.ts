@@ -51,19 +51,23 @@ describe('admin CLI on MongoDB', () => {
     expect(created.code).toBe(EXIT.ok);
     expect(created.err).toContain('cannot be shown again');
     const token = JSON.parse(created.out) as { uuid: string; token: string; business: string };
-    expect(token).toMatchObject({ uuid, business: 'demo', token: expect.stringMatching(/^cmsg_[0-9a-f]{64}$/) });
+    expect(token).toMatchObject({ uuid, business: 'demo', token: expect.stringMatching(/^cmsg_[0-9a-f]{64}$/), scopes: ['conversations:read', 'conversations:write', 'webhooks:manage'] });
+    const readerUuid = randomUUID();
+    const reader = await admin('token', 'create', '--business', 'demo', '--uuid', readerUuid, '--scopes', 'conversations:read');
+    expect(JSON.parse(reader.out)).toMatchObject({ uuid: readerUuid, scopes: ['conversations:read'] });
 
     expect(await admin('token', 'create', '--business', 'demo', '--uuid', uuid)).toMatchObject({ code: EXIT.failed, err: `error: a token with uuid ${uuid} already exists` });
 
     const listed = await admin('token', 'list', '--business', 'demo');
     const listing = JSON.parse(listed.out) as { tokens: Record<string, unknown>[] };
-    expect(listing.tokens.map((entry) => [entry['uuid'], entry['revoked']])).toEqual(
+    expect(listing.tokens.map((entry) => [entry['uuid'], entry['revoked'], entry['scopes']])).toEqual(
       expect.arrayContaining([
-        ['2943ff67-0df3-4bb0-b659-9920e742b3b5', false],
-        [uuid, false],
+        ['2943ff67-0df3-4bb0-b659-9920e742b3b5', false, ['conversations:read', 'conversations:write', 'webhooks:manage']],
+        [uuid, false, ['conversations:read', 'conversations:write', 'webhooks:manage']],
+        [readerUuid, false, ['conversations:read']],
       ]),
     );
-    expect(Object.keys(listing.tokens[0]).sort()).toEqual(['created_at', 'revoked', 'revoked_at', 'uuid']);
+    expect(Object.keys(listing.tokens[0]).sort()).toEqual(['created_at', 'revoked', 'revoked_at', 'scopes', 'uuid']);
 
     const revoked = await admin('token', 'revoke', '--token', token.token);
     expect(JSON.parse(revoked.out)).toMatchObject({ uuid, already_revoked: false });
@@ -75,5 +79,9 @@ describe('admin CLI on MongoDB', () => {
     expect(await admin('token', 'list', '--business', 'nobody')).toMatchObject({ code: EXIT.failed, err: 'error: no business with slug nobody' });
     expect(await admin('token', 'create', '--business', 'nobody')).toMatchObject({ code: EXIT.failed, err: 'error: no business with slug nobody' });
     expect(await admin('token', 'revoke', '--token', `cmsg_${'0'.repeat(64)}`)).toMatchObject({ code: EXIT.failed, err: 'error: no such token' });
+    expect(await admin('token', 'create', '--business', 'demo', '--scopes', 'conversations:admin')).toMatchObject({
+      code: EXIT.usage,
+      err: expect.stringMatching(/^error: --scopes: unknown scope 'conversations:admin' \(scopes: conversations:read, conversations:write, webhooks:manage\)/),
+    });
   });
 });

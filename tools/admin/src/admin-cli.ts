@@ -50,8 +50,8 @@ async function execute(command: Exclude<AdminCommand, { kind: 'help' }>, seedFil
       io.out(formatSeedSummary(await seedDatabase(seedFile), command.file));
       return;
     case 'token-create': {
-      const created = await createApiToken(command.business, command.uuid);
-      io.out(JSON.stringify({ uuid: created.uuid, token: created.token, business: created.business.slug, created_at: created.created_at }, null, 2));
+      const created = await createApiToken(command.business, { uuid: command.uuid, scopes: command.scopes });
+      io.out(JSON.stringify({ uuid: created.uuid, token: created.token, business: created.business.slug, scopes: created.scopes, created_at: created.created_at }, null, 2));
       io.err('Store this token now: only its hash is kept, it cannot be shown again.');
       return;
     }

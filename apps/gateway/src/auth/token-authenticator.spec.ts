@@ -4,7 +4,7 @@ import { apiTokenSha256 } from './api-token';
 import { TokenAuthenticator } from './token-authenticator';
 
 const token = `cmsg_${'a'.repeat(64)}`;
-const authenticated: AuthenticatedToken = { business_id: 'b1', business_slug: 'acme', token_uuid: 't1' };
+const authenticated: AuthenticatedToken = { business_id: 'b1', business_slug: 'acme', token_uuid: 't1', scopes: ['conversations:read'] };
 
 function lookupAnswering(...answers: (AuthenticatedToken | Error)[]) {
   const requests: AuthenticateTokenRequest[] = [];
@@ -50,6 +50,17 @@ describe('TokenAuthenticator', () => {
     await authenticator.authenticate(token);
     now += 4000;
     await expect(authenticator.authenticate(token)).rejects.toMatchObject({ code: 'INVALID_API_TOKEN' });
+  });
+
+  it('caches the scopes with the token: a change of scopes shows once the cached entry expires', async () => {
+    const widened: AuthenticatedToken = { ...authenticated, scopes: ['conversations:read', 'conversations:write'] };
+    const lookup = lookupAnswering(authenticated, widened);
+    const authenticator = new TokenAuthenticator(lookup, 4000, clock);
+    await authenticator.authenticate(token);
+    now += 3999;
+    await expect(authenticator.authenticate(token)).resolves.toMatchObject({ scopes: ['conversations:read'] });
+    now += 1;
+    await expect(authenticator.authenticate(token)).resolves.toMatchObject({ scopes: ['conversations:read', 'conversations:write'] });
   });
 
   it('never caches a failure', async () => {

@@ -73,6 +73,31 @@ describe('list routes', () => {
       expect(gateway.conversations.callsOf('listContacts')[0].request).toEqual({ caller, cursor: 'xyz', limit: 10, testers_only: testersOnly });
     });
 
+    it('passes the filters as given (the service normalises them)', async () => {
+      const query = 'updated_since=2025-01-31T19:00:00.5%2B01:00&phone=%2B52%201%20(55)%201234-5678&chat_user_id=US.1&username=%40Juan';
+      expect((await gateway.request(`/v1/acme${path}?${query}`)).status).toBe(200);
+      expect(gateway.conversations.callsOf('listContacts')[0].request).toEqual({
+        caller,
+        cursor: undefined,
+        limit: 50,
+        testers_only: testersOnly,
+        updated_since: '2025-01-31T19:00:00.5+01:00',
+        phone: '+52 1 (55) 1234-5678',
+        chat_user_id: 'US.1',
+        username: '@Juan',
+      });
+    });
+
+    it.each(['updated_since=2025-01-31T18:00:00', 'updated_since=yesterday', 'updated_since=2025-02-30T00:00:00Z', 'phone=', 'username=%20', 'chat_user_id=a&chat_user_id=b'])(
+      'is 400 INVALID_REQUEST for %s',
+      async (query) => {
+        const response = await gateway.request(`/v1/acme${path}?${query}`);
+        expect(response.status).toBe(400);
+        expect(((await response.json()) as { code: string }).code).toBe('INVALID_REQUEST');
+        expect(gateway.conversations.callsOf('listContacts')).toHaveLength(0);
+      },
+    );
+
     it('maps absent contact strings to null', async () => {
       gateway.conversations.overrides.listContacts = async (_request: ListContactsRequest) => ({
         items: [

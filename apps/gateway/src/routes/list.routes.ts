@@ -11,13 +11,11 @@ export const listRoutes: readonly BusinessRoute[] = [
     toResponse: toConversationListResponse,
   }),
   businessRoute(listContactsEndpoint, {
-    call: ({ conversations }, { caller, query }) =>
-      conversations.listContacts({ caller, cursor: query.cursor, limit: query.limit, testers_only: false }),
+    call: ({ conversations }, { caller, query }) => conversations.listContacts({ caller, ...query, testers_only: false }),
     toResponse: toContactListResponse,
   }),
   businessRoute(listTesterContactsEndpoint, {
-    call: ({ conversations }, { caller, query }) =>
-      conversations.listContacts({ caller, cursor: query.cursor, limit: query.limit, testers_only: true }),
+    call: ({ conversations }, { caller, query }) => conversations.listContacts({ caller, ...query, testers_only: true }),
     toResponse: toContactListResponse,
   }),
   businessRoute(listChannelsEndpoint, {

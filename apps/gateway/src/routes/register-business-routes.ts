@@ -6,6 +6,7 @@ import { businessSlugMiddleware } from '../middleware/business-slug.middleware';
 import { methodNotAllowedMiddleware } from '../middleware/fallback.middleware';
 import { jsonBodyMiddleware } from '../middleware/json-body.middleware';
 import { rateLimitMiddleware } from '../middleware/rate-limit.middleware';
+import { tokenScopeMiddleware } from '../middleware/token-scope.middleware';
 import type { BusinessRoute } from './business-route';
 import { type RouteHandlerDependencies, businessRouteHandler } from './business-route-handler';
 
@@ -24,8 +25,9 @@ function groupByPath(routes: readonly BusinessRoute[]): Map<string, BusinessRout
 }
 
 /**
- * Mounts each route behind the CONTRACT 1 pipeline, in order: token, slug, rate limit, JSON body,
- * then validation, idempotency and the handler. A known path with another method is 405.
+ * Mounts each route behind the CONTRACT 1 pipeline, in order: token, slug, the token's scope for
+ * this route (CONTRACT 9.3), rate limit, JSON body, then validation, idempotency and the handler.
+ * A known path with another method is 405.
  */
 export function registerBusinessRoutes(app: Express, routes: readonly BusinessRoute[], dependencies: BusinessPipelineDependencies): void {
   const authenticate = authenticateMiddleware(dependencies.authenticator);
@@ -37,7 +39,8 @@ export function registerBusinessRoutes(app: Express, routes: readonly BusinessRo
     const expressRoute = app.route(routePath);
     for (const route of routesOfPath) {
       const bodyParsing = route.endpoint.schemas.body ? [parseJsonBody] : [];
-      expressRoute[route.endpoint.method](authenticate, matchSlug, rateLimit, ...bodyParsing, businessRouteHandler(route, routePath, dependencies));
+      const requireScope = tokenScopeMiddleware(route.endpoint);
+      expressRoute[route.endpoint.method](authenticate, matchSlug, requireScope, rateLimit, ...bodyParsing, businessRouteHandler(route, routePath, dependencies));
     }
     expressRoute.all(methodNotAllowedMiddleware(routesOfPath.map((route) => route.endpoint.method)));
   }

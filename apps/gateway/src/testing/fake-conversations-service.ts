@@ -1,3 +1,4 @@
+import { API_TOKEN_SCOPES } from '@cmsg/api-schemas';
 import { CatalogError } from '@cmsg/errors';
 import { type AsyncUnaryImplementation, type Logger, adaptUnaryService, bindGrpcServer, currentRequestId } from '@cmsg/platform';
 import {
@@ -15,6 +16,7 @@ export const TEST_BUSINESS: AuthenticatedToken = {
   business_id: 'business-1',
   business_slug: 'acme',
   token_uuid: '0f0e0d0c-0b0a-4909-8807-060504030201',
+  scopes: [...API_TOKEN_SCOPES],
 };
 export const KNOWN_CONVERSATION_UUID = '11111111-2222-4333-8444-555555555555';
 
@@ -54,6 +56,11 @@ export class FakeConversationsService {
   /** Replace one method's behaviour in a test. */
   readonly overrides: Partial<Implementation> = {};
   private server: Server | undefined;
+
+  /** Another token of the test business, holding only these scopes. */
+  addToken(token: string, scopes: readonly string[]): void {
+    this.tokens.set(sha256(token), { ...TEST_BUSINESS, scopes: [...scopes] });
+  }
 
   revoke(token: string): void {
     this.tokens.delete(sha256(token));

@@ -5,10 +5,11 @@ import { insertIfAbsent } from '../shared/duplicate-key';
 import type { ApiTokenEntity } from './api-token.entity';
 import { ApiTokenModel } from './api-token.schema';
 
-/** A token as the seed (or the admin tool) defines it: its uuid, hash and whether it is revoked. */
+/** A token as the seed (or the admin tool) defines it: its uuid, hash, scopes and whether it is revoked. */
 export interface ApiTokenSeedFields {
   id: string;
   tokenSha256: string;
+  scopes: readonly string[];
   revoked: boolean;
 }
 
@@ -31,9 +32,17 @@ export class ApiTokenRepository {
   }
 
   /** False when the uuid or the hash is taken. */
-  create(scope: BusinessScope, token: { id: string; tokenSha256: string; createdAt: Date }): Promise<boolean> {
+  create(scope: BusinessScope, token: { id: string; tokenSha256: string; scopes: readonly string[]; createdAt: Date }): Promise<boolean> {
     return insertIfAbsent(() =>
-      ApiTokenModel.create({ _id: token.id, business_id: scope.businessId, token_sha256: token.tokenSha256, revoked: false, revoked_at: null, created_at: token.createdAt }),
+      ApiTokenModel.create({
+        _id: token.id,
+        business_id: scope.businessId,
+        token_sha256: token.tokenSha256,
+        scopes: token.scopes,
+        revoked: false,
+        revoked_at: null,
+        created_at: token.createdAt,
+      }),
     );
   }
 
@@ -49,7 +58,11 @@ export class ApiTokenRepository {
     return bulkUpsert(
       ApiTokenModel,
       tokens.flatMap((token) => [
-        upsert(scopedFilter(scope, { _id: token.id }), { token_sha256: token.tokenSha256 }, { created_at: now, revoked: token.revoked, revoked_at: token.revoked ? now : null }),
+        upsert(
+          scopedFilter(scope, { _id: token.id }),
+          { token_sha256: token.tokenSha256, scopes: token.scopes },
+          { created_at: now, revoked: token.revoked, revoked_at: token.revoked ? now : null },
+        ),
         update(scopedFilter(scope, { _id: token.id, revoked: !token.revoked }), token.revoked ? { revoked: true, revoked_at: now } : { revoked: false, revoked_at: null }),
       ]),
     );

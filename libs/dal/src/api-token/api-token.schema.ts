@@ -8,6 +8,9 @@ export const apiTokenSchema = new Schema(
     revoked: { type: Boolean, required: true, default: false },
     created_at: { type: Date, required: true },
     revoked_at: { type: Date, default: null },
+    // The scopes granted (CONTRACT 9.3). Absent on tokens stored before scopes existed, which hold
+    // every scope: no default, so a document without the field keeps meaning "all".
+    scopes: { type: [String], default: undefined },
   },
   documentOptions,
 );

@@ -24,11 +24,15 @@ export const contactSchema = new Schema(
 );
 // A contact by id (conversation reference by uuid, seed upserts).
 contactSchema.index({ business_id: 1, _id: 1 }, { unique: true });
-// GET /contacts and GET /tester/contacts: created_at desc, uuid tiebreak.
-contactSchema.index({ business_id: 1, created_at: -1, _id: -1 });
-contactSchema.index({ business_id: 1, is_tester: 1, created_at: -1, _id: -1 });
+// GET /contacts and GET /tester/contacts: created_at desc, uuid tiebreak, then the updated_since
+// range (CONTRACT 9.1), tested on the index keys. These replace {business_id, [is_tester,]
+// created_at, _id}, which a deployed database keeps until dropped by hand. With exact lookups the
+// page is read among the ids one lookup index found (ContactRepository.listPage): {business_id, _id}.
+contactSchema.index({ business_id: 1, created_at: -1, _id: -1, updated_at: 1 });
+contactSchema.index({ business_id: 1, is_tester: 1, created_at: -1, _id: -1, updated_at: 1 });
 // Conversation reference by phone / chat_user_id / username, optionally within one channel; an
-// inbound sender on its channel by the same keys, oldest contact first.
+// inbound sender on its channel by the same keys, oldest contact first; the contacts of a lookup
+// filter of GET /contacts.
 contactSchema.index({ business_id: 1, phone_key: 1, channel_id: 1, created_at: 1, _id: 1 });
 contactSchema.index({ business_id: 1, chat_user_id: 1, channel_id: 1, created_at: 1, _id: 1 });
 contactSchema.index({ business_id: 1, username_key: 1, channel_id: 1, created_at: 1, _id: 1 });

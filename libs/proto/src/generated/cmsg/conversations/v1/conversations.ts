@@ -38,6 +38,11 @@ export interface AuthenticatedToken {
   business_id: string;
   business_slug: string;
   token_uuid: string;
+  /**
+   * What the token may do (conversations:read, conversations:write, webhooks:manage); a token
+   * stored before scopes existed answers all three. The gateway enforces them per route.
+   */
+  scopes: string[];
 }
 
 export interface ConversationReference {
@@ -143,6 +148,14 @@ export interface ListContactsRequest {
   cursor?: string | undefined;
   limit: number;
   testers_only: boolean;
+  /**
+   * Filters, combined with AND and bound into the cursor. updated_since: ISO 8601 date-time;
+   * phone and username are normalised as in a conversation reference; chat_user_id is exact.
+   */
+  updated_since?: string | undefined;
+  phone?: string | undefined;
+  chat_user_id?: string | undefined;
+  username?: string | undefined;
 }
 
 export interface Contact {
@@ -334,7 +347,7 @@ export const AuthenticateTokenRequest: MessageFns<AuthenticateTokenRequest> = {
 };
 
 function createBaseAuthenticatedToken(): AuthenticatedToken {
-  return { business_id: "", business_slug: "", token_uuid: "" };
+  return { business_id: "", business_slug: "", token_uuid: "", scopes: [] };
 }
 
 export const AuthenticatedToken: MessageFns<AuthenticatedToken> = {
@@ -347,6 +360,9 @@ export const AuthenticatedToken: MessageFns<AuthenticatedToken> = {
     }
     if (message.token_uuid !== "") {
       writer.uint32(26).string(message.token_uuid);
+    }
+    for (const v of message.scopes) {
+      writer.uint32(34).string(v!);
     }
     return writer;
   },
@@ -388,6 +404,14 @@ export const AuthenticatedToken: MessageFns<AuthenticatedToken> = {
             message.token_uuid = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -408,6 +432,7 @@ export const AuthenticatedToken: MessageFns<AuthenticatedToken> = {
     message.business_id = object.business_id ?? "";
     message.business_slug = object.business_slug ?? "";
     message.token_uuid = object.token_uuid ?? "";
+    message.scopes = object.scopes?.map((e) => e) || [];
     return message;
   },
 };
@@ -1734,7 +1759,16 @@ export const ListConversationsResponse: MessageFns<ListConversationsResponse> = 
 };
 
 function createBaseListContactsRequest(): ListContactsRequest {
-  return { caller: undefined, cursor: undefined, limit: 0, testers_only: false };
+  return {
+    caller: undefined,
+    cursor: undefined,
+    limit: 0,
+    testers_only: false,
+    updated_since: undefined,
+    phone: undefined,
+    chat_user_id: undefined,
+    username: undefined,
+  };
 }
 
 export const ListContactsRequest: MessageFns<ListContactsRequest> = {
@@ -1750,6 +1784,18 @@ export const ListContactsRequest: MessageFns<ListContactsRequest> = {
     }
     if (message.testers_only !== false) {
       writer.uint32(32).bool(message.testers_only);
+    }
+    if (message.updated_since !== undefined) {
+      writer.uint32(42).string(message.updated_since);
+    }
+    if (message.phone !== undefined) {
+      writer.uint32(50).string(message.phone);
+    }
+    if (message.chat_user_id !== undefined) {
+      writer.uint32(58).string(message.chat_user_id);
+    }
+    if (message.username !== undefined) {
+      writer.uint32(66).string(message.username);
     }
     return writer;
   },
@@ -1799,6 +1845,38 @@ export const ListContactsRequest: MessageFns<ListContactsRequest> = {
             message.testers_only = reader.bool();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.updated_since = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.phone = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.chat_user_id = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.username = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1822,6 +1900,10 @@ export const ListContactsRequest: MessageFns<ListContactsRequest> = {
     message.cursor = object.cursor ?? undefined;
     message.limit = object.limit ?? 0;
     message.testers_only = object.testers_only ?? false;
+    message.updated_since = object.updated_since ?? undefined;
+    message.phone = object.phone ?? undefined;
+    message.chat_user_id = object.chat_user_id ?? undefined;
+    message.username = object.username ?? undefined;
     return message;
   },
 };
