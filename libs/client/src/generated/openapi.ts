@@ -96,7 +96,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List contacts (real and tester, told apart by is_tester), newest first */
+        /**
+         * List contacts (real and tester, told apart by is_tester), newest first
+         * @description Optional filters, combined with AND: `updated_since`, and the exact lookups `phone`, `chat_user_id` and `username`, normalised as in a conversation reference. A lookup that matches nothing answers an empty page. The filters are bound into the cursor: pass the same ones with `cursor`, otherwise 400 INVALID_CURSOR.
+         */
         get: operations["listContacts"];
         put?: never;
         post?: never;
@@ -113,7 +116,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List tester contacts only, newest first */
+        /**
+         * List tester contacts only, newest first
+         * @description Takes the filters of GET /{slug}/contacts.
+         */
         get: operations["listTesterContacts"];
         put?: never;
         /**
@@ -976,7 +982,7 @@ export interface components {
              * @description Stable identifier; clients match on it. New codes may be added.
              * @enum {string}
              */
-            code: "INVALID_API_TOKEN" | "TOKEN_BUSINESS_MISMATCH" | "RATE_LIMIT_EXCEEDED" | "INVALID_REQUEST" | "INVALID_CURSOR" | "BATCH_LIMIT_EXCEEDED" | "CONVERSATION_NOT_FOUND" | "CONTACT_NOT_FOUND" | "PHONE_NUMBER_AMBIGUOUS" | "USERNAME_AMBIGUOUS" | "CHANNEL_NOT_FOUND" | "CHANNEL_NOT_CONFIGURED" | "TESTER_CONVERSATION_NOT_WRITABLE" | "TRANSCRIPTION_REQUIRED_TO_RESOLVE" | "TRANSCRIPTION_REQUIRED" | "TAG_NOT_FOUND" | "TAG_ALREADY_ASSIGNED" | "TAG_NOT_ASSIGNED" | "TAG_AMBIGUOUS" | "TAG_BUSINESS_MISMATCH" | "CANNOT_ASSIGN_DEFAULT_TAG" | "CANNOT_REMOVE_DEFAULT_TAG" | "CATEGORY_NOT_FOUND" | "CATEGORY_BUSINESS_MISMATCH" | "AMBIGUOUS_CATEGORY" | "MAILBOX_NOT_FOUND" | "MAILBOX_ALREADY_ASSIGNED" | "AMBIGUOUS_MAILBOX" | "NO_MAILBOXES_IN_CATEGORY" | "WINDOW_CLOSED" | "WALLET_BLOCKED" | "VISION_WALLET_BLOCKED" | "VISION_BLOCKED" | "NO_AI_EMPLOYEE_ASSIGNED" | "OWNER_MISMATCH" | "SCHEDULE_CONFLICT" | "AI_EMPLOYEE_NOT_FOUND" | "AMBIGUOUS_AI_EMPLOYEE" | "AI_EMPLOYEE_ALREADY_ASSIGNED" | "INVALID_ASSIGNEE_FOR_RUN_AI" | "AI_EXECUTION_FAILED" | "ACTIONS_DEPTH_EXCEEDED" | "SCHEDULED_MESSAGE_ACTION_REQUIRED" | "SCHEDULED_MESSAGE_ACTION_INVALID" | "INVALID_FILE_TYPE" | "FILE_TOO_LARGE" | "STORAGE_QUOTA_EXCEEDED" | "STORAGE_QUOTA_CLEANUP_INSUFFICIENT" | "FILE_NOT_FOUND" | "FILE_NOT_UPLOADED" | "SIZE_MISMATCH" | "MIME_MISMATCH" | "UPLOAD_FAILED" | "TOO_MANY_PENDING_UPLOADS" | "PREPARE_FAILED" | "SEND_FAILED" | "BSUID_SEND_DISABLED" | "PAYMENT_MARKER_UNKNOWN" | "PAYMENT_MARKER_DATA_UNAVAILABLE" | "PAYMENT_MARKER_UNSUPPORTED_FIELD" | "PAYMENT_MARKER_NOT_ALLOWED_IN_TEMPLATE" | "PAYMENT_PROFILE_GENERATION_FAILED" | "PAYMENT_NOT_FOUND" | "TEMPLATE_BODY_TOO_LONG" | "QUICK_REPLY_NOT_FOUND" | "QUICK_REPLY_AMBIGUOUS" | "QUICK_REPLY_EMPTY" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_APPROVED" | "AUTH_TEMPLATE_REQUIRES_PHONE" | "TEMPLATE_AMBIGUOUS" | "TEMPLATE_VARIABLES_INVALID" | "TEMPLATE_HEADER_MISMATCH" | "TEMPLATE_HEADER_TRANSCRIPTION_MISSING" | "TEMPLATE_FAKE_REQUIRES_TESTER_CONVERSATION" | "FETCH_FAILED" | "UPDATE_FAILED" | "UNKNOWN_ERROR" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "SCHEDULED_MESSAGE_NOT_FOUND" | "ACTION_GROUP_NOT_FOUND" | "CHAT_USER_ID_AMBIGUOUS" | "NOT_A_TESTER_CONVERSATION" | "INVALID_WEBHOOK_SIGNATURE" | "SERVICE_UNAVAILABLE";
+            code: "INVALID_API_TOKEN" | "TOKEN_BUSINESS_MISMATCH" | "TOKEN_SCOPE_INSUFFICIENT" | "RATE_LIMIT_EXCEEDED" | "INVALID_REQUEST" | "INVALID_CURSOR" | "BATCH_LIMIT_EXCEEDED" | "CONVERSATION_NOT_FOUND" | "CONTACT_NOT_FOUND" | "PHONE_NUMBER_AMBIGUOUS" | "USERNAME_AMBIGUOUS" | "CHANNEL_NOT_FOUND" | "CHANNEL_NOT_CONFIGURED" | "TESTER_CONVERSATION_NOT_WRITABLE" | "TRANSCRIPTION_REQUIRED_TO_RESOLVE" | "TRANSCRIPTION_REQUIRED" | "TAG_NOT_FOUND" | "TAG_ALREADY_ASSIGNED" | "TAG_NOT_ASSIGNED" | "TAG_AMBIGUOUS" | "TAG_BUSINESS_MISMATCH" | "CANNOT_ASSIGN_DEFAULT_TAG" | "CANNOT_REMOVE_DEFAULT_TAG" | "CATEGORY_NOT_FOUND" | "CATEGORY_BUSINESS_MISMATCH" | "AMBIGUOUS_CATEGORY" | "MAILBOX_NOT_FOUND" | "MAILBOX_ALREADY_ASSIGNED" | "AMBIGUOUS_MAILBOX" | "NO_MAILBOXES_IN_CATEGORY" | "WINDOW_CLOSED" | "WALLET_BLOCKED" | "VISION_WALLET_BLOCKED" | "VISION_BLOCKED" | "NO_AI_EMPLOYEE_ASSIGNED" | "OWNER_MISMATCH" | "SCHEDULE_CONFLICT" | "AI_EMPLOYEE_NOT_FOUND" | "AMBIGUOUS_AI_EMPLOYEE" | "AI_EMPLOYEE_ALREADY_ASSIGNED" | "INVALID_ASSIGNEE_FOR_RUN_AI" | "AI_EXECUTION_FAILED" | "ACTIONS_DEPTH_EXCEEDED" | "SCHEDULED_MESSAGE_ACTION_REQUIRED" | "SCHEDULED_MESSAGE_ACTION_INVALID" | "INVALID_FILE_TYPE" | "FILE_TOO_LARGE" | "STORAGE_QUOTA_EXCEEDED" | "STORAGE_QUOTA_CLEANUP_INSUFFICIENT" | "FILE_NOT_FOUND" | "FILE_NOT_UPLOADED" | "SIZE_MISMATCH" | "MIME_MISMATCH" | "UPLOAD_FAILED" | "TOO_MANY_PENDING_UPLOADS" | "PREPARE_FAILED" | "SEND_FAILED" | "BSUID_SEND_DISABLED" | "PAYMENT_MARKER_UNKNOWN" | "PAYMENT_MARKER_DATA_UNAVAILABLE" | "PAYMENT_MARKER_UNSUPPORTED_FIELD" | "PAYMENT_MARKER_NOT_ALLOWED_IN_TEMPLATE" | "PAYMENT_PROFILE_GENERATION_FAILED" | "PAYMENT_NOT_FOUND" | "TEMPLATE_BODY_TOO_LONG" | "QUICK_REPLY_NOT_FOUND" | "QUICK_REPLY_AMBIGUOUS" | "QUICK_REPLY_EMPTY" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_APPROVED" | "AUTH_TEMPLATE_REQUIRES_PHONE" | "TEMPLATE_AMBIGUOUS" | "TEMPLATE_VARIABLES_INVALID" | "TEMPLATE_HEADER_MISMATCH" | "TEMPLATE_HEADER_TRANSCRIPTION_MISSING" | "TEMPLATE_FAKE_REQUIRES_TESTER_CONVERSATION" | "FETCH_FAILED" | "UPDATE_FAILED" | "UNKNOWN_ERROR" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "SCHEDULED_MESSAGE_NOT_FOUND" | "ACTION_GROUP_NOT_FOUND" | "CHAT_USER_ID_AMBIGUOUS" | "NOT_A_TESTER_CONVERSATION" | "INVALID_WEBHOOK_SIGNATURE" | "SERVICE_UNAVAILABLE" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "EVENT_NOT_FOUND";
             /** @description English human text; may change without notice. */
             message: string;
         };
@@ -2796,7 +2802,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2964,7 +2970,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3131,7 +3137,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3298,7 +3304,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3414,7 +3420,7 @@ export interface operations {
     listConversations: {
         parameters: {
             query?: {
-                /** @description Opaque; the next_cursor of the previous page of the same endpoint and sort. Expires after 24 h. */
+                /** @description Opaque; the next_cursor of the previous page of the same endpoint, sort and filters. Expires after 24 h. */
                 cursor?: string;
                 /** @example 20 */
                 limit?: number;
@@ -3475,7 +3481,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3534,10 +3540,18 @@ export interface operations {
     listContacts: {
         parameters: {
             query?: {
-                /** @description Opaque; the next_cursor of the previous page of the same endpoint and sort. Expires after 24 h. */
+                /** @description Opaque; the next_cursor of the previous page of the same endpoint, sort and filters. Expires after 24 h. */
                 cursor?: string;
                 /** @example 50 */
                 limit?: number;
+                /** @description Only contacts updated at or after this instant (RFC 3339; a `+` offset must be sent as `%2B`). */
+                updated_since?: string;
+                /** @description Only contacts with this phone, compared by its digits as in a conversation reference (`+52 1 (55) 1234-5678` finds 5215512345678). */
+                phone?: string;
+                /** @description Only contacts with this platform user id (exact match). */
+                chat_user_id?: string;
+                /** @description Only contacts whose last seen username is this one: a leading @ is ignored, case-insensitive. */
+                username?: string;
             };
             header?: {
                 /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
@@ -3590,7 +3604,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3649,10 +3663,18 @@ export interface operations {
     listTesterContacts: {
         parameters: {
             query?: {
-                /** @description Opaque; the next_cursor of the previous page of the same endpoint and sort. Expires after 24 h. */
+                /** @description Opaque; the next_cursor of the previous page of the same endpoint, sort and filters. Expires after 24 h. */
                 cursor?: string;
                 /** @example 20 */
                 limit?: number;
+                /** @description Only contacts updated at or after this instant (RFC 3339; a `+` offset must be sent as `%2B`). */
+                updated_since?: string;
+                /** @description Only contacts with this phone, compared by its digits as in a conversation reference (`+52 1 (55) 1234-5678` finds 5215512345678). */
+                phone?: string;
+                /** @description Only contacts with this platform user id (exact match). */
+                chat_user_id?: string;
+                /** @description Only contacts whose last seen username is this one: a leading @ is ignored, case-insensitive. */
+                username?: string;
             };
             header?: {
                 /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
@@ -3705,7 +3727,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3829,7 +3851,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3982,7 +4004,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4114,7 +4136,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4297,7 +4319,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4480,7 +4502,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH, CATEGORY_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT, CATEGORY_BUSINESS_MISMATCH. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4666,7 +4688,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4834,7 +4856,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5002,7 +5024,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5170,7 +5192,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5368,7 +5390,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5577,7 +5599,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5809,7 +5831,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5978,7 +6000,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6133,7 +6155,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6332,7 +6354,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6516,7 +6538,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6685,7 +6707,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6811,7 +6833,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6964,7 +6986,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7143,7 +7165,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7287,7 +7309,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7440,7 +7462,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7605,7 +7627,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TOKEN_BUSINESS_MISMATCH. */
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
