@@ -46,6 +46,22 @@ describe('judgeQueryShape', () => {
     expect(servingIndexes(find({ business_id: 'b', sort_at: { $lt: new Date() } }, { sort_at: -1, _id: -1 }))).toEqual(['{business_id: 1, sort_at: -1, _id: -1}']);
   });
 
+  it('serves a sorted page that filters on keys the index holds after its sort keys', () => {
+    const FILTERED = index({ business_id: 1, sort_at: -1, _id: -1, inbox_status: 1, updated_at: 1, last_inbound_at: 1 });
+    const sorted = { sort_at: -1, _id: -1 };
+    const served = (filter: Record<string, unknown>, sort: Record<string, number> | undefined = sorted) => servingIndexes(find(filter, sort), [FILTERED]);
+    const described = describeIndex(FILTERED);
+    expect(served({ business_id: 'b', inbox_status: 'pending' })).toEqual([described]);
+    expect(served({ business_id: 'b', inbox_status: 'pending', updated_at: { $gte: 1 }, last_inbound_at: { $not: { $gt: 1 } } })).toEqual([described]);
+    expect(served({ business_id: 'b', $or: [{ sort_at: { $lt: 1 } }, { sort_at: 1, _id: { $lt: 'x' } }], inbox_status: 'pending', updated_at: { $gte: 1 } })).toEqual([described, described]);
+    // A condition on a key the index lacks, no sort, no leading equality, or a sort the index does not hold.
+    expect(served({ business_id: 'b', mailbox_id: 'm' })).toBe('unserved');
+    expect(served({ business_id: 'b', inbox_status: 'pending' }, {})).toBe('unserved');
+    expect(served({ inbox_status: 'pending' }, { sort_at: -1, _id: -1 })).toBe('unserved');
+    expect(served({ business_id: 'b', inbox_status: 'pending' }, { sort_at: -1, _id: 1 })).toBe('unserved');
+    expect(served({ business_id: 'b', inbox_status: 'pending' }, { updated_at: 1 })).toBe('unserved');
+  });
+
   it('needs an index for every $or alternative', () => {
     const page = find({ business_id: 'b', $or: [{ sort_at: { $lt: 1 } }, { sort_at: 1, _id: { $lt: 'x' } }] }, { sort_at: -1, _id: -1 });
     expect(servingIndexes(page)).toEqual(['{business_id: 1, sort_at: -1, _id: -1}', '{business_id: 1, sort_at: -1, _id: -1}']);

@@ -36,7 +36,12 @@ const UNBOUNDABLE: ReadonlySet<ConditionClass> = new Set(['size', 'other']);
  *   served by it whatever else it holds: it examines one document per value;
  * - an empty filter is served when it wants one document without a sort (any first document), or
  *   for a `count` (MongoDB answers from the collection's metadata);
- * - `distinct` is served like a sort on its key after the equality fields (a distinct scan).
+ * - `distinct` is served like a sort on its key after the equality fields (a distinct scan);
+ * - a sorted page may also filter on keys the index holds after its sort keys (equalities or
+ *   ranges, any number, any order): the index is read in the sort order from its leading
+ *   equality fields, and MongoDB checks the other conditions on each key it reads, so it fetches
+ *   only the documents that match. The keys read grow with the leading equality's range, as they
+ *   do for the one range the rule above allows.
  * Each `$or` alternative needs an index of its own.
  */
 export function judgeQueryShape(shape: QueryShape, indexes: readonly DeclaredIndex[]): ShapeVerdict {
@@ -69,6 +74,9 @@ function judgeConjunction(shape: QueryShape, conditions: Record<string, Conditio
   for (const index of indexes) {
     if (servesWithPrefix(index, equalities, sortKeys, ranges)) return verdict(index, true, 'equality, sort, range prefix');
   }
+  for (const index of indexes) {
+    if (servesSortedWithKeyConditions(index, equalities, sortKeys, ranges)) return verdict(index, true, 'equality, sort, then conditions on the keys after the sort');
+  }
   return verdict(null, false, missingPart(indexes, equalities, sortKeys, ranges));
 }
 
@@ -89,6 +97,31 @@ function servesWithPrefix(index: DeclaredIndex, equalities: ReadonlySet<string>,
     orientation = relative;
   }
   return ranges.length === 0 || keys[equalities.size + sortKeys.length]![0] === ranges[0];
+}
+
+/**
+ * A sorted read whose leading equality fields (at least one) and sort keys are an index prefix, and
+ * whose other conditions are all on keys of that index after the sort keys.
+ */
+function servesSortedWithKeyConditions(index: DeclaredIndex, equalities: ReadonlySet<string>, sortKeys: [string, number][], ranges: string[]): boolean {
+  const keys = index.keys;
+  if (sortKeys.length === 0) return false;
+  let leading = 0;
+  while (leading < keys.length && equalities.has(keys[leading]![0])) leading += 1;
+  if (leading === 0 || keys.length < leading + sortKeys.length) return false;
+  let orientation = 0;
+  for (let offset = 0; offset < sortKeys.length; offset += 1) {
+    const [key, direction] = keys[leading + offset]!;
+    const [field, wanted] = sortKeys[offset]!;
+    if (key !== field) return false;
+    const relative = direction === wanted ? 1 : -1;
+    if (orientation !== 0 && relative !== orientation) return false;
+    orientation = relative;
+  }
+  const leadingKeys = new Set(keys.slice(0, leading).map(([key]) => key));
+  const trailingKeys = new Set(keys.slice(leading + sortKeys.length).map(([key]) => key));
+  const conditions = [...[...equalities].filter((field) => !leadingKeys.has(field)), ...ranges];
+  return conditions.every((field) => trailingKeys.has(field));
 }
 
 /** What the best candidate lacks: the longest run of the wanted prefix any declared index holds. */

@@ -29,7 +29,7 @@ export function indexShapeReport(shapes: readonly JudgedQueryShape[], context: I
     '',
     `Recorded by driver command monitoring in ${context.recordedIn} from ${context.senders.length} processes (${context.senders.join(', ')}); ` +
       `${context.indexes} indexes declared on ${context.models} models (each one's _id index included; GridFS collections get the driver's). Rule: docs/data-layer.md ` +
-      '(equality fields, then the sort in the index order or all reversed, then one range; equality on every key of a unique index; `$in` is an equality).',
+      '(equality fields, then the sort in the index order or all reversed, then one range, or for a sorted read conditions on keys after the sort; equality on every key of a unique index; `$in` is an equality).',
     '',
     `${checked.length} shapes sent by the apps: ${served.length} served, ${unserved.length} unserved, ${allowed.length} allowlisted.`,
     '',
