@@ -25,13 +25,16 @@ export type { ContactListFilter, NewContact } from './contact/contact.repository
 export type { ContactEntity, ContactLookupKey } from './contact/contact.entity';
 export { ConversationRepository } from './conversation/conversation.repository';
 export type { NewConversation, ConversationChange, InboxStatusChange, InboundMessageApplied } from './conversation/conversation.repository';
+export type { ConversationListFilter } from './conversation/conversation.repository';
 export type { ConversationEntity, OutboxEvent, LastMessage } from './conversation/conversation.entity';
 export { MessageRepository } from './message/message.repository';
 export type { NewMessage, StoredError, UntranscribedMediaStatus, DeliveryStatusUpdate } from './message/message.repository';
+export type { TimelinePage } from './shared/timeline-page';
 export type { MessageEntity } from './message/message.entity';
 export { TimelineEventRepository } from './timeline-event/timeline-event.repository';
 export type { NewTimelineEvent, TimelineAuthor } from './timeline-event/timeline-event.repository';
 export type { TimelineEventEntity } from './timeline-event/timeline-event.entity';
+export type { StoredTimelineEvent } from './timeline-event/timeline-event.repository';
 export { TagRepository } from './tag/tag.repository';
 export type { TagEntity } from './tag/tag.entity';
 export { MailboxCategoryRepository } from './mailbox-category/mailbox-category.repository';

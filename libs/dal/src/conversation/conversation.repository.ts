@@ -13,6 +13,24 @@ const RECENT_INBOUND_MESSAGES = 100;
 /** Large arrays a list page never shows. */
 const LIST_PROJECTION = { outbox: 0, recent_inbound_message_ids: 0, awaiting_media_message_ids: 0 } as const;
 
+/** What the conversation list can be limited to (CONTRACT 9.1); an absent member does not limit it. */
+export interface ConversationListFilter {
+  inboxStatus?: string;
+  /** Every one of these tags. */
+  tagIds?: readonly string[];
+  mailboxId?: string;
+  /** That AI employee, or null for the conversations no AI employee owns. */
+  aiEmployeeId?: string | null;
+  isTester?: boolean;
+  /**
+   * open: the customer wrote after `since` (the 24 h window is open); closed: not since then, or
+   * never. Tester conversations live on the business's virtual clock: their `since` is `testerSince`.
+   */
+  window?: { open: boolean; since: Date; testerSince: Date };
+  /** Changed (last message, inbox status, owner, tags, mailbox) at or after this time. */
+  updatedSince?: Date;
+}
+
 /** A new conversation, as stored (business_id comes from the scope); absent fields take their defaults. */
 export type NewConversation = Pick<ConversationEntity, '_id' | 'contact_id' | 'channel_id' | 'sort_at' | 'created_at' | 'updated_at'> &
   Partial<Omit<ConversationEntity, 'business_id'>>;
@@ -57,9 +75,12 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
     return ConversationModel.findOne(scopedFilter(scope, { contact_id: contactId })).lean<ConversationEntity>().exec();
   }
 
-  /** One page of the list (keyset on sort_at and _id): `after` is the cursor's filter, `direction` the order. */
-  listPage(scope: BusinessScope, page: { after: Fields; direction: 1 | -1; limit: number }): Promise<ConversationEntity[]> {
-    return ConversationModel.find(scopedFilter(scope, page.after), LIST_PROJECTION)
+  /**
+   * One page of the list (keyset on sort_at and _id): `after` is the cursor's filter, `direction`
+   * the order, `filter` what the page is limited to (served by the list indexes of the schema).
+   */
+  listPage(scope: BusinessScope, page: { filter: ConversationListFilter; after: Fields; direction: 1 | -1; limit: number }): Promise<ConversationEntity[]> {
+    return ConversationModel.find(scopedFilter(scope, listQueryOf(page.filter, page.after)), LIST_PROJECTION)
       .sort({ sort_at: page.direction, _id: page.direction })
       .limit(page.limit)
       .lean<ConversationEntity[]>()
@@ -147,10 +168,15 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
   /**
    * Shows a message as the conversation's newest (and the list's sort key), unless a newer one is
    * shown already; an outbound message also means the team has read the conversation (unread 0).
+   * Showing the message shown already changes nothing (updated_at stays: a repeat is no change).
    */
   async showLastMessage(scope: BusinessScope, id: string, message: LastMessage, now: Date): Promise<void> {
     await ConversationModel.updateOne(
-      scopedFilter(scope, { _id: id, $or: [{ last_message: null }, { 'last_message.created_at': { $lte: message.created_at } }] }),
+      scopedFilter(scope, {
+        _id: id,
+        'last_message.uuid': { $ne: message.uuid },
+        $or: [{ last_message: null }, { 'last_message.created_at': { $lte: message.created_at } }],
+      }),
       { $set: { last_message: message, sort_at: message.created_at, ...(message.is_from_customer ? {} : { unread_count: 0 }), updated_at: now } },
     );
   }
@@ -188,4 +214,27 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
       .lean<ConversationEntity>()
       .exec();
   }
+}
+
+/** The list's filter and the cursor's keyset condition as one MongoDB filter (without the tenant key). */
+function listQueryOf(filter: ConversationListFilter, after: Fields): Fields {
+  const query: Fields = {};
+  const clauses: Fields[] = Object.keys(after).length > 0 ? [after] : [];
+  if (filter.inboxStatus !== undefined) query['inbox_status'] = filter.inboxStatus;
+  if (filter.tagIds !== undefined && filter.tagIds.length > 0) query['tag_ids'] = { $all: [...filter.tagIds] };
+  if (filter.mailboxId !== undefined) query['mailbox_id'] = filter.mailboxId;
+  if (filter.aiEmployeeId !== undefined) query['ai_employee_id'] = filter.aiEmployeeId;
+  if (filter.isTester !== undefined) query['is_tester'] = filter.isTester;
+  if (filter.updatedSince !== undefined) query['updated_at'] = { $gte: filter.updatedSince };
+  const window = filter.window;
+  if (window) {
+    // $not also matches conversations whose customer never wrote (last_inbound_at null).
+    const inWindow = (since: Date) => (window.open ? { $gt: since } : { $not: { $gt: since } });
+    if (filter.isTester !== undefined) query['last_inbound_at'] = inWindow(filter.isTester ? window.testerSince : window.since);
+    else if (window.since.getTime() === window.testerSince.getTime()) query['last_inbound_at'] = inWindow(window.since);
+    else clauses.push({ $or: [{ is_tester: false, last_inbound_at: inWindow(window.since) }, { is_tester: true, last_inbound_at: inWindow(window.testerSince) }] });
+  }
+  if (clauses.length === 1) return { ...query, ...clauses[0] };
+  if (clauses.length > 1) query['$and'] = clauses;
+  return query;
 }

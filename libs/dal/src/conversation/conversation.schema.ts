@@ -63,8 +63,21 @@ conversationSchema.index({ business_id: 1, _id: 1 }, { unique: true });
 // A contact has exactly one conversation: the conversation of a contact (reference by phone,
 // username or platform id; inbound senders; the snapshot refresh).
 conversationSchema.index({ business_id: 1, contact_id: 1 }, { unique: true });
-// GET /conversations: keyset pagination on (sort_at, _id), either direction.
-conversationSchema.index({ business_id: 1, sort_at: -1, _id: -1 });
+// GET /conversations: keyset pagination on (sort_at, _id) in either direction, and its filters
+// (docs/data-layer.md, "The conversation list"). Each index leads with one filter field, or none,
+// before the sort keys and holds the other filter fields after them: a page is read in the sort
+// order from the index of one of its filters and the others are checked on the index keys, so
+// only matching conversations are fetched. tag_ids is an array: only the index it leads holds it.
+// Unfiltered, or filtered by is_tester, window or updated_since only.
+conversationSchema.index({ business_id: 1, sort_at: -1, _id: -1, inbox_status: 1, is_tester: 1, ai_employee_id: 1, mailbox_id: 1, last_inbound_at: 1, updated_at: 1 });
+// inbox_status=...
+conversationSchema.index({ business_id: 1, inbox_status: 1, sort_at: -1, _id: -1, is_tester: 1, ai_employee_id: 1, mailbox_id: 1, last_inbound_at: 1, updated_at: 1 });
+// tag=... (every tag: MongoDB bounds the scan by one of them and checks the rest on the document).
+conversationSchema.index({ business_id: 1, tag_ids: 1, sort_at: -1, _id: -1, inbox_status: 1, is_tester: 1, ai_employee_id: 1, mailbox_id: 1, last_inbound_at: 1, updated_at: 1 });
+// mailbox=...
+conversationSchema.index({ business_id: 1, mailbox_id: 1, sort_at: -1, _id: -1, inbox_status: 1, is_tester: 1, ai_employee_id: 1, last_inbound_at: 1, updated_at: 1 });
+// ai_employee=... (an AI employee, or none).
+conversationSchema.index({ business_id: 1, ai_employee_id: 1, sort_at: -1, _id: -1, inbox_status: 1, is_tester: 1, mailbox_id: 1, last_inbound_at: 1, updated_at: 1 });
 // Outbox relay: conversations with events older than its delay, across businesses.
 conversationSchema.index({ 'outbox.created_at': 1 });
 

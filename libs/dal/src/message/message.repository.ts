@@ -1,6 +1,7 @@
 import { type BusinessScope, scopedFilter } from '../shared/business-scope';
 import { insertIfAbsent } from '../shared/duplicate-key';
 import { TenantRepository } from '../shared/tenant-repository';
+import type { TimelinePage } from '../shared/timeline-page';
 import type { MessageEntity } from './message.entity';
 import { MessageModel } from './message.schema';
 
@@ -115,7 +116,16 @@ export class MessageRepository extends TenantRepository<MessageEntity> {
 
   /** The conversation's newest messages, newest first. */
   findRecent(scope: BusinessScope, conversationId: string, limit: number): Promise<MessageEntity[]> {
-    return MessageModel.find(scopedFilter(scope, { conversation_id: conversationId })).sort({ created_at: -1, _id: -1 }).limit(limit).lean<MessageEntity[]>().exec();
+    return this.findTimelinePage(scope, conversationId, { after: {}, direction: -1, limit });
+  }
+
+  /** One stretch of the conversation's messages in timeline order. */
+  findTimelinePage(scope: BusinessScope, conversationId: string, page: TimelinePage): Promise<MessageEntity[]> {
+    return MessageModel.find(scopedFilter(scope, { conversation_id: conversationId, ...page.after }))
+      .sort({ created_at: page.direction, _id: page.direction })
+      .limit(page.limit)
+      .lean<MessageEntity[]>()
+      .exec();
   }
 
   /** What was sent to the conversation, newest first (the tester module's message list). */

@@ -44,6 +44,11 @@ export const messageSchema = new Schema(
       ),
       default: null,
     },
+    // Outbound media: the confirmed upload that was sent (the timeline shows it).
+    outbound_file: {
+      type: new Schema({ file_uuid: { type: String, required: true }, mime_type: { type: String, required: true } }, { _id: false }),
+      default: null,
+    },
     // What the AI reads instead of the media (image description or speech to text).
     transcription: { type: String, default: null },
     // Inbound: the message was counted on its conversation / its AI run was queued (redeliveries skip them).
@@ -55,7 +60,8 @@ export const messageSchema = new Schema(
 );
 // A message by id: outbound sends and their settlement, inbound ingestion, media awaiting transcription, seed upserts.
 messageSchema.index({ business_id: 1, _id: 1 }, { unique: true });
-// Recent timeline of a conversation (AI context), newest first; the seed reads a conversation's messages.
+// A conversation's timeline in either direction (keyset on created_at and _id): the AI's context
+// and GET /conversation/timeline; the seed reads a conversation's messages.
 messageSchema.index({ business_id: 1, conversation_id: 1, created_at: -1, _id: -1 });
 // What was sent to a tester conversation, newest first.
 messageSchema.index({ business_id: 1, conversation_id: 1, is_from_customer: 1, created_at: -1, _id: -1 });

@@ -1,8 +1,18 @@
 import { type BusinessScope, scopedFilter } from '../shared/business-scope';
 import { insertIfAbsent } from '../shared/duplicate-key';
 import { TenantRepository } from '../shared/tenant-repository';
+import type { TimelinePage } from '../shared/timeline-page';
 import type { TimelineEventEntity } from './timeline-event.entity';
 import { TimelineEventModel } from './timeline-event.schema';
+
+/**
+ * An entry as stored: an event's type is in `event_type` (kind `event`), or in `kind` itself for the
+ * inbox status changes written before events existed; `author.name` where the writer knew it.
+ */
+export type StoredTimelineEvent = TimelineEventEntity & {
+  event_type?: string | null;
+  author: { type: string; uuid?: string | null; name?: string | null };
+};
 
 export interface TimelineAuthor {
   type: string;
@@ -41,12 +51,12 @@ export class TimelineEventRepository extends TenantRepository<TimelineEventEntit
     );
   }
 
-  /** The conversation's newest entries of one kind, newest first. */
-  findRecentOfKind(scope: BusinessScope, conversationId: string, kind: string, limit: number): Promise<TimelineEventEntity[]> {
-    return TimelineEventModel.find(scopedFilter(scope, { conversation_id: conversationId, kind }))
-      .sort({ created_at: -1, _id: -1 })
-      .limit(limit)
-      .lean<TimelineEventEntity[]>()
+  /** One stretch of the conversation's entries of these kinds in timeline order. */
+  findTimelinePage(scope: BusinessScope, conversationId: string, kinds: readonly string[], page: TimelinePage): Promise<StoredTimelineEvent[]> {
+    return TimelineEventModel.find(scopedFilter(scope, { conversation_id: conversationId, kind: { $in: [...kinds] }, ...page.after }))
+      .sort({ created_at: page.direction, _id: page.direction })
+      .limit(page.limit)
+      .lean<StoredTimelineEvent[]>()
       .exec();
   }
 }

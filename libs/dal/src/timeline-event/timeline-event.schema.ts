@@ -20,7 +20,8 @@ export const timelineEventSchema = new Schema(
 );
 // A timeline entry by id (a note's id is answered to the client).
 timelineEventSchema.index({ business_id: 1, _id: 1 }, { unique: true });
-// The newest entries of one kind of a conversation (the AI's context reads its notes).
+// A conversation's entries of some kinds in timeline order, either direction (the AI's context
+// reads its notes; GET /conversation/timeline its notes and events, `kind: {$in}`).
 timelineEventSchema.index({ business_id: 1, conversation_id: 1, kind: 1, created_at: -1, _id: -1 });
 
 export const TimelineEventModel = model('TimelineEvent', timelineEventSchema, 'timeline_events');
