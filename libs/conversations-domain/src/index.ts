@@ -1,6 +1,12 @@
 export { authenticateToken } from './authenticate-token.usecase';
 export { getConversationStatus } from './get-conversation-status.usecase';
 export { listConversations, CONVERSATIONS_ENDPOINT } from './list-conversations.usecase';
+export { conversationListFiltersOf } from './conversation-list-filters';
+export type { ConversationListFilters } from './conversation-list-filters';
+export { getConversationTimeline, TIMELINE_ENDPOINT, TIMELINE_KINDS } from './timeline/get-conversation-timeline.usecase';
+export type { ConversationTimelineRequest, TimelineKind } from './timeline/get-conversation-timeline.usecase';
+export { messageItemOf, timelineEventItemOf } from './timeline/timeline-items';
+export type { TimelineAuthorNames } from './timeline/timeline-items';
 export { listContacts, toPublicContact } from './list-contacts.usecase';
 export type { ContactListFilters, ListContactsRequest } from './list-contacts.usecase';
 export { addNote, appendNote } from './add-note.usecase';
@@ -56,4 +62,4 @@ export type { ChargeAiWalletCommand } from './ai-assignment/charge-ai-wallet.use
 export { escalate, DEFAULT_ESCALATION_REASON } from './escalation/escalate.usecase';
 export { getConversationContext } from './context/get-conversation-context.usecase';
 export { getRecentTimeline } from './context/get-recent-timeline.usecase';
-export { DEFAULT_TIMELINE_LIMIT, MAX_TIMELINE_LIMIT } from './context/timeline-merge';
+export { DEFAULT_TIMELINE_LIMIT, MAX_TIMELINE_LIMIT } from './timeline/timeline-merge';

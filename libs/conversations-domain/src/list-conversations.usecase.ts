@@ -1,5 +1,6 @@
 import type { BusinessScope } from '@cmsg/dal';
 import type { ConversationListItem, ListConversationsResponse } from '@cmsg/proto';
+import { type ConversationListFilters, cursorFiltersOf, storedListFilter } from './conversation-list-filters';
 import { loadReferencedObjects, tagsOf } from './conversation-references';
 import type { ListCursorCodec } from './list-cursor';
 import { fetchKeysetPage, type PageRequest } from './list-page';
@@ -9,15 +10,28 @@ import type { StoredConversation } from './resolve-conversation-reference';
 
 export const CONVERSATIONS_ENDPOINT = 'conversations';
 
-/** SPEC 4.4: sorted by last_message_at (creation time while empty), uuid tie-break; one query per page plus names. */
-export async function listConversations(scope: BusinessScope, codec: ListCursorCodec, request: PageRequest): Promise<ListConversationsResponse> {
+const NO_FILTERS: ConversationListFilters = { tags: [] };
+
+/**
+ * SPEC 4.4: sorted by last_message_at (creation time while empty), uuid tie-break; one query per
+ * page plus names. CONTRACT 9.1: optional filters, combined with AND, bound into the cursor.
+ */
+export async function listConversations(
+  scope: BusinessScope,
+  codec: ListCursorCodec,
+  request: PageRequest & { filters?: ConversationListFilters },
+  realNow: number = Date.now(),
+): Promise<ListConversationsResponse> {
+  const filters = request.filters ?? NO_FILTERS;
+  const filter = await storedListFilter(scope, filters, realNow);
   const page = await fetchKeysetPage<StoredConversation>({
     codec,
     endpoint: CONVERSATIONS_ENDPOINT,
     request,
+    filters: cursorFiltersOf(filters),
     sortField: 'sort_at',
     sortValue: (row) => row.sort_at,
-    query: (after, direction, limit) => repositories.conversations.listPage(scope, { after, direction, limit }),
+    query: (after, direction, limit) => repositories.conversations.listPage(scope, { filter, after, direction, limit }),
   });
   const objects = await loadReferencedObjects(scope, page.rows);
   const items: ConversationListItem[] = page.rows.map((conversation) => {
@@ -44,6 +58,8 @@ export async function listConversations(scope: BusinessScope, codec: ListCursorC
         ? new Date(conversation.last_inbound_at.getTime() + MESSAGING_WINDOW_MS).toISOString()
         : undefined,
       is_tester: conversation.is_tester,
+      inbox_status: conversation.inbox_status,
+      updated_at: conversation.updated_at.toISOString(),
     };
   });
   return { items, next_cursor: page.next_cursor, has_more: page.has_more };

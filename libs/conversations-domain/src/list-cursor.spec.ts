@@ -38,6 +38,13 @@ describe('ListCursorCodec', () => {
     expect(codec.encode('contacts', 'desc', { sortAt: 1, id: 'a'.repeat(36) }, { chat_user_id: 'x'.repeat(10_000) }).length).toBeLessThanOrEqual(512);
   });
 
+  it('round-trips the source tier of a merged list', () => {
+    const filters = { conversation: 'c1', kinds: 'message,note' };
+    const cursor = codec.encode('conversation-timeline', 'asc', { sortAt: 5, id: 'x', tier: 1 }, filters);
+    expect(codec.decode(cursor, 'conversation-timeline', 'asc', filters)).toEqual({ sortAt: 5, id: 'x', tier: 1 });
+    expect(codec.decode(codec.encode('conversation-timeline', 'asc', { sortAt: 5, id: 'x', tier: 0 }, filters), 'conversation-timeline', 'asc', filters)).toEqual({ sortAt: 5, id: 'x', tier: 0 });
+  });
+
   it('expires after 24 h', () => {
     const cursor = codec.encode('conversations', 'desc', { sortAt: 1, id: 'a' });
     now += CURSOR_TTL_MS + 1;

@@ -6,6 +6,8 @@ import { hmacSha256Base64Url, safeEqual } from '@cmsg/platform';
 export interface CursorPosition {
   sortAt: number;
   id: string;
+  /** A list merged from several sources: which one the row came from (ranked between sortAt and id). */
+  tier?: number;
 }
 
 /** The filters a page was listed with, as normalised values (absent ones left out or undefined). */
@@ -19,7 +21,7 @@ interface CursorPayload {
   o: 'asc' | 'desc';
   /** Digest of the filters it was made for; absent for none (so cursors made before filters existed stay valid). */
   f?: string;
-  k: [number, string];
+  k: [number, string] | [number, string, number];
   /** Expiry, epoch ms. */
   x: number;
 }
@@ -37,7 +39,7 @@ export class ListCursorCodec {
       e: endpoint,
       o: order,
       ...(digest === undefined ? {} : { f: digest }),
-      k: [position.sortAt, position.id],
+      k: position.tier === undefined ? [position.sortAt, position.id] : [position.sortAt, position.id, position.tier],
       x: this.now() + CURSOR_TTL_MS,
     };
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
@@ -57,9 +59,9 @@ export class ListCursorCodec {
     }
     if (payload.v !== 1 || payload.e !== endpoint || payload.o !== order || payload.f !== filtersDigest(filters)) throw invalidCursor();
     if (typeof payload.x !== 'number' || payload.x < this.now()) throw new CatalogError('INVALID_CURSOR', 'The cursor has expired; start again from the first page.');
-    const [sortAt, id] = payload.k ?? [];
-    if (typeof sortAt !== 'number' || typeof id !== 'string') throw invalidCursor();
-    return { sortAt, id };
+    const [sortAt, id, tier] = Array.isArray(payload.k) ? payload.k : [];
+    if (typeof sortAt !== 'number' || typeof id !== 'string' || (tier !== undefined && typeof tier !== 'number')) throw invalidCursor();
+    return tier === undefined ? { sortAt, id } : { sortAt, id, tier };
   }
 }
 

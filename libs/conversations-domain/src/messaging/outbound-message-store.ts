@@ -19,6 +19,8 @@ export interface NewOutboundMessage {
   body: string;
   contentType: string;
   transcription?: string;
+  /** The upload a media message sends. */
+  file?: { uuid: string; mimeType: string };
   createdAt: Date;
   /** sending for a real send (settled after the provider call), simulated for a tester conversation. */
   status: 'sending' | 'simulated';
@@ -53,6 +55,7 @@ export class OutboundMessageStore {
       body: message.body,
       content_type: message.contentType,
       transcription: message.transcription ?? null,
+      outbound_file: message.file ? { file_uuid: message.file.uuid, mime_type: message.file.mimeType } : null,
       status: message.status,
       is_simulated: message.status === 'simulated',
       created_at: message.createdAt,

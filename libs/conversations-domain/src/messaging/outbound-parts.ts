@@ -19,6 +19,8 @@ export interface OutboundPart {
   contentType: string;
   /** What a media says, as the sender supplied it (kept for the AI and the timeline). */
   transcription?: string;
+  /** The upload a media part sends (the timeline shows it). */
+  file?: { uuid: string; mimeType: string };
 }
 
 /** What the content rules of a send look at. */
@@ -94,7 +96,13 @@ async function fileParts(context: SendContext, input: { file_uuid: string; capti
   const [caption = ''] = input.caption === undefined ? [] : await renderPaymentMarkers([input.caption], paymentMarkerSource(context.scope, context.conversation._id));
   const type = mediaTypeOf(file.mime_type);
   const transcription = input.transcription?.trim();
-  const media = (content: MessageContent, body: string): OutboundPart => ({ content, body, contentType: type, ...(transcription ? { transcription } : {}) });
+  const media = (content: MessageContent, body: string): OutboundPart => ({
+    content,
+    body,
+    contentType: type,
+    ...(transcription ? { transcription } : {}),
+    file: { uuid: file.uuid, mimeType: file.mime_type },
+  });
   if (type === 'audio') {
     const audio = media({ type, link: file.link }, '');
     return caption ? [audio, ...textOf([caption])] : [audio];

@@ -63,6 +63,7 @@ export async function sendMessage(scope: BusinessScope, command: SendMessageComm
       body: part.body,
       contentType: part.contentType,
       ...(part.transcription !== undefined ? { transcription: part.transcription } : {}),
+      ...(part.file ? { file: part.file } : {}),
       createdAt,
       status: channel ? 'sending' : 'simulated',
     };
