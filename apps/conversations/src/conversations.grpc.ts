@@ -3,7 +3,9 @@ import {
   addNote,
   authenticateToken,
   type ConversationOutbox,
+  conversationListFiltersOf,
   getConversationStatus,
+  getConversationTimeline,
   listChannels,
   listContacts,
   listConversations,
@@ -30,6 +32,7 @@ export function conversationsHandlers(dependencies: ConversationsHandlerDependen
         cursor: request.cursor,
         limit: request.limit,
         order: request.order === 'asc' ? 'asc' : 'desc',
+        filters: conversationListFiltersOf(request),
       }),
     listContacts: (request) =>
       listContacts(scopeOf(request.caller), cursorCodec, {
@@ -51,6 +54,14 @@ export function conversationsHandlers(dependencies: ConversationsHandlerDependen
         actor: { type: 'api_token', uuid: request.caller?.token_uuid ?? null },
       }),
     listChannels: (request) => listChannels(scopeOf(request.caller)),
+    getConversationTimeline: (request) =>
+      getConversationTimeline(scopeOf(request.caller), cursorCodec, {
+        conversationUuid: request.conversation_uuid,
+        kinds: request.kinds,
+        order: request.order === 'desc' ? 'desc' : 'asc',
+        cursor: request.cursor,
+        limit: request.limit,
+      }),
   };
 }
 

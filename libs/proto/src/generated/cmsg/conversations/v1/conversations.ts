@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { Struct } from "../../../google/protobuf/struct";
 
 /**
  * Conversations service: businesses, tokens, contacts, conversations and their timeline.
@@ -108,6 +109,29 @@ export interface ListConversationsRequest {
   cursor?: string | undefined;
   limit: number;
   order: string;
+  /**
+   * The filters of CONTRACT 9.1, combined with AND; an absent one does not filter.
+   * pending | resolved
+   */
+  inbox_status?:
+    | string
+    | undefined;
+  /** Tag uuids: every one of them. */
+  tags: string[];
+  mailbox?:
+    | string
+    | undefined;
+  /** An AI employee uuid, or "none" for the conversations no AI employee owns. */
+  ai_employee?:
+    | string
+    | undefined;
+  /** open | closed */
+  window?: string | undefined;
+  is_tester?:
+    | boolean
+    | undefined;
+  /** ISO 8601: changed (last message, inbox status, owner, tags, mailbox) at or after. */
+  updated_since?: string | undefined;
 }
 
 export interface ConversationListItem {
@@ -121,6 +145,8 @@ export interface ConversationListItem {
   tags: Tag[];
   messaging_window_expires_at?: string | undefined;
   is_tester: boolean;
+  inbox_status: string;
+  updated_at: string;
 }
 
 export interface ConversationListItem_Contact {
@@ -222,6 +248,79 @@ export interface Channel {
 
 export interface ListChannelsResponse {
   items: Channel[];
+}
+
+export interface GetConversationTimelineRequest {
+  caller: Caller | undefined;
+  conversation_uuid: string;
+  /** message, note, event; none: all of them. */
+  kinds: string[];
+  /** asc (oldest first) | desc */
+  order: string;
+  cursor?: string | undefined;
+  limit: number;
+}
+
+export interface TimelineAuthor {
+  /** customer | ai_employee | api_token | human | system */
+  type: string;
+  uuid?: string | undefined;
+  name?: string | undefined;
+}
+
+export interface ConversationTimelineItem {
+  uuid: string;
+  /** message | note | event: the detail set below. */
+  kind: string;
+  created_at: string;
+  author: TimelineAuthor | undefined;
+  message?: ConversationTimelineItem_Message | undefined;
+  note?: ConversationTimelineItem_Note | undefined;
+  event?: ConversationTimelineItem_Event | undefined;
+}
+
+export interface ConversationTimelineItem_Media {
+  file_uuid?: string | undefined;
+  mime_type: string;
+  transcription?: string | undefined;
+}
+
+export interface ConversationTimelineItem_Failure {
+  code: string;
+  message: string;
+}
+
+export interface ConversationTimelineItem_Message {
+  /** inbound | outbound */
+  direction: string;
+  content_type: string;
+  body?: string | undefined;
+  media:
+    | ConversationTimelineItem_Media
+    | undefined;
+  /** outbound: queued | sent | delivered | read | failed; inbound: received */
+  status: string;
+  /** Why a failed send failed. */
+  error: ConversationTimelineItem_Failure | undefined;
+}
+
+export interface ConversationTimelineItem_Note {
+  note: string;
+}
+
+export interface ConversationTimelineItem_Event {
+  /**
+   * inbox_status_changed, assignment_changed, tags_changed, mailbox_changed, schedule_created,
+   * schedule_cancelled, schedule_fired, action_group_escalated
+   */
+  event: string;
+  data: { [key: string]: any } | undefined;
+}
+
+export interface GetConversationTimelineResponse {
+  items: ConversationTimelineItem[];
+  has_more: boolean;
+  next_cursor: string;
 }
 
 function createBaseCaller(): Caller {
@@ -1223,7 +1322,19 @@ export const ConversationStatus_LastMessage: MessageFns<ConversationStatus_LastM
 };
 
 function createBaseListConversationsRequest(): ListConversationsRequest {
-  return { caller: undefined, cursor: undefined, limit: 0, order: "" };
+  return {
+    caller: undefined,
+    cursor: undefined,
+    limit: 0,
+    order: "",
+    inbox_status: undefined,
+    tags: [],
+    mailbox: undefined,
+    ai_employee: undefined,
+    window: undefined,
+    is_tester: undefined,
+    updated_since: undefined,
+  };
 }
 
 export const ListConversationsRequest: MessageFns<ListConversationsRequest> = {
@@ -1239,6 +1350,27 @@ export const ListConversationsRequest: MessageFns<ListConversationsRequest> = {
     }
     if (message.order !== "") {
       writer.uint32(34).string(message.order);
+    }
+    if (message.inbox_status !== undefined) {
+      writer.uint32(42).string(message.inbox_status);
+    }
+    for (const v of message.tags) {
+      writer.uint32(50).string(v!);
+    }
+    if (message.mailbox !== undefined) {
+      writer.uint32(58).string(message.mailbox);
+    }
+    if (message.ai_employee !== undefined) {
+      writer.uint32(66).string(message.ai_employee);
+    }
+    if (message.window !== undefined) {
+      writer.uint32(74).string(message.window);
+    }
+    if (message.is_tester !== undefined) {
+      writer.uint32(80).bool(message.is_tester);
+    }
+    if (message.updated_since !== undefined) {
+      writer.uint32(90).string(message.updated_since);
     }
     return writer;
   },
@@ -1288,6 +1420,62 @@ export const ListConversationsRequest: MessageFns<ListConversationsRequest> = {
             message.order = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.inbox_status = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.mailbox = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.ai_employee = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.window = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.is_tester = reader.bool();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.updated_since = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1311,6 +1499,13 @@ export const ListConversationsRequest: MessageFns<ListConversationsRequest> = {
     message.cursor = object.cursor ?? undefined;
     message.limit = object.limit ?? 0;
     message.order = object.order ?? "";
+    message.inbox_status = object.inbox_status ?? undefined;
+    message.tags = object.tags?.map((e) => e) || [];
+    message.mailbox = object.mailbox ?? undefined;
+    message.ai_employee = object.ai_employee ?? undefined;
+    message.window = object.window ?? undefined;
+    message.is_tester = object.is_tester ?? undefined;
+    message.updated_since = object.updated_since ?? undefined;
     return message;
   },
 };
@@ -1327,6 +1522,8 @@ function createBaseConversationListItem(): ConversationListItem {
     tags: [],
     messaging_window_expires_at: undefined,
     is_tester: false,
+    inbox_status: "",
+    updated_at: "",
   };
 }
 
@@ -1361,6 +1558,12 @@ export const ConversationListItem: MessageFns<ConversationListItem> = {
     }
     if (message.is_tester !== false) {
       writer.uint32(80).bool(message.is_tester);
+    }
+    if (message.inbox_status !== "") {
+      writer.uint32(90).string(message.inbox_status);
+    }
+    if (message.updated_at !== "") {
+      writer.uint32(98).string(message.updated_at);
     }
     return writer;
   },
@@ -1458,6 +1661,22 @@ export const ConversationListItem: MessageFns<ConversationListItem> = {
             message.is_tester = reader.bool();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.inbox_status = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.updated_at = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1493,6 +1712,8 @@ export const ConversationListItem: MessageFns<ConversationListItem> = {
     message.tags = object.tags?.map((e) => Tag.fromPartial(e)) || [];
     message.messaging_window_expires_at = object.messaging_window_expires_at ?? undefined;
     message.is_tester = object.is_tester ?? false;
+    message.inbox_status = object.inbox_status ?? "";
+    message.updated_at = object.updated_at ?? "";
     return message;
   },
 };
@@ -2803,6 +3024,811 @@ export const ListChannelsResponse: MessageFns<ListChannelsResponse> = {
   },
 };
 
+function createBaseGetConversationTimelineRequest(): GetConversationTimelineRequest {
+  return { caller: undefined, conversation_uuid: "", kinds: [], order: "", cursor: undefined, limit: 0 };
+}
+
+export const GetConversationTimelineRequest: MessageFns<GetConversationTimelineRequest> = {
+  encode(message: GetConversationTimelineRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.conversation_uuid !== "") {
+      writer.uint32(18).string(message.conversation_uuid);
+    }
+    for (const v of message.kinds) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.order !== "") {
+      writer.uint32(34).string(message.order);
+    }
+    if (message.cursor !== undefined) {
+      writer.uint32(42).string(message.cursor);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(48).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetConversationTimelineRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetConversationTimelineRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.conversation_uuid = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.kinds.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.order = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetConversationTimelineRequest>): GetConversationTimelineRequest {
+    return GetConversationTimelineRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetConversationTimelineRequest>): GetConversationTimelineRequest {
+    const message = createBaseGetConversationTimelineRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.conversation_uuid = object.conversation_uuid ?? "";
+    message.kinds = object.kinds?.map((e) => e) || [];
+    message.order = object.order ?? "";
+    message.cursor = object.cursor ?? undefined;
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseTimelineAuthor(): TimelineAuthor {
+  return { type: "", uuid: undefined, name: undefined };
+}
+
+export const TimelineAuthor: MessageFns<TimelineAuthor> = {
+  encode(message: TimelineAuthor, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.type !== "") {
+      writer.uint32(10).string(message.type);
+    }
+    if (message.uuid !== undefined) {
+      writer.uint32(18).string(message.uuid);
+    }
+    if (message.name !== undefined) {
+      writer.uint32(26).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TimelineAuthor {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTimelineAuthor();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.uuid = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<TimelineAuthor>): TimelineAuthor {
+    return TimelineAuthor.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TimelineAuthor>): TimelineAuthor {
+    const message = createBaseTimelineAuthor();
+    message.type = object.type ?? "";
+    message.uuid = object.uuid ?? undefined;
+    message.name = object.name ?? undefined;
+    return message;
+  },
+};
+
+function createBaseConversationTimelineItem(): ConversationTimelineItem {
+  return {
+    uuid: "",
+    kind: "",
+    created_at: "",
+    author: undefined,
+    message: undefined,
+    note: undefined,
+    event: undefined,
+  };
+}
+
+export const ConversationTimelineItem: MessageFns<ConversationTimelineItem> = {
+  encode(message: ConversationTimelineItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.uuid !== "") {
+      writer.uint32(10).string(message.uuid);
+    }
+    if (message.kind !== "") {
+      writer.uint32(18).string(message.kind);
+    }
+    if (message.created_at !== "") {
+      writer.uint32(26).string(message.created_at);
+    }
+    if (message.author !== undefined) {
+      TimelineAuthor.encode(message.author, writer.uint32(34).fork()).join();
+    }
+    if (message.message !== undefined) {
+      ConversationTimelineItem_Message.encode(message.message, writer.uint32(42).fork()).join();
+    }
+    if (message.note !== undefined) {
+      ConversationTimelineItem_Note.encode(message.note, writer.uint32(50).fork()).join();
+    }
+    if (message.event !== undefined) {
+      ConversationTimelineItem_Event.encode(message.event, writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConversationTimelineItem {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConversationTimelineItem();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uuid = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.created_at = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.author = TimelineAuthor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.message = ConversationTimelineItem_Message.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.note = ConversationTimelineItem_Note.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.event = ConversationTimelineItem_Event.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ConversationTimelineItem>): ConversationTimelineItem {
+    return ConversationTimelineItem.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ConversationTimelineItem>): ConversationTimelineItem {
+    const message = createBaseConversationTimelineItem();
+    message.uuid = object.uuid ?? "";
+    message.kind = object.kind ?? "";
+    message.created_at = object.created_at ?? "";
+    message.author = (object.author !== undefined && object.author !== null)
+      ? TimelineAuthor.fromPartial(object.author)
+      : undefined;
+    message.message = (object.message !== undefined && object.message !== null)
+      ? ConversationTimelineItem_Message.fromPartial(object.message)
+      : undefined;
+    message.note = (object.note !== undefined && object.note !== null)
+      ? ConversationTimelineItem_Note.fromPartial(object.note)
+      : undefined;
+    message.event = (object.event !== undefined && object.event !== null)
+      ? ConversationTimelineItem_Event.fromPartial(object.event)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseConversationTimelineItem_Media(): ConversationTimelineItem_Media {
+  return { file_uuid: undefined, mime_type: "", transcription: undefined };
+}
+
+export const ConversationTimelineItem_Media: MessageFns<ConversationTimelineItem_Media> = {
+  encode(message: ConversationTimelineItem_Media, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.file_uuid !== undefined) {
+      writer.uint32(10).string(message.file_uuid);
+    }
+    if (message.mime_type !== "") {
+      writer.uint32(18).string(message.mime_type);
+    }
+    if (message.transcription !== undefined) {
+      writer.uint32(26).string(message.transcription);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConversationTimelineItem_Media {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConversationTimelineItem_Media();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.file_uuid = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.mime_type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.transcription = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ConversationTimelineItem_Media>): ConversationTimelineItem_Media {
+    return ConversationTimelineItem_Media.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ConversationTimelineItem_Media>): ConversationTimelineItem_Media {
+    const message = createBaseConversationTimelineItem_Media();
+    message.file_uuid = object.file_uuid ?? undefined;
+    message.mime_type = object.mime_type ?? "";
+    message.transcription = object.transcription ?? undefined;
+    return message;
+  },
+};
+
+function createBaseConversationTimelineItem_Failure(): ConversationTimelineItem_Failure {
+  return { code: "", message: "" };
+}
+
+export const ConversationTimelineItem_Failure: MessageFns<ConversationTimelineItem_Failure> = {
+  encode(message: ConversationTimelineItem_Failure, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== "") {
+      writer.uint32(10).string(message.code);
+    }
+    if (message.message !== "") {
+      writer.uint32(18).string(message.message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConversationTimelineItem_Failure {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConversationTimelineItem_Failure();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ConversationTimelineItem_Failure>): ConversationTimelineItem_Failure {
+    return ConversationTimelineItem_Failure.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ConversationTimelineItem_Failure>): ConversationTimelineItem_Failure {
+    const message = createBaseConversationTimelineItem_Failure();
+    message.code = object.code ?? "";
+    message.message = object.message ?? "";
+    return message;
+  },
+};
+
+function createBaseConversationTimelineItem_Message(): ConversationTimelineItem_Message {
+  return { direction: "", content_type: "", body: undefined, media: undefined, status: "", error: undefined };
+}
+
+export const ConversationTimelineItem_Message: MessageFns<ConversationTimelineItem_Message> = {
+  encode(message: ConversationTimelineItem_Message, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.direction !== "") {
+      writer.uint32(10).string(message.direction);
+    }
+    if (message.content_type !== "") {
+      writer.uint32(18).string(message.content_type);
+    }
+    if (message.body !== undefined) {
+      writer.uint32(26).string(message.body);
+    }
+    if (message.media !== undefined) {
+      ConversationTimelineItem_Media.encode(message.media, writer.uint32(34).fork()).join();
+    }
+    if (message.status !== "") {
+      writer.uint32(42).string(message.status);
+    }
+    if (message.error !== undefined) {
+      ConversationTimelineItem_Failure.encode(message.error, writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConversationTimelineItem_Message {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConversationTimelineItem_Message();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.direction = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.content_type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.media = ConversationTimelineItem_Media.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.error = ConversationTimelineItem_Failure.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ConversationTimelineItem_Message>): ConversationTimelineItem_Message {
+    return ConversationTimelineItem_Message.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ConversationTimelineItem_Message>): ConversationTimelineItem_Message {
+    const message = createBaseConversationTimelineItem_Message();
+    message.direction = object.direction ?? "";
+    message.content_type = object.content_type ?? "";
+    message.body = object.body ?? undefined;
+    message.media = (object.media !== undefined && object.media !== null)
+      ? ConversationTimelineItem_Media.fromPartial(object.media)
+      : undefined;
+    message.status = object.status ?? "";
+    message.error = (object.error !== undefined && object.error !== null)
+      ? ConversationTimelineItem_Failure.fromPartial(object.error)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseConversationTimelineItem_Note(): ConversationTimelineItem_Note {
+  return { note: "" };
+}
+
+export const ConversationTimelineItem_Note: MessageFns<ConversationTimelineItem_Note> = {
+  encode(message: ConversationTimelineItem_Note, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.note !== "") {
+      writer.uint32(10).string(message.note);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConversationTimelineItem_Note {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConversationTimelineItem_Note();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.note = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ConversationTimelineItem_Note>): ConversationTimelineItem_Note {
+    return ConversationTimelineItem_Note.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ConversationTimelineItem_Note>): ConversationTimelineItem_Note {
+    const message = createBaseConversationTimelineItem_Note();
+    message.note = object.note ?? "";
+    return message;
+  },
+};
+
+function createBaseConversationTimelineItem_Event(): ConversationTimelineItem_Event {
+  return { event: "", data: undefined };
+}
+
+export const ConversationTimelineItem_Event: MessageFns<ConversationTimelineItem_Event> = {
+  encode(message: ConversationTimelineItem_Event, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.event !== "") {
+      writer.uint32(10).string(message.event);
+    }
+    if (message.data !== undefined) {
+      Struct.encode(Struct.wrap(message.data), writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConversationTimelineItem_Event {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConversationTimelineItem_Event();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.event = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.data = Struct.unwrap(Struct.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ConversationTimelineItem_Event>): ConversationTimelineItem_Event {
+    return ConversationTimelineItem_Event.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ConversationTimelineItem_Event>): ConversationTimelineItem_Event {
+    const message = createBaseConversationTimelineItem_Event();
+    message.event = object.event ?? "";
+    message.data = object.data ?? undefined;
+    return message;
+  },
+};
+
+function createBaseGetConversationTimelineResponse(): GetConversationTimelineResponse {
+  return { items: [], has_more: false, next_cursor: "" };
+}
+
+export const GetConversationTimelineResponse: MessageFns<GetConversationTimelineResponse> = {
+  encode(message: GetConversationTimelineResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.items) {
+      ConversationTimelineItem.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.has_more !== false) {
+      writer.uint32(16).bool(message.has_more);
+    }
+    if (message.next_cursor !== "") {
+      writer.uint32(26).string(message.next_cursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetConversationTimelineResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetConversationTimelineResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.items.push(ConversationTimelineItem.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.has_more = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.next_cursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetConversationTimelineResponse>): GetConversationTimelineResponse {
+    return GetConversationTimelineResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetConversationTimelineResponse>): GetConversationTimelineResponse {
+    const message = createBaseGetConversationTimelineResponse();
+    message.items = object.items?.map((e) => ConversationTimelineItem.fromPartial(e)) || [];
+    message.has_more = object.has_more ?? false;
+    message.next_cursor = object.next_cursor ?? "";
+    return message;
+  },
+};
+
 export type ConversationsServiceService = typeof ConversationsServiceService;
 export const ConversationsServiceService = {
   /** Token hash (SHA-256 hex) to its business; INVALID_API_TOKEN when unknown or revoked. */
@@ -2883,6 +3909,19 @@ export const ConversationsServiceService = {
       Buffer.from(ListChannelsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListChannelsResponse => ListChannelsResponse.decode(value),
   },
+  /** One page of a conversation's messages, notes and events (CONTRACT 9.1). */
+  getConversationTimeline: {
+    path: "/cmsg.conversations.v1.ConversationsService/GetConversationTimeline" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetConversationTimelineRequest): Buffer =>
+      Buffer.from(GetConversationTimelineRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetConversationTimelineRequest => GetConversationTimelineRequest.decode(value),
+    responseSerialize: (value: GetConversationTimelineResponse): Buffer =>
+      Buffer.from(GetConversationTimelineResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetConversationTimelineResponse =>
+      GetConversationTimelineResponse.decode(value),
+  },
 } as const;
 
 export interface ConversationsServiceServer extends UntypedServiceImplementation {
@@ -2895,6 +3934,8 @@ export interface ConversationsServiceServer extends UntypedServiceImplementation
   markPending: handleUnaryCall<ConversationRequest, InboxStatusResponse>;
   markResolved: handleUnaryCall<ConversationRequest, InboxStatusResponse>;
   listChannels: handleUnaryCall<ListChannelsRequest, ListChannelsResponse>;
+  /** One page of a conversation's messages, notes and events (CONTRACT 9.1). */
+  getConversationTimeline: handleUnaryCall<GetConversationTimelineRequest, GetConversationTimelineResponse>;
 }
 
 export interface ConversationsServiceClient extends Client {
@@ -3018,6 +4059,22 @@ export interface ConversationsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListChannelsResponse) => void,
+  ): ClientUnaryCall;
+  /** One page of a conversation's messages, notes and events (CONTRACT 9.1). */
+  getConversationTimeline(
+    request: GetConversationTimelineRequest,
+    callback: (error: ServiceError | null, response: GetConversationTimelineResponse) => void,
+  ): ClientUnaryCall;
+  getConversationTimeline(
+    request: GetConversationTimelineRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetConversationTimelineResponse) => void,
+  ): ClientUnaryCall;
+  getConversationTimeline(
+    request: GetConversationTimelineRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetConversationTimelineResponse) => void,
   ): ClientUnaryCall;
 }
 
