@@ -10,6 +10,8 @@ export * from './notes.schema';
 export * from './inbox-status.schema';
 export * from './pagination.schema';
 export * from './conversation-list.schema';
+export * from './timeline-item.schema';
+export * from './conversation-timeline.schema';
 export * from './contact-list.schema';
 export * from './channels.schema';
 export * from './public-endpoint';

@@ -153,7 +153,27 @@ describe('buildOpenApiDocument', () => {
 
   it('documents the list query parameters', () => {
     const list = operationOf('get', '/conversations') as Operation;
-    expect(list.parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name).sort()).toEqual(['cursor', 'limit', 'order']);
+    expect(list.parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name).sort()).toEqual(
+      ['ai_employee', 'cursor', 'inbox_status', 'is_tester', 'limit', 'mailbox', 'order', 'tag', 'updated_since', 'window'],
+    );
+  });
+
+  it('documents the repeatable tag filter as what the query parser accepts: a form-exploded array of uuids', () => {
+    const list = operationOf('get', '/conversations') as Operation;
+    const tag = list.parameters.find((parameter) => parameter.name === 'tag') as unknown as Record<string, unknown>;
+    expect(tag).toMatchObject({ in: 'query', required: false, style: 'form', explode: true, schema: { type: 'array', items: { type: 'string', format: 'uuid' }, minItems: 1, maxItems: 20 } });
+  });
+
+  it('documents the timeline query parameters', () => {
+    const timeline = operationOf('get', '/conversation/timeline') as Operation;
+    const query = timeline.parameters.filter((parameter) => parameter.in === 'query') as unknown as { name: string; required: boolean }[];
+    expect(query.map((parameter) => [parameter.name, parameter.required]).sort()).toEqual([
+      ['conversation_uuid', true],
+      ['cursor', false],
+      ['kinds', false],
+      ['limit', false],
+      ['order', false],
+    ]);
   });
 
   it.each(['/contacts', '/tester/contacts'])('documents the filters of %s with an example each', (path) => {

@@ -1,6 +1,7 @@
 import { listChannelsEndpoint } from './channels.schema';
 import { listContactsEndpoint, listTesterContactsEndpoint } from './contact-list.schema';
 import { listConversationsEndpoint } from './conversation-list.schema';
+import { conversationTimelineEndpoint } from './conversation-timeline.schema';
 import { conversationStatusEndpoint } from './conversation-status.schema';
 import { markPendingEndpoint, markResolvedEndpoint } from './inbox-status.schema';
 import { addNoteEndpoint } from './notes.schema';
@@ -19,6 +20,7 @@ export const PUBLIC_ENDPOINTS: readonly PublicEndpoint[] = [
   markPendingEndpoint,
   markResolvedEndpoint,
   listConversationsEndpoint,
+  conversationTimelineEndpoint,
   listContactsEndpoint,
   listTesterContactsEndpoint,
   listChannelsEndpoint,

@@ -13,6 +13,8 @@ const bare: ConversationListItem = {
   tags: [],
   messaging_window_expires_at: undefined,
   is_tester: false,
+  inbox_status: 'resolved',
+  updated_at: '2025-01-31T09:00:00.000Z',
 };
 
 describe('toConversationListResponse', () => {
@@ -29,8 +31,14 @@ describe('toConversationListResponse', () => {
       tags: [],
       messaging_window_expires_at: null,
       is_tester: false,
+      inbox_status: 'resolved',
+      updated_at: '2025-01-31T09:00:00.000Z',
     });
     expect(ConversationListResponseSchema.safeParse(response).success).toBe(true);
+  });
+
+  it('refuses an inbox status outside the public enum (an upstream bug, answered 500)', () => {
+    expect(() => toConversationListResponse({ items: [{ ...bare, inbox_status: 'archived' }], next_cursor: '', has_more: false })).toThrow(/inbox_status/);
   });
 
   it('keeps present values and the page fields', () => {

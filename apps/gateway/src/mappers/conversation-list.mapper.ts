@@ -1,6 +1,6 @@
-import type { ConversationListItem, ConversationListResponse } from '@cmsg/api-schemas';
+import { type ConversationListItem, type ConversationListResponse, InboxStatusSchema } from '@cmsg/api-schemas';
 import type { ConversationListItem as ProtoConversationListItem, ListConversationsResponse } from '@cmsg/proto';
-import { mapOrNull, orNull, requiredField, toNamedRef, toTag } from './upstream-fields';
+import { mapOrNull, orNull, publicEnumValue, requiredField, toNamedRef, toTag } from './upstream-fields';
 
 export function toConversationListItem(item: ProtoConversationListItem): ConversationListItem {
   const contact = requiredField(item.contact, 'items[].contact');
@@ -25,6 +25,8 @@ export function toConversationListItem(item: ProtoConversationListItem): Convers
     tags: item.tags.map(toTag),
     messaging_window_expires_at: orNull(item.messaging_window_expires_at),
     is_tester: item.is_tester,
+    inbox_status: publicEnumValue(InboxStatusSchema.options, item.inbox_status, 'items[].inbox_status'),
+    updated_at: item.updated_at,
   };
 }
 

@@ -16,7 +16,45 @@ describe('list routes', () => {
       const response = await gateway.request('/v1/acme/conversations');
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ items: [], next_cursor: '', has_more: false });
-      expect(gateway.conversations.callsOf('listConversations')[0].request).toEqual({ caller, cursor: undefined, limit: 50, order: 'desc' });
+      expect(gateway.conversations.callsOf('listConversations')[0].request).toEqual({ caller, cursor: undefined, limit: 50, order: 'desc', tags: [] });
+    });
+
+    it('passes every filter, a repeated tag as the list and a single one as a list of one', async () => {
+      const [tagA, tagB, mailbox] = ['aaaaaaaa-2222-4333-8444-555555555555', 'bbbbbbbb-2222-4333-8444-555555555555', 'cccccccc-2222-4333-8444-555555555555'];
+      const filters = `inbox_status=pending&tag=${tagA}&tag=${tagB}&mailbox=${mailbox}&ai_employee=none&window=open&is_tester=false&updated_since=2025-01-31T10:00:00%2B02:00`;
+      expect((await gateway.request(`/v1/acme/conversations?${filters}`)).status).toBe(200);
+      expect((await gateway.request(`/v1/acme/conversations?tag=${tagA}&is_tester=true`)).status).toBe(200);
+      const [all, one] = gateway.conversations.callsOf('listConversations').map((call) => call.request);
+      expect(all).toEqual({
+        caller,
+        cursor: undefined,
+        limit: 50,
+        order: 'desc',
+        inbox_status: 'pending',
+        tags: [tagA, tagB],
+        mailbox,
+        ai_employee: 'none',
+        window: 'open',
+        is_tester: false,
+        updated_since: '2025-01-31T10:00:00+02:00',
+      });
+      expect(one).toMatchObject({ tags: [tagA], is_tester: true });
+    });
+
+    it.each([
+      'inbox_status=open',
+      'tag=not-a-uuid',
+      `tag=aaaaaaaa-2222-4333-8444-555555555555&tag=x`,
+      `${Array.from({ length: 21 }, () => 'tag=aaaaaaaa-2222-4333-8444-555555555555').join('&')}`,
+      'mailbox=sales',
+      'ai_employee=nobody',
+      'window=half',
+      'is_tester=yes',
+      'updated_since=yesterday',
+    ])('is 400 INVALID_REQUEST for the filter %s', async (query) => {
+      const response = await gateway.request(`/v1/acme/conversations?${query}`);
+      expect([response.status, ((await response.json()) as { code: string }).code]).toEqual([400, 'INVALID_REQUEST']);
+      expect(gateway.conversations.callsOf('listConversations')).toHaveLength(0);
     });
 
     it('passes cursor, limit and order', async () => {
@@ -38,6 +76,8 @@ describe('list routes', () => {
             tags: [],
             messaging_window_expires_at: undefined,
             is_tester: false,
+            inbox_status: 'pending',
+            updated_at: '2025-01-31T09:00:00.000Z',
           },
         ],
         next_cursor: 'next',
@@ -52,6 +92,8 @@ describe('list routes', () => {
         mailbox: null,
         ai_employee: { name: 'Ava' },
         messaging_window_expires_at: null,
+        inbox_status: 'pending',
+        updated_at: '2025-01-31T09:00:00.000Z',
       });
     });
 

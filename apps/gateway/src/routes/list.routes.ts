@@ -7,7 +7,19 @@ import { type BusinessRoute, businessRoute } from './business-route';
 export const listRoutes: readonly BusinessRoute[] = [
   businessRoute(listConversationsEndpoint, {
     call: ({ conversations }, { caller, query }) =>
-      conversations.listConversations({ caller, cursor: query.cursor, limit: query.limit, order: query.order }),
+      conversations.listConversations({
+        caller,
+        cursor: query.cursor,
+        limit: query.limit,
+        order: query.order,
+        inbox_status: query.inbox_status,
+        tags: query.tag ?? [],
+        mailbox: query.mailbox,
+        ai_employee: query.ai_employee,
+        window: query.window,
+        is_tester: query.is_tester,
+        updated_since: query.updated_since,
+      }),
     toResponse: toConversationListResponse,
   }),
   businessRoute(listContactsEndpoint, {

@@ -117,6 +117,10 @@ export class FakeConversationsService {
       listConversations: async () => ({ items: [], next_cursor: '', has_more: false }),
       listContacts: async () => ({ items: [], next_cursor: '', has_more: false }),
       listChannels: async () => ({ items: [] }),
+      getConversationTimeline: async ({ conversation_uuid }) => {
+        resolve(conversation_uuid);
+        return { items: [], next_cursor: '', has_more: false };
+      },
     };
   }
 }
