@@ -32,6 +32,11 @@ describe('cross-business isolation', () => {
     }
   });
 
+  it('never shows another business conversation timeline', async () => {
+    const response = await mine.api.get('/conversation/timeline', { conversation_uuid: victim.conversation });
+    expect([response.status, response.body.code]).toEqual([404, 'CONVERSATION_NOT_FOUND']);
+  });
+
   it('answers 403 when a token is used on the other business slug', async () => {
     const response = await mine.api.withSlug(theirs.slug).post('/conversation/status', { conversation: { uuid: victim.conversation } });
     expect([response.status, response.body.code]).toEqual([403, 'TOKEN_BUSINESS_MISMATCH']);

@@ -41,6 +41,8 @@ describe('GET /{slug}/conversations, /contacts, /tester/contacts (SPEC 4.4, 4.6)
       tags: [],
       messaging_window_expires_at: expect.any(String),
       is_tester: false,
+      inbox_status: 'resolved',
+      updated_at: expect.any(String),
     });
     const empty = response.body.items.at(-1);
     expect(empty.last_message_at).toBeNull();

@@ -35,9 +35,13 @@ export class ApiClient {
     });
   }
 
-  get<Body = any>(pathInBusiness: string, query: Record<string, string | number | undefined> = {}, headers: Record<string, string> = {}): Promise<ApiResponse<Body>> {
+  /** A list value repeats its parameter (`tag=a&tag=b`). */
+  get<Body = any>(pathInBusiness: string, query: Record<string, string | number | readonly string[] | undefined> = {}, headers: Record<string, string> = {}): Promise<ApiResponse<Body>> {
     const search = new URLSearchParams();
-    for (const [name, value] of Object.entries(query)) if (value !== undefined) search.set(name, String(value));
+    for (const [name, value] of Object.entries(query)) {
+      if (value === undefined) continue;
+      for (const item of typeof value === 'object' ? value : [value]) search.append(name, String(item));
+    }
     const suffix = search.size ? `?${search.toString()}` : '';
     return this.request('GET', `${this.businessPath(pathInBusiness)}${suffix}`, undefined, headers);
   }
