@@ -26,6 +26,7 @@ export type { ContactEntity, ContactLookupKey } from './contact/contact.entity';
 export { ConversationRepository } from './conversation/conversation.repository';
 export type { NewConversation, ConversationChange, InboxStatusChange, InboundMessageApplied } from './conversation/conversation.repository';
 export type { ConversationListFilter } from './conversation/conversation.repository';
+export { conversationListQuery } from './conversation/conversation.repository';
 export type { ConversationEntity, OutboxEvent, LastMessage } from './conversation/conversation.entity';
 export { MessageRepository } from './message/message.repository';
 export type { NewMessage, StoredError, UntranscribedMediaStatus, DeliveryStatusUpdate } from './message/message.repository';

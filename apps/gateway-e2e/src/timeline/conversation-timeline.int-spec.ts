@@ -230,7 +230,17 @@ describe('GET /{slug}/conversation/timeline (CONTRACT 9.1)', () => {
         } else if (kind === 'note') {
           await timeline.insertIfAbsent(scope, { id: uuid, conversationId: busy, kind: 'note', body: `n${index}`, author: { type: 'api_token', uuid: business.tokenUuid }, createdAt: at });
         } else if (kind === 'legacy') {
-          await timeline.insertIfAbsent(scope, { id: uuid, conversationId: busy, kind: 'inbox_status_changed', data: { from: 'resolved', to: 'pending', pending_reason: 'marked_pending' }, author: { type: 'system', uuid: null }, createdAt: at });
+          // As written before events had a kind of their own (the repository no longer writes it).
+          await storedCollection('timeline_events').insertOne({
+            _id: uuid,
+            business_id: business.businessId,
+            conversation_id: busy,
+            kind: 'inbox_status_changed',
+            body: null,
+            data: { from: 'resolved', to: 'pending', pending_reason: 'marked_pending' },
+            author: { type: 'system', uuid: null },
+            created_at: at,
+          } as never);
         } else {
           await storedCollection('timeline_events').insertOne({
             _id: uuid,

@@ -80,7 +80,7 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
    * the order, `filter` what the page is limited to (served by the list indexes of the schema).
    */
   listPage(scope: BusinessScope, page: { filter: ConversationListFilter; after: Fields; direction: 1 | -1; limit: number }): Promise<ConversationEntity[]> {
-    return ConversationModel.find(scopedFilter(scope, listQueryOf(page.filter, page.after)), LIST_PROJECTION)
+    return ConversationModel.find(scopedFilter(scope, conversationListQuery(page.filter, page.after)), LIST_PROJECTION)
       .sort({ sort_at: page.direction, _id: page.direction })
       .limit(page.limit)
       .lean<ConversationEntity[]>()
@@ -216,8 +216,11 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
   }
 }
 
-/** The list's filter and the cursor's keyset condition as one MongoDB filter (without the tenant key). */
-function listQueryOf(filter: ConversationListFilter, after: Fields): Fields {
+/**
+ * The list's filter and the cursor's keyset condition as one MongoDB filter (without the tenant
+ * key); exported for the spec that checks every combination against the list indexes.
+ */
+export function conversationListQuery(filter: ConversationListFilter, after: Fields): Fields {
   const query: Fields = {};
   const clauses: Fields[] = Object.keys(after).length > 0 ? [after] : [];
   if (filter.inboxStatus !== undefined) query['inbox_status'] = filter.inboxStatus;
