@@ -1,7 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ListCursorCodec, getConversationStatus, listConversations } from '@cmsg/conversations-domain';
+import { ListCursorCodec, conversationListFiltersOf, getConversationStatus, getConversationTimeline, listConversations } from '@cmsg/conversations-domain';
 import { businessScope, connectMongo, disconnectMongo } from '@cmsg/dal';
 import express from 'express';
 
@@ -72,7 +72,14 @@ async function serve(config: BareServerConfig): Promise<void> {
     tracked(getConversationStatus(scope, request.body.conversation)).then((snapshot) => response.json(snapshot), next);
   });
   app.get('/conversations', (request, response, next) => {
-    tracked(listConversations(scope, codec, { limit: Number(request.query['limit'] ?? 50), order: 'desc' })).then((page) => response.json(page), next);
+    const text = (name: string) => (typeof request.query[name] === 'string' ? (request.query[name] as string) : undefined);
+    const tags = ([] as unknown[]).concat(request.query['tag'] ?? []).map(String);
+    const filters = conversationListFiltersOf({ inbox_status: text('inbox_status'), tags, mailbox: undefined, ai_employee: undefined, window: undefined, is_tester: undefined, updated_since: undefined });
+    tracked(listConversations(scope, codec, { limit: Number(request.query['limit'] ?? 50), order: 'desc', filters })).then((page) => response.json(page), next);
+  });
+  app.get('/conversation/timeline', (request, response, next) => {
+    const page = getConversationTimeline(scope, codec, { conversationUuid: String(request.query['conversation_uuid']), kinds: [], order: 'asc', limit: Number(request.query['limit'] ?? 50) });
+    tracked(page).then((timeline) => response.json(timeline), next);
   });
   // A failed read is counted as a non-2xx by the load generator; its stack on every request would bury the figures.
   app.use((error: Error, _request: express.Request, response: express.Response, _next: express.NextFunction) => {

@@ -10,6 +10,8 @@ export interface BulkConversationsOptions {
   count: number;
   /** Messages per conversation, oldest first, alternating customer and business (0: none). */
   messages: number;
+  /** Inbox status and tags of conversation i (default: resolved, no tags). */
+  attributes?: (index: number) => { inbox_status?: string; tag_ids?: string[] };
 }
 
 /**
@@ -57,6 +59,7 @@ export async function insertBulkConversations(options: BulkConversationsOptions)
         mailbox_id: null,
         tag_ids: [],
         inbox_status: 'resolved',
+        ...options.attributes?.(index),
         last_message: last
           ? { uuid: last._id, body: last.body, content_type: 'text', is_from_customer: last.is_from_customer, created_at: last.created_at }
           : { uuid: randomUUID(), body: 'hello', content_type: 'text', is_from_customer: true, created_at: at },
@@ -76,4 +79,43 @@ export async function insertBulkConversations(options: BulkConversationsOptions)
     await collection('conversations').insertMany(conversations, { ordered: false });
   }
   return uuids;
+}
+
+export interface BulkTimelineOptions {
+  businessId: string;
+  conversationId: string;
+  /** Items in all, one second apart, newest now: four messages (customer and business in turn), then a note, then an inbox status change. */
+  items: number;
+}
+
+/** A long timeline for one conversation: messages, notes and inbox status changes written in bulk, as the product stores them. */
+export async function insertBulkTimeline(options: BulkTimelineOptions): Promise<void> {
+  const now = Date.now();
+  const messages = [];
+  const entries = [];
+  for (let index = 0; index < options.items; index += 1) {
+    const at = new Date(now - (options.items - index) * 1000);
+    const common = { _id: randomUUID(), business_id: options.businessId, conversation_id: options.conversationId, created_at: at };
+    const slot = index % 6;
+    if (slot < 4) {
+      const fromCustomer = slot % 2 === 0;
+      messages.push({
+        ...common,
+        is_from_customer: fromCustomer,
+        body: fromCustomer ? `Customer message ${index}` : `Business answer ${index}`,
+        content_type: 'text',
+        status: fromCustomer ? 'received' : 'sent',
+        media_transcription_pending: false,
+        is_simulated: false,
+        author: fromCustomer ? null : { type: 'api_token', uuid: null },
+      });
+    } else if (slot === 4) {
+      entries.push({ ...common, kind: 'note', body: `Note ${index}`, data: null, author: { type: 'api_token', uuid: null } });
+    } else {
+      entries.push({ ...common, kind: 'inbox_status_changed', body: null, data: { from: 'resolved', to: 'pending', pending_reason: 'marked_pending' }, author: { type: 'system', uuid: null } });
+    }
+  }
+  const collection = (name: string) => mongoose.connection.collection<{ _id: string }>(name);
+  if (messages.length > 0) await collection('messages').insertMany(messages, { ordered: false });
+  if (entries.length > 0) await collection('timeline_events').insertMany(entries, { ordered: false });
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -6,7 +7,7 @@ import { WORKSPACE_ROOT, createTestBusinessIn } from '@cmsg/testing';
 import { type BareReadsServer, startBareReadsServer } from './bare-reads-server';
 import { startBenchStack } from './bench-stack';
 import type { BenchmarkModule } from './benchmark-module';
-import { insertBulkConversations } from './bulk-conversations';
+import { insertBulkConversations, insertBulkTimeline } from './bulk-conversations';
 import { type CpuProfile, formatProfileSummary, summarizeCpuProfile } from './cpu-profile-summary';
 import type { FiguresRecorder } from './figures-recorder';
 import { type LoadFigures, formatFigures, runLoad } from './load-test';
@@ -19,15 +20,29 @@ interface Options {
   warmup: number;
   conversations: number;
   'large-conversations': number;
-  scenarios: ('status' | 'list')[];
+  'messages-per-conversation': number;
+  'timeline-items': number;
+  scenarios: Scenario['kind'][];
   'cpu-profile': string | undefined;
 }
 
-const DEFAULTS = { duration: 10, connections: 10, rounds: 3, warmup: 2, conversations: 1000, 'large-conversations': 100_000 };
+const DEFAULTS = {
+  duration: 10,
+  connections: 10,
+  rounds: 3,
+  warmup: 2,
+  conversations: 1000,
+  'large-conversations': 100_000,
+  'messages-per-conversation': 2,
+  'timeline-items': 300,
+};
+
+const SCENARIOS = ['status', 'list', 'timeline', 'filtered'] as const;
 
 type Path = 'full' | 'bare';
 
 interface Scenario {
+  kind: (typeof SCENARIOS)[number];
   label: string;
   method: 'GET' | 'POST';
   path: string;
@@ -47,17 +62,23 @@ interface Run {
  * list) at 100,000 in one business. Full and bare runs alternate, same connections and duration,
  * so a busy shared machine weighs on both alike; the figures are the medians over the rounds, with
  * the CPU each process spent per request.
+ * Issue 13 adds, at both sizes, a timeline page (GET /conversation/timeline, 50 items of a
+ * conversation with messages, notes and events) and a filtered list page (GET /conversations with
+ * inbox_status and tag: a third of the conversations pending, a quarter tagged).
  */
 export const conversationReadsBenchmark: BenchmarkModule = {
-  summary: 'POST /conversation/status and GET /conversations?limit=100: full path vs a bare Express handler on the same reads, alternating runs',
+  summary:
+    'POST /conversation/status, GET /conversations?limit=100, a timeline page and a filtered list page: full path vs a bare Express handler on the same reads, alternating runs',
   options: [
     `--duration <s>               each run (default ${DEFAULTS.duration})`,
     `--connections <n>            concurrent connections of the load (default ${DEFAULTS.connections})`,
     `--rounds <n>                 full/bare pairs per scenario (default ${DEFAULTS.rounds})`,
     `--warmup <s>                 unmeasured run of each path before a scenario (default ${DEFAULTS.warmup})`,
     `--conversations <n>          in the business (default ${DEFAULTS.conversations})`,
-    `--large-conversations <n>    then the list again at this many; 0 skips it (default ${DEFAULTS['large-conversations']})`,
-    '--scenarios <list>           status, list or both (default status,list; the list runs at both sizes)',
+    `--large-conversations <n>    then the list, timeline and filtered list again at this many; 0 skips it (default ${DEFAULTS['large-conversations']})`,
+    `--messages-per-conversation <n>  messages of each conversation (default ${DEFAULTS['messages-per-conversation']})`,
+    `--timeline-items <n>         messages, notes and events of the timeline conversation (default ${DEFAULTS['timeline-items']})`,
+    `--scenarios <list>           any of ${SCENARIOS.join(', ')} (default all; every one but status runs at both sizes)`,
     '--cpu-profile <dir>          node --cpu-prof of the gateway, the conversations service and the bare server, summarised at the end',
   ],
   run: async (argv, figures) => runConversationReads(figures.parameters(parseOptions(argv)), figures),
@@ -74,8 +95,10 @@ function parseOptions(argv: string[]): Options {
     return value;
   };
   const cpuProfile = values['cpu-profile'];
-  const scenarios = (values['scenarios'] ?? 'status,list').split(',');
-  if (scenarios.length === 0 || scenarios.some((scenario) => scenario !== 'status' && scenario !== 'list')) throw new Error(`--scenarios takes status, list or both, got ${values['scenarios']}`);
+  const scenarios = (values['scenarios'] ?? SCENARIOS.join(',')).split(',');
+  if (scenarios.length === 0 || scenarios.some((scenario) => !(SCENARIOS as readonly string[]).includes(scenario))) {
+    throw new Error(`--scenarios takes any of ${SCENARIOS.join(', ')}, got ${values['scenarios']}`);
+  }
   return {
     duration: integer('duration', 1),
     connections: integer('connections', 1),
@@ -83,6 +106,8 @@ function parseOptions(argv: string[]): Options {
     warmup: integer('warmup', 0),
     conversations: integer('conversations', 1),
     'large-conversations': integer('large-conversations', 0),
+    'messages-per-conversation': integer('messages-per-conversation', 0),
+    'timeline-items': integer('timeline-items', 51),
     scenarios: scenarios as Options['scenarios'],
     'cpu-profile': cpuProfile === undefined ? undefined : path.resolve(process.env['INIT_CWD'] ?? process.cwd(), cpuProfile),
   };
@@ -100,8 +125,13 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
   const measuredWindows: [number, number][] = [];
   try {
     await connectMongo(description.env['MONGODB_URI']!);
-    const business = await createTestBusinessIn(description, (seed) => seed);
-    const [statusConversation] = await insertBulkConversations({ businessId: business.businessId, from: 0, count: options.conversations, messages: 0 });
+    const tag = randomUUID();
+    const business = await createTestBusinessIn(description, (seed) => {
+      seed.tags = [{ uuid: tag, name: 'bench', color: '#000' }];
+    });
+    const bulk = { businessId: business.businessId, messages: options['messages-per-conversation'], attributes: filteredAttributes(tag) };
+    const [statusConversation] = await insertBulkConversations({ ...bulk, from: 0, count: options.conversations });
+    await insertBulkTimeline({ businessId: business.businessId, conversationId: statusConversation!, items: options['timeline-items'] });
     bare = await startBareReadsServer(
       { mongodbUri: description.env['MONGODB_URI']!, businessId: business.businessId, signingSecret: description.env['SIGNING_SECRET']! },
       nodeProfiling,
@@ -115,6 +145,7 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
       `\nconversation reads: ${options.connections} connections, ${options.rounds} rounds of ${options.duration} s per path (alternating, ${options.warmup} s warm-up each)`,
     );
     const status: Scenario = {
+      kind: 'status',
       label: `POST /conversation/status at ${options.conversations} conversations`,
       method: 'POST',
       path: '/conversation/status',
@@ -124,7 +155,7 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
       await expectAnswer(urls, headers, status, (body) => body.conversation?.uuid === statusConversation);
       await measure(status);
     }
-    if (options.scenarios.includes('list')) await measureLists(urls, headers, business.businessId, options, measure);
+    await measureSized(urls, headers, { ...bulk, timelineConversation: statusConversation!, tag }, options, measure);
   } finally {
     await bare?.stop();
     await disconnectMongo();
@@ -133,26 +164,68 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
   if (profileDir) printProfiles(profileDir, { gateway: description.pids['gateway-1']!, conversations: description.pids['conversations']!, bare: bare!.pid }, measuredWindows);
 }
 
-/** The list page at the business's size, then (after inserting the rest) at the large size. */
-async function measureLists(
+/** Conversation i: pending when i is a multiple of 3, tagged when a multiple of 4 (the filtered page matches every 12th). */
+function filteredAttributes(tag: string) {
+  return (index: number) => ({ inbox_status: index % 3 === 0 ? 'pending' : 'resolved', tag_ids: index % 4 === 0 ? [tag] : [] });
+}
+
+interface SizedData {
+  businessId: string;
+  messages: number;
+  attributes: (index: number) => { inbox_status?: string; tag_ids?: string[] };
+  timelineConversation: string;
+  tag: string;
+}
+
+/** The scenarios whose cost could grow with the business, at its size, then (after inserting the rest) at the large size. */
+async function measureSized(
   urls: Record<Path, string>,
   headers: Record<string, string>,
-  businessId: string,
+  data: SizedData,
   options: Options,
   measure: (scenario: Scenario) => Promise<void>,
 ): Promise<void> {
-  const list = (count: number): Scenario => ({ label: `GET /conversations?limit=100 at ${count} conversations`, method: 'GET', path: '/conversations?limit=100' });
-  await expectAnswer(urls, headers, list(options.conversations), (body) => body.items?.length === Math.min(100, options.conversations));
-  await measure(list(options.conversations));
+  const scenariosAt = (count: number): [Scenario, (body: any) => boolean][] => {
+    const pageOf = (size: number) => (body: any) => body.items?.length === size;
+    const all: [Scenario, (body: any) => boolean][] = [
+      [{ kind: 'list', label: `GET /conversations?limit=100 at ${count} conversations`, method: 'GET', path: '/conversations?limit=100' }, pageOf(Math.min(100, count))],
+      [
+        {
+          kind: 'timeline',
+          label: `GET /conversation/timeline?limit=50 (${options['timeline-items']} items) at ${count} conversations`,
+          method: 'GET',
+          path: `/conversation/timeline?conversation_uuid=${data.timelineConversation}&limit=50`,
+        },
+        pageOf(50),
+      ],
+      [
+        {
+          kind: 'filtered',
+          label: `GET /conversations?inbox_status=pending&tag=..&limit=50 at ${count} conversations`,
+          method: 'GET',
+          path: `/conversations?inbox_status=pending&tag=${data.tag}&limit=50`,
+        },
+        pageOf(Math.min(50, Math.ceil(count / 12))),
+      ],
+    ];
+    return all.filter(([scenario]) => options.scenarios.includes(scenario.kind));
+  };
+  for (const [scenario, isRight] of scenariosAt(options.conversations)) {
+    await expectAnswer(urls, headers, scenario, isRight);
+    await measure(scenario);
+  }
 
   const large = options['large-conversations'];
-  if (large > options.conversations) {
+  const sized = scenariosAt(large);
+  if (large > options.conversations && sized.length > 0) {
     const started = Date.now();
-    await insertBulkConversations({ businessId, from: options.conversations, count: large - options.conversations, messages: 0 });
+    await insertBulkConversations({ ...data, from: options.conversations, count: large - options.conversations });
     const seconds = (Date.now() - started) / 1000;
-    console.log(`\ninserted ${large - options.conversations} more conversations (and contacts) in ${seconds.toFixed(1)} s`);
-    await expectAnswer(urls, headers, list(large), (body) => body.items?.length === 100);
-    await measure(list(large));
+    console.log(`\ninserted ${large - options.conversations} more conversations (and contacts, ${data.messages} messages each) in ${seconds.toFixed(1)} s`);
+    for (const [scenario, isRight] of sized) {
+      await expectAnswer(urls, headers, scenario, isRight);
+      await measure(scenario);
+    }
   }
 }
 
