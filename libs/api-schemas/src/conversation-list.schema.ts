@@ -96,5 +96,7 @@ export const listConversationsEndpoint = definePublicEndpoint({
   successDescription: 'One page of conversations.',
   errorCodes: ['INVALID_CURSOR'],
   schemas: { query: ListConversationsQuerySchema, response: ConversationListResponseSchema },
-  requestExample: { query: { limit: '20', order: 'desc' } },
+  requestExample: {
+    query: { limit: '20', order: 'desc', inbox_status: 'pending', tag: ['3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c', '9d1c2b3a-4e5f-4a6b-8c7d-0e1f2a3b4c5d'], window: 'open' },
+  },
 });

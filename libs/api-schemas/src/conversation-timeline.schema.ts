@@ -36,4 +36,5 @@ export const conversationTimelineEndpoint = definePublicEndpoint({
   successDescription: 'One page of the timeline.',
   errorCodes: ['INVALID_CURSOR', 'CONVERSATION_NOT_FOUND'],
   schemas: { query: ConversationTimelineQuerySchema, response: ConversationTimelineResponseSchema },
+  requestExample: { query: { conversation_uuid: '0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b', kinds: 'message,note', order: 'desc', limit: '20' } },
 });

@@ -79,8 +79,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List conversations, most recent first by default, with cursor pagination */
+        /**
+         * List conversations, most recent first by default, with cursor pagination and filters
+         * @description Filters are optional and combined with AND. A cursor is bound to the filters and the order it was made with: using it with other filters is 400 `INVALID_CURSOR`.
+         */
         get: operations["listConversations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{slug}/conversation/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A conversation's messages, notes and events in one list, oldest first by default, with cursor pagination
+         * @description The same rows the AI employees read. A cursor is bound to the conversation, the kinds and the order it was made with: using it with others is 400 `INVALID_CURSOR`.
+         */
+        get: operations["getConversationTimeline"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1726,11 +1749,178 @@ export interface components {
              */
             messaging_window_expires_at: string | null;
             is_tester: boolean;
+            inbox_status: components["schemas"]["InboxStatus"];
+            /**
+             * Format: date-time
+             * @description Last change of the last message, inbox status, owner, tags or mailbox (what updated_since filters on).
+             * @example 2025-01-31T18:04:05.000Z
+             */
+            updated_at: string;
         };
         LastMessagePreview: {
             body: string;
             content_type: string;
             is_from_customer: boolean;
+        };
+        ConversationTimeline: {
+            items: components["schemas"]["TimelineItem"][];
+            /** @description Pass as cursor to get the next page; empty when has_more is false. */
+            next_cursor: string;
+            has_more: boolean;
+        };
+        /** @description A message, a note or an event of the conversation, told apart by kind. */
+        TimelineItem: components["schemas"]["TimelineMessageItem"] | components["schemas"]["TimelineNoteItem"] | {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            uuid: string;
+            /** @enum {string} */
+            kind: "event";
+            /**
+             * Format: date-time
+             * @example 2025-01-31T18:04:05.000Z
+             */
+            created_at: string;
+            author: components["schemas"]["TimelineAuthor"];
+            /** @enum {string} */
+            event: "inbox_status_changed";
+            data: components["schemas"]["InboxStatusChangedData"];
+        } | {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            uuid: string;
+            /** @enum {string} */
+            kind: "event";
+            /**
+             * Format: date-time
+             * @example 2025-01-31T18:04:05.000Z
+             */
+            created_at: string;
+            author: components["schemas"]["TimelineAuthor"];
+            /** @enum {string} */
+            event: "assignment_changed";
+            data: components["schemas"]["AssignmentChangedData"];
+        } | {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            uuid: string;
+            /** @enum {string} */
+            kind: "event";
+            /**
+             * Format: date-time
+             * @example 2025-01-31T18:04:05.000Z
+             */
+            created_at: string;
+            author: components["schemas"]["TimelineAuthor"];
+            /** @enum {string} */
+            event: "tags_changed";
+            data: components["schemas"]["TagsChangedData"];
+        } | {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            uuid: string;
+            /** @enum {string} */
+            kind: "event";
+            /**
+             * Format: date-time
+             * @example 2025-01-31T18:04:05.000Z
+             */
+            created_at: string;
+            author: components["schemas"]["TimelineAuthor"];
+            /** @enum {string} */
+            event: "mailbox_changed";
+            data: components["schemas"]["MailboxChangedData"];
+        } | {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            uuid: string;
+            /** @enum {string} */
+            kind: "event";
+            /**
+             * Format: date-time
+             * @example 2025-01-31T18:04:05.000Z
+             */
+            created_at: string;
+            author: components["schemas"]["TimelineAuthor"];
+            /** @enum {string} */
+            event: "schedule_created";
+            data: components["schemas"]["ScheduleEventData"];
+        } | {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            uuid: string;
+            /** @enum {string} */
+            kind: "event";
+            /**
+             * Format: date-time
+             * @example 2025-01-31T18:04:05.000Z
+             */
+            created_at: string;
+            author: components["schemas"]["TimelineAuthor"];
+            /** @enum {string} */
+            event: "schedule_cancelled";
+            data: components["schemas"]["ScheduleEventData"];
+        } | {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            uuid: string;
+            /** @enum {string} */
+            kind: "event";
+            /**
+             * Format: date-time
+             * @example 2025-01-31T18:04:05.000Z
+             */
+            created_at: string;
+            author: components["schemas"]["TimelineAuthor"];
+            /** @enum {string} */
+            event: "schedule_fired";
+            data: components["schemas"]["ScheduleEventData"];
+        } | {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            uuid: string;
+            /** @enum {string} */
+            kind: "event";
+            /**
+             * Format: date-time
+             * @example 2025-01-31T18:04:05.000Z
+             */
+            created_at: string;
+            author: components["schemas"]["TimelineAuthor"];
+            /** @enum {string} */
+            event: "action_group_escalated";
+            data: components["schemas"]["ActionGroupEscalatedData"];
+        };
+        ScheduleEventData: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            scheduled_message_uuid: string;
+        };
+        ActionGroupEscalatedData: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            action_group_uuid: string;
+            /** @description The error code that escalated the group. */
+            reason: string;
         };
         ContactList: {
             items: components["schemas"]["Contact"][];
@@ -3429,6 +3619,35 @@ export interface operations {
                  * @example desc
                  */
                 order?: "asc" | "desc";
+                /** @example pending */
+                inbox_status?: components["schemas"]["InboxStatus"];
+                /**
+                 * @description A tag uuid. Repeat the parameter (`tag=a&tag=b`, up to 20) for the conversations that have every one of them.
+                 * @example [
+                 *       "3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c",
+                 *       "9d1c2b3a-4e5f-4a6b-8c7d-0e1f2a3b4c5d"
+                 *     ]
+                 */
+                tag?: string[];
+                /** @description A mailbox uuid. */
+                mailbox?: string;
+                /**
+                 * @description An AI employee uuid, or `none` for the conversations no AI employee owns (the human team).
+                 * @example none
+                 */
+                ai_employee?: string | "none";
+                /**
+                 * @description The 24 h messaging window: open while the customer's last message is less than 24 h old; closed otherwise, also when the customer never wrote. Tester conversations are seen on the business's tester clock.
+                 * @example open
+                 */
+                window?: "open" | "closed";
+                /** @description true: tester conversations only; false: real conversations only. */
+                is_tester?: "true" | "false";
+                /**
+                 * @description Conversations changed at or after this time: a message shown as the last one, the inbox status, the owner, the tags or the mailbox.
+                 * @example 2025-01-31T00:00:00Z
+                 */
+                updated_since?: string;
             };
             header?: {
                 /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
@@ -3486,6 +3705,150 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: UNKNOWN_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getConversationTimeline: {
+        parameters: {
+            query: {
+                /** @description Opaque; the next_cursor of the previous page of the same endpoint, sort and filters. Expires after 24 h. */
+                cursor?: string;
+                /** @example 20 */
+                limit?: number;
+                /**
+                 * @description The conversation.
+                 * @example 0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b
+                 */
+                conversation_uuid: string;
+                /**
+                 * @description A comma list of message, note, event; all of them when absent.
+                 * @example message,note
+                 */
+                kinds?: string;
+                /**
+                 * @description asc: oldest first; desc: newest first. By created_at, a message before a note or an event of the same instant, then uuid.
+                 * @example desc
+                 */
+                order?: "asc" | "desc";
+            };
+            header?: {
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description The business slug (case-insensitive); must be the token's business. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the timeline. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationTimeline"];
+                };
+            };
+            /** @description Codes: INVALID_REQUEST, INVALID_CURSOR. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: INVALID_API_TOKEN. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: CONVERSATION_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
