@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type WebhookEndpointEntity, WebhookDeliveryRepository, WebhookEndpointRepository, businessScope, connectMongo, disconnectMongo } from '@cmsg/dal';
-import { AppProcess, WebhookReceiver, freePort, integrationStack, withDatabase } from '@cmsg/testing';
-import { WebhookFanOut, systemClock } from '@cmsg/webhooks';
+import { AppProcess, WebhookReceiver, freePort, integrationStack, webhookFanOut, withDatabase } from '@cmsg/testing';
 import mongoose from 'mongoose';
 
 jest.setTimeout(300_000);
@@ -19,7 +18,7 @@ describe('webhook delivery: dead receivers, disabling, kill -9 (own actions-runn
   const database = `cmsg_webhooks_resilience_${randomUUID().slice(0, 8)}`;
   const endpoints = new WebhookEndpointRepository();
   const deliveries = new WebhookDeliveryRepository();
-  const fanOut = new WebhookFanOut(endpoints, deliveries, systemClock);
+  const fanOut = webhookFanOut();
   const scope = businessScope(randomUUID());
   const crashScope = businessScope(randomUUID());
   const receivers: WebhookReceiver[] = [];
