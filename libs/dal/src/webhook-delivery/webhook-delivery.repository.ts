@@ -32,6 +32,22 @@ export interface DeliveryPagePosition {
   id: string;
 }
 
+function outcomeUpdate(outcome: AttemptOutcome) {
+  const status: DeliveryStatus = outcome.error === null ? 'succeeded' : outcome.nextAttemptAt ? 'pending' : 'failed';
+  const next = status === 'pending' ? outcome.nextAttemptAt : null;
+  return {
+    $set: {
+      status,
+      last_attempt_at: outcome.at,
+      last_status_code: outcome.statusCode,
+      last_error: outcome.error?.slice(0, 500) ?? null,
+      next_attempt_at: next,
+      due_at: next,
+    },
+    $inc: { attempts: 1, version: 1 },
+  };
+}
+
 export function deliveryId(eventId: string, endpointId: string): string {
   return `${eventId}:${endpointId}`;
 }
@@ -91,26 +107,14 @@ export class WebhookDeliveryRepository {
     return found.filter((delivery) => delivery.claim_id === claimId && delivery.status === 'pending').map((delivery) => ({ delivery, version: delivery.version }));
   }
 
-  /** Records an attempt's outcome unless another write came first (the lease ran out, a redelivery). Index { _id, version }. */
-  async recordOutcomeInAnyBusiness(claimed: ClaimedDelivery, outcome: AttemptOutcome): Promise<boolean> {
-    const succeeded = outcome.error === null;
-    const status: DeliveryStatus = succeeded ? 'succeeded' : outcome.nextAttemptAt ? 'pending' : 'failed';
-    const next = status === 'pending' ? outcome.nextAttemptAt : null;
-    const result = await WebhookDeliveryModel.updateOne(
-      { _id: claimed.delivery._id, version: claimed.version },
-      {
-        $set: {
-          status,
-          last_attempt_at: outcome.at,
-          last_status_code: outcome.statusCode,
-          last_error: outcome.error?.slice(0, 500) ?? null,
-          next_attempt_at: next,
-          due_at: next,
-        },
-        $inc: { attempts: 1, version: 1 },
-      },
-    );
-    return result.modifiedCount === 1;
+  /**
+   * Records attempts' outcomes in one bulk write, each unless another write came first (the lease
+   * ran out, a redelivery). Index { _id, version } for each update.
+   */
+  async recordOutcomesInAnyBusiness(outcomes: readonly { claimed: ClaimedDelivery; outcome: AttemptOutcome }[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    const operations = outcomes.map(({ claimed, outcome }) => ({ updateOne: { filter: { _id: claimed.delivery._id, version: claimed.version }, update: outcomeUpdate(outcome) } }));
+    await WebhookDeliveryModel.bulkWrite(operations as unknown as AnyBulkWriteOperation[], { ordered: false });
   }
 
   /** Gives up a claimed delivery without an attempt (its endpoint is gone or disabled). Index { _id, version }. */

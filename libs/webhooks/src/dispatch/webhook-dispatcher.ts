@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type ClaimedDelivery, type WebhookDeliveryRepository, type WebhookEndpointEntity, type WebhookEndpointRepository, businessScope } from '@cmsg/dal';
+import { type AttemptOutcome, type ClaimedDelivery, type WebhookDeliveryRepository, type WebhookEndpointEntity, type WebhookEndpointRepository, businessScope } from '@cmsg/dal';
 import type { Logger } from '@cmsg/platform';
 import type { Clock } from '../ports';
 import { deliveryHeaders } from '../signing/delivery-headers';
@@ -22,7 +22,7 @@ export interface WebhookDispatcherOptions {
 }
 
 export interface WebhookDispatcherDependencies {
-  deliveries: Pick<WebhookDeliveryRepository, 'findDueInAnyBusiness' | 'claimInAnyBusiness' | 'recordOutcomeInAnyBusiness' | 'abandonInAnyBusiness' | 'failPendingOfEndpoint'>;
+  deliveries: Pick<WebhookDeliveryRepository, 'findDueInAnyBusiness' | 'claimInAnyBusiness' | 'recordOutcomesInAnyBusiness' | 'abandonInAnyBusiness' | 'failPendingOfEndpoint'>;
   endpoints: Pick<WebhookEndpointRepository, 'findByIdsInAnyBusiness' | 'markFailingInAnyBusiness' | 'markSucceedingInAnyBusiness' | 'disableIfFailingSinceInAnyBusiness'>;
   transport: WebhookTransport;
   clock: Clock;
@@ -31,6 +31,20 @@ export interface WebhookDispatcherDependencies {
 
 /** Margin of a claim's lease beyond the attempt's own timeout. */
 const LEASE_MARGIN_MS = 5_000;
+/**
+ * Passes start at most this often when attempts finish one after another: each pass is one due
+ * query, so a busy dispatcher claims what finished attempts made room for in batches, not one by one.
+ */
+const MIN_PASS_INTERVAL_MS = 20;
+/** Outcomes are written together: at most this many in one bulk write, at most this long after the attempt. */
+const OUTCOME_BATCH = { size: 200, delayMs: 10 } as const;
+
+interface PendingOutcome {
+  claimed: ClaimedDelivery;
+  outcome: AttemptOutcome;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
 
 /**
  * Sends queued webhook deliveries, at least once. Each pass reads the due deliveries of the
@@ -44,6 +58,11 @@ export class WebhookDispatcher {
   private running = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
+  private wakeTimer: NodeJS.Timeout | undefined;
+  private wakeRequested = false;
+  private lastPassAt = 0;
+  private outcomes: PendingOutcome[] = [];
+  private outcomeTimer: NodeJS.Timeout | undefined;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly inFlightByEndpoint = new Map<string, number>();
 
@@ -65,9 +84,17 @@ export class WebhookDispatcher {
     await this.loop;
   }
 
-  /** Something may be due now (a delivery was queued in this process, an attempt finished). */
+  /** Something may be due now (a delivery was queued in this process, an attempt finished): a pass soon, at most one per MIN_PASS_INTERVAL_MS. */
   wake(): void {
-    this.wakeUp?.();
+    this.wakeRequested = true;
+    if (!this.wakeUp || this.wakeTimer) return;
+    this.wakeTimer = setTimeout(
+      () => {
+        this.wakeTimer = undefined;
+        this.wakeUp?.();
+      },
+      Math.max(0, this.lastPassAt + MIN_PASS_INTERVAL_MS - Date.now()),
+    );
   }
 
   /** One pass: claims what is due and has room, starts those attempts; answers how many started. */
@@ -101,6 +128,8 @@ export class WebhookDispatcher {
   private async run(): Promise<void> {
     while (this.running) {
       let more = false;
+      this.wakeRequested = false;
+      this.lastPassAt = Date.now();
       try {
         ({ more } = await this.dispatchDue());
       } catch (error) {
@@ -126,6 +155,7 @@ export class WebhookDispatcher {
     this.inFlight.add(attempt);
   }
 
+  /** Until idleMs passed or a wake (one asked for during the last pass included). */
   private idle(): Promise<void> {
     return new Promise((resolve) => {
       const done = (): void => {
@@ -135,7 +165,30 @@ export class WebhookDispatcher {
       };
       const timer = setTimeout(done, this.options.idleMs);
       this.wakeUp = done;
+      if (this.wakeRequested) this.wake();
     });
+  }
+
+  /** Queues an outcome for the next bulk write; resolves once it is written. */
+  private recordOutcome(claimed: ClaimedDelivery, outcome: AttemptOutcome): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.outcomes.push({ claimed, outcome, resolve, reject });
+      if (this.outcomes.length >= OUTCOME_BATCH.size) void this.flushOutcomes();
+      else this.outcomeTimer ??= setTimeout(() => void this.flushOutcomes(), OUTCOME_BATCH.delayMs);
+    });
+  }
+
+  private async flushOutcomes(): Promise<void> {
+    clearTimeout(this.outcomeTimer);
+    this.outcomeTimer = undefined;
+    const batch = this.outcomes;
+    this.outcomes = [];
+    try {
+      await this.dependencies.deliveries.recordOutcomesInAnyBusiness(batch);
+      for (const entry of batch) entry.resolve();
+    } catch (error) {
+      for (const entry of batch) entry.reject(error);
+    }
   }
 
   private async attempt(claimed: ClaimedDelivery, endpoint: WebhookEndpointEntity | null): Promise<void> {
@@ -151,7 +204,7 @@ export class WebhookDispatcher {
     try {
       statusCode = await transport.post(endpoint.url, delivery.body, deliveryHeaders(delivery.event_id, delivery.body, secrets, clock.now()), this.options.attemptTimeoutMs);
       if (statusCode >= 200 && statusCode < 300) {
-        await deliveries.recordOutcomeInAnyBusiness(claimed, { at: clock.now(), statusCode, error: null, nextAttemptAt: null });
+        await this.recordOutcome(claimed, { at: clock.now(), statusCode, error: null, nextAttemptAt: null });
         if (endpoint.failing_since) await this.dependencies.endpoints.markSucceedingInAnyBusiness(endpoint._id);
         return;
       }
@@ -161,7 +214,7 @@ export class WebhookDispatcher {
     }
     const at = clock.now();
     const nextAttemptAt = nextWebhookAttemptAt(delivery.attempts + 1, delivery.retry_until, at, this.options.retry);
-    await deliveries.recordOutcomeInAnyBusiness(claimed, { at, statusCode, error: problem, nextAttemptAt });
+    await this.recordOutcome(claimed, { at, statusCode, error: problem, nextAttemptAt });
     const log = { delivery_id: delivery._id, event_id: delivery.event_id, endpoint_id: endpoint._id, attempts: delivery.attempts + 1, problem };
     if (nextAttemptAt) logger.info({ ...log, next_attempt_at: nextAttemptAt }, 'webhook attempt failed; will retry');
     else logger.warn(log, 'webhook delivery failed after 24 h of retries');

@@ -60,6 +60,14 @@ describe('WebhookFanOut', () => {
     expect(wakes).toBe(1);
   });
 
+  it('fans many events out with one lookup per business, the same deliveries as one by one', async () => {
+    const second = { ...event, _id: 'e2', type: 'note.created' };
+    const third = { ...event, _id: 'e3', business_id: 'b2' };
+    expect(await fanOut.fanOutMany([event, second, third, { ...event, _id: 'p', type: 'ping' }])).toBe(5);
+    expect(store.deliveries.map((delivery) => delivery._id).sort()).toEqual([`${event._id}:all`, `${event._id}:messages`, 'e2:all', 'e2:notes', 'e3:other-business']);
+    expect(await fanOut.fanOutMany([event])).toBe(0);
+  });
+
   it('sends a ping only to the endpoint named, whatever it subscribes to', async () => {
     const ping = { ...event, _id: 'p1', type: 'ping', conversation_id: null, sequence: 0, data: {} };
     expect(await fanOut.fanOut(ping)).toBe(0);

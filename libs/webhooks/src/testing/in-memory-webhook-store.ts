@@ -51,22 +51,23 @@ export class InMemoryWebhookStore {
       }
       return claimed;
     },
-    recordOutcomeInAnyBusiness: async (claimed: ClaimedDelivery, outcome: AttemptOutcome) => {
-      const delivery = this.current(claimed);
-      if (!delivery) return false;
-      const status = outcome.error === null ? 'succeeded' : outcome.nextAttemptAt ? 'pending' : 'failed';
-      const next = status === 'pending' ? outcome.nextAttemptAt : null;
-      Object.assign(delivery, {
-        status,
-        last_attempt_at: outcome.at,
-        last_status_code: outcome.statusCode,
-        last_error: outcome.error,
-        next_attempt_at: next,
-        due_at: next,
-        attempts: delivery.attempts + 1,
-        version: delivery.version + 1,
-      });
-      return true;
+    recordOutcomesInAnyBusiness: async (outcomes: readonly { claimed: ClaimedDelivery; outcome: AttemptOutcome }[]) => {
+      for (const { claimed, outcome } of outcomes) {
+        const delivery = this.current(claimed);
+        if (!delivery) continue;
+        const status = outcome.error === null ? 'succeeded' : outcome.nextAttemptAt ? 'pending' : 'failed';
+        const next = status === 'pending' ? outcome.nextAttemptAt : null;
+        Object.assign(delivery, {
+          status,
+          last_attempt_at: outcome.at,
+          last_status_code: outcome.statusCode,
+          last_error: outcome.error,
+          next_attempt_at: next,
+          due_at: next,
+          attempts: delivery.attempts + 1,
+          version: delivery.version + 1,
+        });
+      }
     },
     abandonInAnyBusiness: async (claimed: ClaimedDelivery, reason: string) => {
       const delivery = this.current(claimed);
