@@ -20,9 +20,17 @@ const TICKS_PER_SECOND = 20;
  */
 export const webhooksBenchmark: BenchmarkModule = {
   summary: 'webhook deliveries/s and enqueue-to-receipt latency to a local receiver (own stack and MongoDB)',
-  options: ['--rate N      events per second (default 1000)', '--duration S  seconds of enqueueing (default 30)', '--endpoints N endpoints, one receiver (default 10)'],
+  options: [
+    '--rate N         events per second (default 1000)',
+    '--duration S     seconds of enqueueing (default 30)',
+    '--endpoints N    endpoints, one receiver (default 10)',
+    '--cpu-prof DIR   profile every app (node --cpu-prof), profiles written there when the stack stops',
+  ],
   async run(argv: string[], figures: FiguresRecorder): Promise<void> {
-    const options = figures.parameters(integerOptions(argv, { rate: 1000, duration: 30, endpoints: 10 }));
+    const profileAt = argv.indexOf('--cpu-prof');
+    const cpuProf = profileAt >= 0 ? argv[profileAt + 1] : undefined;
+    const rest = profileAt >= 0 ? [...argv.slice(0, profileAt), ...argv.slice(profileAt + 2)] : argv;
+    const options = figures.parameters(integerOptions(rest, { rate: 1000, duration: 30, endpoints: 10 }));
     const queuedAt = new Map<string, number>();
     const latencies: number[] = [];
     let lastReceipt = 0;
@@ -37,7 +45,10 @@ export const webhooksBenchmark: BenchmarkModule = {
       },
     );
     const url = await receiver.start();
-    const stack = await startBenchStack({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'warn' } });
+    const stack = await startBenchStack({
+      env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'warn' },
+      ...(cpuProf ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] } : {}),
+    });
     try {
       await connectMongo(stack.description.env['MONGODB_URI']!);
       const endpoints = new WebhookEndpointRepository();
