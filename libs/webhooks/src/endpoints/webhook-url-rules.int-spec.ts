@@ -1,8 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { WebhookDeliveryRepository, WebhookEndpointRepository, businessScope } from '@cmsg/dal';
 import { isCatalogError } from '@cmsg/errors';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import mongoose from 'mongoose';
 import { DEFAULT_WEBHOOK_RETRY_POLICY } from '../dispatch/retry-schedule';
 import { WebhookDispatcher } from '../dispatch/webhook-dispatcher';
@@ -69,36 +68,38 @@ describe('webhook URL rules on create, update and delivery (real MongoDB, system
   });
 
   it('checks again at delivery time: a dispatcher without the allowance does not connect to a loopback endpoint', async () => {
-    const received: string[] = [];
-    const receiver = createServer((request, response) => {
-      received.push(request.url ?? '');
-      response.writeHead(200).end();
+    // Counts connections: none may arrive, over http or over https to a name resolving to loopback.
+    let connections = 0;
+    const receiver = createServer((socket) => {
+      connections += 1;
+      socket.destroy();
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    const port = (receiver.address() as AddressInfo).port;
     const scope = businessScope(randomUUID());
-    const created = await createWebhookEndpoint(dependencies(true), scope, { url: `${url}/hook`, events: ['*'] });
-    await new WebhookFanOut(endpoints, deliveries, systemClock).fanOut({
-      _id: randomUUID(),
-      business_id: scope.businessId,
-      business_slug: 'url-rules',
-      conversation_id: null,
-      sequence: 0,
-      type: 'ping',
-      data: {},
-      created_at: new Date(),
-    }, { endpointId: created.uuid });
+    const overHttp = await createWebhookEndpoint(dependencies(true), scope, { url: `http://127.0.0.1:${port}/hook`, events: ['*'] });
+    // The name is resolved by the connection's own lookup, which refuses before connecting.
+    const byName = await createWebhookEndpoint(dependencies(true), scope, { url: `https://localhost:${port}/hook`, events: ['*'] });
+    const fanOut = new WebhookFanOut(endpoints, deliveries, systemClock);
+    for (const endpoint of [overHttp, byName]) {
+      await fanOut.fanOut(
+        { _id: randomUUID(), business_id: scope.businessId, business_slug: 'url-rules', conversation_id: null, sequence: 0, type: 'ping', data: {}, created_at: new Date() },
+        { endpointId: endpoint.uuid },
+      );
+    }
     const transport = new HttpWebhookTransport({ allowPrivate: false });
     const dispatcher = new WebhookDispatcher(
       { deliveries, endpoints, transport, clock: systemClock, logger: silentLogger },
       { retry: DEFAULT_WEBHOOK_RETRY_POLICY, concurrency: 4, endpointConcurrency: 2, idleMs: 50, attemptTimeoutMs: 10_000, disableAfterMs: 3_600_000 },
     );
-    expect((await dispatcher.dispatchDue()).started).toBe(1);
+    expect((await dispatcher.dispatchDue()).started).toBe(2);
     await dispatcher.settled();
     transport.destroy();
     await new Promise((resolve) => receiver.close(resolve));
-    expect(received).toEqual([]);
-    const [delivery] = await deliveries.listPage(scope, created.uuid, null, null, 10);
-    expect(delivery).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null, last_error: expect.stringMatching(/127\.0\.0\.1.*non-public/) });
+    expect(connections).toBe(0);
+    const [httpDelivery] = await deliveries.listPage(scope, overHttp.uuid, null, null, 10);
+    expect(httpDelivery).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null, last_error: 'the URL must use https' });
+    const [namedDelivery] = await deliveries.listPage(scope, byName.uuid, null, null, 10);
+    expect(namedDelivery).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null, last_error: expect.stringMatching(/localhost resolves to 127\.0\.0\.1.*non-public/) });
   });
 });
