@@ -1,12 +1,11 @@
 import { DateTimeSchema, UuidSchema } from './common.schema';
-import { ALL_EVENT_TYPES, EVENT_TYPES } from './event-types';
+import { EVENT_TYPES } from './event-envelope.schema';
+import { ALL_EVENT_TYPES } from './event-types';
 import { PaginationQuerySchema, pageOf } from './pagination.schema';
 import { z } from './zod';
 
 /** Limits of an endpoint's fields (the conversations service checks the same). */
 export const WEBHOOK_ENDPOINT_FIELD_LIMITS = { urlLength: 2048, descriptionLength: 500 } as const;
-
-export const EventTypeSchema = z.enum(EVENT_TYPES).openapi('EventType', { description: 'A public event type (CONTRACT 9.2).' });
 
 const SubscribedEventsSchema = z
   .array(z.enum([...EVENT_TYPES, ALL_EVENT_TYPES]))
