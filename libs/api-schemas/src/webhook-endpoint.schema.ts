@@ -34,9 +34,7 @@ export const WebhookDeliveryParamsSchema = z.object({ uuid: UuidSchema, event_id
 
 export const CreateWebhookEndpointRequestSchema = z
   .object({ url: WebhookUrlSchema, events: SubscribedEventsSchema, description: DescriptionSchema.nullable().optional() })
-  .openapi('CreateWebhookEndpointRequest', {
-    example: { url: 'https://crm.example.com/hooks/cmsg', events: ['message.received', 'conversation.inbox_status_changed'], description: 'CRM sync' },
-  });
+  .openapi('CreateWebhookEndpointRequest');
 
 export const UpdateWebhookEndpointRequestSchema = z
   .object({
@@ -45,7 +43,7 @@ export const UpdateWebhookEndpointRequestSchema = z
     description: DescriptionSchema.nullable().optional().openapi({ description: 'null clears it.' }),
     enabled: z.boolean().optional().openapi({ description: 'false stops deliveries (pending ones fail); true also forgets earlier failures.' }),
   })
-  .openapi('UpdateWebhookEndpointRequest', { description: 'Only the fields sent change.', example: { events: ['*'], enabled: true } });
+  .openapi('UpdateWebhookEndpointRequest', { description: 'Only the fields sent change.' });
 
 export const WebhookEndpointSchema = z
   .object({
@@ -65,7 +63,7 @@ const SecretSchema = z.string().openapi({
 
 export const CreatedWebhookEndpointSchema = WebhookEndpointSchema.extend({ secret: SecretSchema }).openapi('CreatedWebhookEndpoint');
 
-export const WebhookEndpointListQuerySchema = PaginationQuerySchema.openapi({ example: { limit: 20 } });
+export const WebhookEndpointListQuerySchema = PaginationQuerySchema;
 
 export const WebhookEndpointListResponseSchema = pageOf(WebhookEndpointSchema, 'WebhookEndpointList');
 
@@ -85,7 +83,7 @@ export const WebhookDeliverySchema = z
   })
   .openapi('WebhookDelivery');
 
-export const WebhookDeliveryListQuerySchema = PaginationQuerySchema.extend({ status: WebhookDeliveryStatusSchema.optional() }).openapi({ example: { status: 'failed', limit: 50 } });
+export const WebhookDeliveryListQuerySchema = PaginationQuerySchema.extend({ status: WebhookDeliveryStatusSchema.optional() });
 
 export const WebhookDeliveryListResponseSchema = pageOf(WebhookDeliverySchema, 'WebhookDeliveryList');
 

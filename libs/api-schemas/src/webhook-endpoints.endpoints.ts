@@ -28,6 +28,9 @@ export const createWebhookEndpointEndpoint = definePublicEndpoint({
   successDescription: 'The endpoint, enabled, with its secret.',
   errorCodes: ['WEBHOOK_ENDPOINT_LIMIT_REACHED'],
   schemas: { body: CreateWebhookEndpointRequestSchema, response: CreatedWebhookEndpointSchema },
+  requestExample: {
+    body: { url: 'https://crm.example.com/hooks/cmsg', events: ['message.received', 'conversation.inbox_status_changed'], description: 'CRM sync' },
+  },
 });
 
 export const listWebhookEndpointsEndpoint = definePublicEndpoint({
@@ -40,6 +43,7 @@ export const listWebhookEndpointsEndpoint = definePublicEndpoint({
   successDescription: 'One page of endpoints.',
   errorCodes: ['INVALID_CURSOR'],
   schemas: { query: WebhookEndpointListQuerySchema, response: WebhookEndpointListResponseSchema },
+  requestExample: { query: { limit: '20' } },
 });
 
 export const getWebhookEndpointEndpoint = definePublicEndpoint({
@@ -65,6 +69,7 @@ export const updateWebhookEndpointEndpoint = definePublicEndpoint({
   successDescription: 'The endpoint as changed.',
   errorCodes: ['WEBHOOK_ENDPOINT_NOT_FOUND'],
   schemas: { params: WebhookEndpointParamsSchema, body: UpdateWebhookEndpointRequestSchema, response: WebhookEndpointSchema },
+  requestExample: { body: { events: ['*'], enabled: true } },
 });
 
 export const deleteWebhookEndpointEndpoint = definePublicEndpoint({
@@ -117,6 +122,7 @@ export const listWebhookDeliveriesEndpoint = definePublicEndpoint({
   successDescription: 'One page of deliveries.',
   errorCodes: ['WEBHOOK_ENDPOINT_NOT_FOUND', 'INVALID_CURSOR'],
   schemas: { params: WebhookEndpointParamsSchema, query: WebhookDeliveryListQuerySchema, response: WebhookDeliveryListResponseSchema },
+  requestExample: { query: { status: 'failed', limit: '50' } },
 });
 
 export const redeliverWebhookEventEndpoint = definePublicEndpoint({
