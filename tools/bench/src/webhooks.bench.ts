@@ -24,13 +24,15 @@ export const webhooksBenchmark: BenchmarkModule = {
     '--rate N         events per second (default 1000)',
     '--duration S     seconds of enqueueing (default 30)',
     '--endpoints N    endpoints, one receiver (default 10)',
+    '--concurrency N  WEBHOOK_CONCURRENCY of the runner (default 64)',
+    '--endpoint-concurrency N  WEBHOOK_ENDPOINT_CONCURRENCY of the runner (default 8)',
     '--cpu-prof DIR   profile every app (node --cpu-prof), profiles written there when the stack stops',
   ],
   async run(argv: string[], figures: FiguresRecorder): Promise<void> {
     const profileAt = argv.indexOf('--cpu-prof');
     const cpuProf = profileAt >= 0 ? argv[profileAt + 1] : undefined;
     const rest = profileAt >= 0 ? [...argv.slice(0, profileAt), ...argv.slice(profileAt + 2)] : argv;
-    const options = figures.parameters(integerOptions(rest, { rate: 1000, duration: 30, endpoints: 10 }));
+    const options = figures.parameters(integerOptions(rest, { rate: 1000, duration: 30, endpoints: 10, concurrency: 64, 'endpoint-concurrency': 8 }));
     const queuedAt = new Map<string, number>();
     const latencies: number[] = [];
     let lastReceipt = 0;
@@ -46,7 +48,12 @@ export const webhooksBenchmark: BenchmarkModule = {
     );
     const url = await receiver.start();
     const stack = await startBenchStack({
-      env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'warn' },
+      env: {
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        WEBHOOK_CONCURRENCY: String(options.concurrency),
+        WEBHOOK_ENDPOINT_CONCURRENCY: String(options['endpoint-concurrency']),
+        LOG_LEVEL: 'warn',
+      },
       ...(cpuProf ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] } : {}),
     });
     try {
