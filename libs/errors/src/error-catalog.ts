@@ -113,9 +113,6 @@ export const ERROR_CATALOG = {
   CHAT_USER_ID_AMBIGUOUS: { httpStatus: 409, grpcStatus: GrpcStatus.ALREADY_EXISTS, message: 'Several contacts on different channels share this chat_user_id; add channel to the reference.' },
   NOT_A_TESTER_CONVERSATION: { httpStatus: 422, grpcStatus: GrpcStatus.FAILED_PRECONDITION, message: 'The conversation is not a tester conversation.' },
   INVALID_WEBHOOK_SIGNATURE: { httpStatus: 401, grpcStatus: GrpcStatus.UNAUTHENTICATED, message: 'The webhook signature is missing or does not match.' },
-  WEBHOOK_ENDPOINT_NOT_FOUND: { httpStatus: 404, grpcStatus: GrpcStatus.NOT_FOUND, message: 'The webhook endpoint does not exist in this business.' },
-  WEBHOOK_ENDPOINT_LIMIT_REACHED: { httpStatus: 409, grpcStatus: GrpcStatus.FAILED_PRECONDITION, message: 'The business already has the maximum number of webhook endpoints (20); delete one first.' },
-  EVENT_NOT_FOUND: { httpStatus: 404, grpcStatus: GrpcStatus.NOT_FOUND, message: 'The event does not exist in this business, or was never sent to this webhook endpoint.' },
   SERVICE_UNAVAILABLE: { httpStatus: 503, grpcStatus: GrpcStatus.UNAVAILABLE, message: 'A dependency is unavailable; retry with backoff.' },
   // CONTRACT 9: webhook endpoints and events. The endpoint limit is ALREADY_EXISTS (409 in the grpc-gateway
   // table), not RESOURCE_EXHAUSTED (429): waiting does not lift it.
