@@ -27,6 +27,8 @@ export KAFKAJS_NO_PARTITIONER_WARNING=1
 # Local use: gRPC in plaintext without caller credentials (production refuses to start like this;
 # docs/grpc.md). Set GRPC_TLS_* or GRPC_AUTH_TOKENS/GRPC_CLIENT_TOKEN and GRPC_ALLOW_INSECURE=false to try them.
 export GRPC_ALLOW_INSECURE=${GRPC_ALLOW_INSECURE:-true}
+# Local demos: webhook endpoints on this machine (http, loopback) are accepted (docs/webhooks.md).
+export WEBHOOK_ALLOW_PRIVATE_URLS=${WEBHOOK_ALLOW_PRIVATE_URLS:-true}
 
 start_app() {
   local app=$1 pid

@@ -24,11 +24,18 @@ const actionsRunnerConfigShape = {
   COMMAND_SESSION_TIMEOUT_MS: positiveInt(30_000, 6_000),
   /** Partitions of the command topic when this service creates it. */
   COMMAND_TOPIC_PARTITIONS: positiveInt(12),
-  WEBHOOK_CONCURRENCY: positiveInt(4),
-  /** First retry delay of a failed webhook attempt; doubles up to 1 h, for 24 h. */
+  /** Webhook attempts in flight in one replica, all endpoints together (each mostly waits on the network). */
+  WEBHOOK_CONCURRENCY: positiveInt(64),
+  /** Webhook attempts in flight to one endpoint in one replica; its other due deliveries wait, nobody else's do. */
+  WEBHOOK_ENDPOINT_CONCURRENCY: positiveInt(8),
+  /** First retry delay of a failed webhook attempt; doubles up to 1 h (with jitter), for 24 h. */
   WEBHOOK_RETRY_BASE_MS: positiveInt(5_000, 100),
-  /** Poll interval while no delivery is due (one query per interval per replica). */
-  WEBHOOK_IDLE_MS: positiveInt(1_000, 50),
+  /** Poll interval while no delivery is due (one query per interval per replica); bounds the delay of a delivery queued by another process. */
+  WEBHOOK_IDLE_MS: positiveInt(250, 20),
+  /** An endpoint that failed every attempt for this long is disabled (CONTRACT 9.2: 3 days). */
+  WEBHOOK_DISABLE_AFTER_MS: positiveInt(3 * 24 * 3_600_000, 1_000),
+  /** Deliveries to http and loopback/private hosts (tests, local demos); checked again at every connection. */
+  WEBHOOK_ALLOW_PRIVATE_URLS: configVars.webhookAllowPrivateUrls,
   SHUTDOWN_GRACE_MS: configVars.shutdownGraceMs,
   METRICS_PORT: configVars.metricsPort(9467),
   // Caller authentication, TLS and reflection of the gRPC services (docs/grpc.md).

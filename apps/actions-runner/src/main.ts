@@ -1,27 +1,33 @@
 import './instrument';
 import {
   ActionExecutor,
+  ActionGroupEventFanOut,
   AiPipelines,
   type ConversationCommand,
-  DEFAULT_WEBHOOK_RETRY_POLICY,
   ExecuteActionGroup,
   MongoFiredSchedules,
-  WebhookDispatcher,
-  WebhookOutbox,
   parseConversationCommand,
   systemClock,
 } from '@cmsg/actions-domain';
 import { AiProvider } from '@cmsg/ai-provider';
 import { CommandStreamConsumer, CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
-import { ActionGroupRepository, WebhookDeliveryRepository, WebhookRepository, connectMongo, disconnectMongo, isMongoConnected } from '@cmsg/dal';
+import {
+  ActionGroupRepository,
+  BusinessRepository,
+  WebhookDeliveryRepository,
+  WebhookEndpointRepository,
+  connectMongo,
+  disconnectMongo,
+  isMongoConnected,
+} from '@cmsg/dal';
 import { TOPIC, adaptUnaryService, cmsgMetrics, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
 import { ActionsServiceService, type ActionsServiceServer } from '@cmsg/proto';
+import { DEFAULT_WEBHOOK_RETRY_POLICY, HttpWebhookTransport, WebhookDispatcher, WebhookFanOut } from '@cmsg/webhooks';
 import { Partitioners } from 'kafkajs';
 import { actionsHandlers } from './actions.grpc';
 import { loadActionsRunnerConfig } from './config';
 import { conversationCommandHandler, conversationCommandPoisonHandler } from './conversation-command.handler';
 import { connectConversationServices } from './infrastructure/conversation-clients';
-import { fetchWebhookTransport } from './infrastructure/fetch-webhook-transport';
 
 const logger = createLogger('actions-runner');
 
@@ -36,10 +42,12 @@ runGrpcService({
     await connectMongo(config.MONGODB_URI, { queryShapeLog: config.CMSG_MONGO_SHAPE_LOG, queryShapeSource: 'actions-runner' });
     const groups = new ActionGroupRepository();
     const deliveries = new WebhookDeliveryRepository();
-    cmsgMetrics.gauge('cmsg_webhook_backlog', 'Webhook deliveries pending (due or waiting for a retry), in every business.', () => deliveries.countPendingOfAnyBusiness());
+    const endpoints = new WebhookEndpointRepository();
+    cmsgMetrics.gauge('cmsg_webhook_backlog', 'Webhook deliveries pending (due or waiting for a retry), in every business.', () => deliveries.countPendingInAnyBusiness());
     // The collections this service owns; autoIndex is off, so their indexes are created here.
     await groups.ensureIndexes();
     await deliveries.ensureIndexes();
+    await endpoints.ensureIndexes();
 
     const kafka = createKafka('actions-runner', config.KAFKA_BROKERS, logger);
     const topic = topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationCommands);
@@ -50,12 +58,24 @@ runGrpcService({
     const clock = systemClock;
     const services = connectConversationServices(clients, config.CONVERSATIONS_GRPC_ADDRESS);
     const ai = new AiPipelines(services, new AiProvider({ baseUrl: config.AI_BASE_URL, apiKey: config.AI_API_KEY }), clock, logger);
-    const endpoints = new WebhookRepository();
+    const dispatcher = new WebhookDispatcher(
+      { deliveries, endpoints, transport: new HttpWebhookTransport({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS }), clock, logger },
+      {
+        retry: { ...DEFAULT_WEBHOOK_RETRY_POLICY, baseDelayMs: config.WEBHOOK_RETRY_BASE_MS },
+        concurrency: config.WEBHOOK_CONCURRENCY,
+        endpointConcurrency: config.WEBHOOK_ENDPOINT_CONCURRENCY,
+        idleMs: config.WEBHOOK_IDLE_MS,
+        attemptTimeoutMs: 10_000,
+        disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS,
+      },
+    );
+    // Events of action groups run here: the dispatcher of this replica wakes as soon as they are queued.
+    const fanOut = new WebhookFanOut(endpoints, deliveries, clock, () => dispatcher.wake());
     const executeGroup = new ExecuteActionGroup({
       groups,
       executor: new ActionExecutor(services, ai),
       actions: services.actions,
-      webhooks: new WebhookOutbox(endpoints, deliveries),
+      webhooks: new ActionGroupEventFanOut(fanOut, new BusinessRepository()),
       clock,
       logger,
     });
@@ -76,12 +96,6 @@ runGrpcService({
       // Rides out a conversations-service restart (about 90 s) before a group is given up.
       retry: { attempts: 8, initialBackoffMs: 1_000, maxBackoffMs: 30_000 },
       consumerConfig: { sessionTimeout: config.COMMAND_SESSION_TIMEOUT_MS, heartbeatInterval: Math.floor(config.COMMAND_SESSION_TIMEOUT_MS / 10) },
-    });
-    const dispatcher = new WebhookDispatcher(deliveries, endpoints, fetchWebhookTransport, clock, logger, {
-      retry: { ...DEFAULT_WEBHOOK_RETRY_POLICY, baseDelayMs: config.WEBHOOK_RETRY_BASE_MS },
-      concurrency: config.WEBHOOK_CONCURRENCY,
-      idleMs: config.WEBHOOK_IDLE_MS,
-      attemptTimeoutMs: 10_000,
     });
 
     grpcServices.add(

@@ -30,6 +30,8 @@ export const config = loadConfig({
   TRANSCRIPTION_MODEL: z.string().min(1).default('whisper-1'),
   SPEECH_TRANSCRIPTION_COST_TOKENS: z.coerce.number().int().min(0).default(500),
   FILE_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
+  // Webhook endpoint URLs (docs/webhooks.md).
+  WEBHOOK_ALLOW_PRIVATE_URLS: configVars.webhookAllowPrivateUrls,
 });
 
 export type ConversationsConfig = typeof config;

@@ -1,7 +1,17 @@
 import './instrument';
 import { CloudApiClient } from '@cmsg/chat-platform';
 import { ConversationOutbox, ListCursorCodec } from '@cmsg/conversations-domain';
-import { ConversationRepository, connectMongo, disconnectMongo, ensureIndexes, isMongoConnected, pingMongo } from '@cmsg/dal';
+import {
+  BusinessRepository,
+  ConversationRepository,
+  WebhookDeliveryRepository,
+  WebhookEndpointRepository,
+  connectMongo,
+  disconnectMongo,
+  ensureIndexes,
+  isMongoConnected,
+  pingMongo,
+} from '@cmsg/dal';
 import { Files } from '@cmsg/files';
 import { MONGODB_HEALTH_SERVICE, TOPIC, adaptUnaryService, cmsgMetrics, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
 import {
@@ -10,7 +20,10 @@ import {
   ConversationsServiceService,
   type ConversationsServiceServer,
   FilesServiceService,
+  WebhookEndpointsServiceService,
+  type WebhookEndpointsServiceServer,
 } from '@cmsg/proto';
+import { WebhookFanOut, systemClock } from '@cmsg/webhooks';
 import { startChatInboundConsumer } from './chat-inbound.consumer';
 import { conversationActionHandlers } from './conversation-actions.grpc';
 import { config } from './config';
@@ -20,6 +33,7 @@ import { messageSendingHandlers } from './message-sending.grpc';
 import { filesHandlers } from './files.grpc';
 import { startOutboxRelay } from './outbox-relay';
 import { startUploadSweeper } from './upload-sweeper';
+import { webhookEndpointsHandlers } from './webhook-endpoints.grpc';
 
 const logger = createLogger('conversations');
 
@@ -60,6 +74,23 @@ runGrpcService({
       ),
     );
     services.add(FilesServiceService, filesHandlers({ files, logger }));
+    const webhookEndpoints = new WebhookEndpointRepository();
+    const webhookDeliveries = new WebhookDeliveryRepository();
+    services.add(
+      WebhookEndpointsServiceService,
+      adaptUnaryService<WebhookEndpointsServiceServer>(
+        webhookEndpointsHandlers({
+          endpoints: webhookEndpoints,
+          deliveries: webhookDeliveries,
+          businesses: new BusinessRepository(),
+          fanOut: new WebhookFanOut(webhookEndpoints, webhookDeliveries, systemClock),
+          urlPolicy: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS },
+          cursors: new ListCursorCodec(config.SIGNING_SECRET),
+          clock: systemClock,
+        }),
+        logger,
+      ),
+    );
     const conversations = new ConversationRepository();
     cmsgMetrics.gauge('cmsg_outbox_backlog', 'Conversations whose outbox still holds events not yet published to conversation-events.', () =>
       conversations.countWithUnpublishedEventsAcrossBusinesses(),

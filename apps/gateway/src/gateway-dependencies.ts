@@ -6,6 +6,7 @@ import type {
   FilesServiceClient,
   PromiseClient,
   SchedulerServiceClient,
+  WebhookEndpointsServiceClient,
 } from '@cmsg/proto';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { GatewayConfig } from './config';
@@ -21,6 +22,7 @@ export interface Upstreams {
   actions: PromiseClient<ActionsServiceClient>;
   scheduler: PromiseClient<SchedulerServiceClient>;
   files: PromiseClient<FilesServiceClient>;
+  webhookEndpoints: PromiseClient<WebhookEndpointsServiceClient>;
 }
 
 /** Everything createGatewayApp needs from the outside; main.ts wires real ones, tests wire doubles. */

@@ -13,12 +13,7 @@ export { getActionGroup } from './action-group/get-action-group.usecase';
 export { ESCALATING_CODES, isEscalatingCode } from './action-group/failure-policy';
 export { AiPipelines } from './ai/ai-pipelines';
 export { requestAiAssistance } from './ai/ai-assistance.usecase';
-export { WebhookOutbox } from './webhooks/webhook-outbox';
-export { WebhookDispatcher } from './webhooks/webhook-dispatcher';
-export type { WebhookTransport, WebhookDispatcherOptions } from './webhooks/webhook-dispatcher';
-export { DEFAULT_WEBHOOK_RETRY_POLICY, webhookRetryDelayMs, nextWebhookAttemptAt } from './webhooks/webhook-retry';
-export type { WebhookRetryPolicy } from './webhooks/webhook-retry';
-export { WEBHOOK_SIGNATURE_HEADER, signWebhookBody, verifyWebhookSignature } from './webhooks/webhook-signature';
+export { ActionGroupEventFanOut } from './webhooks/action-group-event-fan-out';
 export { WEBHOOK_EVENT_TYPES, deterministicUuid } from './webhooks/webhook-events';
 export type { WebhookEvent, WebhookEventType } from './webhooks/webhook-events';
 

@@ -23,7 +23,7 @@ const DeliveryHeadersSchema = z.object({
     example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
   }),
   [WEBHOOK_DELIVERY_HEADERS.legacySignature]: z.string().openapi({
-    description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the whole `whsec_...` secret string, as before Standard Webhooks.',
+    description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the whole `whsec_...` secret string, as before Standard Webhooks; one `v1=` per live secret (two for 24 h after a rotation).',
     example: 't=1767225600,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd',
   }),
 });

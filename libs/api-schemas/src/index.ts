@@ -2,6 +2,7 @@ export { API_VERSION } from './api-version';
 export * from './api-token-scope';
 export { MAX_JSON_BODY_BYTES, MAX_CHAT_WEBHOOK_BODY_BYTES } from './limits';
 export * from './common.schema';
+export * from './event-types';
 export * from './error-body.schema';
 export * from './headers.schema';
 export * from './conversation-reference.schema';
@@ -51,3 +52,16 @@ export * from './event-envelope.schema';
 export { EVENT_EXAMPLES } from './event-examples';
 export { WEBHOOK_DELIVERY_HEADERS } from './event-webhooks.openapi';
 export { UNSCOPED_PATHS, UNSCOPED_ROUTES, CHAT_WEBHOOK_SIGNATURE_HEADER } from './unscoped-routes';
+export * from './webhook-endpoint.schema';
+export {
+  createWebhookEndpointEndpoint,
+  listWebhookEndpointsEndpoint,
+  getWebhookEndpointEndpoint,
+  updateWebhookEndpointEndpoint,
+  deleteWebhookEndpointEndpoint,
+  rotateWebhookSecretEndpoint,
+  pingWebhookEndpointEndpoint,
+  listWebhookDeliveriesEndpoint,
+  redeliverWebhookEventEndpoint,
+  WEBHOOK_ENDPOINT_ENDPOINTS,
+} from './webhook-endpoints.endpoints';

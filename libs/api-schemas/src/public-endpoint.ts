@@ -1,7 +1,7 @@
 import type { ErrorCode } from '@cmsg/errors';
 import type { z } from 'zod';
 
-export type EndpointMethod = 'get' | 'post' | 'delete';
+export type EndpointMethod = 'get' | 'post' | 'patch' | 'delete';
 
 export interface EndpointSchemas {
   params?: z.ZodObject;

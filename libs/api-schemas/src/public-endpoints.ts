@@ -11,6 +11,7 @@ import { FILE_ENDPOINTS } from './files.endpoints';
 import { MESSAGE_ENDPOINTS } from './messages.endpoints';
 import { SCHEDULED_MESSAGE_ENDPOINTS } from './scheduled-messages.endpoints';
 import { TESTER_ENDPOINTS } from './tester.endpoints';
+import { WEBHOOK_ENDPOINT_ENDPOINTS } from './webhook-endpoints.endpoints';
 import type { PublicEndpoint } from './public-endpoint';
 
 /** Every public business endpoint; the gateway routes exactly these and the OpenAPI document lists them. */
@@ -30,4 +31,5 @@ export const PUBLIC_ENDPOINTS: readonly PublicEndpoint[] = [
   ...SCHEDULED_MESSAGE_ENDPOINTS,
   ...TESTER_ENDPOINTS,
   ...FILE_ENDPOINTS,
+  ...WEBHOOK_ENDPOINT_ENDPOINTS,
 ];

@@ -51,8 +51,10 @@ export { QuickReplyRepository } from './quick-reply/quick-reply.repository';
 export type { QuickReplyEntity } from './quick-reply/quick-reply.entity';
 export { PaymentRepository } from './payment/payment.repository';
 export type { PaymentEntity } from './payment/payment.entity';
-export { WebhookRepository } from './webhook/webhook.repository';
-export type { WebhookEntity } from './webhook/webhook.entity';
+export { WebhookEndpointRepository } from './webhook-endpoint/webhook-endpoint.repository';
+export type { NewWebhookEndpoint, WebhookEndpointChanges, EndpointPagePosition, WebhookEndpointSeed } from './webhook-endpoint/webhook-endpoint.repository';
+export { WEBHOOK_ENDPOINT_LIMIT } from './webhook-endpoint/webhook-endpoint.entity';
+export type { WebhookEndpointEntity, WebhookSecretEntity } from './webhook-endpoint/webhook-endpoint.entity';
 export { FileRepository } from './file/file.repository';
 export type { NewFile, ExpiredUpload } from './file/file.repository';
 export { FILE_MODULES } from './file/file.entity';
@@ -64,15 +66,15 @@ export type { InsertPendingResult, ScheduleOutcome, ExecutingStatus, FireClaim }
 export type { ScheduledMessageEntity, DueSchedule, ScheduleAuthor } from './scheduled-message/scheduled-message.entity';
 export { defaultScheduledTemplateId } from './channel/default-scheduled-template';
 
-// Action groups and webhook deliveries (libs/actions-domain).
+// Action groups (libs/actions-domain) and webhook deliveries (libs/webhooks).
 export { ActionGroupRepository } from './action-group/action-group.repository';
 export type { ActionGroupStore, ActionResultUpdate, RecordedResult } from './action-group/action-group.repository';
 export { ACTION_STATUSES, FINAL_ACTION_STATUSES, GROUP_STATUSES, isFinalActionStatus } from './action-group/action-group.entity';
 export type { ActionErrorRecord, ActionGroupEntity, ActionRecord, ActionStatus, FinalActionStatus, GroupStatus } from './action-group/action-group.entity';
-export { WebhookDeliveryRepository } from './webhook-delivery/webhook-delivery.repository';
-export type { DeliveryFailure, LeasedDelivery } from './webhook-delivery/webhook-delivery.repository';
+export { WebhookDeliveryRepository, deliveryId } from './webhook-delivery/webhook-delivery.repository';
+export type { AttemptOutcome, ClaimedDelivery, DeliveryPagePosition, DueDelivery } from './webhook-delivery/webhook-delivery.repository';
+export { DELIVERY_STATUSES } from './webhook-delivery/webhook-delivery.entity';
 export type { DeliveryStatus, WebhookDeliveryEntity } from './webhook-delivery/webhook-delivery.entity';
-export type { WebhookEndpoint } from './webhook/webhook.repository';
 
 // The query-shape check (docs/data-layer.md, "Every query served by an index").
 export type { ConnectMongoOptions } from './mongo-connection';

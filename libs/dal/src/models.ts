@@ -16,7 +16,7 @@ import { MailboxModel } from './mailbox/mailbox.schema';
 import { AiEmployeeModel } from './ai-employee/ai-employee.schema';
 import { TemplateModel } from './template/template.schema';
 import { QuickReplyModel } from './quick-reply/quick-reply.schema';
-import { WebhookModel } from './webhook/webhook.schema';
+import { WebhookEndpointModel } from './webhook-endpoint/webhook-endpoint.schema';
 import { PaymentModel } from './payment/payment.schema';
 import { FileModel } from './file/file.schema';
 import { ScheduledMessageModel } from './scheduled-message/scheduled-message.schema';
@@ -37,7 +37,7 @@ export {
   AiEmployeeModel,
   TemplateModel,
   QuickReplyModel,
-  WebhookModel,
+  WebhookEndpointModel,
   PaymentModel,
   FileModel,
   ScheduledMessageModel,
@@ -57,7 +57,7 @@ export const ALL_MODELS = [
   AiEmployeeModel,
   TemplateModel,
   QuickReplyModel,
-  WebhookModel,
+  WebhookEndpointModel,
   PaymentModel,
   FileModel,
   ScheduledMessageModel,

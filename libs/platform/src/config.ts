@@ -40,4 +40,9 @@ export const configVars = {
   rateLimitPerMinute: z.coerce.number().int().min(1).default(60),
   otelEndpoint: z.string().url().optional(),
   shutdownGraceMs: z.coerce.number().int().min(0).default(25000),
+  /** Webhook endpoints on http and loopback/private hosts (tests, local demos); a public host still needs https. */
+  webhookAllowPrivateUrls: z
+    .enum(['true', 'false', '1', '0'], { message: 'expected true or false' })
+    .default('false')
+    .transform((value) => value === 'true' || value === '1'),
 };

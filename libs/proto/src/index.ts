@@ -7,5 +7,6 @@ export * from './generated/cmsg/actions/v1/actions';
 export * from './generated/google/protobuf/struct';
 export * from './generated/cmsg/scheduler/v1/scheduler';
 export * from './generated/cmsg/files/v1/files';
+export * from './generated/cmsg/webhooks/v1/webhooks';
 export * from './generated/file-descriptor-set';
 export * from './client';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { API_TOKEN_SCOPES } from '@cmsg/api-schemas';
-import { phoneLookupKey } from '@cmsg/dal';
+import { ALL_EVENT_TYPES, API_TOKEN_SCOPES, EVENT_TYPES } from '@cmsg/api-schemas';
+import { WEBHOOK_ENDPOINT_LIMIT, phoneLookupKey } from '@cmsg/dal';
 import { API_TOKEN_PATTERN } from './api-token';
 import { SEED_TIME_HINT, isSeedTime } from './seed-time';
 
@@ -116,12 +116,17 @@ export const quickReplySeedSchema = seedObject({
   actions: z.array(seedObject({ text: z.string().min(1).max(4096) })).default([]),
 });
 
-export const WEBHOOK_EVENTS = ['action.failed', 'action_group.finished'] as const;
+/** What a seeded endpoint subscribes to when the file names no events (the action webhooks of CONTRACT 4). */
+export const DEFAULT_SEED_WEBHOOK_EVENTS = ['action.failed', 'action_group.finished'] as const;
 
+/** A webhook endpoint (CONTRACT 9.2): its secret is used as given, `whsec_<base64>` or any other string (docs/webhooks.md). */
 export const webhookSeedSchema = seedObject({
   url: z.url({ protocol: /^https?$/ }),
   secret: z.string().min(16, { message: 'expected a secret of at least 16 characters' }),
-  events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).default([...WEBHOOK_EVENTS]),
+  events: z
+    .array(z.enum([...EVENT_TYPES, ALL_EVENT_TYPES]))
+    .min(1)
+    .default([...DEFAULT_SEED_WEBHOOK_EVENTS]),
 });
 
 export const paymentSeedSchema = seedObject({
@@ -201,7 +206,7 @@ export const businessSeedSchema = seedObject({
   mailbox_categories: z.array(mailboxCategorySeedSchema).default([]),
   templates: z.array(templateSeedSchema).default([]),
   quick_replies: z.array(quickReplySeedSchema).default([]),
-  webhooks: z.array(webhookSeedSchema).default([]),
+  webhooks: z.array(webhookSeedSchema).max(WEBHOOK_ENDPOINT_LIMIT).default([]),
   payment_profile: paymentProfileSeedSchema.nullable().default(null),
   contacts: z.array(contactSeedSchema).default([]),
 });

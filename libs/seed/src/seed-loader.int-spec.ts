@@ -10,7 +10,7 @@ import {
   MessageRepository,
   PaymentRepository,
   TemplateRepository,
-  WebhookRepository,
+  WebhookEndpointRepository,
   businessScope,
 } from '@cmsg/dal';
 import { hashApiToken } from './api-token';
@@ -94,7 +94,7 @@ const EXPECTED_TOTALS = {
   mailboxes: 1,
   templates: 1,
   quick_replies: 1,
-  webhooks: 1,
+  webhook_endpoints: 1,
   contacts: 3,
   conversations: 3,
   messages: 5,
@@ -107,7 +107,7 @@ function countsOf(summary: SeedSummary, key: 'total' | 'inserted' | 'updated'): 
 
 const zeroes = Object.fromEntries(Object.keys(EXPECTED_TOTALS).map((collection) => [collection, 0]));
 
-const STORED_COLLECTIONS = ['api_tokens', 'channels', 'contacts', 'conversations', 'messages', 'payments', 'templates', 'webhooks'];
+const STORED_COLLECTIONS = ['api_tokens', 'channels', 'contacts', 'conversations', 'messages', 'payments', 'templates', 'webhook_endpoints'];
 
 /** Documents of the business in each collection, read straight from the database. */
 async function documentCounts(businessId: string): Promise<Record<string, number>> {
@@ -126,7 +126,7 @@ const conversations = new ConversationRepository();
 const messages = new MessageRepository();
 const payments = new PaymentRepository();
 const templates = new TemplateRepository();
-const webhooks = new WebhookRepository();
+const webhookEndpoints = new WebhookEndpointRepository();
 
 describe('seedDatabase on MongoDB', () => {
   const dbName = `cmsg_seedtest_${randomBytes(4).toString('hex')}`;
@@ -155,7 +155,7 @@ describe('seedDatabase on MongoDB', () => {
     expect(countsOf(second, 'inserted')).toEqual(zeroes);
     expect(countsOf(second, 'updated')).toEqual(zeroes);
     expect(await documentCounts(businessId)).toEqual(before);
-    expect(before).toMatchObject({ api_tokens: 2, contacts: 3, conversations: 3, messages: 5, payments: 1, webhooks: 1 });
+    expect(before).toMatchObject({ api_tokens: 2, contacts: 3, conversations: 3, messages: 5, payments: 1, webhook_endpoints: 1 });
   });
 
   it('stores tokens hashed, lookup keys, and the derived conversation fields', async () => {
@@ -178,9 +178,14 @@ describe('seedDatabase on MongoDB', () => {
     const channel = await channels.findByPublicKey(scope, 'main');
     expect(channel).toMatchObject({ _id: seedIds.channel(summary.uuid, 'main'), phone: '+5215500000000', status: 'connected', default_scheduled_template: 'follow_up' });
     expect(await templates.findById(scope, seed.businesses[0].templates![0].uuid)).toMatchObject({ channel_id: channel?._id, variable_count: 1 });
-    expect((await webhooks.listOfBusiness(scope))[0]).toMatchObject({
+    expect((await webhookEndpoints.listOfBusiness(scope))[0]).toMatchObject({
       _id: seedIds.webhook(summary.uuid, 'https://hooks.example.com/cmsg'),
+      url: 'https://hooks.example.com/cmsg',
       events: ['action.failed', 'action_group.finished'],
+      secrets: [{ secret: seed.businesses[0].webhooks![0].secret, expires_at: null }],
+      enabled: true,
+      failing_since: null,
+      slot: expect.any(Number),
     });
 
     const contactId = seed.businesses[0].contacts![0].uuid;

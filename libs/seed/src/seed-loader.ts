@@ -15,7 +15,7 @@ import {
   type SeedUpsert,
   type UpsertCounts,
   UpsertConflictError,
-  WebhookRepository,
+  WebhookEndpointRepository,
   ensureIndexes,
 } from '@cmsg/dal';
 import mongoose from 'mongoose';
@@ -34,7 +34,7 @@ export const SEEDED_COLLECTIONS = [
   'mailboxes',
   'templates',
   'quick_replies',
-  'webhooks',
+  'webhook_endpoints',
   'contacts',
   'conversations',
   'messages',
@@ -82,7 +82,7 @@ const repositories = {
   mailboxes: new MailboxRepository(),
   templates: new TemplateRepository(),
   quickReplies: new QuickReplyRepository(),
-  webhooks: new WebhookRepository(),
+  webhookEndpoints: new WebhookEndpointRepository(),
   contacts: new ContactRepository(),
   conversations: new ConversationRepository(),
   messages: new MessageRepository(),
@@ -147,7 +147,7 @@ async function seedBusiness(seed: BusinessSeed, now: Date): Promise<BusinessSeed
     upsertAll('mailboxes', repositories.mailboxes, ops.mailboxUpserts(seed)),
     upsertAll('templates', repositories.templates, ops.templateUpserts(seed, channelIds)),
     upsertAll('quick_replies', repositories.quickReplies, ops.quickReplyUpserts(seed)),
-    upsertAll('webhooks', repositories.webhooks, ops.webhookUpserts(seed, ctx)),
+    write('webhook_endpoints', seed.webhooks.length, repositories.webhookEndpoints.upsertFromSeed(scope, ops.webhookEndpointSeeds(seed, ctx), now)),
   ]);
 
   const plans = ops.planConversations(seed, ctx, channelIds);

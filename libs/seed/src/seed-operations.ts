@@ -5,6 +5,7 @@ import {
   type BusinessSeedFields,
   type ChannelSeedFields,
   type SeedUpsert,
+  type WebhookEndpointSeed,
   businessScope,
   contactSnapshotOf,
   nameLookupKey,
@@ -119,8 +120,9 @@ export function quickReplyUpserts(seed: BusinessSeed): SeedUpsert[] {
   }));
 }
 
-export function webhookUpserts(seed: BusinessSeed, ctx: SeedContext): SeedUpsert[] {
-  return seed.webhooks.map((webhook) => ({ id: seedIds.webhook(ctx.scope.businessId, webhook.url), set: { url: webhook.url, secret: webhook.secret, events: webhook.events } }));
+/** The seed's `webhooks` become webhook endpoints, keyed by business and URL. */
+export function webhookEndpointSeeds(seed: BusinessSeed, ctx: SeedContext): WebhookEndpointSeed[] {
+  return seed.webhooks.map((webhook) => ({ id: seedIds.webhook(ctx.scope.businessId, webhook.url), url: webhook.url, events: [...webhook.events], secret: webhook.secret }));
 }
 
 /** A contact's conversation with every id and time resolved. */

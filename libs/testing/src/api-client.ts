@@ -28,6 +28,10 @@ export class ApiClient {
     return this.request('POST', this.businessPath(pathInBusiness), JSON.stringify(body), { 'content-type': 'application/json', ...headers });
   }
 
+  patch<Body = any>(pathInBusiness: string, body: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<Body>> {
+    return this.request('PATCH', this.businessPath(pathInBusiness), JSON.stringify(body), { 'content-type': 'application/json', ...headers });
+  }
+
   delete<Body = any>(pathInBusiness: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<Body>> {
     return this.request('DELETE', this.businessPath(pathInBusiness), body === undefined ? undefined : JSON.stringify(body), {
       'content-type': 'application/json',

@@ -16,7 +16,8 @@ import { stackFileForThisRun } from './stack-file';
 export default async function globalSetup(): Promise<void> {
   const shapeLog = startQueryShapeRecording();
   const fakes = await startFakes();
-  const env = { ...fakes.env, [QUERY_SHAPE_LOG_VARIABLE]: shapeLog };
+  // Webhook receivers are local HTTP servers (docs/webhooks.md, URL rules); retries come after a second, not five.
+  const env = { ...fakes.env, [QUERY_SHAPE_LOG_VARIABLE]: shapeLog, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_BASE_MS: '1000' };
   const stack = new LocalStack({ gateways: 2, env, fakes: { chatApiBaseUrl: fakes.chatApiBaseUrl, aiBaseUrl: fakes.aiBaseUrl } });
   let description;
   try {

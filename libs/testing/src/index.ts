@@ -27,3 +27,5 @@ export { startThrowawayMongoServer, residentBytes } from './servers/throwaway-mo
 export type { MongoBackend, ThrowawayMongoServer } from './servers/throwaway-mongo-server';
 export { startThrowawayRedisServer } from './servers/throwaway-redis-server';
 export type { ThrowawayRedisServer } from './servers/throwaway-redis-server';
+export { webhookFanOut } from './webhook-events';
+export type { FanOutEvent } from './webhook-events';

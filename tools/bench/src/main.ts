@@ -9,6 +9,7 @@ import { grpcReadsBenchmark } from './grpc-reads.bench';
 import { mongoBackendsBenchmark } from './mongo-backends.bench';
 import { scheduledMessagesBenchmark } from './scheduled-messages.bench';
 import { uploadBench } from './upload.bench';
+import { webhooksBenchmark } from './webhooks.bench';
 
 /** `npm run bench -- <benchmark> [options] [--json FILE]`: each benchmark starts its own stack on loopback. */
 const BENCHMARKS: Record<string, BenchmarkModule> = {
@@ -18,6 +19,7 @@ const BENCHMARKS: Record<string, BenchmarkModule> = {
   'scheduled-messages': scheduledMessagesBenchmark,
   upload: uploadBench,
   'mongo-backends': mongoBackendsBenchmark,
+  webhooks: webhooksBenchmark,
 };
 
 function usage(): string {

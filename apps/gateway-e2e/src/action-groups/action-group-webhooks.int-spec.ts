@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import mongoose from 'mongoose';
+import { Webhook } from 'standardwebhooks';
 import { type ActionsBusiness, createActionsBusiness, disconnectStackDatabase, openConversation, runGroup } from './action-group-fixtures';
 
 // Generous: the suite shares one machine with every other stack and test run.
@@ -97,6 +98,11 @@ describe('action groups: webhooks (CONTRACT 4)', () => {
       expect(signatureIsValid(finishedSecret, attempt.body, attempt.headers['x-webhook-signature'])).toBe(false);
     }
     for (const attempt of finishedOnly.received) expect(signatureIsValid(finishedSecret, attempt.body, attempt.headers['x-webhook-signature'])).toBe(true);
+    // Standard Webhooks headers too: the event id, and a signature keyed with the seeded secret as given (not whsec_<base64>).
+    for (const attempt of all.received) {
+      expect(attempt.headers['webhook-id']).toBe(JSON.parse(attempt.body).id);
+      expect(new Webhook(allSecret, { format: 'raw' }).verify(attempt.body, attempt.headers as Record<string, string>)).toEqual(JSON.parse(attempt.body));
+    }
 
     const [failedAttempt, ...rest] = all.received;
     expect(failedAttempt!.answered).toBe(500);
@@ -105,10 +111,14 @@ describe('action groups: webhooks (CONTRACT 4)', () => {
     expect(retry?.answered).toBe(200);
 
     const failedEvent = JSON.parse(delivered(all, 'action.failed')[0]!.body);
+    // The envelope of CONTRACT 9.2 (the sequence comes from the event recorder; any number here).
     expect(failedEvent).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       type: 'action.failed',
       created_at: expect.any(String),
+      business: { slug: business.slug },
+      conversation: { uuid: conversation },
+      sequence: expect.any(Number),
       data: {
         action_group: { uuid: group._id },
         conversation: { uuid: conversation },
@@ -127,14 +137,14 @@ describe('action groups: webhooks (CONTRACT 4)', () => {
     // The receiver answered before the dispatcher recorded the outcome.
     const deliveries = () => mongoose.connection.collection('webhook_deliveries').find({ business_id: business.businessId }).toArray();
     let records = await deliveries();
-    for (let attempt = 0; attempt < 50 && records.some((record) => record['status'] !== 'delivered'); attempt += 1) {
+    for (let attempt = 0; attempt < 50 && records.some((record) => record['status'] !== 'succeeded'); attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       records = await deliveries();
     }
     expect(records.map((record) => [record['event_type'], record['status']]).sort()).toEqual([
-      ['action.failed', 'delivered'],
-      ['action_group.finished', 'delivered'],
-      ['action_group.finished', 'delivered'],
+      ['action.failed', 'succeeded'],
+      ['action_group.finished', 'succeeded'],
+      ['action_group.finished', 'succeeded'],
     ]);
     expect(records.map((record) => record['attempts']).sort()).toEqual([1, 1, 2]);
   });

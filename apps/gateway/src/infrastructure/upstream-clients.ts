@@ -1,5 +1,13 @@
 import { type GrpcClients, MONGODB_HEALTH_SERVICE } from '@cmsg/platform';
-import { ActionsServiceClient, ConversationActionsServiceClient, ConversationsServiceClient, FilesServiceClient, HealthClient, SchedulerServiceClient } from '@cmsg/proto';
+import {
+  ActionsServiceClient,
+  ConversationActionsServiceClient,
+  ConversationsServiceClient,
+  FilesServiceClient,
+  HealthClient,
+  SchedulerServiceClient,
+  WebhookEndpointsServiceClient,
+} from '@cmsg/proto';
 import { FileContentForwarder } from '../file-transfers/file-content-forwarder';
 import type { GatewayConfig } from '../config';
 import type { Upstreams } from '../gateway-dependencies';
@@ -39,6 +47,7 @@ export function connectUpstreams(clients: GrpcClients, addresses: UpstreamAddres
       actions: clients.connect(ActionsServiceClient, { address: addresses.ACTIONS_GRPC_ADDRESS, deadlineMs: UPSTREAM_DEADLINE_MS, methodDeadlinesMs: { aiAssistance: 310_000 } }).rpc,
       scheduler: clients.connect(SchedulerServiceClient, { address: addresses.SCHEDULER_GRPC_ADDRESS, deadlineMs: UPSTREAM_DEADLINE_MS }).rpc,
       files: files.rpc,
+      webhookEndpoints: clients.connect(WebhookEndpointsServiceClient, { address: addresses.CONVERSATIONS_GRPC_ADDRESS, deadlineMs: UPSTREAM_DEADLINE_MS }).rpc,
     },
     fileContent: new FileContentForwarder(files),
     healthChecks,

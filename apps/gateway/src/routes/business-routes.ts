@@ -7,6 +7,7 @@ import { fileRoutes } from './file.routes';
 import { messageRoutes } from './message.routes';
 import { scheduledMessageRoutes } from './scheduled-message.routes';
 import { testerRoutes } from './tester.routes';
+import { webhookEndpointRoutes } from './webhook-endpoint.routes';
 
 /** Every business route; a spec checks this matches PUBLIC_ENDPOINTS one to one. */
-export const BUSINESS_ROUTES: readonly BusinessRoute[] = [...conversationRoutes, ...listRoutes, ...conversationActionRoutes, ...messageRoutes, ...actionGroupRoutes, ...scheduledMessageRoutes, ...testerRoutes, ...fileRoutes];
+export const BUSINESS_ROUTES: readonly BusinessRoute[] = [...conversationRoutes, ...listRoutes, ...conversationActionRoutes, ...messageRoutes, ...actionGroupRoutes, ...scheduledMessageRoutes, ...testerRoutes, ...fileRoutes, ...webhookEndpointRoutes];

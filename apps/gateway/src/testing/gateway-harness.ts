@@ -4,6 +4,7 @@ import {
   ConversationActionsServiceClient,
   ConversationsServiceClient,
   FilesServiceClient,
+  WebhookEndpointsServiceClient,
   SchedulerServiceClient,
   createServiceClient,
 } from '@cmsg/proto';
@@ -59,6 +60,7 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
     actions: createServiceClient(ActionsServiceClient, clientOptions),
     scheduler: createServiceClient(SchedulerServiceClient, clientOptions),
     files: createServiceClient(FilesServiceClient, clientOptions),
+    webhookEndpoints: createServiceClient(WebhookEndpointsServiceClient, clientOptions),
   };
   const chatInbound: ChatInboundMessage[] = [];
   const idempotencyStore = options.idempotencyStore ?? new InMemoryIdempotencyStore();
@@ -71,6 +73,7 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
       actions: clients.actions.rpc,
       scheduler: clients.scheduler.rpc,
       files: clients.files.rpc,
+      webhookEndpoints: clients.webhookEndpoints.rpc,
     },
     rateLimiter: options.rateLimiter ?? createMemoryTokenRateLimiter(1000),
     idempotencyStore,

@@ -12,7 +12,7 @@ import {
 import { type Logger, cmsgMetrics } from '@cmsg/platform';
 import { AI_RUN_BUDGET_MS, GROUP_BUDGET_MS } from '../limits';
 import type { Clock, ConversationActionsPort } from '../ports';
-import type { WebhookOutbox } from '../webhooks/webhook-outbox';
+import type { ActionGroupEventFanOut } from '../webhooks/action-group-event-fan-out';
 import { actionFailedEvent, actionGroupFinishedEvent } from '../webhooks/webhook-events';
 import type { ActionExecutor } from './action-executor';
 import type { ActionGroupCommand } from './conversation-command';
@@ -23,7 +23,8 @@ export interface ExecuteActionGroupDependencies {
   groups: ActionGroupStore;
   executor: ActionExecutor;
   actions: Pick<ConversationActionsPort, 'escalate'>;
-  webhooks: Pick<WebhookOutbox, 'enqueue'>;
+  /** Where action.failed and action_group.finished go (the webhook fan-out; the event recorder once it exists). */
+  webhooks: Pick<ActionGroupEventFanOut, 'enqueue'>;
   clock: Clock;
   logger: Logger;
   /** Defaults: 800 s per group, 300 s per AI pipeline (SPEC 8). */

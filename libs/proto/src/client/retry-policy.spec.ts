@@ -8,6 +8,7 @@ describe('read methods (idempotency_level = NO_SIDE_EFFECTS in the .proto files)
       'cmsg.actions.v1.ActionsService': ['GetActionGroup'],
       'cmsg.files.v1.FilesService': ['DownloadContent'],
       'cmsg.scheduler.v1.SchedulerService': ['GetScheduledMessage', 'ListTesterMessages'],
+      'cmsg.webhooks.v1.WebhookEndpointsService': ['ListWebhookEndpoints', 'GetWebhookEndpoint', 'ListWebhookDeliveries'],
     });
   });
 

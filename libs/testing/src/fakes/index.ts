@@ -35,3 +35,5 @@ export type {
   ButtonReplyInput,
   StatusInput,
 } from './webhook-builders';
+export { WebhookReceiver } from './webhook-receiver';
+export type { ReceivedWebhook, WebhookAnswer } from './webhook-receiver';

@@ -1,12 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type WebhookDeliveryEntity, WebhookDeliveryRepository } from '@cmsg/dal';
+import { type WebhookDeliveryEntity, WebhookDeliveryRepository, WebhookEndpointRepository, businessScope } from '@cmsg/dal';
 import mongoose from 'mongoose';
+import { newDelivery } from '../fan-out/event-fan-out';
 import { systemClock } from '../ports';
 import { silentLogger } from '../testing/silent-logger';
-import { WebhookDispatcher, type WebhookTransport } from './webhook-dispatcher';
-import { DEFAULT_WEBHOOK_RETRY_POLICY } from './webhook-retry';
+import { DEFAULT_WEBHOOK_RETRY_POLICY } from './retry-schedule';
+import { WebhookDispatcher } from './webhook-dispatcher';
+import { HttpWebhookTransport } from './webhook-transport';
 
 const DISPATCHERS = 50;
 const DELIVERIES = 100;
@@ -17,24 +19,22 @@ const DELIVERIES = 100;
  * delivery is attempted by one dispatcher at a time and delivered exactly once.
  */
 describe('webhook delivery claims under contention', () => {
-  const repository = new WebhookDeliveryRepository();
-  const endpoint = { id: randomUUID(), url: '', secret: 'whsec_contention', events: ['action.failed'] };
+  const deliveries = new WebhookDeliveryRepository();
+  const endpoints = new WebhookEndpointRepository();
+  const scope = businessScope(randomUUID());
+  let endpointId: string;
   let receiver: Server;
   const attempts = new Map<string, number>();
   const delivered = new Map<string, number>();
   const inFlight = new Set<string>();
   let overlapping = 0;
 
-  const transport: WebhookTransport = {
-    post: (url, body, headers, timeoutMs) =>
-      fetch(url, { method: 'POST', body, headers, signal: AbortSignal.timeout(timeoutMs) }).then((response) => response.status),
-  };
-
   beforeAll(async () => {
-    await mongoose.connect(process.env['MONGODB_URI'] ?? 'mongodb://127.0.0.1:27118/', { dbName: `actions_webhooks_it_${randomBytes(4).toString('hex')}`, serverSelectionTimeoutMS: 10_000 });
-    await repository.ensureIndexes();
+    await mongoose.connect(process.env['MONGODB_URI'] ?? 'mongodb://127.0.0.1:27118/', { dbName: `webhooks_contention_it_${randomBytes(4).toString('hex')}`, serverSelectionTimeoutMS: 10_000 });
+    await deliveries.ensureIndexes();
+    await endpoints.ensureIndexes();
     receiver = createServer((request, response) => {
-      const id = String(request.headers['x-webhook-id']);
+      const id = String(request.headers['webhook-id']);
       if (inFlight.has(id)) overlapping += 1;
       inFlight.add(id);
       request.resume();
@@ -50,7 +50,20 @@ describe('webhook delivery claims under contention', () => {
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    endpoint.url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const now = new Date();
+    const endpoint = await endpoints.insertInFreeSlot(scope, {
+      _id: randomUUID(),
+      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+      description: null,
+      events: ['*'],
+      enabled: true,
+      secrets: [{ secret: 'whsec_Y29udGVudGlvbg==', expires_at: null }],
+      failing_since: null,
+      created_at: now,
+      updated_at: now,
+    });
+    if (endpoint === 'limit_reached') throw new Error('unexpected');
+    endpointId = endpoint._id;
   });
 
   afterAll(async () => {
@@ -62,22 +75,22 @@ describe('webhook delivery claims under contention', () => {
   it('delivers each of 100 due deliveries exactly once with 50 dispatchers claiming them at once', async () => {
     const now = new Date();
     const eventIds = Array.from({ length: DELIVERIES }, () => randomUUID());
-    for (const eventId of eventIds) await repository.enqueue(delivery(eventId, now));
+    await deliveries.enqueueMany(eventIds.map((eventId) => newDelivery({ _id: eventId, business_id: scope.businessId, type: 'action.failed' }, { _id: endpointId }, JSON.stringify({ id: eventId }), now)));
+    const transport = new HttpWebhookTransport({ allowPrivate: true });
     const dispatchers = Array.from(
       { length: DISPATCHERS },
       () =>
-        new WebhookDispatcher(repository, { find: async () => endpoint } as never, transport, systemClock, silentLogger, {
+        new WebhookDispatcher(
+          { deliveries, endpoints, transport, clock: systemClock, logger: silentLogger },
           // Retries due at once, so the second attempts are claimed in the same run.
-          retry: { ...DEFAULT_WEBHOOK_RETRY_POLICY, baseDelayMs: 1 },
-          concurrency: 2,
-          idleMs: 20,
-          attemptTimeoutMs: 10_000,
-        }),
+          { retry: { ...DEFAULT_WEBHOOK_RETRY_POLICY, baseDelayMs: 1 }, concurrency: 2, endpointConcurrency: 2, idleMs: 20, attemptTimeoutMs: 10_000, disableAfterMs: 3_600_000 },
+        ),
     );
     dispatchers.forEach((dispatcher) => dispatcher.start());
     const deadline = Date.now() + 45_000;
     while (delivered.size < DELIVERIES && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     await Promise.all(dispatchers.map((dispatcher) => dispatcher.stop()));
+    transport.destroy();
 
     const stored = await mongoose.connection.collection<WebhookDeliveryEntity>('webhook_deliveries').find({}).toArray();
     const lost = eventIds.filter((id) => !delivered.has(id)).length;
@@ -87,27 +100,6 @@ describe('webhook delivery claims under contention', () => {
     expect(twice).toBe(0);
     expect(overlapping).toBe(0);
     expect(stored).toHaveLength(DELIVERIES);
-    expect(stored.every((record) => record.status === 'delivered' && record.attempts === 2 && record.last_status === 204)).toBe(true);
+    expect(stored.every((record) => record.status === 'succeeded' && record.attempts === 2 && record.last_status_code === 204)).toBe(true);
   });
-
-  function delivery(eventId: string, now: Date): WebhookDeliveryEntity {
-    return {
-      _id: randomUUID(),
-      business_id: randomUUID(),
-      webhook_id: endpoint.id,
-      url: endpoint.url,
-      event_id: eventId,
-      event_type: 'action.failed',
-      body: JSON.stringify({ id: eventId, type: 'action.failed' }),
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: now,
-      lease_until: new Date(0),
-      lease_id: null,
-      last_status: null,
-      last_error: null,
-      created_at: now,
-      delivered_at: null,
-    };
-  }
 });

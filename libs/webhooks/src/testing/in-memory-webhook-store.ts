@@ -1,0 +1,107 @@
+import type { AttemptOutcome, ClaimedDelivery, DueDelivery, WebhookDeliveryEntity, WebhookEndpointEntity } from '@cmsg/dal';
+
+/**
+ * The repository methods the fan-out and the dispatcher use, over arrays, with the same rules
+ * (conditional on the version, due by due_at), for unit specs. The real ones run in the
+ * integration specs.
+ */
+export class InMemoryWebhookStore {
+  readonly endpoints: WebhookEndpointEntity[] = [];
+  readonly deliveries: WebhookDeliveryEntity[] = [];
+
+  readonly endpointRepository = {
+    listOfBusiness: async (scope: { businessId: string }) => this.endpoints.filter((endpoint) => endpoint.business_id === scope.businessId),
+    findById: async (scope: { businessId: string }, id: string) => this.endpoints.find((endpoint) => endpoint.business_id === scope.businessId && endpoint._id === id) ?? null,
+    findByIdsInAnyBusiness: async (ids: readonly string[]) => this.endpoints.filter((endpoint) => ids.includes(endpoint._id)),
+    markFailingInAnyBusiness: async (id: string, since: Date) => {
+      const endpoint = this.endpoint(id);
+      if (endpoint && !endpoint.failing_since) endpoint.failing_since = since;
+    },
+    markSucceedingInAnyBusiness: async (id: string) => {
+      const endpoint = this.endpoint(id);
+      if (endpoint) endpoint.failing_since = null;
+    },
+    disableIfFailingSinceInAnyBusiness: async (id: string, failingSinceAtMost: Date) => {
+      const endpoint = this.endpoint(id);
+      if (!endpoint || !endpoint.enabled || !endpoint.failing_since || endpoint.failing_since > failingSinceAtMost) return false;
+      endpoint.enabled = false;
+      return true;
+    },
+  };
+
+  readonly deliveryRepository = {
+    enqueueMany: async (deliveries: readonly WebhookDeliveryEntity[]) => {
+      const fresh = deliveries.filter((delivery) => !this.deliveries.some((stored) => stored._id === delivery._id));
+      this.deliveries.push(...fresh.map((delivery) => ({ ...delivery })));
+      return fresh.length;
+    },
+    findDueInAnyBusiness: async (now: Date, skip: readonly string[], limit: number): Promise<DueDelivery[]> =>
+      this.deliveries
+        .filter((delivery) => delivery.status === 'pending' && delivery.due_at !== null && delivery.due_at <= now && !skip.includes(delivery.endpoint_id))
+        .sort((a, b) => a.due_at!.getTime() - b.due_at!.getTime())
+        .slice(0, limit)
+        .map((delivery) => ({ _id: delivery._id, endpoint_id: delivery.endpoint_id, version: delivery.version })),
+    claimInAnyBusiness: async (due: readonly DueDelivery[], claimId: string, leaseUntil: Date): Promise<ClaimedDelivery[]> => {
+      const claimed: ClaimedDelivery[] = [];
+      for (const entry of due) {
+        const delivery = this.deliveries.find((stored) => stored._id === entry._id && stored.version === entry.version);
+        if (!delivery) continue;
+        Object.assign(delivery, { claim_id: claimId, due_at: leaseUntil, version: delivery.version + 1 });
+        claimed.push({ delivery: { ...delivery }, version: delivery.version });
+      }
+      return claimed;
+    },
+    recordOutcomesInAnyBusiness: async (outcomes: readonly { claimed: ClaimedDelivery; outcome: AttemptOutcome }[]) => {
+      for (const { claimed, outcome } of outcomes) {
+        const delivery = this.current(claimed);
+        if (!delivery) continue;
+        const status = outcome.error === null ? 'succeeded' : outcome.nextAttemptAt ? 'pending' : 'failed';
+        const next = status === 'pending' ? outcome.nextAttemptAt : null;
+        Object.assign(delivery, {
+          status,
+          last_attempt_at: outcome.at,
+          last_status_code: outcome.statusCode,
+          last_error: outcome.error,
+          next_attempt_at: next,
+          due_at: next,
+          attempts: delivery.attempts + 1,
+          version: delivery.version + 1,
+        });
+      }
+    },
+    abandonInAnyBusiness: async (claimed: ClaimedDelivery, reason: string) => {
+      const delivery = this.current(claimed);
+      if (delivery) Object.assign(delivery, { status: 'failed', last_error: reason, next_attempt_at: null, due_at: null, version: delivery.version + 1 });
+    },
+    failPendingOfEndpoint: async (_scope: unknown, endpointId: string, reason: string) => {
+      const pending = this.deliveries.filter((delivery) => delivery.endpoint_id === endpointId && delivery.status === 'pending');
+      for (const delivery of pending) Object.assign(delivery, { status: 'failed', last_error: reason, next_attempt_at: null, due_at: null, version: delivery.version + 1 });
+      return pending.length;
+    },
+  };
+
+  endpoint(id: string): WebhookEndpointEntity | undefined {
+    return this.endpoints.find((endpoint) => endpoint._id === id);
+  }
+
+  private current(claimed: ClaimedDelivery): WebhookDeliveryEntity | undefined {
+    return this.deliveries.find((stored) => stored._id === claimed.delivery._id && stored.version === claimed.version);
+  }
+}
+
+export function endpointEntity(fields: Partial<WebhookEndpointEntity> & Pick<WebhookEndpointEntity, '_id'>): WebhookEndpointEntity {
+  const created = new Date('2026-01-01T00:00:00Z');
+  return {
+    business_id: 'b1',
+    slot: 0,
+    url: 'https://hooks.example.com/a',
+    description: null,
+    events: ['*'],
+    enabled: true,
+    secrets: [{ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', expires_at: null }],
+    failing_since: null,
+    created_at: created,
+    updated_at: created,
+    ...fields,
+  };
+}

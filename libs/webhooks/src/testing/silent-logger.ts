@@ -1,0 +1,3 @@
+import { createLogger } from '@cmsg/platform';
+
+export const silentLogger = createLogger('webhooks-spec', 'silent');
