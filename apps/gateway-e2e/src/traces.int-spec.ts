@@ -180,6 +180,8 @@ describe('one trace for one action group (a stack exporting to a local OTLP rece
     const withoutRequestId = spans.filter((span) => span.attributes['cmsg.request_id'] !== requestId).map((span) => `${span.service} ${span.kind} ${span.name}`);
     expect(withoutRequestId).toEqual([]);
 
+    process.stdout.write(`trace ${traceId} as the receiver got it (${spans.length} spans):\n${traceTree(spans)}\n`);
+
     // And in every log line of the group's trace, in every app it went through (the GETs that
     // polled the group are requests of their own, with ids of their own).
     for (const app of ['gateway-1', 'actions-runner', 'conversations']) {
@@ -192,3 +194,16 @@ describe('one trace for one action group (a stack exporting to a local OTLP rece
     }
   });
 });
+
+/** The spans as an indented tree by parent, each `service kind name`, children in start order as received. */
+function traceTree(spans: ReceivedSpan[]): string {
+  const ids = new Set(spans.map((span) => span.spanId));
+  const childrenOf = (parent: string | undefined) => spans.filter((span) => (parent === undefined ? !span.parentSpanId || !ids.has(span.parentSpanId) : span.parentSpanId === parent));
+  const lines: string[] = [];
+  const walk = (span: ReceivedSpan, depth: number) => {
+    lines.push(`${'  '.repeat(depth)}${span.service} ${span.kind} ${span.name}`);
+    for (const child of childrenOf(span.spanId)) walk(child, depth + 1);
+  };
+  for (const root of childrenOf(undefined)) walk(root, 0);
+  return lines.join('\n');
+}
