@@ -1,7 +1,6 @@
 import './instrument';
 import {
   ActionExecutor,
-  ActionGroupEventFanOut,
   AiPipelines,
   type ConversationCommand,
   ExecuteActionGroup,
@@ -11,15 +10,8 @@ import {
 } from '@cmsg/actions-domain';
 import { AiProvider } from '@cmsg/ai-provider';
 import { CommandStreamConsumer, CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
-import {
-  ActionGroupRepository,
-  BusinessRepository,
-  WebhookDeliveryRepository,
-  WebhookEndpointRepository,
-  connectMongo,
-  disconnectMongo,
-  isMongoConnected,
-} from '@cmsg/dal';
+import { ActionGroupRepository, WebhookDeliveryRepository, WebhookEndpointRepository, connectMongo, disconnectMongo, isMongoConnected } from '@cmsg/dal';
+import { BusinessSlugs, EventOutbox, EventRecorder, kafkaConversationEventBus } from '@cmsg/events';
 import { TOPIC, adaptUnaryService, cmsgMetrics, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
 import { ActionsServiceService, type ActionsServiceServer } from '@cmsg/proto';
 import { DEFAULT_WEBHOOK_RETRY_POLICY, HttpWebhookTransport, WebhookDispatcher, WebhookFanOut } from '@cmsg/webhooks';
@@ -69,18 +61,23 @@ runGrpcService({
         disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS,
       },
     );
-    // Events of action groups run here: the dispatcher of this replica wakes as soon as they are queued.
+    // Events of action groups and fired schedules are recorded here: the dispatcher of this replica
+    // wakes as soon as their deliveries are queued. The conversations service's relay records what a crash left.
     const fanOut = new WebhookFanOut(endpoints, deliveries, clock, () => dispatcher.wake());
+    const events = new EventOutbox(
+      new EventRecorder({ fanOut, bus: kafkaConversationEventBus(producer, topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationEvents)), slugs: new BusinessSlugs() }),
+      (error, entry) => logger.warn({ err: error, event_id: entry.id, conversation_uuid: entry.conversation_id }, 'event recording failed; the outbox relay will retry'),
+    );
     const executeGroup = new ExecuteActionGroup({
       groups,
       executor: new ActionExecutor(services, ai),
       actions: services.actions,
-      webhooks: new ActionGroupEventFanOut(fanOut, new BusinessRepository()),
+      events,
       clock,
       logger,
     });
 
-    const schedules = { services, ai, store: new MongoFiredSchedules(), clock, logger };
+    const schedules = { services, ai, store: new MongoFiredSchedules(events), clock, logger };
 
     const drainTimeoutMs = Math.max(1_000, config.SHUTDOWN_GRACE_MS - SHUTDOWN_TAIL_MS);
     const consumer = new CommandStreamConsumer<ConversationCommand>({

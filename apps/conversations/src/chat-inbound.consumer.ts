@@ -1,9 +1,9 @@
 import { AiProvider } from '@cmsg/ai-provider';
 import type { CloudApiClient } from '@cmsg/chat-platform';
 import { CommandStreamConsumer, CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
-import type { ConversationOutbox } from '@cmsg/conversations-domain';
 import type { Files } from '@cmsg/files';
 import type { AiRunCommand } from '@cmsg/conversation-commands';
+import type { OutboxRecorder } from '@cmsg/events';
 import { type ChatInboundRecord, InboxIngest, parseChatInboundRecord } from '@cmsg/inbox-ingest';
 import { TOPIC, createKafka, type Logger, topicName } from '@cmsg/platform';
 import type { Producer } from 'kafkajs';
@@ -14,7 +14,7 @@ export interface ChatInboundConsumerDependencies {
   logger: Logger;
   files: Files;
   chatApi: CloudApiClient;
-  outbox: ConversationOutbox;
+  outbox: OutboxRecorder;
   /** Produces the AI runs onto conversation-commands. */
   producer: Producer;
 }

@@ -1,6 +1,5 @@
 import {
   type AlreadyInStatePolicy,
-  type ConversationOutbox,
   type ObjectRef,
   actorOfToken,
   assignAiEmployee,
@@ -15,6 +14,7 @@ import {
 } from '@cmsg/conversations-domain';
 import { type BusinessScope, businessScope } from '@cmsg/dal';
 import { CatalogError } from '@cmsg/errors';
+import type { OutboxRecorder } from '@cmsg/events';
 import type { AsyncUnaryImplementation } from '@cmsg/platform';
 import {
   AlreadyInStatePolicy as ProtoAlreadyInStatePolicy,
@@ -27,7 +27,7 @@ import {
 export type ConversationActionHandlers = Omit<AsyncUnaryImplementation<ConversationActionsServiceServer>, 'sendMessage'>;
 
 export interface ConversationActionHandlerDependencies {
-  outbox: ConversationOutbox;
+  outbox: OutboxRecorder;
 }
 
 /** Transport adapter for the state-changing actions (tags, mailbox, AI assignment, escalation, context). No rules live here. */

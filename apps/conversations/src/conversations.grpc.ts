@@ -2,23 +2,25 @@ import { businessScope } from '@cmsg/dal';
 import {
   addNote,
   authenticateToken,
-  type ConversationOutbox,
   conversationListFiltersOf,
   getConversationStatus,
   getConversationTimeline,
+  getEvent,
   listChannels,
   listContacts,
   listConversations,
   type ListCursorCodec,
+  listEvents,
   setInboxStatusByReference,
 } from '@cmsg/conversations-domain';
 import { CatalogError } from '@cmsg/errors';
+import type { OutboxRecorder } from '@cmsg/events';
 import type { AsyncUnaryImplementation } from '@cmsg/platform';
 import type { Caller, ConversationReference, ConversationsServiceServer } from '@cmsg/proto';
 
 export interface ConversationsHandlerDependencies {
   cursorCodec: ListCursorCodec;
-  outbox: ConversationOutbox;
+  outbox: OutboxRecorder;
 }
 
 /** Transport adapter: proto request -> use case -> proto response. No rules live here. */
@@ -41,7 +43,7 @@ export function conversationsHandlers(dependencies: ConversationsHandlerDependen
         testersOnly: request.testers_only,
         filters: { updatedSince: request.updated_since, phone: request.phone, chatUserId: request.chat_user_id, username: request.username },
       }),
-    addNote: (request) => addNote(scopeOf(request.caller), { tokenUuid: request.caller?.token_uuid ?? '' }, referenceOf(request.conversation), request.note),
+    addNote: (request) => addNote(scopeOf(request.caller), outbox, { tokenUuid: request.caller?.token_uuid ?? '' }, referenceOf(request.conversation), request.note),
     markPending: (request) =>
       setInboxStatusByReference(scopeOf(request.caller), outbox, referenceOf(request.conversation), {
         target: 'pending',
@@ -62,6 +64,15 @@ export function conversationsHandlers(dependencies: ConversationsHandlerDependen
         cursor: request.cursor,
         limit: request.limit,
       }),
+    listEvents: (request) =>
+      listEvents(scopeOf(request.caller), cursorCodec, {
+        cursor: request.cursor,
+        limit: pageSizeOf(request.limit),
+        type: request.type,
+        conversationUuid: request.conversation_uuid,
+        createdSince: request.created_since,
+      }),
+    getEvent: (request) => getEvent(scopeOf(request.caller), request.id),
   };
 }
 
@@ -73,4 +84,9 @@ function scopeOf(caller: Caller | undefined) {
 function referenceOf(reference: ConversationReference | undefined): ConversationReference {
   if (!reference) throw new CatalogError('INVALID_REQUEST', 'conversation is required.');
   return reference;
+}
+
+/** The gateway validates 1..100; a direct caller that leaves it unset gets the default page. */
+function pageSizeOf(limit: number): number {
+  return limit > 0 ? Math.min(limit, 100) : 50;
 }

@@ -1,9 +1,9 @@
 import './instrument';
 import { CloudApiClient } from '@cmsg/chat-platform';
-import { ConversationOutbox, ListCursorCodec } from '@cmsg/conversations-domain';
+import { ListCursorCodec } from '@cmsg/conversations-domain';
 import {
   BusinessRepository,
-  ConversationRepository,
+  OutboxRepository,
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
   connectMongo,
@@ -12,6 +12,7 @@ import {
   isMongoConnected,
   pingMongo,
 } from '@cmsg/dal';
+import { BusinessSlugs, EventOutbox, EventRecorder, kafkaConversationEventBus } from '@cmsg/events';
 import { Files } from '@cmsg/files';
 import { MONGODB_HEALTH_SERVICE, TOPIC, adaptUnaryService, cmsgMetrics, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
 import {
@@ -28,7 +29,6 @@ import { startChatInboundConsumer } from './chat-inbound.consumer';
 import { conversationActionHandlers } from './conversation-actions.grpc';
 import { config } from './config';
 import { conversationsHandlers } from './conversations.grpc';
-import { kafkaEventPublisher } from './kafka-event-publisher';
 import { messageSendingHandlers } from './message-sending.grpc';
 import { filesHandlers } from './files.grpc';
 import { startOutboxRelay } from './outbox-relay';
@@ -51,8 +51,17 @@ runGrpcService({
     const producer = createKafka('conversations', config.KAFKA_BROKERS, logger).producer({ allowAutoTopicCreation: true });
     await producer.connect();
 
-    const outbox = new ConversationOutbox(kafkaEventPublisher(producer, topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationEvents)), (error, id) =>
-      logger.warn({ err: error, conversation_uuid: id }, 'event publish failed; the outbox relay will retry'),
+    const webhookEndpoints = new WebhookEndpointRepository();
+    const webhookDeliveries = new WebhookDeliveryRepository();
+    // Recorded events (and pings) become deliveries; the actions-runner's dispatcher sends them.
+    const fanOut = new WebhookFanOut(webhookEndpoints, webhookDeliveries, systemClock);
+    const recorder = new EventRecorder({
+      fanOut,
+      bus: kafkaConversationEventBus(producer, topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationEvents)),
+      slugs: new BusinessSlugs(),
+    });
+    const outbox = new EventOutbox(recorder, (error, entry) =>
+      logger.warn({ err: error, event_id: entry.id, conversation_uuid: entry.conversation_id }, 'event recording failed; the outbox relay will retry'),
     );
     const chatApi = new CloudApiClient({
       baseUrl: config.CHAT_API_BASE_URL,
@@ -69,13 +78,11 @@ runGrpcService({
     services.add(
       ConversationActionsServiceService,
       adaptUnaryService<ConversationActionsServiceServer>(
-        { ...conversationActionHandlers({ outbox }), ...messageSendingHandlers({ sender: chatApi, files, inFlightLeaseMs: sendLeaseMs, logger }) },
+        { ...conversationActionHandlers({ outbox }), ...messageSendingHandlers({ sender: chatApi, files, outbox, inFlightLeaseMs: sendLeaseMs, logger }) },
         logger,
       ),
     );
     services.add(FilesServiceService, filesHandlers({ files, logger }));
-    const webhookEndpoints = new WebhookEndpointRepository();
-    const webhookDeliveries = new WebhookDeliveryRepository();
     services.add(
       WebhookEndpointsServiceService,
       adaptUnaryService<WebhookEndpointsServiceServer>(
@@ -83,7 +90,7 @@ runGrpcService({
           endpoints: webhookEndpoints,
           deliveries: webhookDeliveries,
           businesses: new BusinessRepository(),
-          fanOut: new WebhookFanOut(webhookEndpoints, webhookDeliveries, systemClock),
+          fanOut,
           urlPolicy: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS },
           cursors: new ListCursorCodec(config.SIGNING_SECRET),
           clock: systemClock,
@@ -91,9 +98,9 @@ runGrpcService({
         logger,
       ),
     );
-    const conversations = new ConversationRepository();
-    cmsgMetrics.gauge('cmsg_outbox_backlog', 'Conversations whose outbox still holds events not yet published to conversation-events.', () =>
-      conversations.countWithUnpublishedEventsAcrossBusinesses(),
+    const outboxes = new OutboxRepository();
+    cmsgMetrics.gauge('cmsg_outbox_backlog', 'Documents (conversations, messages, notes, schedules, action groups) whose outbox still holds entries not yet recorded as events.', () =>
+      outboxes.countHoldersAcrossBusinesses(),
     );
 
     return {

@@ -3,6 +3,7 @@ import { type MessageAuthor, type MessageSender, type OutboundFiles, sendMessage
 import { businessScope } from '@cmsg/dal';
 import { CatalogError, isCatalogError } from '@cmsg/errors';
 import { protoSendContentToDomain } from '@cmsg/message-codec';
+import type { OutboxRecorder } from '@cmsg/events';
 import type { AsyncUnaryImplementation, Logger } from '@cmsg/platform';
 import type { Caller, ConversationActionsServiceServer, MessageAuthor as ProtoMessageAuthor } from '@cmsg/proto';
 
@@ -11,6 +12,7 @@ export type MessageSendingHandlers = Pick<AsyncUnaryImplementation<ConversationA
 export interface MessageSendingDependencies {
   sender: MessageSender;
   files: OutboundFiles;
+  outbox: OutboxRecorder;
   /** The provider call's timeout plus a margin: a send `sending` for longer was cut off by a crash. */
   inFlightLeaseMs: number;
   logger: Logger;

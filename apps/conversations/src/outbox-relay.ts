@@ -1,18 +1,19 @@
-import type { ConversationOutbox } from '@cmsg/conversations-domain';
+import type { EventOutbox } from '@cmsg/events';
 import type { Logger } from '@cmsg/platform';
 
 /**
- * The relay of events a crash left in conversation outboxes. Every replica runs it; each runs one
- * pass at a time (a pass that outlasts the interval is not joined by another), and two replicas
- * publishing the same event is harmless: consumers dedupe by event id.
+ * The relay of entries a crash left in the outboxes of every collection that has one (whichever
+ * service wrote them). Every replica runs it; each runs one pass at a time (a pass that outlasts
+ * the interval is not joined by another), and two replicas recording the same entry is harmless:
+ * recording is idempotent by entry id.
  */
-export function startOutboxRelay(outbox: ConversationOutbox, intervalMs: number, logger: Logger): { stop(): void } {
+export function startOutboxRelay(outbox: EventOutbox, intervalMs: number, logger: Logger): { stop(): void } {
   let pass: Promise<unknown> | undefined;
   const timer = setInterval(() => {
     pass ??= outbox
       .flushStale(intervalMs)
-      .then((published) => {
-        if (published > 0) logger.info({ events: published }, 'outbox relay published events left behind');
+      .then((recorded) => {
+        if (recorded > 0) logger.info({ entries: recorded }, 'outbox relay recorded entries left behind');
       })
       .catch((error: unknown) => logger.warn({ err: error }, 'outbox relay pass failed'))
       .finally(() => {

@@ -1,9 +1,20 @@
 import './instrument';
 import { CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
-import { BusinessRepository, ScheduledMessageRepository, connectMongo, disconnectMongo, ensureIndexes, isMongoConnected } from '@cmsg/dal';
+import {
+  BusinessRepository,
+  ScheduledMessageRepository,
+  WebhookDeliveryRepository,
+  WebhookEndpointRepository,
+  connectMongo,
+  disconnectMongo,
+  ensureIndexes,
+  isMongoConnected,
+} from '@cmsg/dal';
+import { BusinessSlugs, EventOutbox, EventRecorder, kafkaConversationEventBus } from '@cmsg/events';
 import { TOPIC, adaptUnaryService, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
 import { SchedulerServiceService, type SchedulerServiceServer } from '@cmsg/proto';
 import { FiringLoop, FiringPass, filesCollectionLookup, systemClock } from '@cmsg/scheduling-domain';
+import { WebhookFanOut, systemClock as systemWebhookClock } from '@cmsg/webhooks';
 import { Partitioners } from 'kafkajs';
 import { loadSchedulerConfig } from './config';
 import { connectConversationContext } from './infrastructure/conversation-context-client';
@@ -26,6 +37,17 @@ runGrpcService({
     const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
     await producer.connect();
     const publisher = new CommandStreamProducer({ producer, topic });
+    const eventsTopic = topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationEvents);
+    // Records the events of schedules and tester conversations; the conversations service's relay records what a crash left.
+    const events = new EventOutbox(
+      new EventRecorder({
+        // Deliveries queued here are sent by the actions-runner's dispatcher.
+        fanOut: new WebhookFanOut(new WebhookEndpointRepository(), new WebhookDeliveryRepository(), systemWebhookClock),
+        bus: kafkaConversationEventBus(producer, eventsTopic),
+        slugs: new BusinessSlugs(),
+      }),
+      (error, entry) => logger.warn({ err: error, event_id: entry.id, conversation_uuid: entry.conversation_id }, 'event recording failed; the outbox relay will retry'),
+    );
 
     const clock = systemClock;
     const repository = new ScheduledMessageRepository();
@@ -43,7 +65,7 @@ runGrpcService({
     services.add(
       SchedulerServiceService,
       adaptUnaryService<SchedulerServiceServer>(
-        schedulerHandlers({ repository, conversations: conversationContext, publisher, files: filesCollectionLookup, clock, wakeFirer: () => firer.wake() }),
+        schedulerHandlers({ repository, conversations: conversationContext, publisher, files: filesCollectionLookup, events, clock, wakeFirer: () => firer.wake() }),
         logger,
       ),
     );
@@ -56,10 +78,11 @@ runGrpcService({
         firer.start();
         const customerReplies = await startCustomerReplyConsumer({
           kafka,
-          topic: topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationEvents),
+          topic: eventsTopic,
           groupId: config.CUSTOMER_REPLY_CONSUMER_GROUP_ID,
           partitions: config.COMMAND_TOPIC_PARTITIONS,
           repository,
+          events,
           clock,
           logger,
         });

@@ -1,5 +1,6 @@
 import { CatalogError } from '@cmsg/errors';
 import { type ScheduledMessageRepository, businessScope } from '@cmsg/dal';
+import type { OutboxRecorder } from '@cmsg/events';
 import type { AsyncUnaryImplementation } from '@cmsg/platform';
 import type { Caller, ConversationReference, SchedulerServiceServer } from '@cmsg/proto';
 import {
@@ -23,6 +24,7 @@ export interface SchedulerHandlerDependencies {
   conversations: ConversationContextPort;
   publisher: ConversationCommandPublisher;
   files: ConfirmedFileLookup;
+  events: OutboxRecorder;
   clock: Clock;
   /** Asks the firer for a pass now (the tester clock moved). */
   wakeFirer: () => void;
@@ -30,23 +32,24 @@ export interface SchedulerHandlerDependencies {
 
 /** Transport adapter: proto request -> use case -> proto response. No rules live here. */
 export function schedulerHandlers(dependencies: SchedulerHandlerDependencies): AsyncUnaryImplementation<SchedulerServiceServer> {
-  const { repository, conversations, publisher, files, clock } = dependencies;
+  const { repository, conversations, publisher, files, events, clock } = dependencies;
   return {
-    createScheduledMessage: (request) => createScheduledMessage(createScheduledMessageCommand(callerOf(request.caller), createScheduleBodyOf(request)), { conversations, repository, files, clock }),
+    createScheduledMessage: (request) => createScheduledMessage(createScheduledMessageCommand(callerOf(request.caller), createScheduleBodyOf(request)), { conversations, repository, files, events, clock }),
     getScheduledMessage: (request) => getScheduledMessage(repository, scopeOf(request.caller), request.uuid),
     cancelScheduledMessage: (request) => {
       const caller = callerOf(request.caller);
-      return cancelScheduledMessage(repository, clock, businessScope(caller.business_id), request.uuid, { type: 'api_token', uuid: caller.token_uuid || null });
+      return cancelScheduledMessage(repository, events, clock, businessScope(caller.business_id), request.uuid, { type: 'api_token', uuid: caller.token_uuid || null });
     },
     createTesterContact: (request) =>
       createTesterContact(
         scopeOf(request.caller),
+        events,
         { first_name: request.first_name, last_name: request.last_name, phone: request.phone, chat_username: request.chat_username, channel: request.channel },
         clock.now(),
       ),
     recordTesterInbound: (request) => {
       const caller = callerOf(request.caller);
-      return recordTesterInbound(businessScope(caller.business_id), caller, referenceOf(request.conversation), request.text, { conversations, repository, publisher, clock });
+      return recordTesterInbound(businessScope(caller.business_id), caller, referenceOf(request.conversation), request.text, { conversations, repository, publisher, events, clock });
     },
     advanceTesterClock: async (request) => {
       const answer = await advanceTesterClock(scopeOf(request.caller), request.advance_seconds, clock.now());

@@ -13,7 +13,6 @@ export { getActionGroup } from './action-group/get-action-group.usecase';
 export { ESCALATING_CODES, isEscalatingCode } from './action-group/failure-policy';
 export { AiPipelines } from './ai/ai-pipelines';
 export { requestAiAssistance } from './ai/ai-assistance.usecase';
-export { ActionGroupEventFanOut } from './webhooks/action-group-event-fan-out';
 export { WEBHOOK_EVENT_TYPES, deterministicUuid } from './webhooks/webhook-events';
 export type { WebhookEvent, WebhookEventType } from './webhooks/webhook-events';
 

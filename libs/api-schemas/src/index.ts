@@ -65,3 +65,5 @@ export {
   redeliverWebhookEventEndpoint,
   WEBHOOK_ENDPOINT_ENDPOINTS,
 } from './webhook-endpoints.endpoints';
+export { listEventsEndpoint, getEventEndpoint, EVENT_ENDPOINTS, ListEventsQuerySchema, EventListResponseSchema, EventParamsSchema } from './events.endpoints';
+export type { ListEventsQuery, EventListResponse } from './events.endpoints';

@@ -7,6 +7,7 @@ import { markPendingEndpoint, markResolvedEndpoint } from './inbox-status.schema
 import { addNoteEndpoint } from './notes.schema';
 import { ACTION_GROUP_ENDPOINTS } from './action-groups.endpoints';
 import { CONVERSATION_ACTION_ENDPOINTS } from './conversation-actions.endpoints';
+import { EVENT_ENDPOINTS } from './events.endpoints';
 import { FILE_ENDPOINTS } from './files.endpoints';
 import { MESSAGE_ENDPOINTS } from './messages.endpoints';
 import { SCHEDULED_MESSAGE_ENDPOINTS } from './scheduled-messages.endpoints';
@@ -32,4 +33,5 @@ export const PUBLIC_ENDPOINTS: readonly PublicEndpoint[] = [
   ...TESTER_ENDPOINTS,
   ...FILE_ENDPOINTS,
   ...WEBHOOK_ENDPOINT_ENDPOINTS,
+  ...EVENT_ENDPOINTS,
 ];

@@ -11,7 +11,7 @@ export { listContacts, toPublicContact } from './list-contacts.usecase';
 export type { ContactListFilters, ListContactsRequest } from './list-contacts.usecase';
 export { addNote, appendNote } from './add-note.usecase';
 export type { ApiTokenAuthor } from './add-note.usecase';
-export { setInboxStatus, setInboxStatusByReference, INBOX_STATUS_CHANGED } from './set-inbox-status.usecase';
+export { setInboxStatus, setInboxStatusByReference } from './set-inbox-status.usecase';
 export type { InboxStatus, InboxStatusChange } from './set-inbox-status.usecase';
 export { listChannels } from './list-channels.usecase';
 export { resolveConversationReference } from './resolve-conversation-reference';
@@ -19,9 +19,6 @@ export type { ConversationReference, ResolvedConversation, StoredConversation, S
 export { ListCursorCodec, CURSOR_TTL_MS } from './list-cursor';
 export type { PageRequest } from './list-page';
 export { messagingWindow, conversationNow, MESSAGING_WINDOW_MS } from './messaging-window';
-export { ConversationOutbox } from './conversation-outbox';
-export { newConversationEvent, ASSIGNMENT_CHANGED, MAILBOX_CHANGED, TAGS_CHANGED } from './conversation-events';
-export type { ConversationEvent, ConversationEventPublisher } from './conversation-events';
 export { fullName } from './contact-names';
 export { sendMessage } from './messaging/send-message.usecase';
 export type { SendMessageDependencies } from './messaging/send-message.usecase';
@@ -63,3 +60,6 @@ export { escalate, DEFAULT_ESCALATION_REASON } from './escalation/escalate.useca
 export { getConversationContext } from './context/get-conversation-context.usecase';
 export { getRecentTimeline } from './context/get-recent-timeline.usecase';
 export { DEFAULT_TIMELINE_LIMIT, MAX_TIMELINE_LIMIT } from './timeline/timeline-merge';
+export { listEvents } from './events/list-events.usecase';
+export type { ListEventsRequest } from './events/list-events.usecase';
+export { getEvent } from './events/get-event.usecase';

@@ -1,8 +1,7 @@
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
+import { type OutboxRecorder, authorOf, inboxStatusChangeData, outboxEntry } from '@cmsg/events';
 import type { InboxStatusResponse } from '@cmsg/proto';
-import { INBOX_STATUS_CHANGED, conversationChangeEvent } from './conversation-events';
-import type { ConversationOutbox } from './conversation-outbox';
 import { MAX_CHANGE_ROUNDS } from './conversation-change';
 import { repositories } from './repositories';
 import { type ConversationReference, reloadConversation, resolveConversationReference, type StoredConversation } from './resolve-conversation-reference';
@@ -16,11 +15,9 @@ export interface InboxStatusChange {
   actor: { type: 'api_token' | 'system'; uuid: string | null };
 }
 
-export { INBOX_STATUS_CHANGED };
-
 export async function setInboxStatusByReference(
   scope: BusinessScope,
-  outbox: ConversationOutbox,
+  outbox: OutboxRecorder,
   reference: ConversationReference,
   change: InboxStatusChange,
 ): Promise<InboxStatusResponse> {
@@ -29,13 +26,13 @@ export async function setInboxStatusByReference(
 }
 
 /**
- * SPEC 3.1. A conversation already in the target status is a 200 with no change and no broadcast;
- * of concurrent callers exactly one makes each real change, with one timeline event and one
- * broadcast (see changeInboxStatus).
+ * SPEC 3.1. A conversation already in the target status is a 200 with no change and no event; of
+ * concurrent callers exactly one makes each real change, with one event and its timeline row
+ * (see changeInboxStatus).
  */
 export async function setInboxStatus(
   scope: BusinessScope,
-  outbox: ConversationOutbox,
+  outbox: OutboxRecorder,
   conversation: StoredConversation,
   change: InboxStatusChange,
 ): Promise<InboxStatusResponse> {
@@ -46,17 +43,19 @@ export async function setInboxStatus(
 /**
  * setInboxStatus that also says whether this call made the change (false: it already was so). The
  * change is one update of the conversation whose filter holds the status it replaces (and, to
- * resolve, the transcription guard), with its event in the same update; a concurrent change makes
- * it miss, and it is decided again on the conversation as it is then.
+ * resolve, the transcription guard), with its conversation.inbox_status_changed entry in the same
+ * update (the event and the timeline row are recorded from it); a concurrent change makes it miss,
+ * and it is decided again on the conversation as it is then.
  */
-export async function changeInboxStatus(scope: BusinessScope, outbox: ConversationOutbox, conversation: StoredConversation, change: InboxStatusChange): Promise<boolean> {
+export async function changeInboxStatus(scope: BusinessScope, outbox: OutboxRecorder, conversation: StoredConversation, change: InboxStatusChange): Promise<boolean> {
   const now = new Date();
   const pendingReason = change.target === 'pending' ? change.pendingReason ?? 'marked_pending' : null;
   let current = conversation;
   for (let round = 0; round < MAX_CHANGE_ROUNDS; round += 1) {
     if (change.target === 'resolved') assertResolvable(current);
     if (current.inbox_status === change.target) return false;
-    const event = conversationChangeEvent(INBOX_STATUS_CHANGED, scope, current._id, { from: current.inbox_status, to: change.target, pending_reason: pendingReason }, change.actor, now);
+    const data = inboxStatusChangeData(current.inbox_status, change.target, pendingReason);
+    const event = outboxEntry('conversation.inbox_status_changed', current._id, data, authorOf(change.actor), now);
     const changed = await repositories.conversations.changeInboxStatus(scope, current._id, {
       from: current.inbox_status,
       to: change.target,
@@ -66,15 +65,7 @@ export async function changeInboxStatus(scope: BusinessScope, outbox: Conversati
       now,
     });
     if (changed) {
-      await repositories.timelineEvents.insertIfAbsent(scope, {
-        id: event.id,
-        conversationId: current._id,
-        kind: 'inbox_status_changed',
-        data: event.payload,
-        author: change.actor,
-        createdAt: now,
-      });
-      await outbox.publishQuietly(scope, changed._id, event);
+      await outbox.recordQuietly('conversations', scope, changed._id, [event]);
       return true;
     }
     current = await reloadConversation(scope, current._id);

@@ -27,7 +27,7 @@ export { ConversationRepository } from './conversation/conversation.repository';
 export type { NewConversation, ConversationChange, InboxStatusChange, InboundMessageApplied } from './conversation/conversation.repository';
 export type { ConversationListFilter } from './conversation/conversation.repository';
 export { conversationListQuery } from './conversation/conversation.repository';
-export type { ConversationEntity, OutboxEvent, LastMessage } from './conversation/conversation.entity';
+export type { ConversationEntity, LastMessage } from './conversation/conversation.entity';
 export { MessageRepository } from './message/message.repository';
 export type { NewMessage, StoredError, UntranscribedMediaStatus, DeliveryStatusUpdate } from './message/message.repository';
 export type { TimelinePage } from './shared/timeline-page';
@@ -75,6 +75,15 @@ export { WebhookDeliveryRepository, deliveryId } from './webhook-delivery/webhoo
 export type { AttemptOutcome, ClaimedDelivery, DeliveryPagePosition, DueDelivery } from './webhook-delivery/webhook-delivery.repository';
 export { DELIVERY_STATUSES } from './webhook-delivery/webhook-delivery.entity';
 export type { DeliveryStatus, WebhookDeliveryEntity } from './webhook-delivery/webhook-delivery.entity';
+
+// Events and the outboxes they are recorded from (docs/events.md).
+export type { OutboxEntry, OutboxAuthor } from './shared/outbox-entry.schema';
+export { OutboxRepository, OUTBOX_COLLECTIONS } from './outbox/outbox.repository';
+export type { OutboxCollection, OutboxHolder } from './outbox/outbox.repository';
+export { EventRepository } from './event/event.repository';
+export type { EventPageQuery } from './event/event.repository';
+export { EVENT_RETENTION_DAYS } from './event/event.schema';
+export type { EventEntity } from './event/event.entity';
 
 // The query-shape check (docs/data-layer.md, "Every query served by an index").
 export type { ConnectMongoOptions } from './mongo-connection';

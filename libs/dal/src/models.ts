@@ -22,6 +22,7 @@ import { FileModel } from './file/file.schema';
 import { ScheduledMessageModel } from './scheduled-message/scheduled-message.schema';
 import { ActionGroupModel } from './action-group/action-group.schema';
 import { WebhookDeliveryModel } from './webhook-delivery/webhook-delivery.schema';
+import { EventModel } from './event/event.schema';
 
 export {
   BusinessModel,
@@ -63,4 +64,5 @@ export const ALL_MODELS = [
   ScheduledMessageModel,
   ActionGroupModel,
   WebhookDeliveryModel,
+  EventModel,
 ] as const;

@@ -1,5 +1,6 @@
 import { webhookTimestampToDate } from '@cmsg/chat-platform';
 import { businessScope } from '@cmsg/dal';
+import { type OutboxRecorder, messageAuthorOf, messageTimelineItem, outboxEntry } from '@cmsg/events';
 import type { InboundStatusRecord } from './chat-inbound-record';
 import { isDeliveryStatus, statusesReplacedBy } from './delivery-status';
 import { repositories } from './repositories';
@@ -16,24 +17,34 @@ export class OutboundMessageNotYetRecorded extends Error {
   }
 }
 
-/** A delivery status (sent, delivered, read, failed) on the outbound message it names. */
-export async function ingestDeliveryStatus(record: InboundStatusRecord, attempt: number, now: Date): Promise<StatusIngestOutcome> {
+/**
+ * A delivery status (sent, delivered, read, failed) on the outbound message it names, with its
+ * message.status_updated entry (the message's timeline item with the new status) in the same update.
+ */
+export async function ingestDeliveryStatus(events: OutboxRecorder, record: InboundStatusRecord, attempt: number, now: Date): Promise<StatusIngestOutcome> {
   const status = record.status.status;
   if (!isDeliveryStatus(status)) return 'unknown_status';
   const channel = await repositories.channels.findByPhoneNumberIdAcrossBusinesses(record.phone_number_id);
   if (!channel) return 'unknown_channel';
   const scope = businessScope(channel.business_id);
+  const message = await repositories.messages.findOutboundByProviderId(scope, record.status.id);
+  if (!message) {
+    if (attempt < STATUS_ATTEMPTS_BEFORE_GIVING_UP) throw new OutboundMessageNotYetRecorded(record.status.id);
+    return 'unknown_message';
+  }
   const reportedAt = webhookTimestampToDate(record.status.timestamp);
-  const updated = await repositories.messages.updateDeliveryStatus(scope, record.status.id, {
-    status,
-    replaces: statusesReplacedBy(status),
-    at: Number.isFinite(reportedAt.getTime()) ? reportedAt : now,
-    error: status === 'failed' ? { code: 'SEND_FAILED', message: providerFailureOf(record) } : null,
-  });
-  if (updated) return 'updated';
-  if (await repositories.messages.existsOutboundWithProviderId(scope, record.status.id)) return 'already_further';
-  if (attempt < STATUS_ATTEMPTS_BEFORE_GIVING_UP) throw new OutboundMessageNotYetRecorded(record.status.id);
-  return 'unknown_message';
+  const error = status === 'failed' ? { code: 'SEND_FAILED', message: providerFailureOf(record) } : null;
+  const author = await messageAuthorOf(scope, message.author);
+  const event = outboxEntry('message.status_updated', message.conversation_id, messageTimelineItem({ ...message, status, error: error ?? message.error }, author), author, now);
+  const updated = await repositories.messages.applyDeliveryStatus(
+    scope,
+    message._id,
+    { status, replaces: statusesReplacedBy(status), at: Number.isFinite(reportedAt.getTime()) ? reportedAt : now, error },
+    event,
+  );
+  if (!updated) return 'already_further';
+  await events.recordQuietly('messages', scope, message._id, [event]);
+  return 'updated';
 }
 
 function providerFailureOf(record: InboundStatusRecord): string {

@@ -1,6 +1,7 @@
 import { webhookTimestampToDate } from '@cmsg/chat-platform';
 import { CUSTOMER_MESSAGE_RECEIVED } from '@cmsg/conversation-commands';
-import { type BusinessScope, type MessageEntity, businessScope } from '@cmsg/dal';
+import { type BusinessScope, type MessageEntity, type OutboxAuthor, businessScope } from '@cmsg/dal';
+import { type OutboxRecorder, customerAuthor, messageTimelineItem, outboxEntry } from '@cmsg/events';
 import { currentRequestId, type Logger } from '@cmsg/platform';
 import { inboundAiRunCommand, shouldQueueAiRun } from './ai-run-command';
 import type { InboundMessageRecord } from './chat-inbound-record';
@@ -9,18 +10,19 @@ import { type InboundContent, inboundContentOf } from './inbound-message-content
 import { retryMediaAwaitingTranscription } from './media-awaiting-retry';
 import { inboundMessageTime } from './inbound-message-time';
 import { inboxIds } from './name-based-ids';
-import type { AiRunQueue, ConversationEventsOutbox } from './ports';
+import type { AiRunQueue } from './ports';
 import { repositories } from './repositories';
 import { resolveSenderConversation } from './sender-conversation';
 
 export interface InboxIngestDependencies extends InboundMediaDependencies {
   aiRuns: AiRunQueue;
-  events: ConversationEventsOutbox;
+  /** Records the entries of new conversations, messages and delivery statuses (docs/events.md). */
+  events: OutboxRecorder;
   logger: Logger;
   now: () => Date;
 }
 
-/** Published on conversation-events for every new customer message (the scheduler cancels cancel_on_customer_reply schedules on it). */
+/** Published on conversation-events for every new customer message, from its message.received entry (the scheduler cancels cancel_on_customer_reply schedules on it). */
 export { CUSTOMER_MESSAGE_RECEIVED };
 
 export type MessageIngestOutcome =
@@ -38,7 +40,7 @@ export async function ingestInboundMessage(dependencies: InboxIngestDependencies
   const now = dependencies.now();
   const channel = await repositories.channels.findByPhoneNumberIdAcrossBusinesses(record.phone_number_id);
   if (!channel) return { outcome: 'unknown_channel' };
-  const resolved = await resolveSenderConversation(channel, record.sender, now);
+  const resolved = await resolveSenderConversation(channel, record.sender, now, dependencies.events);
   if (!resolved) return { outcome: 'unknown_sender' };
   const scope = businessScope(channel.business_id);
   const conversationId = resolved.conversation._id;
@@ -47,7 +49,8 @@ export async function ingestInboundMessage(dependencies: InboxIngestDependencies
   const message = await recordMessage(scope, channel._id, conversationId, record.message.id, content, sentAt);
 
   if (!message.ingest?.conversation_applied) {
-    await applyToConversation(scope, dependencies, message, content, sentAt, now);
+    const author = customerAuthor(resolved.contact._id, resolved.conversation.contact?.name ?? null);
+    await applyToConversation(scope, dependencies, message, author, content, sentAt, now);
     await repositories.messages.markIngested(scope, message._id, 'conversation_applied');
   }
 
@@ -101,25 +104,22 @@ async function recordMessage(
 }
 
 /**
- * Counts the message on its conversation once, with its event (customer_message_received) in the same
- * update: a redelivery, or a retry after a crash before the message was marked applied, matches
- * nothing. The event is then published. Last message and sort key follow the newest message by
- * time, so a late redelivery of an old message never hides a newer one.
+ * Counts the message on its conversation once, with its message.received entry in the same update:
+ * a redelivery, or a retry after a crash before the message was marked applied, matches nothing.
+ * The entry is then recorded (the event, and the customer_message_received topic message). Last
+ * message and sort key follow the newest message by time, so a late redelivery of an old message
+ * never hides a newer one.
  */
 async function applyToConversation(
   scope: BusinessScope,
   dependencies: InboxIngestDependencies,
   message: MessageEntity,
+  author: OutboxAuthor,
   content: InboundContent,
   sentAt: Date,
   now: Date,
 ): Promise<void> {
-  const event = {
-    id: inboxIds.customerMessageEvent(message._id),
-    type: CUSTOMER_MESSAGE_RECEIVED,
-    payload: { business_id: scope.businessId, conversation_uuid: message.conversation_id, message_uuid: message._id, content_type: content.content_type, sent_at: sentAt.toISOString() },
-    created_at: now,
-  };
+  const event = outboxEntry('message.received', message.conversation_id, messageTimelineItem(message, author), author, now, inboxIds.customerMessageEvent(message._id));
   const applied = await repositories.conversations.applyInboundMessage(scope, message.conversation_id, {
     messageId: message._id,
     sentAt,
@@ -127,7 +127,7 @@ async function applyToConversation(
     event,
     now,
   });
-  if (applied) await dependencies.events.publishQuietly(scope, message.conversation_id, event);
+  if (applied) await dependencies.events.recordQuietly('conversations', scope, message.conversation_id, [event]);
   await repositories.conversations.showLastMessage(
     scope,
     message.conversation_id,

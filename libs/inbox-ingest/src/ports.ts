@@ -1,7 +1,6 @@
 import type { DescribeImageOptions, TranscriptionOptions } from '@cmsg/ai-provider';
 import type { DownloadOptions, MediaDownload, MediaInfo } from '@cmsg/chat-platform';
 import type { AiRunCommand } from '@cmsg/conversation-commands';
-import type { BusinessScope, OutboxEvent } from '@cmsg/dal';
 
 /** The chat platform's media endpoints (CloudApiClient). */
 export interface MediaSource {
@@ -18,9 +17,4 @@ export interface MediaTranscriber {
 /** The per-conversation command stream (topic conversation-commands, key = conversation uuid). */
 export interface AiRunQueue {
   submit(conversationUuid: string, command: AiRunCommand): Promise<void>;
-}
-
-/** The conversations outbox (ConversationOutbox): publishes the event a change pushed into the conversation's outbox. */
-export interface ConversationEventsOutbox {
-  publishQuietly(scope: BusinessScope, conversationId: string, event: OutboxEvent): Promise<void>;
 }

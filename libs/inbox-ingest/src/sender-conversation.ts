@@ -10,6 +10,7 @@ import {
   phoneLookupKey,
   usernameLookupKey,
 } from '@cmsg/dal';
+import { type OutboxRecorder, SYSTEM_AUTHOR, conversationCreatedData, outboxEntry } from '@cmsg/events';
 import { inboxIds } from './name-based-ids';
 import { repositories } from './repositories';
 
@@ -37,19 +38,21 @@ function keysOf(sender: InboundSender): SenderKeys | undefined {
  * (CONTRACT 7). A contact belongs to one channel; it is found by phone digits, else platform user
  * id, else username. The contact keeps what the provider tells: phone, user id, the last username
  * seen and the profile name; the conversation's contact snapshot follows. Ids of new records derive
- * from the sender, so two deliveries of a new sender's first message create it once.
+ * from the sender, so two deliveries of a new sender's first message create it once, with one
+ * conversation.created event.
  */
 export async function resolveSenderConversation(
   channel: InboundChannel,
   sender: InboundSender,
   now: Date,
+  events: OutboxRecorder,
 ): Promise<{ contact: SenderContact; conversation: SenderConversation } | undefined> {
   const keys = keysOf(sender);
   if (!keys) return undefined;
   const scope = businessScope(channel.business_id);
   const found = await findContact(scope, channel._id, keys);
   const contact = found ? await refreshContact(scope, found, sender, keys, now) : await createContact(scope, channel._id, sender, keys, now);
-  const conversation = await conversationOf(scope, channel._id, contact, now);
+  const conversation = await conversationOf(scope, channel._id, contact, now, events);
   return { contact, conversation };
 }
 
@@ -101,22 +104,26 @@ async function createContact(scope: BusinessScope, channelId: string, sender: In
   return contact;
 }
 
-/** The contact's one conversation (created for a new contact), its snapshot refreshed. */
-async function conversationOf(scope: BusinessScope, channelId: string, contact: SenderContact, now: Date): Promise<SenderConversation> {
+/** The contact's one conversation (created for a new contact, with its conversation.created entry), its snapshot refreshed. */
+async function conversationOf(scope: BusinessScope, channelId: string, contact: SenderContact, now: Date, events: OutboxRecorder): Promise<SenderConversation> {
   const snapshot = contactSnapshotOf(contact);
   const existing = await repositories.conversations.refreshContactSnapshot(scope, contact._id, snapshot);
   if (existing) return existing;
+  const id = inboxIds.conversation(contact._id);
+  const event = outboxEntry('conversation.created', id, conversationCreatedData(contact._id, snapshot, false), SYSTEM_AUTHOR, now);
   // The unique (business_id, contact_id) index: a concurrent delivery may create it first.
-  await repositories.conversations.createIfAbsent(scope, {
-    _id: inboxIds.conversation(contact._id),
+  const created = await repositories.conversations.createIfAbsent(scope, {
+    _id: id,
     contact_id: contact._id,
     contact: snapshot,
     channel_id: channelId,
     sort_at: now,
     created_at: now,
     updated_at: now,
+    outbox: [event],
   });
-  const created = await repositories.conversations.findByContactId(scope, contact._id);
-  if (!created) throw new Error(`the conversation of contact ${contact._id} vanished right after it was created`);
-  return created;
+  if (created) await events.recordQuietly('conversations', scope, id, [event]);
+  const stored = await repositories.conversations.findByContactId(scope, contact._id);
+  if (!stored) throw new Error(`the conversation of contact ${contact._id} vanished right after it was created`);
+  return stored;
 }

@@ -2,6 +2,7 @@ import type { BusinessRoute } from './business-route';
 import { actionGroupRoutes } from './action-group.routes';
 import { conversationActionRoutes } from './conversation-action.routes';
 import { conversationRoutes } from './conversation.routes';
+import { eventRoutes } from './event.routes';
 import { listRoutes } from './list.routes';
 import { fileRoutes } from './file.routes';
 import { messageRoutes } from './message.routes';
@@ -10,4 +11,4 @@ import { testerRoutes } from './tester.routes';
 import { webhookEndpointRoutes } from './webhook-endpoint.routes';
 
 /** Every business route; a spec checks this matches PUBLIC_ENDPOINTS one to one. */
-export const BUSINESS_ROUTES: readonly BusinessRoute[] = [...conversationRoutes, ...listRoutes, ...conversationActionRoutes, ...messageRoutes, ...actionGroupRoutes, ...scheduledMessageRoutes, ...testerRoutes, ...fileRoutes, ...webhookEndpointRoutes];
+export const BUSINESS_ROUTES: readonly BusinessRoute[] = [...conversationRoutes, ...listRoutes, ...conversationActionRoutes, ...messageRoutes, ...actionGroupRoutes, ...scheduledMessageRoutes, ...testerRoutes, ...fileRoutes, ...webhookEndpointRoutes, ...eventRoutes];

@@ -121,6 +121,10 @@ export class FakeConversationsService {
         resolve(conversation_uuid);
         return { items: [], next_cursor: '', has_more: false };
       },
+      listEvents: async () => ({ items: [], next_cursor: '', has_more: false }),
+      getEvent: async ({ id }) => {
+        throw new CatalogError('EVENT_NOT_FOUND', `No event ${id} in this business in the last 30 days.`);
+      },
     };
   }
 }

@@ -1,6 +1,7 @@
 import { CommandStreamConsumer, ensureTopics } from '@cmsg/command-stream';
 import { ConversationEventEnvelopeSchema, type ConversationEventEnvelope } from '@cmsg/conversation-commands';
 import type { ScheduledMessageRepository } from '@cmsg/dal';
+import type { OutboxRecorder } from '@cmsg/events';
 import type { Logger } from '@cmsg/platform';
 import { type Clock, onConversationEvent } from '@cmsg/scheduling-domain';
 import type { Kafka } from 'kafkajs';
@@ -11,6 +12,7 @@ export interface CustomerReplyConsumerOptions {
   groupId: string;
   partitions: number;
   repository: ScheduledMessageRepository;
+  events: OutboxRecorder;
   clock: Clock;
   logger: Logger;
 }
@@ -21,7 +23,7 @@ export interface CustomerReplyConsumerOptions {
  * was handled (a crash re-delivers it; handling is idempotent), one conversation's events in order.
  */
 export async function startCustomerReplyConsumer(options: CustomerReplyConsumerOptions): Promise<{ stop(): Promise<void> }> {
-  const { kafka, topic, repository, clock, logger } = options;
+  const { kafka, topic, repository, events, clock, logger } = options;
   // The conversations service may not have published yet: subscribing needs the topic.
   await ensureTopics(kafka, [topic], { partitions: options.partitions });
   const consumer = new CommandStreamConsumer<ConversationEventEnvelope>({
@@ -32,7 +34,7 @@ export async function startCustomerReplyConsumer(options: CustomerReplyConsumerO
     decode: (value) => ConversationEventEnvelopeSchema.parse(value),
     retry: { attempts: 20 },
     handler: async (event, context) => {
-      const cancelled = await onConversationEvent(event, repository, clock);
+      const cancelled = await onConversationEvent(event, repository, events, clock);
       if (cancelled.length > 0) logger.info({ event_id: event.id, conversation_uuid: context.key, cancelled }, 'customer reply: scheduled messages cancelled');
     },
     onPoison: async (event, error, context) => {

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
-import { type ActionGroupEntity, ActionGroupRepository, businessScope, type RecordedResult } from '@cmsg/dal';
+import { type ActionGroupEntity, ActionGroupRepository, type OutboxEntry, businessScope, type RecordedResult } from '@cmsg/dal';
 
 const WRITERS = 50;
 
@@ -19,6 +19,15 @@ describe('ActionGroupRepository under contention', () => {
   const businessId = randomUUID();
   const scope = businessScope(businessId);
   const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms);
+  /** The outbox entry a write pushes (docs/events.md): only the write that makes the change may push it. */
+  const entry = (type: string, writer: number): OutboxEntry => ({
+    id: `${type}:${writer}`,
+    type,
+    conversation_id: null,
+    data: { writer },
+    author: { type: 'system', uuid: null, name: null },
+    created_at: at(writer),
+  });
 
   const groupOf = (actions: number): ActionGroupEntity => ({
     _id: randomUUID(),
@@ -81,6 +90,7 @@ describe('ActionGroupRepository under contention', () => {
       error: writer % 2 === 0 ? null : { code: 'SEND_FAILED', message: `writer ${writer}` },
       finishedAt: at(1_000 + writer),
       startNext: { index: 1, at: at(1_000 + writer) },
+      ...(writer % 2 === 0 ? {} : { event: entry('action.failed', writer) }),
     }));
     const answers = await Promise.all(attempts.map((attempt) => repository.recordActionResult(scope, group._id, 0, attempt)));
     const stored = (await repository.find(scope, group._id))!;
@@ -93,6 +103,9 @@ describe('ActionGroupRepository under contention', () => {
     expect(recorded).toEqual({ status: winners[0]!.status, error: winners[0]!.error, finishedAt: winners[0]!.finishedAt });
     // The next action was started in the same update, once.
     expect(stored.actions[1]!.status).toBe('running');
+    // A failure's entry was pushed by the write that recorded it, and by no other.
+    const winner = attempts.indexOf(winners[0]!);
+    expect((stored.outbox ?? []).map((pushed) => pushed.id)).toEqual(winners[0]!.status === 'failed' ? [`action.failed:${winner}`] : []);
   });
 
   it('keeps every result when 50 runners record 50 different actions of one group at once', async () => {
@@ -118,18 +131,22 @@ describe('ActionGroupRepository under contention', () => {
 
   it('escalates a group once when 50 runners escalate it at once', async () => {
     const group = await repository.start(groupOf(1), at(0));
-    const won = await Promise.all(Array.from({ length: WRITERS }, () => repository.markEscalated(scope, group._id)));
+    const won = await Promise.all(Array.from({ length: WRITERS }, (_, writer) => repository.markEscalated(scope, group._id, entry('action_group.escalated', writer))));
     const winners = won.filter(Boolean).length;
     report('escalation by 50 runners', { writers: WRITERS, lost: winners === 0 ? 1 : 0, twice: Math.max(0, winners - 1) });
     expect(winners).toBe(1);
-    expect((await repository.find(scope, group._id))!.escalated).toBe(true);
-    expect(await repository.markEscalated(scope, group._id)).toBe(false);
+    const stored = (await repository.find(scope, group._id))!;
+    expect(stored.escalated).toBe(true);
+    expect(stored.outbox).toEqual([entry('action_group.escalated', won.indexOf(true))]);
+    expect(await repository.markEscalated(scope, group._id, entry('action_group.escalated', WRITERS))).toBe(false);
   });
 
   it('finishes a group once when 50 runners finish it at once with different statuses', async () => {
     const group = await repository.start(groupOf(1), at(0));
     const finishes = await Promise.all(
-      Array.from({ length: WRITERS }, (_, writer) => repository.finish(scope, group._id, writer % 2 === 0 ? 'succeeded' : 'failed', at(4_000 + writer))),
+      Array.from({ length: WRITERS }, (_, writer) =>
+        repository.finish(scope, group._id, writer % 2 === 0 ? 'succeeded' : 'failed', at(4_000 + writer), entry('action_group.finished', writer)),
+      ),
     );
     const stored = (await repository.find(scope, group._id))!;
     const outcome = (value: ActionGroupEntity | null) => `${value?.status}@${value?.finished_at?.toISOString()}`;
@@ -140,14 +157,15 @@ describe('ActionGroupRepository under contention', () => {
     expect(stored.status).not.toBe('processing');
     const writer = (stored.finished_at!.getTime() - at(4_000).getTime()) as number;
     expect(stored.status).toBe(writer % 2 === 0 ? 'succeeded' : 'failed');
+    expect(stored.outbox).toEqual([entry('action_group.finished', writer)]);
   });
 
   it('never shows or changes a group of another business', async () => {
     const group = await repository.start(groupOf(1), at(0));
     const other = businessScope(randomUUID());
     expect(await repository.find(other, group._id)).toBeNull();
-    expect(await repository.markEscalated(other, group._id)).toBe(false);
-    expect(await repository.finish(other, group._id, 'failed', at(5_000))).toBeNull();
+    expect(await repository.markEscalated(other, group._id, entry('action_group.escalated', 0))).toBe(false);
+    expect(await repository.finish(other, group._id, 'failed', at(5_000), entry('action_group.finished', 0))).toBeNull();
     expect((await repository.find(scope, group._id))!).toMatchObject({ status: 'processing', escalated: false });
   });
 });

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { businessScope } from '@cmsg/dal';
+import { type OutboxEntry, businessScope } from '@cmsg/dal';
 import { CatalogError } from '@cmsg/errors';
 import { AiPipelines } from '../ai/ai-pipelines';
 import { FakeAiProvider } from '../testing/fake-ai-provider';
 import { FakeConversationServices } from '../testing/fake-conversation-services';
 import { InMemoryActionGroupStore } from '../testing/in-memory-action-group-store';
 import { silentLogger } from '../testing/silent-logger';
-import type { WebhookEvent } from '../webhooks/webhook-events';
+import { deterministicUuid } from '../webhooks/webhook-events';
 import { ActionExecutor } from './action-executor';
 import { initialGroupDocument } from './initial-group-document';
 import { type ActionGroupCommand, createActionGroupCommand } from './conversation-command';
@@ -18,7 +18,8 @@ const scope = businessScope(BUSINESS);
 describe('ExecuteActionGroup', () => {
   let fake: FakeConversationServices;
   let store: InMemoryActionGroupStore;
-  let events: WebhookEvent[];
+  /** The outbox entries the use case asked to record, in order. */
+  let recorded: OutboxEntry[];
   let now: number;
   let run: ExecuteActionGroup;
   const signal = () => new AbortController().signal;
@@ -45,7 +46,7 @@ describe('ExecuteActionGroup', () => {
       groups: store,
       executor: new ActionExecutor(fake.services, new AiPipelines(fake.services, new FakeAiProvider(), { now: () => new Date(now) }, silentLogger)),
       actions: fake.services.actions,
-      webhooks: { enqueue: async (_group, event) => (events.push(event), 1) },
+      events: { recordQuietly: async (_collection, _scope, _id, entries) => void recorded.push(...entries) },
       clock: {
         now: () => {
           now += 10;
@@ -62,7 +63,7 @@ describe('ExecuteActionGroup', () => {
   beforeEach(() => {
     fake = new FakeConversationServices();
     store = new InMemoryActionGroupStore();
-    events = [];
+    recorded = [];
     now = Date.parse('2026-01-01T00:00:00Z');
     run = build();
   });
@@ -79,7 +80,8 @@ describe('ExecuteActionGroup', () => {
       if (index > 0) expect(result.actions[index - 1]!.finished_at!.getTime()).toBeLessThanOrEqual(action.started_at!.getTime());
     }
     expect(result.finished_at).not.toBeNull();
-    expect(events.map((event) => event.type)).toEqual(['action_group.finished']);
+    expect(typesOf(store.outboxOf(group.group_uuid))).toEqual(['action_group.finished']);
+    expect(recorded).toEqual(store.outboxOf(group.group_uuid));
   });
 
   it('on the success path, starts the group with its first action and records each result with the next start: no other write', async () => {
@@ -109,10 +111,22 @@ describe('ExecuteActionGroup', () => {
     ]);
     expect([result.status, result.escalated]).toEqual(['failed', true]);
     expect(fake.callsOf('escalate')).toEqual([{ caller: { business_id: BUSINESS, token_uuid: 't1' }, conversation_uuid: fake.context.uuid, pending_reason: 'action_set_failed' }]);
-    expect(events.map((event) => [event.type, (event.data as any).action?.index ?? null])).toEqual([
-      ['action.failed', 0],
-      ['action_group.finished', null],
-    ]);
+    // Each event is pushed by the write that makes its change and recorded right after; the
+    // escalation adds the timeline's action_group_escalated row. The ids are those section 4's
+    // webhooks always had.
+    expect(typesOf(recorded)).toEqual(['action.failed', 'action_group.escalated', 'action_group.finished']);
+    expect(store.outboxOf(group.group_uuid)).toEqual(recorded);
+    const [failed, escalated, finished] = recorded;
+    expect(failed).toMatchObject({
+      id: deterministicUuid(group.group_uuid, 'action.failed', '0'),
+      data: { action_group: { uuid: group.group_uuid }, conversation: { uuid: fake.context.uuid }, action: { index: 0, type: 'send_message', error: { code: 'SEND_FAILED' } } },
+    });
+    expect(finished).toMatchObject({
+      id: deterministicUuid(group.group_uuid, 'action_group.finished'),
+      data: { action_group: { uuid: group.group_uuid, status: 'failed', escalated: true }, conversation: { uuid: fake.context.uuid } },
+    });
+    expect(escalated!.data).toEqual({ action_group_uuid: group.group_uuid, reason: 'action_set_failed' });
+    expect(recorded.every((entry) => entry.conversation_id === fake.context.uuid)).toBe(true);
   });
 
   it('stop_on_error false: every action runs; several escalating failures escalate once', async () => {
@@ -123,7 +137,7 @@ describe('ExecuteActionGroup', () => {
     expect(await statuses(group)).toEqual(['failed', 'failed', 'succeeded']);
     expect(fake.callsOf('escalate')).toHaveLength(1);
     expect((await stored(group)).status).toBe('failed');
-    expect(events.filter((event) => event.type === 'action.failed')).toHaveLength(2);
+    expect(typesOf(store.outboxOf(group.group_uuid)).filter((type) => type === 'action.failed')).toHaveLength(2);
   });
 
   it.each([
@@ -162,15 +176,21 @@ describe('ExecuteActionGroup', () => {
     expect(await statuses(group)).toEqual(['succeeded', 'succeeded', 'succeeded']);
   });
 
-  it('re-applies the effects of a failure recorded before a crash (idempotent webhook, one escalation)', async () => {
+  it('re-applies the effects of a failure recorded before a crash: its event left in the outbox is recorded, one escalation', async () => {
     const group = command([{ type: 'send_message', text: 'one' }, { type: 'mark_pending' }]);
     const document = initialGroupDocument(group);
-    document.actions[0] = { ...document.actions[0]!, status: 'failed', error: { code: 'SEND_FAILED', message: 'x' } };
+    const error = { code: 'SEND_FAILED', message: 'x' };
+    document.actions[0] = { ...document.actions[0]!, status: 'failed', error };
+    // The write that recorded the failure pushed its entry; the run that made it died before recording it.
+    const leftBehind = { id: deterministicUuid(group.group_uuid, 'action.failed', '0'), type: 'action.failed', conversation_id: group.conversation_uuid, data: { error }, author: { type: 'system', uuid: null, name: null }, created_at: new Date(now) };
+    document.outbox = [leftBehind];
     await store.createIfMissing(document);
     await run.execute(group, signal());
     expect(await statuses(group)).toEqual(['failed', 'skipped']);
     expect(fake.callsOf('escalate')).toHaveLength(1);
-    expect(events.map((event) => event.type)).toEqual(['action.failed', 'action_group.finished']);
+    expect(recorded[0]).toEqual(leftBehind);
+    // Not pushed again: the failure was recorded by the earlier run.
+    expect(typesOf(store.outboxOf(group.group_uuid))).toEqual(['action.failed', 'action_group.escalated', 'action_group.finished']);
   });
 
   it('leaves an action whose dependency did not answer running, for the retry to run again', async () => {
@@ -191,7 +211,7 @@ describe('ExecuteActionGroup', () => {
       groups: store,
       executor: new ActionExecutor(fake.services, new AiPipelines(fake.services, provider, { now: () => new Date(now) }, silentLogger)),
       actions: fake.services.actions,
-      webhooks: { enqueue: async () => 1 },
+      events: { recordQuietly: async () => undefined },
       clock: { now: () => new Date(now) },
       logger: silentLogger,
     });
@@ -232,14 +252,16 @@ describe('ExecuteActionGroup', () => {
     expect(result.escalated).toBe(true);
   });
 
-  it('only re-announces a group that already finished', async () => {
+  it('runs nothing of a group that already finished, and records what its outbox still holds', async () => {
     const group = command([{ type: 'mark_pending' }]);
     await run.execute(group, signal());
     fake.calls.length = 0;
-    events = [];
+    recorded = [];
+    // The recording double never empties the outbox: as if the first run died right after finishing.
     await run.execute(group, signal());
     expect(fake.calls).toEqual([]);
-    expect(events.map((event) => event.type)).toEqual(['action_group.finished']);
+    expect(typesOf(recorded)).toEqual(['action_group.finished']);
+    expect(typesOf(store.outboxOf(group.group_uuid))).toEqual(['action_group.finished']);
   });
 
   it('abandon: a dead-lettered group ends with every action recorded', async () => {
@@ -272,6 +294,11 @@ describe('ExecuteActionGroup', () => {
       ['skipped', null],
     ]);
     expect([result.status, result.escalated]).toEqual(['failed', true]);
-    expect(events.map((event) => event.type)).toEqual(['action.failed', 'action_group.finished']);
+    // The failure's event is the other runner's write's: this run pushes none for it.
+    expect(typesOf(store.outboxOf(group.group_uuid))).toEqual(['action_group.escalated', 'action_group.finished']);
   });
 });
+
+function typesOf(entries: readonly OutboxEntry[]): string[] {
+  return entries.map((entry) => entry.type);
+}

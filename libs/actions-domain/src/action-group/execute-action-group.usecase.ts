@@ -9,11 +9,11 @@ import {
   isFinalActionStatus,
   type RecordedResult,
 } from '@cmsg/dal';
+import type { OutboxRecorder } from '@cmsg/events';
 import { type Logger, cmsgMetrics } from '@cmsg/platform';
 import { AI_RUN_BUDGET_MS, GROUP_BUDGET_MS } from '../limits';
 import type { Clock, ConversationActionsPort } from '../ports';
-import type { ActionGroupEventFanOut } from '../webhooks/action-group-event-fan-out';
-import { actionFailedEvent, actionGroupFinishedEvent } from '../webhooks/webhook-events';
+import { actionFailedEntry, actionGroupEscalatedEntry, actionGroupFinishedEntry } from './action-group-events';
 import type { ActionExecutor } from './action-executor';
 import type { ActionGroupCommand } from './conversation-command';
 import { isEscalatingCode, isTransientFailure } from './failure-policy';
@@ -23,8 +23,11 @@ export interface ExecuteActionGroupDependencies {
   groups: ActionGroupStore;
   executor: ActionExecutor;
   actions: Pick<ConversationActionsPort, 'escalate'>;
-  /** Where action.failed and action_group.finished go (the webhook fan-out; the event recorder once it exists). */
-  webhooks: Pick<ActionGroupEventFanOut, 'enqueue'>;
+  /**
+   * Records the action.failed, action_group.finished and action_group.escalated entries the group's
+   * writes push: the events (fanned out to the webhook endpoints) and the escalation's timeline row.
+   */
+  events: OutboxRecorder;
   clock: Clock;
   logger: Logger;
   /** Defaults: 800 s per group, 300 s per AI pipeline (SPEC 8). */
@@ -69,11 +72,9 @@ export class ExecuteActionGroup {
     // The copy below is kept in step with every write, so the loop reads the database once.
     const runStart = clock.now();
     const group = await groups.start(initialGroupDocument(command), runStart);
-    if (group.status !== 'processing') {
-      // Finished by an earlier run that died before its offset was committed.
-      await this.announceFinished(group);
-      return;
-    }
+    await this.recordLeftBehind(scope, group);
+    // Finished by an earlier run that died before its offset was committed.
+    if (group.status !== 'processing') return;
     // Actions this run already marked running in another write (the start, the previous result).
     const markedRunning = new Set<number>();
     const first = group.actions[0];
@@ -86,7 +87,7 @@ export class ExecuteActionGroup {
       if (signal.aborted) throw new CommandAbandonedError(group._id);
       if (isFinalActionStatus(record.status)) {
         if (record.status === 'failed') {
-          // Its webhook or escalation may not have happened before a crash: both are idempotent.
+          // Its escalation may not have happened before a crash: it is idempotent.
           await this.afterFailure(scope, group, record.index);
           if (command.stop_on_error) stopped = true;
         }
@@ -107,9 +108,8 @@ export class ExecuteActionGroup {
         if (command.stop_on_error || outOfBudget) stopped = true;
       }
     }
-    const final = (await groups.finish(scope, group._id, finalStatus(group), clock.now())) ?? group;
+    const final = (await this.finish(scope, group)) ?? group;
     this.dependencies.logger.info({ action_group: group._id, conversation_uuid: group.conversation_id, status: final.status, escalated: final.escalated }, 'action group finished');
-    await this.announceFinished(final);
   }
 
   /**
@@ -130,12 +130,11 @@ export class ExecuteActionGroup {
       if (recorded.status === 'failed') {
         failedOne = true;
         await this.afterFailure(scope, group, record.index).catch((effectError: unknown) =>
-          logger.error({ err: effectError, action_group: group._id }, 'webhook or escalation of an abandoned group failed'),
+          logger.error({ err: effectError, action_group: group._id }, 'escalation of an abandoned group failed'),
         );
       }
     }
-    const final = await groups.finish(scope, group._id, finalStatus(group), clock.now());
-    if (final) await this.announceFinished(final);
+    await this.finish(scope, group);
   }
 
   /** Runs one action and records its result; answers the failure, if any. */
@@ -192,10 +191,16 @@ export class ExecuteActionGroup {
 
   /**
    * Records the result and answers the one that counts: when another runner of this group (a
-   * rebalance) recorded this action first, its result stands and this run goes on from it.
+   * rebalance) recorded this action first, its result stands and this run goes on from it. A
+   * failure carries its action.failed entry, pushed only by the write that records it.
    */
   private async record(scope: BusinessScope, group: ActionGroupEntity, index: number, result: ActionResultUpdate): Promise<RecordedResult> {
-    const recorded = await this.dependencies.groups.recordActionResult(scope, group._id, index, result);
+    const event = result.status === 'failed' ? actionFailedEntry(group, index, result.error, result.finishedAt) : undefined;
+    const recorded = await this.dependencies.groups.recordActionResult(scope, group._id, index, { ...result, ...(event ? { event } : {}) });
+    // This write recorded the failure (another runner's result would carry its own time), so its entry is in the outbox.
+    if (event && recorded.status === 'failed' && recorded.finishedAt.getTime() === result.finishedAt.getTime()) {
+      await this.dependencies.events.recordQuietly('action_groups', scope, group._id, [event]);
+    }
     Object.assign(group.actions[index]!, { status: recorded.status, error: recorded.error, finished_at: recorded.finishedAt });
     if (result.startNext && recorded.status !== 'failed') Object.assign(group.actions[result.startNext.index]!, { status: 'running', started_at: result.startNext.at, error: null });
     return recorded;
@@ -206,11 +211,13 @@ export class ExecuteActionGroup {
     return (await this.record(scope, group, index, { status: 'failed', error, finishedAt: this.dependencies.clock.now() })).status === 'failed';
   }
 
-  /** A failed action's effects, each idempotent: its webhook event, and the group's one escalation. */
+  /**
+   * A failed action's effect beyond its action.failed event (pushed by the write that recorded the
+   * failure): the group's one escalation, idempotent.
+   */
   private async afterFailure(scope: BusinessScope, group: ActionGroupEntity, index: number): Promise<void> {
-    const { webhooks, actions, groups, clock, logger } = this.dependencies;
+    const { actions, groups, clock, logger } = this.dependencies;
     const error = group.actions[index]!.error;
-    await webhooks.enqueue(group, actionFailedEvent(group, index, clock.now()), clock.now());
     if (!error || !group.escalate_on_error || group.escalated || !isEscalatingCode(error.code)) return;
     // Escalate first, then flip the flag: a crash in between escalates again (a no-op while
     // pending), never loses the escalation.
@@ -226,13 +233,30 @@ export class ExecuteActionGroup {
       logger.error({ err: escalationError, action_group: group._id }, 'escalation failed; the group is reported without it');
       return;
     }
-    await groups.markEscalated(scope, group._id);
+    const escalated = actionGroupEscalatedEntry(group, ACTION_SET_FAILED, clock.now());
+    if (await groups.markEscalated(scope, group._id, escalated)) await this.dependencies.events.recordQuietly('action_groups', scope, group._id, [escalated]);
     group.escalated = true;
   }
 
-  private async announceFinished(group: ActionGroupEntity): Promise<void> {
-    const at = group.finished_at ?? this.dependencies.clock.now();
-    await this.dependencies.webhooks.enqueue(group, actionGroupFinishedEvent(group, at), this.dependencies.clock.now());
+  /** The group's final status, once, with its action_group.finished entry (recorded by the call that set it). */
+  private async finish(scope: BusinessScope, group: ActionGroupEntity): Promise<ActionGroupEntity | null> {
+    const { groups, clock, events } = this.dependencies;
+    const at = clock.now();
+    const status = finalStatus(group);
+    const event = actionGroupFinishedEntry(group, status, at);
+    const final = await groups.finish(scope, group._id, status, at, event);
+    // This write finished it (another runner's finish carries its own time), so its entry is in the outbox.
+    if (final?.status === status && final.finished_at?.getTime() === at.getTime()) await events.recordQuietly('action_groups', scope, group._id, [event]);
+    return final;
+  }
+
+  /**
+   * Entries an earlier run of the group left unrecorded (it died right after a write) are recorded
+   * now rather than at the relay's next pass; recording is idempotent, so a runner racing this one
+   * changes nothing.
+   */
+  private async recordLeftBehind(scope: BusinessScope, group: ActionGroupEntity): Promise<void> {
+    if (group.outbox?.length) await this.dependencies.events.recordQuietly('action_groups', scope, group._id, group.outbox);
   }
 }
 

@@ -24,8 +24,8 @@ class InMemoryFiredSchedules implements FiredSchedules {
     const found = this.schedules.get(id);
     return found ? { ...found } : null;
   }
-  async startSending(_scope: BusinessScope, id: string, decision: { delivery: string; noteId: string | null }, entries: ScheduleHistoryEntry[]) {
-    const found = this.schedules.get(id)!;
+  async startSending(_scope: BusinessScope, schedule: ScheduledMessageEntity, decision: { delivery: string; noteId: string | null }, entries: ScheduleHistoryEntry[]) {
+    const found = this.schedules.get(schedule._id)!;
     if (found.status !== 'firing') return null;
     Object.assign(found, { status: 'sending', delivery: decision.delivery, note_id: decision.noteId, history: [...found.history, ...entries] });
     return { ...found };
@@ -34,8 +34,8 @@ class InMemoryFiredSchedules implements FiredSchedules {
     const found = this.schedules.get(id)!;
     if (found.status === 'sending') Object.assign(found, { delivery, history: [...found.history, entry] });
   }
-  async finish(_scope: BusinessScope, id: string, from: ExecutingStatus, outcome: ScheduleOutcome, entries: ScheduleHistoryEntry[], delivery?: string) {
-    const found = this.schedules.get(id)!;
+  async finish(_scope: BusinessScope, schedule: ScheduledMessageEntity, from: ExecutingStatus, outcome: ScheduleOutcome, entries: ScheduleHistoryEntry[], delivery?: string) {
+    const found = this.schedules.get(schedule._id)!;
     if (found.status !== from) return false;
     Object.assign(found, { status: outcome.status, error: outcome.error, history: [...found.history, ...entries], ...(delivery ? { delivery } : {}) });
     return true;

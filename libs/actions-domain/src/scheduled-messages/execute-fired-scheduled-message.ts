@@ -63,10 +63,11 @@ export async function executeFiredScheduledMessage(command: ScheduledMessageComm
   try {
     const messageUuid = await deliver(scope, execution, caller, ports, signal);
     const sent = scheduleHistoryEntry('sent', 'sent', clock.now(), { detail: messageUuid ? { message_uuid: messageUuid } : {} });
+    const outcome = { status: 'sent' as const, error: null, messageUuid: messageUuid ?? null };
     if (execution.sentLiterally) {
-      await store.finish(scope, schedule._id, 'firing', { status: 'sent', error: null }, [sendingEntry('literal', ports), sent], 'literal');
+      await store.finish(scope, execution.schedule, 'firing', outcome, [sendingEntry('literal', ports), sent], 'literal');
     } else {
-      await store.finish(scope, schedule._id, execution.status, { status: 'sent', error: null }, [sent]);
+      await store.finish(scope, execution.schedule, execution.status, outcome, [sent]);
     }
   } catch (error) {
     if (error instanceof DecidedElsewhere) return;
@@ -75,7 +76,7 @@ export async function executeFiredScheduledMessage(command: ScheduledMessageComm
     if (isTransientFailure(failure)) throw failure;
     if (failure.code === 'UNKNOWN_ERROR') logger.error({ err: error, schedule_uuid: schedule._id }, 'scheduled message failed unexpectedly');
     const recorded = { code: failure.code, message: failure.message };
-    await store.finish(scope, schedule._id, execution.status, { status: 'failed', error: recorded }, [scheduleHistoryEntry('failed', 'failed', clock.now(), { detail: recorded })]);
+    await store.finish(scope, execution.schedule, execution.status, { status: 'failed', error: recorded }, [scheduleHistoryEntry('failed', 'failed', clock.now(), { detail: recorded })]);
   }
   logger.info({ schedule_uuid: schedule._id, conversation_uuid: schedule.conversation_id }, 'scheduled message executed');
 }
@@ -86,8 +87,10 @@ export async function abandonFiredScheduledMessage(command: ScheduledMessageComm
   const reason = isCatalogError(cause) ? `${cause.code}: ${cause.message}` : String(cause);
   const error = { code: 'UPDATE_FAILED', message: `The scheduled message could not be sent after repeated attempts (${reason}).` };
   const entries = [scheduleHistoryEntry('failed', 'failed', ports.clock.now(), { detail: error })];
-  if (await ports.store.finish(scope, command.schedule_uuid, 'sending', { status: 'failed', error }, entries)) return;
-  await ports.store.finish(scope, command.schedule_uuid, 'firing', { status: 'failed', error }, entries);
+  const schedule = await ports.store.find(scope, command.schedule_uuid);
+  if (!schedule) return;
+  if (await ports.store.finish(scope, schedule, 'sending', { status: 'failed', error }, entries)) return;
+  await ports.store.finish(scope, schedule, 'firing', { status: 'failed', error }, entries);
 }
 
 /** Another run of the same schedule moved it on while this one was deciding: that run goes on. */
@@ -183,7 +186,7 @@ async function decideFromWindow(scope: BusinessScope, execution: Execution, call
 async function startSending(scope: BusinessScope, execution: Execution, delivery: ScheduleDeliveryPath, entries: ScheduleHistoryEntry[], ports: ScheduledMessagePorts, noteId: string | null = null): Promise<void> {
   const { store } = ports;
   const at = ports.clock.now();
-  const started = await store.startSending(scope, execution.schedule._id, { delivery, noteId, at }, [...entries, sendingEntry(delivery, ports, at)]);
+  const started = await store.startSending(scope, execution.schedule, { delivery, noteId, at }, [...entries, sendingEntry(delivery, ports, at)]);
   const current = started ?? (await store.find(scope, execution.schedule._id));
   if (current?.status !== 'sending') throw new DecidedElsewhere();
   Object.assign(execution, { schedule: current, status: 'sending', decidedHere: started !== null });

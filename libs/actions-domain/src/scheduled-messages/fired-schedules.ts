@@ -3,22 +3,32 @@ import {
   type BusinessScope,
   ConversationRepository,
   type ExecutingStatus,
+  type OutboxEntry,
   type ScheduleOutcome,
   type ScheduledMessageEntity,
   ScheduledMessageRepository,
   TimelineEventRepository,
   defaultScheduledTemplateId,
 } from '@cmsg/dal';
+import { type OutboxRecorder, SYSTEM_AUTHOR, authorOf, noteTimelineItem, outboxEntry, scheduleEventData } from '@cmsg/events';
+
+/** How a fired schedule ended, and the message it sent (the first part), when known. */
+export type FiredOutcome = ScheduleOutcome & { messageUuid?: string | null };
 
 /** What the executor reads and writes about a fired schedule. */
 export interface FiredSchedules {
   find(scope: BusinessScope, id: string): Promise<ScheduledMessageEntity | null>;
   /** firing -> sending with the delivery path decided; the schedule as it is now, or null when it was not firing. */
-  startSending(scope: BusinessScope, id: string, decision: { delivery: string; noteId: string | null; at: Date }, entries: ScheduleHistoryEntry[]): Promise<ScheduledMessageEntity | null>;
+  startSending(
+    scope: BusinessScope,
+    schedule: ScheduledMessageEntity,
+    decision: { delivery: string; noteId: string | null; at: Date },
+    entries: ScheduleHistoryEntry[],
+  ): Promise<ScheduledMessageEntity | null>;
   /** The fallback after WINDOW_CLOSED replaces the decided path. */
   switchDelivery(scope: BusinessScope, id: string, delivery: string, entry: ScheduleHistoryEntry): Promise<void>;
   /** firing | sending -> sent | failed (with the delivery path when recorded only now); false when the schedule was not in `from`. */
-  finish(scope: BusinessScope, id: string, from: ExecutingStatus, outcome: ScheduleOutcome, entries: ScheduleHistoryEntry[], delivery?: string): Promise<boolean>;
+  finish(scope: BusinessScope, schedule: ScheduledMessageEntity, from: ExecutingStatus, outcome: FiredOutcome, entries: ScheduleHistoryEntry[], delivery?: string): Promise<boolean>;
   /**
    * Writes the AI schedule's reason as its context note (author: the token that created it) under
    * the id derived from the schedule, unless it exists (a run that died before recording it); answers that id.
@@ -28,31 +38,54 @@ export interface FiredSchedules {
   defaultScheduledTemplateId(scope: BusinessScope, conversationId: string): Promise<string | null>;
 }
 
+/**
+ * The fired schedule in MongoDB. Its transitions carry their outbox entries (docs/events.md): leaving
+ * firing records scheduled_message.fired (the timeline's schedule_fired row, at the firing time), the
+ * outcome scheduled_message.sent or .failed, and the AI branch's note note.created.
+ */
 export class MongoFiredSchedules implements FiredSchedules {
   private readonly schedules = new ScheduledMessageRepository();
   private readonly timeline = new TimelineEventRepository();
   private readonly conversations = new ConversationRepository();
 
+  constructor(private readonly events: OutboxRecorder) {}
+
   find(scope: BusinessScope, id: string): Promise<ScheduledMessageEntity | null> {
     return this.schedules.find(scope, id);
   }
 
-  startSending(scope: BusinessScope, id: string, decision: { delivery: string; noteId: string | null; at: Date }, entries: ScheduleHistoryEntry[]): Promise<ScheduledMessageEntity | null> {
-    return this.schedules.startSending(scope, id, decision, entries);
+  async startSending(
+    scope: BusinessScope,
+    schedule: ScheduledMessageEntity,
+    decision: { delivery: string; noteId: string | null; at: Date },
+    entries: ScheduleHistoryEntry[],
+  ): Promise<ScheduledMessageEntity | null> {
+    const fired = firedEntry(schedule, decision.at);
+    const started = await this.schedules.startSending(scope, schedule._id, decision, entries, [fired]);
+    if (started) await this.events.recordQuietly('scheduled_messages', scope, schedule._id, [fired]);
+    return started;
   }
 
   switchDelivery(scope: BusinessScope, id: string, delivery: string, entry: ScheduleHistoryEntry): Promise<void> {
     return this.schedules.switchDelivery(scope, id, delivery, entry);
   }
 
-  finish(scope: BusinessScope, id: string, from: ExecutingStatus, outcome: ScheduleOutcome, entries: ScheduleHistoryEntry[], delivery?: string): Promise<boolean> {
-    return this.schedules.finish(scope, id, from, outcome, entries, delivery);
+  async finish(scope: BusinessScope, schedule: ScheduledMessageEntity, from: ExecutingStatus, outcome: FiredOutcome, entries: ScheduleHistoryEntry[], delivery?: string): Promise<boolean> {
+    const at = entries[entries.length - 1]?.at ?? new Date();
+    const events = [...(from === 'firing' ? [firedEntry(schedule, at)] : []), outcomeEntry(schedule, outcome, at)];
+    const finished = await this.schedules.finish(scope, schedule._id, from, { status: outcome.status, error: outcome.error }, entries, events, delivery);
+    if (finished) await this.events.recordQuietly('scheduled_messages', scope, schedule._id, events);
+    return finished;
   }
 
   async addContextNote(scope: BusinessScope, schedule: ScheduledMessageEntity, authorTokenUuid: string, at: Date): Promise<string> {
     const id = scheduleContextNoteId(schedule._id);
+    const author = authorOf({ type: 'api_token', uuid: authorTokenUuid || null });
+    const body = schedule.reason ?? '';
+    const event = outboxEntry('note.created', schedule.conversation_id, noteTimelineItem({ id, body, createdAt: at }, author), author, at);
     // The shape of a note added through the conversations service (appendNote), with a fixed id.
-    await this.timeline.insertIfAbsent(scope, { id, conversationId: schedule.conversation_id, kind: 'note', body: schedule.reason ?? '', author: { type: 'api_token', uuid: authorTokenUuid }, createdAt: at });
+    const inserted = await this.timeline.insertIfAbsent(scope, { id, conversationId: schedule.conversation_id, kind: 'note', body, author, createdAt: at, outbox: [event] });
+    if (inserted) await this.events.recordQuietly('timeline_events', scope, id, [event]);
     return id;
   }
 
@@ -60,4 +93,15 @@ export class MongoFiredSchedules implements FiredSchedules {
     const conversation = await this.conversations.findById(scope, conversationId);
     return conversation ? defaultScheduledTemplateId(scope, conversation.channel_id) : null;
   }
+}
+
+/** scheduled_message.fired: dated when the firer claimed it, so the timeline row sits where the schedule fired. */
+function firedEntry(schedule: ScheduledMessageEntity, at: Date): OutboxEntry {
+  return outboxEntry('scheduled_message.fired', schedule.conversation_id, scheduleEventData(schedule._id), SYSTEM_AUTHOR, schedule.fired_at ?? at);
+}
+
+function outcomeEntry(schedule: ScheduledMessageEntity, outcome: FiredOutcome, at: Date): OutboxEntry {
+  return outcome.status === 'sent'
+    ? outboxEntry('scheduled_message.sent', schedule.conversation_id, scheduleEventData(schedule._id, { message_uuid: outcome.messageUuid ?? null }), SYSTEM_AUTHOR, at)
+    : outboxEntry('scheduled_message.failed', schedule.conversation_id, scheduleEventData(schedule._id, { error: outcome.error }), SYSTEM_AUTHOR, at);
 }

@@ -1,4 +1,13 @@
-import { type ActionGroupEntity, type ActionGroupStore, type ActionResultUpdate, type BusinessScope, type GroupStatus, isFinalActionStatus, type RecordedResult } from '@cmsg/dal';
+import {
+  type ActionGroupEntity,
+  type ActionGroupStore,
+  type ActionResultUpdate,
+  type BusinessScope,
+  type GroupStatus,
+  isFinalActionStatus,
+  type OutboxEntry,
+  type RecordedResult,
+} from '@cmsg/dal';
 
 /** ActionGroupStore in memory, for specs: same semantics as the MongoDB repository (copies in and out). */
 export class InMemoryActionGroupStore implements ActionGroupStore {
@@ -35,20 +44,34 @@ export class InMemoryActionGroupStore implements ActionGroupStore {
     if (next?.status === 'pending') Object.assign(next, { status: 'running', started_at: result.startNext!.at, error: null });
     if (isFinalActionStatus(action.status)) return { status: action.status, error: action.error, finishedAt: action.finished_at! };
     Object.assign(action, { status: result.status, error: result.error, finished_at: result.finishedAt });
+    if (result.event) this.push(group, result.event);
     return { status: result.status, error: result.error, finishedAt: result.finishedAt };
   }
 
-  async markEscalated(scope: BusinessScope, uuid: string): Promise<boolean> {
+  async markEscalated(scope: BusinessScope, uuid: string, event: OutboxEntry): Promise<boolean> {
     const group = this.scoped(scope, uuid);
     if (group.escalated) return false;
     group.escalated = true;
+    this.push(group, event);
     return true;
   }
 
-  async finish(scope: BusinessScope, uuid: string, status: Exclude<GroupStatus, 'processing'>, at: Date): Promise<ActionGroupEntity | null> {
+  async finish(scope: BusinessScope, uuid: string, status: Exclude<GroupStatus, 'processing'>, at: Date, event: OutboxEntry): Promise<ActionGroupEntity | null> {
     const group = this.scoped(scope, uuid);
-    if (group.status === 'processing') Object.assign(group, { status, finished_at: at });
+    if (group.status === 'processing') {
+      Object.assign(group, { status, finished_at: at });
+      this.push(group, event);
+    }
     return structuredClone(group);
+  }
+
+  /** The entries the writes pushed (as the repository's outbox holds them until they are recorded). */
+  outboxOf(uuid: string): OutboxEntry[] {
+    return this.groups.get(uuid)?.outbox ?? [];
+  }
+
+  private push(group: ActionGroupEntity, event: OutboxEntry): void {
+    group.outbox = [...(group.outbox ?? []), event];
   }
 
   private scoped(scope: BusinessScope, uuid: string): ActionGroupEntity {

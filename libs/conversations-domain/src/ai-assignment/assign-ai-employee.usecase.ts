@@ -3,7 +3,7 @@ import type { AssignAiEmployeeResponse } from '@cmsg/proto';
 import type { ActionActor } from '../action-support/action-actor';
 import { type AlreadyInStatePolicy, whenAlreadyInState } from '../action-support/already-in-state';
 import type { ObjectRef } from '../action-support/resolve-object-ref';
-import type { ConversationOutbox } from '../conversation-outbox';
+import type { OutboxRecorder } from '@cmsg/events';
 import { type ConversationReference, resolveConversationReference } from '../resolve-conversation-reference';
 import { changeConversationOwner } from './change-conversation-owner';
 import { handlePendingScheduleForOwnerChange } from './owner-change-schedule';
@@ -22,7 +22,7 @@ export interface AssignAiEmployeeCommand {
  * AssignAiEmployee (SPEC 4.3 assign_ai_employee, CONTRACT 5 /conversation/ai-employee). Running
  * the AI afterwards (`run`) is the actions-runner's job, not this use case's.
  */
-export async function assignAiEmployee(scope: BusinessScope, outbox: ConversationOutbox, command: AssignAiEmployeeCommand): Promise<AssignAiEmployeeResponse> {
+export async function assignAiEmployee(scope: BusinessScope, outbox: OutboxRecorder, command: AssignAiEmployeeCommand): Promise<AssignAiEmployeeResponse> {
   const action = parseScheduledMessageAction(command.scheduledMessageAction);
   const { conversation } = await resolveConversationReference(scope, command.reference);
   const employee = await findAiEmployee(scope, command.aiEmployee);
@@ -32,7 +32,7 @@ export async function assignAiEmployee(scope: BusinessScope, outbox: Conversatio
   };
   if (conversation.ai_employee_id === employee._id) return alreadyAssigned();
   const now = new Date();
-  const scheduleHandled = await handlePendingScheduleForOwnerChange(scope, conversation, action, { kind: 'ai_employee', aiEmployeeId: employee._id }, command.actor, now);
+  const scheduleHandled = await handlePendingScheduleForOwnerChange(scope, outbox, conversation, action, { kind: 'ai_employee', aiEmployeeId: employee._id }, command.actor, now);
   const change = await changeConversationOwner(scope, outbox, conversation, employee._id, scheduleHandled, now, command.actor);
   // Not changed: a concurrent request assigned the same employee first.
   if (!change.changed) return alreadyAssigned();

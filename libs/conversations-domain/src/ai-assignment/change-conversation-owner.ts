@@ -1,9 +1,8 @@
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
+import { type OutboxRecorder, assignmentParty, authorOf, outboxEntry } from '@cmsg/events';
 import type { ActionActor } from '../action-support/action-actor';
 import { MAX_CHANGE_ROUNDS } from '../conversation-change';
-import { ASSIGNMENT_CHANGED, conversationChangeEvent } from '../conversation-events';
-import type { ConversationOutbox } from '../conversation-outbox';
 import { repositories } from '../repositories';
 import { reloadConversation, type StoredConversation } from '../resolve-conversation-reference';
 import { loadPendingSchedule } from './pending-schedule';
@@ -17,14 +16,15 @@ export interface OwnerChange {
 
 /**
  * Sets the owner (an AI employee id, or null for the human team) by one update of the
- * conversation whose filter holds the owner it replaces, with its event: of concurrent changes
+ * conversation whose filter holds the owner it replaces, with its conversation.assignment_changed
+ * entry: of concurrent changes
  * each real one is made once, and a change to the owner already there is no change. A schedule
  * that became pending since the conversation was read (validated against the old owner) is not
  * overwritten silently: SCHEDULE_CONFLICT.
  */
 export async function changeConversationOwner(
   scope: BusinessScope,
-  outbox: ConversationOutbox,
+  outbox: OutboxRecorder,
   conversation: StoredConversation,
   aiEmployeeId: string | null,
   schedule: { handling: ScheduleHandling; seenScheduleId: string | null },
@@ -36,10 +36,11 @@ export async function changeConversationOwner(
   for (let round = 0; round < MAX_CHANGE_ROUNDS; round += 1) {
     const from = current.ai_employee_id ?? null;
     if (from === aiEmployeeId) return { changed: false, conversation: current };
-    const event = conversationChangeEvent(ASSIGNMENT_CHANGED, scope, current._id, { from, to: aiEmployeeId }, actor, now);
+    const data = { from: assignmentParty(await ownerOf(scope, from)), to: assignmentParty(await ownerOf(scope, aiEmployeeId)) };
+    const event = outboxEntry('conversation.assignment_changed', current._id, data, authorOf(actor), now);
     const changed = await repositories.conversations.changeOwner(scope, current._id, { from, to: aiEmployeeId, event, now });
     if (changed) {
-      await outbox.publishQuietly(scope, changed._id, event);
+      await outbox.recordQuietly('conversations', scope, changed._id, [event]);
       return { changed: true, conversation: changed };
     }
     current = await reloadConversation(scope, current._id);
@@ -52,4 +53,10 @@ async function assertNoScheduleSince(scope: BusinessScope, conversation: StoredC
   if (pending && pending !== seenScheduleId) {
     throw new CatalogError('SCHEDULE_CONFLICT', 'A scheduled message of the conversation changed during the owner change; retry.');
   }
+}
+
+/** An owner as events name it: the AI employee (its name as it is now), or null for the human team. */
+async function ownerOf(scope: BusinessScope, aiEmployeeId: string | null): Promise<{ _id: string; name: string | null } | null> {
+  if (!aiEmployeeId) return null;
+  return { _id: aiEmployeeId, name: (await repositories.aiEmployees.findById(scope, aiEmployeeId))?.name ?? null };
 }

@@ -1,4 +1,5 @@
 import type { BusinessScope } from '@cmsg/dal';
+import type { OutboxRecorder } from '@cmsg/events';
 import type { ActionActor } from '../action-support/action-actor';
 import type { StoredConversation } from '../resolve-conversation-reference';
 import { cancelPendingSchedule, fallbackTemplateOf, loadPendingSchedule, reassignPendingSchedule } from './pending-schedule';
@@ -13,6 +14,7 @@ export type NextOwner = { kind: 'ai_employee'; aiEmployeeId: string } | { kind: 
  */
 export async function handlePendingScheduleForOwnerChange(
   scope: BusinessScope,
+  outbox: OutboxRecorder,
   conversation: StoredConversation,
   action: ScheduledMessageAction | undefined,
   next: NextOwner,
@@ -24,7 +26,7 @@ export async function handlePendingScheduleForOwnerChange(
   const handling = scheduleHandlingFor(schedule !== null, action);
   if (!schedule || handling === 'none') return { handling, seenScheduleId };
   if (handling === 'cancel') {
-    await cancelPendingSchedule(scope, schedule, actor, now);
+    await cancelPendingSchedule(scope, outbox, schedule, actor, now);
   } else if (next.kind === 'ai_employee') {
     await reassignPendingSchedule(scope, schedule, { kind: 'ai_employee', aiEmployeeId: next.aiEmployeeId }, actor, now);
   } else {

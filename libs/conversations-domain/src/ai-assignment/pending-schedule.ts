@@ -1,6 +1,7 @@
 import { type ScheduleHistoryEntry, scheduleHistoryEntry } from '@cmsg/conversation-commands';
 import { CatalogError } from '@cmsg/errors';
 import { type BusinessScope, type ScheduledMessageEntity, ScheduledMessageRepository, defaultScheduledTemplateId } from '@cmsg/dal';
+import { type OutboxRecorder, cancelPendingSchedule as cancelWithEvent } from '@cmsg/events';
 import type { ActionActor } from '../action-support/action-actor';
 import type { StoredConversation } from '../resolve-conversation-reference';
 import { type NewScheduleOwner, reassignedScheduleFields } from './schedule-reassignment';
@@ -17,9 +18,9 @@ function ownerChangeEntry(event: 'cancelled' | 'reassigned', status: 'cancelled'
   return { ...scheduleHistoryEntry(event, status, now, { reason: 'owner_change', actor }), ...fields };
 }
 
-/** pending -> cancelled (conditional: a schedule that fired meanwhile goes on, and the owner change too). */
-export async function cancelPendingSchedule(scope: BusinessScope, schedule: ScheduledMessageEntity, actor: ActionActor, now: Date): Promise<void> {
-  await schedules.cancelPending(scope, schedule._id, ownerChangeEntry('cancelled', 'cancelled', actor, now));
+/** pending -> cancelled, with its event (conditional: a schedule that fired meanwhile goes on, and the owner change too). */
+export async function cancelPendingSchedule(scope: BusinessScope, outbox: OutboxRecorder, schedule: ScheduledMessageEntity, actor: ActionActor, now: Date): Promise<void> {
+  await cancelWithEvent(schedules, outbox, scope, schedule, ownerChangeEntry('cancelled', 'cancelled', actor, now));
 }
 
 /** Keeps the schedule pending for the new owner (conditional on it being pending, as above). */

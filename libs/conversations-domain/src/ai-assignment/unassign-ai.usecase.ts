@@ -1,7 +1,7 @@
 import type { BusinessScope } from '@cmsg/dal';
 import type { UnassignAiResponse } from '@cmsg/proto';
 import type { ActionActor } from '../action-support/action-actor';
-import type { ConversationOutbox } from '../conversation-outbox';
+import type { OutboxRecorder } from '@cmsg/events';
 import { type ConversationReference, resolveConversationReference, type StoredConversation } from '../resolve-conversation-reference';
 import { changeInboxStatus } from '../set-inbox-status.usecase';
 import { changeConversationOwner } from './change-conversation-owner';
@@ -20,14 +20,14 @@ export interface UnassignAiCommand {
  * UnassignAi (SPEC 4.3 unassign_ai; CONTRACT 5 /conversation/unassign-ai and /conversation/human).
  * No AI assigned: nothing to unassign, a no-op answered 200 (the handoff still sets pending).
  */
-export async function unassignAi(scope: BusinessScope, outbox: ConversationOutbox, command: UnassignAiCommand): Promise<UnassignAiResponse> {
+export async function unassignAi(scope: BusinessScope, outbox: OutboxRecorder, command: UnassignAiCommand): Promise<UnassignAiResponse> {
   const action = parseScheduledMessageAction(command.scheduledMessageAction);
   const { conversation } = await resolveConversationReference(scope, command.reference);
   let current: StoredConversation = conversation;
   let hadAi = Boolean(conversation.ai_employee_id);
   if (hadAi) {
     const now = new Date();
-    const scheduleHandled = await handlePendingScheduleForOwnerChange(scope, conversation, action, { kind: 'human_user' }, command.actor, now);
+    const scheduleHandled = await handlePendingScheduleForOwnerChange(scope, outbox, conversation, action, { kind: 'human_user' }, command.actor, now);
     const change = await changeConversationOwner(scope, outbox, conversation, null, scheduleHandled, now, command.actor);
     // A concurrent request unassigned it first: this one changed nothing.
     hadAi = change.changed;

@@ -1,6 +1,6 @@
 import type { BusinessScope } from '@cmsg/dal';
 import type { InboxStatusResponse } from '@cmsg/proto';
-import type { ConversationOutbox } from '../conversation-outbox';
+import type { OutboxRecorder } from '@cmsg/events';
 import { resolveConversationReference } from '../resolve-conversation-reference';
 import { setInboxStatus } from '../set-inbox-status.usecase';
 
@@ -10,7 +10,7 @@ export const DEFAULT_ESCALATION_REASON = 'action_set_failed';
  * Escalate (SPEC 3.1, 4.3 rule 6): the conversation goes to pending with the given reason, by the
  * system. Already pending: no change, no broadcast, and the earlier pending_reason stays.
  */
-export async function escalate(scope: BusinessScope, outbox: ConversationOutbox, conversationUuid: string, pendingReason: string): Promise<InboxStatusResponse> {
+export async function escalate(scope: BusinessScope, outbox: OutboxRecorder, conversationUuid: string, pendingReason: string): Promise<InboxStatusResponse> {
   const { conversation } = await resolveConversationReference(scope, { uuid: conversationUuid });
   return setInboxStatus(scope, outbox, conversation, {
     target: 'pending',

@@ -1,12 +1,11 @@
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
+import { type NamedObject, type OutboxRecorder, authorOf, mailboxParty, outboxEntry } from '@cmsg/events';
 import type { AssignMailboxResponse } from '@cmsg/proto';
 import type { ActionActor } from '../action-support/action-actor';
 import { type AlreadyInStatePolicy, whenAlreadyInState } from '../action-support/already-in-state';
 import type { ObjectRef } from '../action-support/resolve-object-ref';
 import { MAX_CHANGE_ROUNDS } from '../conversation-change';
-import { MAILBOX_CHANGED, conversationChangeEvent } from '../conversation-events';
-import type { ConversationOutbox } from '../conversation-outbox';
 import { repositories } from '../repositories';
 import { type ConversationReference, reloadConversation, resolveConversationReference } from '../resolve-conversation-reference';
 import { resolveMailboxTarget } from './resolve-mailbox-target';
@@ -21,10 +20,11 @@ export interface AssignMailboxCommand {
 
 /**
  * AssignMailbox (SPEC 4.3 assign_mailbox, CONTRACT 5 /conversation/mailbox): one update of the
- * conversation whose filter holds the mailbox it replaces, with its event. Of concurrent moves to
+ * conversation whose filter holds the mailbox it replaces, with its conversation.mailbox_changed
+ * entry. Of concurrent moves to
  * the same mailbox one makes the change; the others find it there (409 or no-op by policy).
  */
-export async function assignMailbox(scope: BusinessScope, outbox: ConversationOutbox, command: AssignMailboxCommand): Promise<AssignMailboxResponse> {
+export async function assignMailbox(scope: BusinessScope, outbox: OutboxRecorder, command: AssignMailboxCommand): Promise<AssignMailboxResponse> {
   let { conversation } = await resolveConversationReference(scope, command.reference);
   const mailbox = await resolveMailboxTarget(scope, command);
   const response = (noop: boolean): AssignMailboxResponse => ({ conversation: { uuid: conversation._id }, mailbox: { uuid: mailbox._id, name: mailbox.name }, noop });
@@ -36,13 +36,20 @@ export async function assignMailbox(scope: BusinessScope, outbox: ConversationOu
       return response(true);
     }
     const now = new Date();
-    const event = conversationChangeEvent(MAILBOX_CHANGED, scope, conversation._id, { from, to: mailbox._id }, command.actor, now);
+    const data = { from: mailboxParty(await namedObject(scope, from)), to: mailboxParty(mailbox) };
+    const event = outboxEntry('conversation.mailbox_changed', conversation._id, data, authorOf(command.actor), now);
     const changed = await repositories.conversations.changeMailbox(scope, conversation._id, { from, to: mailbox._id, event, now });
     if (changed) {
-      await outbox.publishQuietly(scope, changed._id, event);
+      await outbox.recordQuietly('conversations', scope, changed._id, [event]);
       return response(false);
     }
     conversation = await reloadConversation(scope, conversation._id);
   }
   throw new CatalogError('UPDATE_FAILED', 'The conversation mailbox kept changing during the update; retry.');
+}
+
+/** The mailbox the conversation leaves, named as it is now (a removed one keeps its uuid, name null). */
+async function namedObject(scope: BusinessScope, mailboxId: string | null): Promise<NamedObject | null> {
+  if (!mailboxId) return null;
+  return { _id: mailboxId, name: (await repositories.mailboxes.findById(scope, mailboxId))?.name ?? null };
 }

@@ -1,6 +1,8 @@
 import { CatalogError, isErrorCode } from '@cmsg/errors';
-import type { BusinessScope, MessageEntity } from '@cmsg/dal';
+import type { BusinessScope, MessageEntity, OutboxAuthor, OutboxEntry, StoredError } from '@cmsg/dal';
+import { type MessageItemSource, type OutboxRecorder, messageAuthorOf, messageTimelineItem, outboxEntry } from '@cmsg/events';
 import { repositories } from '../repositories';
+
 import type { MessageAuthor } from './send-message.command';
 
 /** sending: claimed, provider call under way (or cut off by a crash); the rest are final. */
@@ -32,11 +34,14 @@ const SETTLE_POLL_MS = 200;
 
 /**
  * Outbound messages of a business, written so that an operation reaches the customer at most once:
- * the message is inserted (unique _id) before the provider call and settled after it.
+ * the message is inserted (unique _id) before the provider call and settled after it. Each write
+ * that sends (or simulates) or fails a message carries its message.sent or message.status_updated
+ * entry (docs/events.md), recorded right after it.
  */
 export class OutboundMessageStore {
   constructor(
     private readonly scope: BusinessScope,
+    private readonly outbox: OutboxRecorder,
     /** A send still `sending` this long after it started was cut off by a crash. */
     private readonly inFlightLeaseMs: number,
     private readonly realNow: () => number = Date.now,
@@ -46,9 +51,10 @@ export class OutboundMessageStore {
     return repositories.messages.findOutbound(this.scope, id);
   }
 
-  /** Inserts the message; false when it already exists (an earlier or concurrent attempt). */
-  insert(message: NewOutboundMessage): Promise<boolean> {
-    return repositories.messages.insertIfAbsent(this.scope, {
+  /** Inserts the message (a simulated one with its message.sent entry); false when it already exists (an earlier or concurrent attempt). */
+  async insert(message: NewOutboundMessage, author: OutboxAuthor): Promise<boolean> {
+    const event = message.status === 'simulated' ? this.messageEvent('message.sent', itemSourceOf(message), author, {}) : undefined;
+    const inserted = await repositories.messages.insertIfAbsent(this.scope, {
       _id: message.id,
       conversation_id: message.conversationId,
       is_from_customer: false,
@@ -64,16 +70,22 @@ export class OutboundMessageStore {
       operation_part: message.part,
       operation_parts: message.parts,
       sending_started_at: message.status === 'sending' ? new Date(this.realNow()) : null,
+      ...(event ? { outbox: [event] } : {}),
     });
+    if (inserted && event) await this.outbox.recordQuietly('messages', this.scope, message.id, [event]);
+    return inserted;
   }
 
   /** Answers the message as stored after the update. */
-  markSent(id: string, providerMessageId: string): Promise<StoredOutboundMessage | null> {
-    return repositories.messages.markSent(this.scope, id, providerMessageId);
+  async markSent(message: NewOutboundMessage, providerMessageId: string, author: OutboxAuthor): Promise<StoredOutboundMessage | null> {
+    const event = this.messageEvent('message.sent', itemSourceOf(message), author, { status: 'sent' });
+    const stored = await repositories.messages.markSent(this.scope, message.id, providerMessageId, event);
+    if (stored) await this.outbox.recordQuietly('messages', this.scope, message.id, [event]);
+    return stored;
   }
 
-  markFailed(id: string, error: CatalogError): Promise<void> {
-    return repositories.messages.markFailedIfSending(this.scope, id, { code: error.code, message: error.message });
+  async markFailed(message: NewOutboundMessage, error: CatalogError, author: OutboxAuthor): Promise<void> {
+    await this.failIfSending(itemSourceOf(message), { code: error.code, message: error.message }, author);
   }
 
   /** Forgets a claim the provider never saw, so a later repeat may try again. */
@@ -93,7 +105,7 @@ export class OutboundMessageStore {
       const leaseEnd = (current.sending_started_at?.getTime() ?? 0) + this.inFlightLeaseMs;
       const remaining = leaseEnd - this.realNow();
       if (remaining <= 0) {
-        await repositories.messages.markFailedIfSending(this.scope, current._id, { code: 'SEND_FAILED', message: OUTCOME_UNKNOWN });
+        await this.failIfSending(current, { code: 'SEND_FAILED', message: OUTCOME_UNKNOWN }, await messageAuthorOf(this.scope, current.author ?? null));
       } else {
         await new Promise((resolve) => setTimeout(resolve, Math.min(SETTLE_POLL_MS, remaining)));
       }
@@ -116,6 +128,36 @@ export class OutboundMessageStore {
       new Date(this.realNow()),
     );
   }
+
+  /** sending -> failed with its message.status_updated entry, recorded when this call settled it. */
+  private async failIfSending(message: OutboundItemSource, error: StoredError, author: OutboxAuthor): Promise<void> {
+    const event = this.messageEvent('message.status_updated', message, author, { status: 'failed', error });
+    if (await repositories.messages.markFailedIfSending(this.scope, message._id, error, event)) {
+      await this.outbox.recordQuietly('messages', this.scope, message._id, [event]);
+    }
+  }
+
+  /** The entry of a change of the message: its timeline item as it is after the change. */
+  private messageEvent(type: 'message.sent' | 'message.status_updated', message: OutboundItemSource, author: OutboxAuthor, change: Partial<MessageItemSource>): OutboxEntry {
+    return outboxEntry(type, message.conversation_id, messageTimelineItem({ ...message, ...change }, author), author, new Date(this.realNow()));
+  }
+}
+
+/** A message as its event items are built from it, with its conversation. */
+type OutboundItemSource = MessageItemSource & { conversation_id: string };
+
+function itemSourceOf(message: NewOutboundMessage): OutboundItemSource {
+  return {
+    _id: message.id,
+    conversation_id: message.conversationId,
+    is_from_customer: false,
+    body: message.body,
+    content_type: message.contentType,
+    status: message.status,
+    created_at: message.createdAt,
+    transcription: message.transcription ?? null,
+    outbound_file: message.file ? { file_uuid: message.file.uuid, mime_type: message.file.mimeType } : null,
+  };
 }
 
 /** The catalog error a failed message was stored with, raised again for a repeat. */

@@ -1,12 +1,14 @@
 import type { ChannelCredentials, MessageContent } from '@cmsg/chat-platform';
 import { CatalogError, isCatalogError } from '@cmsg/errors';
-import type { BusinessScope } from '@cmsg/dal';
+import type { BusinessScope, OutboxAuthor } from '@cmsg/dal';
+import { type OutboxRecorder, messageAuthorOf } from '@cmsg/events';
 import type { SendMessageResponse, SentMessage } from '@cmsg/proto';
 import { loadBusinessClock } from '../business-clock';
 import { repositories } from '../repositories';
 import { conversationNow, messagingWindow } from '../messaging-window';
 import { resolveConversationReference, type StoredContact } from '../resolve-conversation-reference';
 import type { MessageSender } from './message-sender';
+
 import { operationMessageId } from './operation-message-ids';
 import type { OutboundFiles } from './outbound-file';
 import { type NewOutboundMessage, OutboundMessageStore, type StoredOutboundMessage, storedFailure } from './outbound-message-store';
@@ -16,6 +18,8 @@ import type { SendMessageCommand } from './send-message.command';
 export interface SendMessageDependencies {
   sender: MessageSender;
   files: OutboundFiles;
+  /** Records the message.sent / message.status_updated entries of the sends. */
+  outbox: OutboxRecorder;
   /** How long a provider call may take at most (its timeout plus a margin): see OutboundMessageStore.settle. */
   inFlightLeaseMs: number;
   realNow?: () => number;
@@ -31,7 +35,7 @@ export interface SendMessageDependencies {
  */
 export async function sendMessage(scope: BusinessScope, command: SendMessageCommand, dependencies: SendMessageDependencies): Promise<SendMessageResponse> {
   const realNow = dependencies.realNow ?? Date.now;
-  const store = new OutboundMessageStore(scope, dependencies.inFlightLeaseMs, realNow);
+  const store = new OutboundMessageStore(scope, dependencies.outbox, dependencies.inFlightLeaseMs, realNow);
   const partId = (part: number) => operationMessageId(scope.businessId, command.operationId, part);
 
   const replayed = await replayOperation(store, partId);
@@ -46,6 +50,7 @@ export async function sendMessage(scope: BusinessScope, command: SendMessageComm
 
   const parts = await planParts(context, command);
   const channel = isTester ? undefined : await channelCredentials(scope, conversation.channel_id);
+  const author = await messageAuthorOf(scope, command.author);
 
   const delivered: StoredOutboundMessage[] = [];
   let previousCreatedAt = 0;
@@ -67,7 +72,7 @@ export async function sendMessage(scope: BusinessScope, command: SendMessageComm
       createdAt,
       status: channel ? 'sending' : 'simulated',
     };
-    delivered.push(await deliverPart(store, claim, channel ? { sender: dependencies.sender, channel, contact, content: part.content } : undefined));
+    delivered.push(await deliverPart(store, claim, author, channel ? { sender: dependencies.sender, channel, contact, content: part.content } : undefined));
   }
   return responseOf(conversation._id, delivered);
 }
@@ -80,14 +85,14 @@ interface ProviderCall {
 }
 
 /** Claims one part, sends it (unless simulated), settles it and shows it on the conversation. */
-async function deliverPart(store: OutboundMessageStore, claim: NewOutboundMessage, provider: ProviderCall | undefined): Promise<StoredOutboundMessage> {
-  if (!(await store.insert(claim))) {
+async function deliverPart(store: OutboundMessageStore, claim: NewOutboundMessage, author: OutboxAuthor, provider: ProviderCall | undefined): Promise<StoredOutboundMessage> {
+  if (!(await store.insert(claim, author))) {
     // An earlier attempt (or a concurrent repeat) already owns this part.
     const existing = await store.find(claim.id);
     if (!existing) throw new CatalogError('UPDATE_FAILED', 'The message could not be recorded; retry.');
     return finalOutcome(store, existing);
   }
-  const stored = provider ? await callProvider(store, provider, claim.id) : await store.find(claim.id);
+  const stored = provider ? await callProvider(store, provider, claim, author) : await store.find(claim.id);
   if (!stored) throw new CatalogError('UPDATE_FAILED', 'The message could not be recorded; retry.');
   await store.recordOnConversation(stored);
   return stored;
@@ -117,7 +122,7 @@ async function finalOutcome(store: OutboundMessageStore, message: StoredOutbound
 }
 
 /** Sends the claimed part and answers it as stored with its outcome. */
-async function callProvider(store: OutboundMessageStore, { sender, channel, contact, content }: ProviderCall, messageId: string): Promise<StoredOutboundMessage | null> {
+async function callProvider(store: OutboundMessageStore, { sender, channel, contact, content }: ProviderCall, claim: NewOutboundMessage, author: OutboxAuthor): Promise<StoredOutboundMessage | null> {
   let providerMessageId: string;
   try {
     // The client picks the phone, or the platform user id where allowed (BSUID_SEND_DISABLED otherwise).
@@ -125,14 +130,14 @@ async function callProvider(store: OutboundMessageStore, { sender, channel, cont
   } catch (error) {
     if (isCatalogError(error) && error.code !== 'SEND_FAILED') {
       // Refused before any network call: nothing reached the provider, nothing to remember.
-      await store.discard(messageId);
+      await store.discard(claim.id);
       throw error;
     }
     const failure = isCatalogError(error) ? error : new CatalogError('SEND_FAILED', 'Sending to the chat channel failed unexpectedly.', { cause: error });
-    await store.markFailed(messageId, failure);
+    await store.markFailed(claim, failure, author);
     throw failure;
   }
-  return store.markSent(messageId, providerMessageId);
+  return store.markSent(claim, providerMessageId, author);
 }
 
 async function channelCredentials(scope: BusinessScope, channelId: string): Promise<ChannelCredentials> {

@@ -1,12 +1,11 @@
 import { CatalogError, isCatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
+import { type OutboxRecorder, authorOf, outboxEntry, tagsChangeData } from '@cmsg/events';
 import type { ChangeTagsResponse, Tag } from '@cmsg/proto';
 import type { ActionActor } from '../action-support/action-actor';
 import type { AlreadyInStatePolicy } from '../action-support/already-in-state';
 import { type ObjectRef, resolveObjectRef } from '../action-support/resolve-object-ref';
 import { MAX_CHANGE_ROUNDS } from '../conversation-change';
-import { TAGS_CHANGED, conversationChangeEvent } from '../conversation-events';
-import type { ConversationOutbox } from '../conversation-outbox';
 import { repositories } from '../repositories';
 import { type ConversationReference, reloadConversation, resolveConversationReference, type StoredConversation } from '../resolve-conversation-reference';
 import { type ResolvedTagRef, type StoredTag, type TagChangeDirection, type TagChangeOutcome, planTagChange } from './tag-change-plan';
@@ -23,10 +22,11 @@ export interface ChangeTagsCommand {
  * AssignTags / RemoveTags (SPEC 4.3 assign_label / remove_label, CONTRACT 5 /conversation/tags):
  * every reference is resolved and judged on its own; the successful ones are applied together in
  * one update ($addToSet / $pull) that matches only while none of them (assign) or all of them
- * (remove) are as planned, so the event lists exactly the tags this request changed. When a
+ * (remove) are as planned, so its conversation.tags_changed entry lists exactly the tags this
+ * request changed. When a
  * concurrent change made it miss, the plan is made again on the conversation as it is then.
  */
-export async function changeTags(scope: BusinessScope, outbox: ConversationOutbox, command: ChangeTagsCommand): Promise<ChangeTagsResponse> {
+export async function changeTags(scope: BusinessScope, outbox: OutboxRecorder, command: ChangeTagsCommand): Promise<ChangeTagsResponse> {
   if (command.tags.length === 0) throw new CatalogError('INVALID_REQUEST', 'tags: at least one tag reference is required.');
   let { conversation } = await resolveConversationReference(scope, command.reference);
   const resolved = await Promise.all(command.tags.map((ref) => resolveTag(scope, ref)));
@@ -35,14 +35,14 @@ export async function changeTags(scope: BusinessScope, outbox: ConversationOutbo
     const plan = planTagChange(command.direction, command.policy, conversation.tag_ids, resolved);
     if (plan.toApply.length === 0) return responseOf(scope, conversation, plan.outcomes);
     const now = new Date();
-    const change = command.direction === 'assign' ? { added: plan.toApply, removed: [] } : { added: [], removed: plan.toApply };
-    const event = conversationChangeEvent(TAGS_CHANGED, scope, conversation._id, change, command.actor, now);
+    const data = command.direction === 'assign' ? tagsChangeData(plan.toApply, []) : tagsChangeData([], plan.toApply);
+    const event = outboxEntry('conversation.tags_changed', conversation._id, data, authorOf(command.actor), now);
     const changed =
       command.direction === 'assign'
         ? await repositories.conversations.addTags(scope, conversation._id, plan.toApply, event, now)
         : await repositories.conversations.removeTags(scope, conversation._id, plan.toApply, event, now);
     if (changed) {
-      await outbox.publishQuietly(scope, changed._id, event);
+      await outbox.recordQuietly('conversations', scope, changed._id, [event]);
       return responseOf(scope, changed, plan.outcomes);
     }
     conversation = await reloadConversation(scope, conversation._id);

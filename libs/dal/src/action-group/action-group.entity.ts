@@ -26,7 +26,11 @@ export interface ActionRecord {
   error: ActionErrorRecord | null;
   started_at: Date | null;
   finished_at: Date | null;
+  /** action.failed / action_group.finished / action_group.escalated entries not yet recorded (docs/events.md). */
+  outbox?: OutboxEntry[];
 }
+
+import type { OutboxEntry } from '../shared/outbox-entry.schema';
 
 /** One accepted action group (collection action_groups); _id is the group uuid. */
 export interface ActionGroupEntity {
@@ -47,4 +51,6 @@ export interface ActionGroupEntity {
   /** First execution start: the 800 s budget counts from here, across re-runs. */
   started_at: Date | null;
   finished_at: Date | null;
+  /** action.failed / action_group.finished / action_group.escalated entries not yet recorded (docs/events.md). */
+  outbox?: OutboxEntry[];
 }

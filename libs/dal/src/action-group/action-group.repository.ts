@@ -1,6 +1,7 @@
 import type { Collection } from 'mongodb';
 import { type BusinessScope, businessScope, scopedFilter } from '../shared/business-scope';
 import { isDuplicateKeyError } from '../shared/duplicate-key';
+import type { OutboxEntry } from '../shared/outbox-entry.schema';
 import {
   type ActionErrorRecord,
   type ActionGroupEntity,
@@ -17,6 +18,8 @@ export interface ActionResultUpdate {
   finishedAt: Date;
   /** The next action starts right away: marked running in the same update, if it is still pending. */
   startNext?: { index: number; at: Date };
+  /** The entry recording this result (action.failed), pushed only by the update that records it. */
+  event?: OutboxEntry;
 }
 
 /** The result that counts: this caller's, or the one another runner recorded first. */
@@ -38,9 +41,9 @@ const unfinished = (identifier: string, index: number) => ({ [`${identifier}.ind
 /**
  * Action groups (collection action_groups). A group is one document and each change is one atomic
  * update of it: an action's state by position with `arrayFilters` (its result is written only while
- * it has none), the first start with `$min`, the escalation and the final status once. Every
- * filter is the group's `{business_id, _id}` (the finish adds `status`), each served by a unique
- * index (action-group.schema.ts).
+ * it has none), the first start with `$min`, the escalation and the final status once, each with
+ * the outbox entry of the event it makes (docs/events.md). Every filter is the group's
+ * `{business_id, _id}` (the finish adds `status`), each served by a unique index (action-group.schema.ts).
  */
 export class ActionGroupRepository {
   async ensureIndexes(): Promise<void> {
@@ -105,26 +108,39 @@ export class ActionGroupRepository {
       Object.assign($set, runningFields('next', result.startNext.at));
       arrayFilters.push({ 'next.index': result.startNext.index, 'next.status': 'pending' });
     }
-    const before = await groups().findOneAndUpdate(scopedFilter(scope, { _id: uuid }), { $set }, {
-      returnDocument: 'before',
-      arrayFilters,
-      projection: { 'actions.status': 1, 'actions.error': 1, 'actions.finished_at': 1 },
-    });
+    // With an entry, the filter also requires the action to have no result yet, so the entry is
+    // pushed only by the update that records it (arrayFilters alone would let the push through).
+    const filter = result.event ? { _id: uuid, actions: { $elemMatch: { index, status: { $nin: FINAL_ACTION_STATUSES } } } } : { _id: uuid };
+    const update = result.event ? { $set, $push: { outbox: result.event } } : { $set };
+    const projection = { 'actions.status': 1, 'actions.error': 1, 'actions.finished_at': 1 };
+    const before =
+      (await groups().findOneAndUpdate(scopedFilter(scope, filter), update, { returnDocument: 'before', arrayFilters, projection })) ??
+      (result.event ? await groups().findOne(scopedFilter(scope, { _id: uuid }), { projection }) : null);
     const previous = before?.actions[index];
     if (!previous) throw new Error(`action group ${uuid} has no action ${index}`);
     if (!isFinalActionStatus(previous.status)) return { status: result.status, error: result.error, finishedAt: result.finishedAt };
     return { status: previous.status, error: previous.error ?? null, finishedAt: previous.finished_at ?? result.finishedAt };
   }
 
-  /** True for the one caller that set the group's escalation flag (the document before says whether it was set). */
-  async markEscalated(scope: BusinessScope, uuid: string): Promise<boolean> {
-    const before = await groups().findOneAndUpdate(scopedFilter(scope, { _id: uuid }), { $set: { escalated: true } }, { returnDocument: 'before', projection: { escalated: 1 } });
-    return before !== null && !before.escalated;
+  /**
+   * Sets the group's escalation flag with its action_group.escalated entry: true for the one caller
+   * that set it (the update matches only while the flag is not set).
+   */
+  async markEscalated(scope: BusinessScope, uuid: string, event: OutboxEntry): Promise<boolean> {
+    const result = await groups().updateOne(scopedFilter(scope, { _id: uuid, escalated: { $ne: true } }), { $set: { escalated: true }, $push: { outbox: event } });
+    return result.modifiedCount === 1;
   }
 
-  /** Final status, set once while the group is processing; answers the group as finished (by whichever caller was first). */
-  async finish(scope: BusinessScope, uuid: string, status: Exclude<GroupStatus, 'processing'>, at: Date): Promise<ActionGroupEntity | null> {
-    const finished = await groups().findOneAndUpdate(scopedFilter(scope, { _id: uuid, status: 'processing' as GroupStatus }), { $set: { status, finished_at: at } }, { returnDocument: 'after' });
+  /**
+   * Final status, set once while the group is processing, with its action_group.finished entry;
+   * answers the group as finished (by whichever caller was first).
+   */
+  async finish(scope: BusinessScope, uuid: string, status: Exclude<GroupStatus, 'processing'>, at: Date, event: OutboxEntry): Promise<ActionGroupEntity | null> {
+    const finished = await groups().findOneAndUpdate(
+      scopedFilter(scope, { _id: uuid, status: 'processing' as GroupStatus }),
+      { $set: { status, finished_at: at }, $push: { outbox: event } },
+      { returnDocument: 'after' },
+    );
     return finished ? entityOf(finished) : this.find(scope, uuid);
   }
 }

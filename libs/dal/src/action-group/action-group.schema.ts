@@ -1,6 +1,7 @@
 import { Schema, model } from 'mongoose';
 import { documentOptions, tenantDocumentFields } from '../shared/document-fields';
 import { errorSchema } from '../shared/error.schema';
+import { outboxEntrySchema } from '../shared/outbox-entry.schema';
 import { ACTION_STATUSES, GROUP_STATUSES } from './action-group.entity';
 
 const actionRecordSchema = new Schema(
@@ -37,6 +38,7 @@ export const actionGroupSchema = new Schema(
     created_at: { type: Date, required: true },
     started_at: { type: Date },
     finished_at: { type: Date },
+    outbox: { type: [outboxEntrySchema], default: undefined },
   },
   documentOptions,
 );
@@ -47,5 +49,7 @@ actionGroupSchema.index({ business_id: 1, _id: 1 }, { unique: true });
 actionGroupSchema.index({ business_id: 1, _id: 1, status: 1 }, { unique: true });
 // Groups of a conversation, newest first (operations and support queries).
 actionGroupSchema.index({ business_id: 1, conversation_id: 1, created_at: -1 });
+// Outbox relay: groups with entries older than its delay, across businesses.
+actionGroupSchema.index({ 'outbox.created_at': 1 });
 
 export const ActionGroupModel = model('ActionGroup', actionGroupSchema, 'action_groups');

@@ -1,15 +1,8 @@
 import type { InferSchemaType } from 'mongoose';
+import type { OutboxEntry } from '../shared/outbox-entry.schema';
 import type { conversationSchema } from './conversation.schema';
 
-export type ConversationEntity = InferSchemaType<typeof conversationSchema>;
-
-/** An event in a conversation's outbox (and on topic conversation-events, keyed by the conversation uuid). */
-export interface OutboxEvent {
-  id: string;
-  type: string;
-  payload: Record<string, unknown>;
-  created_at: Date;
-}
+export type ConversationEntity = Omit<InferSchemaType<typeof conversationSchema>, 'outbox'> & { outbox: OutboxEntry[] };
 
 /** What a conversation shows of its newest message. */
 export interface LastMessage {

@@ -2,7 +2,8 @@ import { type BusinessScope, scopedFilter } from '../shared/business-scope';
 import { insertIfAbsent } from '../shared/duplicate-key';
 import { TenantRepository } from '../shared/tenant-repository';
 import type { ContactSnapshot } from '../contact/contact-snapshot';
-import type { ConversationEntity, LastMessage, OutboxEvent } from './conversation.entity';
+import type { OutboxEntry } from '../shared/outbox-entry.schema';
+import type { ConversationEntity, LastMessage } from './conversation.entity';
 import { ConversationModel } from './conversation.schema';
 
 type Fields = Record<string, unknown>;
@@ -35,11 +36,11 @@ export interface ConversationListFilter {
 export type NewConversation = Pick<ConversationEntity, '_id' | 'contact_id' | 'channel_id' | 'sort_at' | 'created_at' | 'updated_at'> &
   Partial<Omit<ConversationEntity, 'business_id'>>;
 
-/** A change of one field from the value read to another, and the event that announces it. */
+/** A change of one field from the value read to another, and the outbox entry that records it. */
 export interface ConversationChange<Value> {
   from: Value;
   to: Value;
-  event: OutboxEvent;
+  event: OutboxEntry;
   now: Date;
 }
 
@@ -54,17 +55,17 @@ export interface InboundMessageApplied {
   sentAt: Date;
   /** The message carries media that awaits its transcription. */
   awaitingMedia: boolean;
-  /** The event announcing the message (conversation.customer_message_received), published after the change. */
-  event: OutboxEvent | null;
+  /** The entry recording the message (message.received), recorded after the change. */
+  event: OutboxEntry;
   now: Date;
 }
 
 /**
  * The conversations collection. Owner, inbox status, mailbox and tags change by one update of the
- * conversation whose filter holds what the change replaces, with the change's event pushed into
- * the conversation's outbox in the same update (docs/data-layer.md, "Writes"): such a method
- * answers the conversation after the change, or null when it no longer held that value (another
- * change came first, or there is no such conversation).
+ * conversation whose filter holds what the change replaces, with the change's outbox entry pushed
+ * in the same update (docs/data-layer.md, "Writes"; docs/events.md): such a method answers the
+ * conversation after the change, or null when it no longer held that value (another change came
+ * first, or there is no such conversation). The outbox itself is emptied through OutboxRepository.
  */
 export class ConversationRepository extends TenantRepository<ConversationEntity> {
   constructor() {
@@ -87,7 +88,10 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
       .exec();
   }
 
-  /** False when the conversation (or another one of the same contact) exists already. */
+  /**
+   * False when the conversation (or another one of the same contact) exists already. Its
+   * conversation.created entry, if any, comes in `outbox`: only the insert that wins holds it.
+   */
   createIfAbsent(scope: BusinessScope, conversation: NewConversation): Promise<boolean> {
     return insertIfAbsent(() => ConversationModel.create({ ...conversation, business_id: scope.businessId }));
   }
@@ -111,7 +115,7 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
   }
 
   /** Adds every tag, or none: null when one of them is on the conversation already. */
-  addTags(scope: BusinessScope, id: string, tagIds: readonly string[], event: OutboxEvent, now: Date): Promise<ConversationEntity | null> {
+  addTags(scope: BusinessScope, id: string, tagIds: readonly string[], event: OutboxEntry, now: Date): Promise<ConversationEntity | null> {
     return ConversationModel.findOneAndUpdate(
       scopedFilter(scope, { _id: id, tag_ids: { $nin: [...tagIds] } }),
       { $addToSet: { tag_ids: { $each: [...tagIds] } }, $push: { outbox: event }, $set: { updated_at: now } },
@@ -122,7 +126,7 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
   }
 
   /** Removes every tag, or none: null when one of them is no longer on the conversation. */
-  removeTags(scope: BusinessScope, id: string, tagIds: readonly string[], event: OutboxEvent, now: Date): Promise<ConversationEntity | null> {
+  removeTags(scope: BusinessScope, id: string, tagIds: readonly string[], event: OutboxEntry, now: Date): Promise<ConversationEntity | null> {
     return ConversationModel.findOneAndUpdate(
       scopedFilter(scope, { _id: id, tag_ids: { $all: [...tagIds] } }),
       { $pull: { tag_ids: { $in: [...tagIds] } }, $push: { outbox: event }, $set: { updated_at: now } },
@@ -134,8 +138,8 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
 
   /**
    * Counts an inbound message on the conversation once: the window, the unread count, the media
-   * awaiting transcription, and its event, in one update that a message counted before does not
-   * match. Answers the conversation when this call counted it, null otherwise.
+   * awaiting transcription, and its message.received entry, in one update that a message counted
+   * before does not match. Answers the conversation when this call counted it, null otherwise.
    */
   applyInboundMessage(scope: BusinessScope, id: string, inbound: InboundMessageApplied): Promise<ConversationEntity | null> {
     return ConversationModel.findOneAndUpdate(
@@ -147,7 +151,7 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
         $push: {
           recent_inbound_message_ids: { $each: [inbound.messageId], $slice: -RECENT_INBOUND_MESSAGES },
           ...(inbound.awaitingMedia ? { awaiting_media_message_ids: inbound.messageId } : {}),
-          ...(inbound.event ? { outbox: inbound.event } : {}),
+          outbox: inbound.event,
         },
       },
       { new: true },
@@ -182,26 +186,15 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
   }
 
 
-  /** Removes published events from the outbox. */
-  async pullOutboxEvents(scope: BusinessScope, id: string, eventIds: readonly string[]): Promise<void> {
-    if (eventIds.length === 0) return;
-    await ConversationModel.updateOne(scopedFilter(scope, { _id: id }), { $pull: { outbox: { id: { $in: [...eventIds] } } } });
-  }
-
   /**
-   * Conversations of every business with an event older than `before` still in their outbox: what
-   * a crash between a change and its publish left behind (the outbox relay).
+   * The next event sequence of the conversation ($inc of event_sequence): the sequence of the event
+   * being recorded. A recording that does not complete leaves its number unused (a gap).
    */
-  findWithStaleOutboxAcrossBusinesses(before: Date, limit: number): Promise<Pick<ConversationEntity, '_id' | 'business_id' | 'outbox'>[]> {
-    return ConversationModel.find({ 'outbox.created_at': { $lt: before } }, { business_id: 1, outbox: 1 })
-      .limit(limit)
-      .lean<Pick<ConversationEntity, '_id' | 'business_id' | 'outbox'>[]>()
+  async nextEventSequence(scope: BusinessScope, id: string): Promise<number | null> {
+    const updated = await ConversationModel.findOneAndUpdate(scopedFilter(scope, { _id: id }), { $inc: { event_sequence: 1 } }, { new: true, projection: { event_sequence: 1 } })
+      .lean<Pick<ConversationEntity, 'event_sequence'>>()
       .exec();
-  }
-
-  /** Conversations with events still in their outbox, in every business (the cmsg_outbox_backlog gauge). Index { 'outbox.created_at': 1 }. */
-  countWithUnpublishedEventsAcrossBusinesses(): Promise<number> {
-    return ConversationModel.countDocuments({ 'outbox.created_at': { $gte: new Date(0) } }).exec();
+    return updated?.event_sequence ?? null;
   }
 
   /** Many new conversations in one round trip (benchmarks and tests building large businesses). */
@@ -209,7 +202,7 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
     await ConversationModel.insertMany(conversations.map((conversation) => ({ ...conversation, business_id: scope.businessId })));
   }
 
-  private change(scope: BusinessScope, filter: Fields, fields: Fields, change: { event: OutboxEvent; now: Date }): Promise<ConversationEntity | null> {
+  private change(scope: BusinessScope, filter: Fields, fields: Fields, change: { event: OutboxEntry; now: Date }): Promise<ConversationEntity | null> {
     return ConversationModel.findOneAndUpdate(scopedFilter(scope, filter), { $set: { ...fields, updated_at: change.now }, $push: { outbox: change.event } }, { new: true })
       .lean<ConversationEntity>()
       .exec();

@@ -1,5 +1,6 @@
 import { Schema, model } from 'mongoose';
 import { documentOptions, tenantDocumentFields } from '../shared/document-fields';
+import { outboxEntrySchema } from '../shared/outbox-entry.schema';
 
 const lastMessageSchema = new Schema(
   {
@@ -9,12 +10,6 @@ const lastMessageSchema = new Schema(
     is_from_customer: { type: Boolean, required: true },
     created_at: { type: Date, required: true },
   },
-  { _id: false },
-);
-
-/** An event about the conversation (topic conversation-events), waiting in its outbox to be published. */
-const outboxEventSchema = new Schema(
-  { id: { type: String, required: true }, type: { type: String, required: true }, payload: { type: Schema.Types.Mixed, required: true }, created_at: { type: Date, required: true } },
   { _id: false },
 );
 
@@ -47,9 +42,11 @@ export const conversationSchema = new Schema(
     media_awaiting_transcription: { type: Number, required: true, default: 0 },
     awaiting_media_message_ids: { type: [String], default: [] },
     is_tester: { type: Boolean, required: true, default: false },
-    // Events pushed in the same update as the change they announce, pulled once published: a crash
-    // between the change and the publish delays the event (the relay publishes it), never loses it.
-    outbox: { type: [outboxEventSchema], default: [] },
+    // Changes waiting to be recorded as events, pushed in the same write as the change and pulled
+    // once recorded: a crash in between delays the event (the relay records it), never loses it.
+    outbox: { type: [outboxEntrySchema], default: [] },
+    // The sequence of the conversation's last recorded event (events.sequence, docs/events.md).
+    event_sequence: { type: Number, required: true, default: 0 },
     // last_message_at, or created_at while there is no message: the list's sort key.
     sort_at: { type: Date, required: true },
     created_at: { type: Date, required: true },
@@ -78,7 +75,7 @@ conversationSchema.index({ business_id: 1, tag_ids: 1, sort_at: -1, _id: -1, inb
 conversationSchema.index({ business_id: 1, mailbox_id: 1, sort_at: -1, _id: -1, inbox_status: 1, is_tester: 1, ai_employee_id: 1, last_inbound_at: 1, updated_at: 1 });
 // ai_employee=... (an AI employee, or none).
 conversationSchema.index({ business_id: 1, ai_employee_id: 1, sort_at: -1, _id: -1, inbox_status: 1, is_tester: 1, mailbox_id: 1, last_inbound_at: 1, updated_at: 1 });
-// Outbox relay: conversations with events older than its delay, across businesses.
+// Outbox relay: conversations with entries older than its delay, across businesses.
 conversationSchema.index({ 'outbox.created_at': 1 });
 
 export const ConversationModel = model('Conversation', conversationSchema, 'conversations');

@@ -1,4 +1,5 @@
 import type { InferSchemaType } from 'mongoose';
+import type { OutboxEntry } from '../shared/outbox-entry.schema';
 import type { messageSchema } from './message.schema';
 
-export type MessageEntity = InferSchemaType<typeof messageSchema>;
+export type MessageEntity = Omit<InferSchemaType<typeof messageSchema>, 'outbox'> & { outbox?: OutboxEntry[] };

@@ -1,5 +1,6 @@
 import { type BusinessScope, scopedFilter } from '../shared/business-scope';
 import { insertIfAbsent } from '../shared/duplicate-key';
+import type { OutboxEntry } from '../shared/outbox-entry.schema';
 import { TenantRepository } from '../shared/tenant-repository';
 import type { TimelinePage } from '../shared/timeline-page';
 import type { MessageEntity } from './message.entity';
@@ -45,20 +46,24 @@ export class MessageRepository extends TenantRepository<MessageEntity> {
     return MessageModel.findOne(scopedFilter(scope, { _id: id, is_from_customer: false })).lean<MessageEntity>().exec();
   }
 
-  /** Unconditional: the provider accepted it, whatever a repeat concluded meanwhile. Answers the message as stored. */
-  markSent(scope: BusinessScope, id: string, providerMessageId: string): Promise<MessageEntity | null> {
+  /**
+   * Unconditional: the provider accepted it, whatever a repeat concluded meanwhile. Answers the
+   * message as stored, with its message.sent entry.
+   */
+  markSent(scope: BusinessScope, id: string, providerMessageId: string, event: OutboxEntry): Promise<MessageEntity | null> {
     return MessageModel.findOneAndUpdate(
       scopedFilter(scope, { _id: id, is_from_customer: false }),
-      { $set: { status: 'sent', provider_message_id: providerMessageId, error: null } },
+      { $set: { status: 'sent', provider_message_id: providerMessageId, error: null }, $push: { outbox: event } },
       { new: true },
     )
       .lean<MessageEntity>()
       .exec();
   }
 
-  /** Settles a send still `sending` as failed. */
-  async markFailedIfSending(scope: BusinessScope, id: string, error: StoredError): Promise<void> {
-    await MessageModel.updateOne(scopedFilter(scope, { _id: id, status: 'sending' }), { $set: { status: 'failed', error } });
+  /** Settles a send still `sending` as failed, with its message.status_updated entry: true when this call settled it. */
+  async markFailedIfSending(scope: BusinessScope, id: string, error: StoredError, event: OutboxEntry): Promise<boolean> {
+    const updated = await MessageModel.updateOne(scopedFilter(scope, { _id: id, status: 'sending' }), { $set: { status: 'failed', error }, $push: { outbox: event } });
+    return updated.modifiedCount === 1;
   }
 
   /** Forgets a send the provider never saw. */
@@ -66,17 +71,21 @@ export class MessageRepository extends TenantRepository<MessageEntity> {
     await MessageModel.deleteOne(scopedFilter(scope, { _id: id, status: 'sending' }));
   }
 
-  /** A provider's delivery status on the outbound message it names: true when it was applied. */
-  async updateDeliveryStatus(scope: BusinessScope, providerMessageId: string, update: DeliveryStatusUpdate): Promise<boolean> {
-    const updated = await MessageModel.updateOne(
-      scopedFilter(scope, { provider_message_id: providerMessageId, is_from_customer: false, status: { $in: [...update.replaces] } }),
-      { $set: { status: update.status, status_at: update.at, ...(update.error ? { error: update.error } : {}) } },
-    );
-    return updated.matchedCount > 0;
+  /** The outbound message the provider knows by this id (delivery statuses name it so). */
+  findOutboundByProviderId(scope: BusinessScope, providerMessageId: string): Promise<MessageEntity | null> {
+    return MessageModel.findOne(scopedFilter(scope, { provider_message_id: providerMessageId, is_from_customer: false })).lean<MessageEntity>().exec();
   }
 
-  async existsOutboundWithProviderId(scope: BusinessScope, providerMessageId: string): Promise<boolean> {
-    return (await MessageModel.exists(scopedFilter(scope, { provider_message_id: providerMessageId, is_from_customer: false }))) !== null;
+  /**
+   * A provider's delivery status on the outbound message, with its message.status_updated entry,
+   * while the message's status is one it may replace: true when it was applied.
+   */
+  async applyDeliveryStatus(scope: BusinessScope, id: string, update: DeliveryStatusUpdate, event: OutboxEntry): Promise<boolean> {
+    const updated = await MessageModel.updateOne(scopedFilter(scope, { _id: id, is_from_customer: false, status: { $in: [...update.replaces] } }), {
+      $set: { status: update.status, status_at: update.at, ...(update.error ? { error: update.error } : {}) },
+      $push: { outbox: event },
+    });
+    return updated.modifiedCount === 1;
   }
 
   // ---- inbound ingestion ----

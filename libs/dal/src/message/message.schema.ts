@@ -2,6 +2,7 @@ import { Schema, model } from 'mongoose';
 import { documentOptions, tenantDocumentFields } from '../shared/document-fields';
 import { authorSchema } from '../shared/author.schema';
 import { errorSchema } from '../shared/error.schema';
+import { outboxEntrySchema } from '../shared/outbox-entry.schema';
 
 export const messageSchema = new Schema(
   {
@@ -55,6 +56,9 @@ export const messageSchema = new Schema(
     ingest: { type: new Schema({ conversation_applied: Boolean, ai_run_queued: Boolean }, { _id: false }), default: null },
     // Outbound: last delivery status the provider reported (sent | delivered | read | failed) and when.
     status_at: { type: Date, default: null },
+    // message.sent / message.status_updated entries, pushed with the insert or status change they
+    // record and pulled once recorded (docs/events.md); absent on messages that never had one.
+    outbox: { type: [outboxEntrySchema], default: undefined },
   },
   documentOptions,
 );
@@ -65,8 +69,10 @@ messageSchema.index({ business_id: 1, _id: 1 }, { unique: true });
 messageSchema.index({ business_id: 1, conversation_id: 1, created_at: -1, _id: -1 });
 // What was sent to a tester conversation, newest first.
 messageSchema.index({ business_id: 1, conversation_id: 1, is_from_customer: 1, created_at: -1, _id: -1 });
-// Delivery status webhooks find the outbound message by the provider's id (and update it while its
-// status is one a status may follow: `status: {$in}` is an equality bound too).
+// Delivery status webhooks find the outbound message by the provider's id (then update it by id
+// while its status is one the new status may follow).
 messageSchema.index({ business_id: 1, provider_message_id: 1, is_from_customer: 1, status: 1 });
+// Outbox relay: messages with entries older than its delay, across businesses.
+messageSchema.index({ 'outbox.created_at': 1 });
 
 export const MessageModel = model('Message', messageSchema, 'messages');

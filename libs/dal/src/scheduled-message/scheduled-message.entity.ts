@@ -1,4 +1,5 @@
 import type { ScheduleHistoryEntry, ScheduledMessageStatus } from '@cmsg/conversation-commands';
+import type { OutboxEntry } from '../shared/outbox-entry.schema';
 
 export interface ScheduleAuthor {
   type: string;
@@ -35,6 +36,8 @@ export interface ScheduledMessageEntity {
   fire_lease_until?: Date;
   delivery: string | null;
   note_id: string | null;
+  /** Entries not yet recorded as events (docs/events.md); absent once there never was one. */
+  outbox?: OutboxEntry[];
   created_at: Date;
   updated_at: Date;
 }

@@ -1,6 +1,7 @@
 import { SCHEDULE_HISTORY_LIMIT, type ScheduleHistoryEntry } from '@cmsg/conversation-commands';
 import { type BusinessScope, scopedFilter } from '../shared/business-scope';
 import { duplicateKeyIndex, isDuplicateKeyError } from '../shared/duplicate-key';
+import type { OutboxEntry } from '../shared/outbox-entry.schema';
 import type { DueSchedule, ScheduledMessageEntity } from './scheduled-message.entity';
 import { ScheduledMessageModel } from './scheduled-message.schema';
 
@@ -34,8 +35,8 @@ const pushEntries = (...entries: ScheduleHistoryEntry[]) => ({ history: { $each:
 /** Every transition out of pending drops the keys only a pending schedule holds. */
 const LEAVES_PENDING = { pending_conversation_key: '', pending_id: '' } as const;
 
-function cancellation(entry: ScheduleHistoryEntry) {
-  return { $set: { status: 'cancelled', updated_at: entry.at }, $unset: LEAVES_PENDING, $push: pushEntries(entry) };
+function cancellation(entry: ScheduleHistoryEntry, event: OutboxEntry) {
+  return { $set: { status: 'cancelled', updated_at: entry.at }, $unset: LEAVES_PENDING, $push: { ...pushEntries(entry), outbox: event } };
 }
 
 /** What the firer reads of due schedules (DueSchedule). */
@@ -62,7 +63,10 @@ export class ScheduledMessageRepository {
     return ScheduledMessageModel.findOne({ pending_conversation_key: pendingConversationKey(scope, conversationId) }).lean<ScheduledMessageEntity>();
   }
 
-  /** Inserts a pending schedule holding its conversation's pending key; a lost unique key says which. */
+  /**
+   * Inserts a pending schedule holding its conversation's pending key (with its
+   * scheduled_message.created entry in `outbox`); a lost unique key says which.
+   */
   async insertPending(scope: BusinessScope, schedule: Omit<ScheduledMessageEntity, 'pending_conversation_key' | 'pending_id' | 'business_id'>): Promise<InsertPendingResult> {
     const document = { ...schedule, business_id: scope.businessId, pending_conversation_key: pendingConversationKey(scope, schedule.conversation_id), pending_id: schedule._id };
     try {
@@ -74,9 +78,9 @@ export class ScheduledMessageRepository {
     }
   }
 
-  /** pending -> cancelled; answers the cancelled schedule, or null when it was not pending. */
-  cancelPending(scope: BusinessScope, id: string, entry: ScheduleHistoryEntry): Promise<ScheduledMessageEntity | null> {
-    return ScheduledMessageModel.findOneAndUpdate(scopedFilter(scope, { _id: id, status: 'pending' }), cancellation(entry), { returnDocument: 'after' }).lean<ScheduledMessageEntity>();
+  /** pending -> cancelled, with its scheduled_message.cancelled entry; answers the cancelled schedule, or null when it was not pending. */
+  cancelPending(scope: BusinessScope, id: string, entry: ScheduleHistoryEntry, event: OutboxEntry): Promise<ScheduledMessageEntity | null> {
+    return ScheduledMessageModel.findOneAndUpdate(scopedFilter(scope, { _id: id, status: 'pending' }), cancellation(entry, event), { returnDocument: 'after' }).lean<ScheduledMessageEntity>();
   }
 
   /** Keeps a pending schedule pending for a new owner; false when it was not pending any more. */
@@ -149,13 +153,24 @@ export class ScheduledMessageRepository {
   // ---- execution (actions-runner) ----
 
   /**
-   * firing -> sending with the delivery path decided (and the AI branch's context note); answers the
-   * schedule as it is now, or null when it was not firing (another run decided first).
+   * firing -> sending with the delivery path decided (and the AI branch's context note) and the
+   * schedule's scheduled_message.fired entry; answers the schedule as it is now, or null when it was
+   * not firing (another run decided first).
    */
-  startSending(scope: BusinessScope, id: string, decision: { delivery: string; noteId: string | null; at: Date }, entries: ScheduleHistoryEntry[]): Promise<ScheduledMessageEntity | null> {
+  startSending(
+    scope: BusinessScope,
+    id: string,
+    decision: { delivery: string; noteId: string | null; at: Date },
+    entries: ScheduleHistoryEntry[],
+    events: OutboxEntry[],
+  ): Promise<ScheduledMessageEntity | null> {
     return ScheduledMessageModel.findOneAndUpdate(
       scopedFilter(scope, { _id: id, status: 'firing' }),
-      { $set: { status: 'sending', delivery: decision.delivery, note_id: decision.noteId, updated_at: decision.at }, $unset: { fire_lease_until: '' }, $push: pushEntries(...entries) },
+      {
+        $set: { status: 'sending', delivery: decision.delivery, note_id: decision.noteId, updated_at: decision.at },
+        $unset: { fire_lease_until: '' },
+        $push: { ...pushEntries(...entries), outbox: { $each: events } },
+      },
       { returnDocument: 'after' },
     ).lean<ScheduledMessageEntity>();
   }
@@ -166,15 +181,24 @@ export class ScheduledMessageRepository {
   }
 
   /**
-   * firing | sending -> sent | failed, with the delivery path when it is recorded only now; false
-   * when the schedule was not in `from` (finished elsewhere).
+   * firing | sending -> sent | failed, with the delivery path when it is recorded only now and the
+   * outcome's outbox entries (scheduled_message.sent or .failed, and .fired when leaving firing);
+   * false when the schedule was not in `from` (finished elsewhere).
    */
-  async finish(scope: BusinessScope, id: string, from: ExecutingStatus, outcome: ScheduleOutcome, entries: ScheduleHistoryEntry[], delivery?: string): Promise<boolean> {
+  async finish(
+    scope: BusinessScope,
+    id: string,
+    from: ExecutingStatus,
+    outcome: ScheduleOutcome,
+    entries: ScheduleHistoryEntry[],
+    events: OutboxEntry[],
+    delivery?: string,
+  ): Promise<boolean> {
     const at = entries[entries.length - 1]?.at ?? new Date();
     const result = await ScheduledMessageModel.updateOne(scopedFilter(scope, { _id: id, status: from }), {
       $set: { status: outcome.status, error: outcome.error, updated_at: at, ...(delivery ? { delivery } : {}) },
       $unset: { fire_lease_until: '' },
-      $push: pushEntries(...entries),
+      $push: { ...pushEntries(...entries), outbox: { $each: events } },
     });
     return result.modifiedCount === 1;
   }

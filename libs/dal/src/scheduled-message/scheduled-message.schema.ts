@@ -2,6 +2,7 @@ import { Schema, model } from 'mongoose';
 import { documentOptions, tenantDocumentFields } from '../shared/document-fields';
 import { authorSchema } from '../shared/author.schema';
 import { errorSchema } from '../shared/error.schema';
+import { outboxEntrySchema } from '../shared/outbox-entry.schema';
 
 /**
  * A scheduled message and its whole life in one document (docs/scheduled-messages.md):
@@ -10,6 +11,7 @@ import { errorSchema } from '../shared/error.schema';
  *   pending --replaced / DELETE / customer reply / owner change--> cancelled
  *
  * Every transition is one update whose filter holds the state it leaves, with its history entry
+ * (and, for creation, cancellation, firing and the outcome, its outbox entry: docs/events.md)
  * pushed in the same update.
  */
 export const scheduledMessageSchema = new Schema(
@@ -52,6 +54,8 @@ export const scheduledMessageSchema = new Schema(
     // The delivery path decided once by the executor, and the AI branch's context note.
     delivery: { type: String, default: null },
     note_id: { type: String, default: null },
+    // Entries of scheduled_message.created / .cancelled / .fired / .sent / .failed not yet recorded.
+    outbox: { type: [outboxEntrySchema], default: undefined },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
@@ -73,5 +77,7 @@ scheduledMessageSchema.index({ status: 1, is_tester: 1, schedule_at: 1 });
 // Claimed firings whose claimer died before producing (lease expired), in firing-time order like the
 // other two alternatives of the due-schedule query's $or.
 scheduledMessageSchema.index({ status: 1, schedule_at: 1, fire_lease_until: 1 });
+// Outbox relay: schedules with entries older than its delay, across businesses.
+scheduledMessageSchema.index({ 'outbox.created_at': 1 });
 
 export const ScheduledMessageModel = model('ScheduledMessage', scheduledMessageSchema, 'scheduled_messages');

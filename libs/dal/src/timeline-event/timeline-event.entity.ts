@@ -1,4 +1,5 @@
 import type { InferSchemaType } from 'mongoose';
+import type { OutboxEntry } from '../shared/outbox-entry.schema';
 import type { timelineEventSchema } from './timeline-event.schema';
 
-export type TimelineEventEntity = InferSchemaType<typeof timelineEventSchema>;
+export type TimelineEventEntity = Omit<InferSchemaType<typeof timelineEventSchema>, 'outbox'> & { outbox?: OutboxEntry[] };

@@ -1,5 +1,6 @@
 import { type BusinessScope, scopedFilter } from '../shared/business-scope';
 import { insertIfAbsent } from '../shared/duplicate-key';
+import type { OutboxAuthor, OutboxEntry } from '../shared/outbox-entry.schema';
 import { TenantRepository } from '../shared/tenant-repository';
 import type { TimelinePage } from '../shared/timeline-page';
 import type { TimelineEventEntity } from './timeline-event.entity';
@@ -17,16 +18,21 @@ export type StoredTimelineEvent = TimelineEventEntity & {
 export interface TimelineAuthor {
   type: string;
   uuid: string | null;
+  name?: string | null;
 }
 
 export interface NewTimelineEvent {
   id: string;
   conversationId: string;
-  kind: string;
+  kind: 'note' | 'event';
   body?: string | null;
+  /** kind event: what happened (inbox_status_changed, tags_changed, ...). */
+  eventType?: string | null;
   data?: Record<string, unknown> | null;
   author: TimelineAuthor;
   createdAt: Date;
+  /** A note's note.created entry, written with it. */
+  outbox?: OutboxEntry[];
 }
 
 /** The timeline of a conversation beside its messages: notes and the events of its changes. Append-only. */
@@ -37,6 +43,7 @@ export class TimelineEventRepository extends TenantRepository<TimelineEventEntit
 
   /** Inserts the entry unless one with its id exists (ids derived from what they record make a repeat harmless): true when inserted. */
   insertIfAbsent(scope: BusinessScope, event: NewTimelineEvent): Promise<boolean> {
+    const author: OutboxAuthor = { type: event.author.type, uuid: event.author.uuid, name: event.author.name ?? null };
     return insertIfAbsent(() =>
       TimelineEventModel.create({
         _id: event.id,
@@ -44,9 +51,11 @@ export class TimelineEventRepository extends TenantRepository<TimelineEventEntit
         conversation_id: event.conversationId,
         kind: event.kind,
         body: event.body ?? null,
+        event_type: event.eventType ?? null,
         data: event.data ?? null,
-        author: event.author,
+        author,
         created_at: event.createdAt,
+        ...(event.outbox ? { outbox: event.outbox } : {}),
       }),
     );
   }

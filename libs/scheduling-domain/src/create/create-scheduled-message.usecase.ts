@@ -1,6 +1,7 @@
 import type { AiScheduleRequest, HumanScheduleRequest } from '@cmsg/api-schemas';
 import { scheduleHistoryEntry } from '@cmsg/conversation-commands';
 import { type BusinessScope, type ScheduledMessageRepository, businessScope } from '@cmsg/dal';
+import type { OutboxRecorder } from '@cmsg/events';
 import type { CreatedScheduledMessage } from '@cmsg/proto';
 import { randomUUID } from 'node:crypto';
 import { businessTimeZone } from '../business-time';
@@ -15,6 +16,7 @@ export interface CreateScheduledMessageDependencies {
   conversations: ConversationContextPort;
   repository: ScheduledMessageRepository;
   files: ConfirmedFileLookup;
+  events: OutboxRecorder;
   clock: Clock;
 }
 
@@ -66,7 +68,7 @@ export async function createScheduledMessage(command: CreateScheduledMessageComm
     created_at: now,
     updated_at: now,
   };
-  await storePendingSchedule(repository, scope, schedule, owner, author, clock);
+  await storePendingSchedule(repository, dependencies.events, scope, schedule, owner, author, clock);
   return { uuid: schedule._id, executor_kind: schedule.executor_kind, schedule_at: scheduleAt.toISOString(), status: 'pending' };
 }
 

@@ -1,6 +1,7 @@
 import { type ScheduleActor, scheduleHistoryEntry } from '@cmsg/conversation-commands';
 import { CatalogError } from '@cmsg/errors';
 import { type BusinessScope, ConversationRepository, type ScheduledMessageEntity, type ScheduledMessageRepository } from '@cmsg/dal';
+import { type OutboxRecorder, authorOf, cancelPendingSchedule, outboxEntry, scheduleEventData } from '@cmsg/events';
 import type { Clock } from '../ports';
 
 const conversations = new ConversationRepository();
@@ -12,8 +13,9 @@ export type NewSchedule = Omit<ScheduledMessageEntity, 'pending_conversation_key
  * transactions, in two writes ordered so that a crash between them leaves a state the API explains:
  *
  * 1. the conversation's pending schedule, if any, is cancelled (an update conditional on it being
- *    pending; reason `replaced`, detail `replaced_by`);
- * 2. the new schedule is inserted holding the conversation's pending key (unique sparse index).
+ *    pending; reason `replaced`, detail `replaced_by`), with its scheduled_message.cancelled entry;
+ * 2. the new schedule is inserted holding the conversation's pending key (unique sparse index), with
+ *    its scheduled_message.created entry (the timeline's schedule_created row).
  *
  * A concurrent create that inserted first holds the key: this request answers SCHEDULE_CONFLICT,
  * having possibly cancelled the previous schedule (SPEC 7). A crash between 1 and 2 leaves the
@@ -25,6 +27,7 @@ export type NewSchedule = Omit<ScheduledMessageEntity, 'pending_conversation_key
  */
 export async function storePendingSchedule(
   repository: ScheduledMessageRepository,
+  events: OutboxRecorder,
   scope: BusinessScope,
   schedule: NewSchedule,
   ownerAsRead: string | null,
@@ -33,10 +36,12 @@ export async function storePendingSchedule(
 ): Promise<void> {
   const previous = await repository.pendingOfConversation(scope, schedule.conversation_id);
   if (previous && previous._id !== schedule._id) {
-    await repository.cancelPending(scope, previous._id, scheduleHistoryEntry('cancelled', 'cancelled', clock.now(), { reason: 'replaced', actor, detail: { replaced_by: schedule._id } }));
+    await cancelPendingSchedule(repository, events, scope, previous, scheduleHistoryEntry('cancelled', 'cancelled', clock.now(), { reason: 'replaced', actor, detail: { replaced_by: schedule._id } }));
   }
-  const inserted = await repository.insertPending(scope, schedule);
+  const created = outboxEntry('scheduled_message.created', schedule.conversation_id, scheduleEventData(schedule._id), authorOf(actor), schedule.created_at);
+  const inserted = await repository.insertPending(scope, { ...schedule, outbox: [created] });
   if (inserted === 'id_taken') throw scheduledUuidReused(schedule._id);
+  if (inserted === 'inserted') await events.recordQuietly('scheduled_messages', scope, schedule._id, [created]);
   if (inserted === 'conversation_has_pending') {
     throw new CatalogError(
       'SCHEDULE_CONFLICT',
@@ -45,7 +50,7 @@ export async function storePendingSchedule(
   }
   const owner = (await conversations.findById(scope, schedule.conversation_id))?.ai_employee_id ?? null;
   if (owner !== ownerAsRead) {
-    await repository.cancelPending(scope, schedule._id, scheduleHistoryEntry('cancelled', 'cancelled', clock.now(), { reason: 'owner_changed', actor }));
+    await cancelPendingSchedule(repository, events, scope, schedule, scheduleHistoryEntry('cancelled', 'cancelled', clock.now(), { reason: 'owner_changed', actor }));
     throw new CatalogError('SCHEDULE_CONFLICT', 'The conversation owner changed while the schedule was being created; retry with a new scheduled_uuid or none.');
   }
 }

@@ -1,5 +1,6 @@
 import { SYSTEM_ACTOR, scheduleHistoryEntry } from '@cmsg/conversation-commands';
 import type { BusinessScope, ScheduledMessageRepository } from '@cmsg/dal';
+import { type OutboxRecorder, cancelPendingSchedule } from '@cmsg/events';
 
 /**
  * CONTRACT 3 (cancel_on_customer_reply): whoever records an inbound customer message calls this
@@ -10,9 +11,16 @@ import type { BusinessScope, ScheduledMessageRepository } from '@cmsg/dal';
  * repeated or late event never touches a schedule created after its message. Answers the uuids it
  * cancelled.
  */
-export async function cancelSchedulesOnCustomerReply(repository: ScheduledMessageRepository, scope: BusinessScope, conversationId: string, receivedAt: Date, now: Date): Promise<string[]> {
+export async function cancelSchedulesOnCustomerReply(
+  repository: ScheduledMessageRepository,
+  events: OutboxRecorder,
+  scope: BusinessScope,
+  conversationId: string,
+  receivedAt: Date,
+  now: Date,
+): Promise<string[]> {
   const pending = await repository.pendingOfConversation(scope, conversationId);
   if (!pending?.cancel_on_customer_reply || pending.created_at.getTime() > receivedAt.getTime()) return [];
-  const cancelled = await repository.cancelPending(scope, pending._id, scheduleHistoryEntry('cancelled', 'cancelled', now, { reason: 'customer_reply', actor: SYSTEM_ACTOR }));
+  const cancelled = await cancelPendingSchedule(repository, events, scope, pending, scheduleHistoryEntry('cancelled', 'cancelled', now, { reason: 'customer_reply', actor: SYSTEM_ACTOR }));
   return cancelled ? [cancelled._id] : [];
 }

@@ -1,5 +1,6 @@
 import { CatalogError } from '@cmsg/errors';
 import { type BusinessScope, ChannelRepository, ContactRepository, ConversationRepository, contactSnapshotOf, fullName, phoneLookupKey, usernameLookupKey } from '@cmsg/dal';
+import { type OutboxRecorder, SYSTEM_AUTHOR, conversationCreatedData, outboxEntry } from '@cmsg/events';
 import type { Contact, TesterContact } from '@cmsg/proto';
 import { randomUUID } from 'node:crypto';
 
@@ -19,9 +20,10 @@ export interface CreateTesterContactInput {
 /**
  * CONTRACT 6: a tester contact and its one conversation (fictitious: sends to it are simulated,
  * its window and schedules run on the business virtual clock). Written contact first: a crash in
- * between leaves a contact without conversation, never a conversation without contact.
+ * between leaves a contact without conversation, never a conversation without contact. The
+ * conversation is inserted with its conversation.created entry.
  */
-export async function createTesterContact(scope: BusinessScope, input: CreateTesterContactInput, now: Date): Promise<TesterContact> {
+export async function createTesterContact(scope: BusinessScope, events: OutboxRecorder, input: CreateTesterContactInput, now: Date): Promise<TesterContact> {
   const channelId = await testerChannelId(scope, input.channel);
   const phoneKey = input.phone ? phoneLookupKey(input.phone) : '';
   const username = input.chat_username ? input.chat_username.trim().replace(/^@/, '') : '';
@@ -41,17 +43,21 @@ export async function createTesterContact(scope: BusinessScope, input: CreateTes
   };
   await contacts.insertIfAbsent(scope, contact);
   const conversationId = randomUUID();
+  const snapshot = contactSnapshotOf(contact);
+  const created = outboxEntry('conversation.created', conversationId, conversationCreatedData(contact._id, snapshot, true), SYSTEM_AUTHOR, now);
   await conversations.createIfAbsent(scope, {
     _id: conversationId,
     contact_id: contact._id,
-    contact: contactSnapshotOf(contact),
+    contact: snapshot,
     channel_id: channelId,
     inbox_status: 'resolved',
     is_tester: true,
     sort_at: now,
     created_at: now,
     updated_at: now,
+    outbox: [created],
   });
+  await events.recordQuietly('conversations', scope, conversationId, [created]);
   return { contact: publicContact(contact), conversation_uuid: conversationId };
 }
 

@@ -1,6 +1,7 @@
 import { createAiRunCommand } from '@cmsg/conversation-commands';
 import { CatalogError } from '@cmsg/errors';
 import { type BusinessScope, ConversationRepository, MessageRepository, type ScheduledMessageRepository } from '@cmsg/dal';
+import { type OutboxRecorder, customerAuthor, messageTimelineItem, outboxEntry } from '@cmsg/events';
 import { currentRequestId } from '@cmsg/platform';
 import type { Caller, ConversationReference, TesterInbound } from '@cmsg/proto';
 import { randomUUID } from 'node:crypto';
@@ -14,12 +15,14 @@ export interface RecordTesterInboundDependencies {
   conversations: ConversationContextPort;
   repository: ScheduledMessageRepository;
   publisher: ConversationCommandPublisher;
+  events: OutboxRecorder;
   clock: Clock;
 }
 
 /**
  * CONTRACT 6: the customer of a tester conversation writes, at the virtual now. The message opens
- * the window and updates the conversation like a real inbound message; schedules created with
+ * the window and updates the conversation like a real inbound message (with its message.received
+ * event); schedules created with
  * cancel_on_customer_reply are cancelled; an assigned AI replies unless the conversation is
  * pending, through the conversation's command stream like any background work.
  */
@@ -45,9 +48,13 @@ export async function recordTesterInbound(
     created_at: virtualNow,
   };
   await messages.insert(scope, message);
-  await conversations.applyInboundMessage(scope, context.uuid, { messageId: message._id, sentAt: virtualNow, awaitingMedia: false, event: null, now: realNow });
+  const contactName = (await conversations.findById(scope, context.uuid))?.contact?.name ?? null;
+  const author = customerAuthor(context.contact_uuid, contactName);
+  const event = outboxEntry('message.received', context.uuid, messageTimelineItem(message, author), author, realNow);
+  const applied = await conversations.applyInboundMessage(scope, context.uuid, { messageId: message._id, sentAt: virtualNow, awaitingMedia: false, event, now: realNow });
+  if (applied) await dependencies.events.recordQuietly('conversations', scope, context.uuid, [event]);
   await conversations.showLastMessage(scope, context.uuid, { uuid: message._id, body: text, content_type: 'text', is_from_customer: true, created_at: virtualNow }, realNow);
-  const cancelled = await cancelSchedulesOnCustomerReply(dependencies.repository, scope, context.uuid, realNow, realNow);
+  const cancelled = await cancelSchedulesOnCustomerReply(dependencies.repository, dependencies.events, scope, context.uuid, realNow, realNow);
 
   let aiRunGroup: string | undefined;
   if (context.ai_employee_uuid && context.inbox_status !== 'pending') {

@@ -323,6 +323,41 @@ export interface GetConversationTimelineResponse {
   next_cursor: string;
 }
 
+export interface ListEventsRequest {
+  caller: Caller | undefined;
+  cursor?: string | undefined;
+  limit: number;
+  /** Filters, each optional; bound into the cursor. */
+  type?: string | undefined;
+  conversation_uuid?:
+    | string
+    | undefined;
+  /** ISO 8601 instant. */
+  created_since?: string | undefined;
+}
+
+/** The public event envelope; data_json is the event's `data` as a JSON object. */
+export interface Event {
+  id: string;
+  type: string;
+  created_at: string;
+  business_slug: string;
+  conversation_uuid?: string | undefined;
+  sequence: number;
+  data_json: string;
+}
+
+export interface ListEventsResponse {
+  items: Event[];
+  has_more: boolean;
+  next_cursor: string;
+}
+
+export interface GetEventRequest {
+  caller: Caller | undefined;
+  id: string;
+}
+
 function createBaseCaller(): Caller {
   return { business_id: "", token_uuid: "" };
 }
@@ -3829,6 +3864,413 @@ export const GetConversationTimelineResponse: MessageFns<GetConversationTimeline
   },
 };
 
+function createBaseListEventsRequest(): ListEventsRequest {
+  return {
+    caller: undefined,
+    cursor: undefined,
+    limit: 0,
+    type: undefined,
+    conversation_uuid: undefined,
+    created_since: undefined,
+  };
+}
+
+export const ListEventsRequest: MessageFns<ListEventsRequest> = {
+  encode(message: ListEventsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.cursor !== undefined) {
+      writer.uint32(18).string(message.cursor);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(24).int32(message.limit);
+    }
+    if (message.type !== undefined) {
+      writer.uint32(34).string(message.type);
+    }
+    if (message.conversation_uuid !== undefined) {
+      writer.uint32(42).string(message.conversation_uuid);
+    }
+    if (message.created_since !== undefined) {
+      writer.uint32(50).string(message.created_since);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListEventsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListEventsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.conversation_uuid = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.created_since = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ListEventsRequest>): ListEventsRequest {
+    return ListEventsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListEventsRequest>): ListEventsRequest {
+    const message = createBaseListEventsRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.cursor = object.cursor ?? undefined;
+    message.limit = object.limit ?? 0;
+    message.type = object.type ?? undefined;
+    message.conversation_uuid = object.conversation_uuid ?? undefined;
+    message.created_since = object.created_since ?? undefined;
+    return message;
+  },
+};
+
+function createBaseEvent(): Event {
+  return {
+    id: "",
+    type: "",
+    created_at: "",
+    business_slug: "",
+    conversation_uuid: undefined,
+    sequence: 0,
+    data_json: "",
+  };
+}
+
+export const Event: MessageFns<Event> = {
+  encode(message: Event, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.type !== "") {
+      writer.uint32(18).string(message.type);
+    }
+    if (message.created_at !== "") {
+      writer.uint32(26).string(message.created_at);
+    }
+    if (message.business_slug !== "") {
+      writer.uint32(34).string(message.business_slug);
+    }
+    if (message.conversation_uuid !== undefined) {
+      writer.uint32(42).string(message.conversation_uuid);
+    }
+    if (message.sequence !== 0) {
+      writer.uint32(48).int64(message.sequence);
+    }
+    if (message.data_json !== "") {
+      writer.uint32(58).string(message.data_json);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Event {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.created_at = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.business_slug = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.conversation_uuid = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.sequence = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.data_json = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<Event>): Event {
+    return Event.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Event>): Event {
+    const message = createBaseEvent();
+    message.id = object.id ?? "";
+    message.type = object.type ?? "";
+    message.created_at = object.created_at ?? "";
+    message.business_slug = object.business_slug ?? "";
+    message.conversation_uuid = object.conversation_uuid ?? undefined;
+    message.sequence = object.sequence ?? 0;
+    message.data_json = object.data_json ?? "";
+    return message;
+  },
+};
+
+function createBaseListEventsResponse(): ListEventsResponse {
+  return { items: [], has_more: false, next_cursor: "" };
+}
+
+export const ListEventsResponse: MessageFns<ListEventsResponse> = {
+  encode(message: ListEventsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.items) {
+      Event.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.has_more !== false) {
+      writer.uint32(16).bool(message.has_more);
+    }
+    if (message.next_cursor !== "") {
+      writer.uint32(26).string(message.next_cursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListEventsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListEventsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.items.push(Event.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.has_more = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.next_cursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ListEventsResponse>): ListEventsResponse {
+    return ListEventsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListEventsResponse>): ListEventsResponse {
+    const message = createBaseListEventsResponse();
+    message.items = object.items?.map((e) => Event.fromPartial(e)) || [];
+    message.has_more = object.has_more ?? false;
+    message.next_cursor = object.next_cursor ?? "";
+    return message;
+  },
+};
+
+function createBaseGetEventRequest(): GetEventRequest {
+  return { caller: undefined, id: "" };
+}
+
+export const GetEventRequest: MessageFns<GetEventRequest> = {
+  encode(message: GetEventRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.id !== "") {
+      writer.uint32(18).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetEventRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetEventRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetEventRequest>): GetEventRequest {
+    return GetEventRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetEventRequest>): GetEventRequest {
+    const message = createBaseGetEventRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
 export type ConversationsServiceService = typeof ConversationsServiceService;
 export const ConversationsServiceService = {
   /** Token hash (SHA-256 hex) to its business; INVALID_API_TOKEN when unknown or revoked. */
@@ -3922,6 +4364,26 @@ export const ConversationsServiceService = {
     responseDeserialize: (value: Buffer): GetConversationTimelineResponse =>
       GetConversationTimelineResponse.decode(value),
   },
+  /** The business's events of the last 30 days, oldest first (CONTRACT 9.2 replay). */
+  listEvents: {
+    path: "/cmsg.conversations.v1.ConversationsService/ListEvents" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListEventsRequest): Buffer => Buffer.from(ListEventsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListEventsRequest => ListEventsRequest.decode(value),
+    responseSerialize: (value: ListEventsResponse): Buffer => Buffer.from(ListEventsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListEventsResponse => ListEventsResponse.decode(value),
+  },
+  /** One event of the business; EVENT_NOT_FOUND otherwise. */
+  getEvent: {
+    path: "/cmsg.conversations.v1.ConversationsService/GetEvent" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetEventRequest): Buffer => Buffer.from(GetEventRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetEventRequest => GetEventRequest.decode(value),
+    responseSerialize: (value: Event): Buffer => Buffer.from(Event.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Event => Event.decode(value),
+  },
 } as const;
 
 export interface ConversationsServiceServer extends UntypedServiceImplementation {
@@ -3936,6 +4398,10 @@ export interface ConversationsServiceServer extends UntypedServiceImplementation
   listChannels: handleUnaryCall<ListChannelsRequest, ListChannelsResponse>;
   /** One page of a conversation's messages, notes and events (CONTRACT 9.1). */
   getConversationTimeline: handleUnaryCall<GetConversationTimelineRequest, GetConversationTimelineResponse>;
+  /** The business's events of the last 30 days, oldest first (CONTRACT 9.2 replay). */
+  listEvents: handleUnaryCall<ListEventsRequest, ListEventsResponse>;
+  /** One event of the business; EVENT_NOT_FOUND otherwise. */
+  getEvent: handleUnaryCall<GetEventRequest, Event>;
 }
 
 export interface ConversationsServiceClient extends Client {
@@ -4076,6 +4542,35 @@ export interface ConversationsServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetConversationTimelineResponse) => void,
   ): ClientUnaryCall;
+  /** The business's events of the last 30 days, oldest first (CONTRACT 9.2 replay). */
+  listEvents(
+    request: ListEventsRequest,
+    callback: (error: ServiceError | null, response: ListEventsResponse) => void,
+  ): ClientUnaryCall;
+  listEvents(
+    request: ListEventsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListEventsResponse) => void,
+  ): ClientUnaryCall;
+  listEvents(
+    request: ListEventsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListEventsResponse) => void,
+  ): ClientUnaryCall;
+  /** One event of the business; EVENT_NOT_FOUND otherwise. */
+  getEvent(request: GetEventRequest, callback: (error: ServiceError | null, response: Event) => void): ClientUnaryCall;
+  getEvent(
+    request: GetEventRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Event) => void,
+  ): ClientUnaryCall;
+  getEvent(
+    request: GetEventRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Event) => void,
+  ): ClientUnaryCall;
 }
 
 export const ConversationsServiceClient = makeGenericClientConstructor(
@@ -4094,6 +4589,17 @@ type DeepPartial<T> = T extends Builtin ? T
   : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
   : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
   : Partial<T>;
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
+}
 
 interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;

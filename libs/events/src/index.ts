@@ -1,0 +1,18 @@
+export { EventOutbox } from './event-outbox';
+export type { OutboxRecorder } from './event-outbox';
+export { EventRecorder } from './event-recorder';
+export type { EventRecorderDependencies } from './event-recorder';
+export { BusinessSlugs } from './business-slugs';
+export { kafkaConversationEventBus, conversationEventMessageOf } from './conversation-event-bus';
+export type { ConversationEventBus } from './conversation-event-bus';
+export { OUTBOX_ENTRY_KINDS, TIMELINE_EVENT_TYPES, entryKindOf } from './entry-types';
+export type { OutboxEntryType, TimelineEventType } from './entry-types';
+export { outboxEntry, authorOf, SYSTEM_AUTHOR } from './outbox-entries';
+export { messageTimelineItem, publicMessageStatus, customerAuthor } from './message-event-data';
+export { messageAuthorOf } from './message-author';
+export type { MessageItemSource } from './message-event-data';
+export { noteTimelineItem } from './note-event-data';
+export { assignmentParty, mailboxParty, inboxStatusChangeData, tagsChangeData, conversationCreatedData } from './conversation-event-data';
+export type { NamedObject } from './conversation-event-data';
+export { scheduleEventData } from './schedule-event-data';
+export { cancelPendingSchedule } from './schedule-cancellation';

@@ -1,0 +1,15 @@
+import { AiEmployeeRepository, type BusinessScope, type OutboxAuthor } from '@cmsg/dal';
+import { authorOf } from './outbox-entries';
+
+const aiEmployees = new AiEmployeeRepository();
+
+/**
+ * An outbound message's author as its events name it: an AI employee by its current name; API
+ * tokens and the system have none.
+ */
+export async function messageAuthorOf(scope: BusinessScope, author: { type: string; uuid?: string | null } | null | undefined): Promise<OutboxAuthor> {
+  if (!author) return authorOf({ type: 'system', uuid: null });
+  const uuid = author.uuid ?? null;
+  if (author.type !== 'ai_employee' || !uuid) return authorOf({ type: author.type, uuid });
+  return authorOf({ type: author.type, uuid }, (await aiEmployees.findById(scope, uuid))?.name ?? null);
+}
