@@ -130,7 +130,7 @@ describe('concurrent writers on one conversation', () => {
     expect(statusCounts(resolved)).toEqual({ 200: WRITERS });
     expect((await stored(conversations.status))!.inbox_status).toBe('resolved');
     const events = await settledEvents(conversations.status, 'conversation.inbox_status_changed', 2);
-    const timeline = await storedCollection('timeline_events').find({ conversation_id: conversations.status, kind: 'inbox_status_changed' }).toArray();
+    const timeline = await storedCollection('timeline_events').find({ conversation_id: conversations.status, kind: 'event', event_type: 'inbox_status_changed' }).toArray();
     const implied = ['resolved>pending', 'pending>resolved'];
     const broadcasts = tally('inbox-status-broadcasts', WRITERS * 2, implied, events.map((event) => `${event.value.data.from}>${event.value.data.to}`));
     const entries = tally('inbox-status-timeline', WRITERS * 2, implied, timeline.map((entry) => `${entry.data.from}>${entry.data.to}`));

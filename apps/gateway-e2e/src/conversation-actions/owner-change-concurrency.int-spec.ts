@@ -53,7 +53,7 @@ describe('concurrent owner and inbox-status changes', () => {
     await probe.waitFor(() => probe.matching((message) => message.key === conversationUuid).length >= atLeast);
     await new Promise((resolve) => setTimeout(resolve, 1500));
   };
-  const statusEventsOf = (conversationUuid: string) => storedCollection('timeline_events').countDocuments({ conversation_id: conversationUuid, kind: 'inbox_status_changed' });
+  const statusEventsOf = (conversationUuid: string) => storedCollection('timeline_events').countDocuments({ conversation_id: conversationUuid, kind: 'event', event_type: 'inbox_status_changed' });
 
   it('assigns one employee once when ten requests for it arrive together', async () => {
     const answers = await Promise.allSettled(

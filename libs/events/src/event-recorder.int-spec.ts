@@ -1,0 +1,220 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import mongoose from 'mongoose';
+import type { ConversationEventEnvelope } from '@cmsg/conversation-commands';
+import {
+  BusinessRepository,
+  ConversationRepository,
+  type EventEntity,
+  EventRepository,
+  type OutboxEntry,
+  type OutboxHolder,
+  OutboxRepository,
+  TimelineEventRepository,
+  businessScope,
+  ensureIndexes,
+} from '@cmsg/dal';
+import { BusinessSlugs } from './business-slugs';
+import type { ConversationEventBus } from './conversation-event-bus';
+import type { EventFanOut } from './event-fan-out';
+import { EventOutbox } from './event-outbox';
+import { EventRecorder } from './event-recorder';
+import { SYSTEM_AUTHOR, outboxEntry } from './outbox-entries';
+
+/** The fan-out port as the webhooks would see it: every call, in order; it can be made to fail. */
+class RecordingFanOut implements EventFanOut {
+  readonly calls: EventEntity[] = [];
+  failing = false;
+
+  async fanOut(event: EventEntity): Promise<void> {
+    if (this.failing) throw new Error('webhook store unavailable');
+    this.calls.push(event);
+  }
+}
+
+class RecordingBus implements ConversationEventBus {
+  readonly published: { key: string; message: ConversationEventEnvelope }[] = [];
+
+  async publish(conversationId: string, message: ConversationEventEnvelope): Promise<void> {
+    this.published.push({ key: conversationId, message });
+  }
+}
+
+/**
+ * The recorder against the real local MongoDB: idempotent by entry id whoever records an entry and
+ * however often (two recordings, concurrent recorders, the writer racing the relay, a failure
+ * halfway), with sequences that increase per conversation in recording order.
+ */
+describe('EventRecorder', () => {
+  const businessId = randomUUID();
+  const scope = businessScope(businessId);
+  const conversations = new ConversationRepository();
+  const events = new EventRepository();
+  const timeline = new TimelineEventRepository();
+  let fanOut: RecordingFanOut;
+  let bus: RecordingBus;
+  let recorder: EventRecorder;
+  let outbox: EventOutbox;
+  const errors: unknown[] = [];
+
+  beforeAll(async () => {
+    await mongoose.connect(process.env['MONGODB_URI'] ?? 'mongodb://127.0.0.1:27118/', { dbName: `events_it_${randomBytes(4).toString('hex')}`, serverSelectionTimeoutMS: 10_000 });
+    await ensureIndexes();
+    await new BusinessRepository().upsertFromSeed({ id: businessId, slug: 'Recorder-Biz', name: 'Recorder', timeZone: 'UTC', visionWalletTokens: 0, paymentProfile: null }, new Date());
+  });
+
+  afterAll(async () => {
+    await mongoose.connection.dropDatabase();
+    await mongoose.disconnect();
+  });
+
+  beforeEach(() => {
+    fanOut = new RecordingFanOut();
+    bus = new RecordingBus();
+    recorder = new EventRecorder({ fanOut, bus, slugs: new BusinessSlugs() });
+    outbox = new EventOutbox(recorder, (error) => errors.push(error));
+    errors.length = 0;
+  });
+
+  async function conversation(): Promise<string> {
+    const id = randomUUID();
+    const now = new Date();
+    expect(await conversations.createIfAbsent(scope, { _id: id, contact_id: randomUUID(), channel_id: 'c', sort_at: now, created_at: now, updated_at: now })).toBe(true);
+    return id;
+  }
+
+  /** A tag change written as the use case writes it: the change and its entry in one update. */
+  async function tagChange(conversationId: string, createdAt = new Date()): Promise<OutboxEntry> {
+    const tag = randomUUID();
+    const entry = { ...outboxEntry('conversation.tags_changed', conversationId, { added: [tag], removed: [] }, SYSTEM_AUTHOR, createdAt) };
+    expect(await conversations.addTags(scope, conversationId, [tag], entry, createdAt)).not.toBeNull();
+    return entry;
+  }
+
+  const storedEvents = (conversationId: string) => mongoose.connection.collection<EventEntity>('events').find({ conversation_id: conversationId }).toArray();
+  const rowsOf = (conversationId: string) => mongoose.connection.collection('timeline_events').find({ conversation_id: conversationId }).toArray();
+  const outboxOf = async (conversationId: string) => (await conversations.findById(scope, conversationId))!.outbox;
+
+  it('records an entry once: the event with its sequence, the timeline row, the fan-out, the topic; then the entry leaves the outbox', async () => {
+    const id = await conversation();
+    const entry = await tagChange(id);
+    await outbox.recordQuietly('conversations', scope, id, [entry]);
+
+    const [event] = await storedEvents(id);
+    expect(event).toMatchObject({ _id: entry.id, business_id: businessId, business_slug: 'Recorder-Biz', conversation_id: id, sequence: 1, type: 'conversation.tags_changed', data: entry.data });
+    expect(await rowsOf(id)).toEqual([expect.objectContaining({ _id: entry.id, kind: 'event', event_type: 'tags_changed', data: entry.data, author: SYSTEM_AUTHOR, created_at: entry.created_at })]);
+    expect(fanOut.calls.map((call) => call._id)).toEqual([entry.id]);
+    expect(bus.published).toEqual([
+      {
+        key: id,
+        message: {
+          id: entry.id,
+          type: 'conversation.tags_changed',
+          created_at: entry.created_at.toISOString(),
+          data: { business_id: businessId, conversation_uuid: id, added: entry.data['added'], removed: [], actor: { type: 'system', uuid: null }, occurred_at: entry.created_at.toISOString() },
+        },
+      },
+    ]);
+    expect(await outboxOf(id)).toEqual([]);
+  });
+
+  it('recording the same entry again changes nothing: one event, its sequence kept, one row; the fan-out sees the same event', async () => {
+    const id = await conversation();
+    const entry = await tagChange(id);
+    await recorder.record('conversations', scope, id, entry);
+    await recorder.record('conversations', scope, id, entry);
+    const stored = await storedEvents(id);
+    expect(stored).toHaveLength(1);
+    expect(await rowsOf(id)).toHaveLength(1);
+    expect(fanOut.calls.map((call) => [call._id, call.sequence])).toEqual([
+      [entry.id, 1],
+      [entry.id, 1],
+    ]);
+  });
+
+  it('ten recorders of one entry at once: one event and one row, and every fan-out carries the stored event', async () => {
+    const id = await conversation();
+    const entry = await tagChange(id);
+    await Promise.all(Array.from({ length: 10 }, () => recorder.record('conversations', scope, id, entry)));
+    const stored = await storedEvents(id);
+    expect(stored).toHaveLength(1);
+    expect(await rowsOf(id)).toHaveLength(1);
+    expect(new Set(fanOut.calls.map((call) => `${call._id}#${call.sequence}`))).toEqual(new Set([`${entry.id}#${stored[0]!.sequence}`]));
+    expect(await outboxOf(id)).toEqual([]);
+  });
+
+  it('the writer and the relay racing over an entry: one event', async () => {
+    const id = await conversation();
+    // Old enough for the relay to take it.
+    const entry = await tagChange(id, new Date(Date.now() - 60_000));
+    await Promise.all([outbox.recordQuietly('conversations', scope, id, [entry]), outbox.flushStale(0), outbox.flushStale(0)]);
+    expect(await storedEvents(id)).toHaveLength(1);
+    expect(await rowsOf(id)).toHaveLength(1);
+    expect(await outboxOf(id)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('a crash between the change and its recording loses nothing: the relay records it, after what was recorded before', async () => {
+    const id = await conversation();
+    const first = await tagChange(id);
+    await outbox.recordQuietly('conversations', scope, id, [first]);
+    // The writer of this one never records it.
+    const crashed = await tagChange(id, new Date(Date.now() - 10_000));
+    expect(await outboxOf(id)).toHaveLength(1);
+    // Too young for the relay: it waits.
+    expect(await outbox.flushStale(60_000)).toBe(0);
+    expect(await outbox.flushStale(5_000)).toBeGreaterThanOrEqual(1);
+    const stored = (await storedEvents(id)).sort((a, b) => a.sequence - b.sequence);
+    expect(stored.map((event) => [event._id, event.sequence])).toEqual([
+      [first.id, 1],
+      [crashed.id, 2],
+    ]);
+    expect(await outboxOf(id)).toEqual([]);
+  });
+
+  it('a fan-out that fails leaves the entry in the outbox; the relay records it later with the sequence it already had', async () => {
+    const id = await conversation();
+    const entry = await tagChange(id, new Date(Date.now() - 10_000));
+    fanOut.failing = true;
+    await outbox.recordQuietly('conversations', scope, id, [entry]);
+    expect(errors).toHaveLength(1);
+    expect(await outboxOf(id)).toHaveLength(1);
+    const [firstTry] = await storedEvents(id);
+
+    fanOut.failing = false;
+    await outbox.flushStale(5_000);
+    const stored = await storedEvents(id);
+    expect(stored).toEqual([firstTry]);
+    expect(fanOut.calls.map((call) => [call._id, call.sequence])).toEqual([[entry.id, firstTry!.sequence]]);
+    expect(await outboxOf(id)).toEqual([]);
+  });
+
+  it('sequences increase per conversation in recording order, each conversation its own', async () => {
+    const [a, b] = [await conversation(), await conversation()];
+    for (const conversationId of [a, b, a, a, b]) await outbox.recordQuietly('conversations', scope, conversationId, [await tagChange(conversationId)]);
+    const sequencesOf = async (conversationId: string) => (await storedEvents(conversationId)).map((event) => event.sequence).sort((x, y) => x - y);
+    expect(await sequencesOf(a)).toEqual([1, 2, 3]);
+    expect(await sequencesOf(b)).toEqual([1, 2]);
+  });
+
+  it('a timeline-only entry adds its row and no event', async () => {
+    const id = await conversation();
+    const scheduleId = randomUUID();
+    const entry = outboxEntry('scheduled_message.created', id, { scheduled_message_uuid: scheduleId }, SYSTEM_AUTHOR, new Date());
+    await recorder.record('conversations', scope, id, entry);
+    expect(await storedEvents(id)).toEqual([]);
+    expect(await rowsOf(id)).toEqual([expect.objectContaining({ _id: entry.id, event_type: 'schedule_created', data: { scheduled_message_uuid: scheduleId } })]);
+    expect(fanOut.calls).toEqual([]);
+  });
+
+  it('finds what is left in every collection with an outbox', async () => {
+    const id = await conversation();
+    const noteId = randomUUID();
+    const entry = outboxEntry('note.created', id, { uuid: noteId, kind: 'note', note: 'n' }, SYSTEM_AUTHOR, new Date(Date.now() - 10_000));
+    await timeline.insertIfAbsent(scope, { id: noteId, conversationId: id, kind: 'note', body: 'n', author: SYSTEM_AUTHOR, createdAt: entry.created_at, outbox: [entry] });
+    const stale: OutboxHolder[] = await new OutboxRepository().findStaleAcrossBusinesses('timeline_events', new Date(), 100);
+    expect(stale.map((holder) => holder._id)).toContain(noteId);
+    await outbox.flushStale(5_000);
+    expect(await events.findById(scope, entry.id)).toMatchObject({ type: 'note.created', sequence: 1 });
+    expect((await timeline.findById(scope, noteId))!.outbox).toEqual([]);
+  });
+});
