@@ -134,4 +134,17 @@ describe('scheduled message events', () => {
     expect(row).toMatchObject({ event_type: 'schedule_cancelled', author: SYSTEM, data: { scheduled_message_uuid: uuid } });
     expect(await eventsOfConversation(conversations.replyCancels)).toHaveLength(2);
   });
+
+  it('a tester customer reply cancels it too, answering the cancellation: recorded before the message it answers', async () => {
+    const tester = await business.nextClient().post('/tester/contacts', {});
+    const conversation = tester.body.conversation.uuid as string;
+    await business.nextClient().post('/tester/inbound', { conversation: { uuid: conversation }, text: 'first' });
+    const uuid = await schedule(humanSchedule(conversation, ZONE, business.catalog, { cancel_on_customer_reply: true }));
+    const reply = await business.nextClient().post('/tester/inbound', { conversation: { uuid: conversation }, text: 'cancel it' });
+    expect(reply.body.cancelled_schedules).toEqual([uuid]);
+    const events = await settledEvents(conversation, 4);
+    expect(typesOf(events)).toEqual(['conversation.created', 'message.received', 'scheduled_message.cancelled', 'message.received']);
+    expect(events[2]!.data).toEqual({ scheduled_message_uuid: uuid });
+    expect(events[3]!.data).toMatchObject({ body: 'cancel it', direction: 'inbound' });
+  });
 });

@@ -52,9 +52,11 @@ export async function recordTesterInbound(
   const author = customerAuthor(context.contact_uuid, contactName);
   const event = outboxEntry('message.received', context.uuid, messageTimelineItem(message, author), author, realNow);
   const applied = await conversations.applyInboundMessage(scope, context.uuid, { messageId: message._id, sentAt: virtualNow, awaitingMedia: false, event, now: realNow });
-  if (applied) await dependencies.events.recordQuietly('conversations', scope, context.uuid, [event]);
   await conversations.showLastMessage(scope, context.uuid, { uuid: message._id, body: text, content_type: 'text', is_from_customer: true, created_at: virtualNow }, realNow);
+  // Cancelled here, before the message's event is recorded: recording it also announces the message
+  // on conversation-events, whose consumer would otherwise cancel first and leave this answer empty.
   const cancelled = await cancelSchedulesOnCustomerReply(dependencies.repository, dependencies.events, scope, context.uuid, realNow, realNow);
+  if (applied) await dependencies.events.recordQuietly('conversations', scope, context.uuid, [event]);
 
   let aiRunGroup: string | undefined;
   if (context.ai_employee_uuid && context.inbox_status !== 'pending') {
