@@ -23,11 +23,16 @@ export function tagsChangeData(added: readonly string[], removed: readonly strin
   return { added: [...added], removed: [...removed] };
 }
 
-/** conversation.created: who the conversation is with, as a conversation list item shows it. */
+/** conversation.created: who the conversation is with (as a conversation list item shows it), and on which channel. */
 export function conversationCreatedData(
   contactId: string,
   snapshot: { name: string | null; profile_name: string | null; phone: string | null; chat_user_id: string | null },
+  channelPublicKey: string,
   isTester: boolean,
 ): Record<string, unknown> {
-  return { contact: { uuid: contactId, name: snapshot.name, profile_name: snapshot.profile_name, phone: snapshot.phone, chat_user_id: snapshot.chat_user_id }, is_tester: isTester };
+  return {
+    contact: { uuid: contactId, name: snapshot.name, profile_name: snapshot.profile_name, phone: snapshot.phone, chat_user_id: snapshot.chat_user_id },
+    channel: { public_key: channelPublicKey },
+    is_tester: isTester,
+  };
 }

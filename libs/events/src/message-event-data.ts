@@ -25,7 +25,7 @@ export function publicMessageStatus(message: Pick<MessageItemSource, 'is_from_cu
 
 /**
  * A message as a timeline item (CONTRACT 9.1): the `data` of message.received, message.sent and
- * message.status_updated. `uuid` is the message uuid; `error` is present only when it failed.
+ * message.status_updated. `uuid` is the message uuid; `error` is null unless it failed.
  */
 export function messageTimelineItem(message: MessageItemSource, author: OutboxAuthor): Record<string, unknown> {
   const status = publicMessageStatus(message);
@@ -39,7 +39,7 @@ export function messageTimelineItem(message: MessageItemSource, author: OutboxAu
     body: message.body ? message.body : null,
     media: mediaOf(message),
     status,
-    ...(status === 'failed' ? { error: { code: message.error?.code || 'SEND_FAILED', message: message.error?.message || 'The message could not be sent.' } } : {}),
+    error: status === 'failed' ? { code: message.error?.code || 'SEND_FAILED', message: message.error?.message || 'The message could not be sent.' } : null,
   };
 }
 

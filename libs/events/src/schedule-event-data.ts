@@ -1,7 +1,7 @@
 /**
- * The `data` of a scheduled message's events and timeline rows (CONTRACT 9.2): its uuid; the sent
- * event adds the message it sent (null when unknown), the failed one its error.
+ * The `data` of a scheduled message's events and timeline rows (CONTRACT 9.2; docs/decisions.md,
+ * Event data): its uuid; scheduled_message.failed adds the error it failed with.
  */
-export function scheduleEventData(scheduleId: string, extra: { message_uuid?: string | null; error?: { code: string; message: string } | null } = {}): Record<string, unknown> {
-  return { scheduled_message_uuid: scheduleId, ...extra };
+export function scheduleEventData(scheduleId: string, error?: { code: string; message: string } | null): Record<string, unknown> {
+  return { scheduled_message_uuid: scheduleId, ...(error ? { error } : {}) };
 }

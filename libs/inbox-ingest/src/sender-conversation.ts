@@ -17,7 +17,7 @@ import { repositories } from './repositories';
 export type SenderContact = ContactEntity;
 export type SenderConversation = ConversationEntity;
 
-export type InboundChannel = Pick<ChannelEntity, 'business_id' | 'phone_number_id' | 'access_token'> & { _id: string };
+export type InboundChannel = Pick<ChannelEntity, 'business_id' | 'phone_number_id' | 'access_token' | 'public_key'> & { _id: string };
 
 /** How the sender is known: phone digits, platform user id (BSUID), username; at least one is set. */
 interface SenderKeys {
@@ -52,7 +52,7 @@ export async function resolveSenderConversation(
   const scope = businessScope(channel.business_id);
   const found = await findContact(scope, channel._id, keys);
   const contact = found ? await refreshContact(scope, found, sender, keys, now) : await createContact(scope, channel._id, sender, keys, now);
-  const conversation = await conversationOf(scope, channel._id, contact, now, events);
+  const conversation = await conversationOf(scope, channel, contact, now, events);
   return { contact, conversation };
 }
 
@@ -105,18 +105,18 @@ async function createContact(scope: BusinessScope, channelId: string, sender: In
 }
 
 /** The contact's one conversation (created for a new contact, with its conversation.created entry), its snapshot refreshed. */
-async function conversationOf(scope: BusinessScope, channelId: string, contact: SenderContact, now: Date, events: OutboxRecorder): Promise<SenderConversation> {
+async function conversationOf(scope: BusinessScope, channel: InboundChannel, contact: SenderContact, now: Date, events: OutboxRecorder): Promise<SenderConversation> {
   const snapshot = contactSnapshotOf(contact);
   const existing = await repositories.conversations.refreshContactSnapshot(scope, contact._id, snapshot);
   if (existing) return existing;
   const id = inboxIds.conversation(contact._id);
-  const event = outboxEntry('conversation.created', id, conversationCreatedData(contact._id, snapshot, false), SYSTEM_AUTHOR, now);
+  const event = outboxEntry('conversation.created', id, conversationCreatedData(contact._id, snapshot, channel.public_key, false), SYSTEM_AUTHOR, now);
   // The unique (business_id, contact_id) index: a concurrent delivery may create it first.
   const created = await repositories.conversations.createIfAbsent(scope, {
     _id: id,
     contact_id: contact._id,
     contact: snapshot,
-    channel_id: channelId,
+    channel_id: channel._id,
     sort_at: now,
     created_at: now,
     updated_at: now,

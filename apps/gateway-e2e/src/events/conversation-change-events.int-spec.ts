@@ -179,7 +179,7 @@ describe('events of conversation changes', () => {
     expect(rows.map((row) => [row['event_type'], row['data'], row['author']])).toEqual(
       expect.arrayContaining([
         ['inbox_status_changed', escalated.data, SYSTEM],
-        ['action_group_escalated', { action_group_uuid: group._id, reason: 'action_set_failed' }, SYSTEM],
+        ['action_group_escalated', { action_group_uuid: group._id, reason: 'SEND_FAILED' }, SYSTEM],
       ]),
     );
     expect(rows).toHaveLength(2);

@@ -1,3 +1,4 @@
+import { EventEnvelopeSchema } from '@cmsg/api-schemas';
 import { type StoredDocument, eventually, storedCollection } from '@cmsg/testing';
 
 /** An event as stored (collection events). */
@@ -12,10 +13,30 @@ export interface StoredEvent {
   created_at: Date;
 }
 
-/** The conversation's events, in sequence order (straight from the database: no request budget spent). */
+/** The envelope GET /events and the webhooks carry for a stored event. */
+export function envelopeOf(event: StoredEvent) {
+  return {
+    id: event._id,
+    type: event.type,
+    created_at: event.created_at.toISOString(),
+    business: { slug: event.business_slug },
+    conversation: event.conversation_id ? { uuid: event.conversation_id } : null,
+    sequence: event.sequence,
+    data: event.data,
+  };
+}
+
+/**
+ * The conversation's events, in sequence order (straight from the database: no request budget
+ * spent). Each one's envelope must be valid by the public schema of its type.
+ */
 export async function eventsOfConversation(conversationId: string): Promise<StoredEvent[]> {
-  const events = await storedCollection('events').find({ conversation_id: conversationId }).toArray();
-  return (events as unknown as StoredEvent[]).sort((a, b) => a.sequence - b.sequence);
+  const events = (await storedCollection('events').find({ conversation_id: conversationId }).toArray()) as unknown as StoredEvent[];
+  for (const event of events) {
+    const checked = EventEnvelopeSchema.safeParse(envelopeOf(event));
+    if (!checked.success) throw new Error(`event ${event.type} ${event._id} does not match its public schema: ${checked.error.message}\n${JSON.stringify(event.data)}`);
+  }
+  return events.sort((a, b) => a.sequence - b.sequence);
 }
 
 /**

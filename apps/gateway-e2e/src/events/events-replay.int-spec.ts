@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type TestBusiness, contactSeed, createTestBusiness, storedCollection } from '@cmsg/testing';
-import { type StoredEvent, settledEvents } from './event-fixtures';
+import { type StoredEvent, envelopeOf, settledEvents } from './event-fixtures';
 
 jest.setTimeout(240_000);
 
@@ -16,17 +16,6 @@ describe('GET /events', () => {
   const conversations = { first: randomUUID(), second: randomUUID(), otherBusiness: randomUUID() };
   let all: StoredEvent[] = [];
   let otherEvent: StoredEvent;
-
-  /** The envelope of a stored event, as the API answers it. */
-  const envelopeOf = (event: StoredEvent) => ({
-    id: event._id,
-    type: event.type,
-    created_at: event.created_at.toISOString(),
-    business: { slug: event.business_slug },
-    conversation: event.conversation_id ? { uuid: event.conversation_id } : null,
-    sequence: event.sequence,
-    data: event.data,
-  });
 
   beforeAll(async () => {
     business = await createTestBusiness((seed) => {

@@ -46,7 +46,11 @@ describe('message events', () => {
     const events = await settledEvents(conversationId, 2);
     expect(typesOf(events)).toEqual(['conversation.created', 'message.received']);
     expect(strictlyIncreasing(events)).toBe(true);
-    expect(events[0]!.data).toEqual({ contact: { uuid: contact!._id, name: 'Nueva Cliente', profile_name: 'Nueva Cliente', phone: null, chat_user_id: userId }, is_tester: false });
+    expect(events[0]!.data).toEqual({
+      contact: { uuid: contact!._id, name: 'Nueva Cliente', profile_name: 'Nueva Cliente', phone: null, chat_user_id: userId },
+      channel: { public_key: business.channelKey },
+      is_tester: false,
+    });
     expect(events[1]!.data).toEqual({
       uuid: message!._id,
       kind: 'message',
@@ -57,6 +61,7 @@ describe('message events', () => {
       body: 'Hola, ¿tienen mesa?',
       media: null,
       status: 'received',
+      error: null,
     });
     expect(await outboxOf('conversations', conversationId)).toEqual([]);
     // Messages are timeline items themselves: no event rows.
@@ -90,6 +95,7 @@ describe('message events', () => {
       body: 'Sí, a las 8',
       media: null,
       status: 'sent',
+      error: null,
     });
     expect(await outboxOf('messages', messageUuid)).toEqual([]);
   });
@@ -126,7 +132,7 @@ describe('message events', () => {
     const events: StoredEvent[] = await settledEvents(conversationId, 3);
     expect(typesOf(events)).toEqual(['conversation.created', 'message.received', 'message.sent']);
     expect(strictlyIncreasing(events)).toBe(true);
-    expect(events[0]!.data).toMatchObject({ contact: { uuid: contactId, name: 'Tess' }, is_tester: true });
+    expect(events[0]!.data).toMatchObject({ contact: { uuid: contactId, name: 'Tess' }, channel: { public_key: business.channelKey }, is_tester: true });
     expect(events[1]!.data).toMatchObject({ uuid: inbound.body.message.uuid, direction: 'inbound', body: 'Hola desde pruebas', author: { type: 'customer', uuid: contactId, name: 'Tess' }, status: 'received' });
     expect(events[2]!.data).toMatchObject({ uuid: reply.body.message.uuid, direction: 'outbound', body: 'Respuesta simulada', status: 'sent', author: tokenAuthor(business.tokenUuid) });
   });

@@ -86,7 +86,7 @@ describe('scheduled message events', () => {
     const events = await settledEvents(conversations.human, 2);
     expect(typesOf(events)).toEqual(['message.sent', 'scheduled_message.sent']);
     expect(events[0]!.data).toMatchObject({ direction: 'outbound', body: 'See you at 5', status: 'sent' });
-    expect(events[1]!.data).toEqual({ scheduled_message_uuid: uuid, message_uuid: events[0]!.data['uuid'] });
+    expect(events[1]!.data).toEqual({ scheduled_message_uuid: uuid });
     const rows = await eventRowsOf(conversations.human);
     expect(rows.map((row) => row['event_type'])).toEqual(['schedule_created', 'schedule_fired']);
     expect(rows[1]).toMatchObject({ data: { scheduled_message_uuid: uuid }, author: SYSTEM, created_at: fired.fired_at });
@@ -104,7 +104,7 @@ describe('scheduled message events', () => {
     expect(typesOf(events)).toEqual(['note.created', 'message.sent', 'scheduled_message.sent']);
     expect(events[0]!.data).toMatchObject({ kind: 'note', note: 'Follow up on the quote', author: { type: 'api_token' } });
     expect(events[1]!.data).toMatchObject({ direction: 'outbound', author: { type: 'ai_employee', uuid: business.catalog.ai.ana, name: 'Ana' } });
-    expect(events[2]!.data).toEqual({ scheduled_message_uuid: uuid, message_uuid: events[1]!.data['uuid'] });
+    expect(events[2]!.data).toEqual({ scheduled_message_uuid: uuid });
     expect((await eventRowsOf(conversations.ai)).map((row) => row['event_type'])).toEqual(['schedule_created', 'schedule_fired']);
     expect(await outboxOf('timeline_events', events[0]!.data['uuid'])).toEqual([]);
 

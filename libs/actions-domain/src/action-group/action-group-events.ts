@@ -20,7 +20,10 @@ export function actionGroupFinishedEntry(group: ActionGroupEntity, status: 'succ
   return outboxEntry('action_group.finished', group.conversation_id, event.data, SYSTEM_AUTHOR, at, event.id);
 }
 
-/** action_group.escalated (the timeline's action_group_escalated row), for the write that sets the escalation flag. */
+/**
+ * action_group.escalated (the timeline's action_group_escalated row), for the write that sets the
+ * escalation flag; the reason is the error code that escalated the group.
+ */
 export function actionGroupEscalatedEntry(group: ActionGroupEntity, reason: string, at: Date): OutboxEntry {
   return outboxEntry('action_group.escalated', group.conversation_id, { action_group_uuid: group._id, reason }, SYSTEM_AUTHOR, at, deterministicUuid(group._id, 'action_group.escalated'));
 }

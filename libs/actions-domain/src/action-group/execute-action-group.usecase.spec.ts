@@ -125,7 +125,7 @@ describe('ExecuteActionGroup', () => {
       id: deterministicUuid(group.group_uuid, 'action_group.finished'),
       data: { action_group: { uuid: group.group_uuid, status: 'failed', escalated: true }, conversation: { uuid: fake.context.uuid } },
     });
-    expect(escalated!.data).toEqual({ action_group_uuid: group.group_uuid, reason: 'action_set_failed' });
+    expect(escalated!.data).toEqual({ action_group_uuid: group.group_uuid, reason: 'SEND_FAILED' });
     expect(recorded.every((entry) => entry.conversation_id === fake.context.uuid)).toBe(true);
   });
 

@@ -233,7 +233,7 @@ export class ExecuteActionGroup {
       logger.error({ err: escalationError, action_group: group._id }, 'escalation failed; the group is reported without it');
       return;
     }
-    const escalated = actionGroupEscalatedEntry(group, ACTION_SET_FAILED, clock.now());
+    const escalated = actionGroupEscalatedEntry(group, error.code, clock.now());
     if (await groups.markEscalated(scope, group._id, escalated)) await this.dependencies.events.recordQuietly('action_groups', scope, group._id, [escalated]);
     group.escalated = true;
   }

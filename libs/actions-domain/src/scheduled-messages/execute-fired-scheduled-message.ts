@@ -63,7 +63,7 @@ export async function executeFiredScheduledMessage(command: ScheduledMessageComm
   try {
     const messageUuid = await deliver(scope, execution, caller, ports, signal);
     const sent = scheduleHistoryEntry('sent', 'sent', clock.now(), { detail: messageUuid ? { message_uuid: messageUuid } : {} });
-    const outcome = { status: 'sent' as const, error: null, messageUuid: messageUuid ?? null };
+    const outcome = { status: 'sent' as const, error: null };
     if (execution.sentLiterally) {
       await store.finish(scope, execution.schedule, 'firing', outcome, [sendingEntry('literal', ports), sent], 'literal');
     } else {

@@ -12,9 +12,6 @@ import {
 } from '@cmsg/dal';
 import { type OutboxRecorder, SYSTEM_AUTHOR, authorOf, noteTimelineItem, outboxEntry, scheduleEventData } from '@cmsg/events';
 
-/** How a fired schedule ended, and the message it sent (the first part), when known. */
-export type FiredOutcome = ScheduleOutcome & { messageUuid?: string | null };
-
 /** What the executor reads and writes about a fired schedule. */
 export interface FiredSchedules {
   find(scope: BusinessScope, id: string): Promise<ScheduledMessageEntity | null>;
@@ -28,7 +25,7 @@ export interface FiredSchedules {
   /** The fallback after WINDOW_CLOSED replaces the decided path. */
   switchDelivery(scope: BusinessScope, id: string, delivery: string, entry: ScheduleHistoryEntry): Promise<void>;
   /** firing | sending -> sent | failed (with the delivery path when recorded only now); false when the schedule was not in `from`. */
-  finish(scope: BusinessScope, schedule: ScheduledMessageEntity, from: ExecutingStatus, outcome: FiredOutcome, entries: ScheduleHistoryEntry[], delivery?: string): Promise<boolean>;
+  finish(scope: BusinessScope, schedule: ScheduledMessageEntity, from: ExecutingStatus, outcome: ScheduleOutcome, entries: ScheduleHistoryEntry[], delivery?: string): Promise<boolean>;
   /**
    * Writes the AI schedule's reason as its context note (author: the token that created it) under
    * the id derived from the schedule, unless it exists (a run that died before recording it); answers that id.
@@ -70,7 +67,7 @@ export class MongoFiredSchedules implements FiredSchedules {
     return this.schedules.switchDelivery(scope, id, delivery, entry);
   }
 
-  async finish(scope: BusinessScope, schedule: ScheduledMessageEntity, from: ExecutingStatus, outcome: FiredOutcome, entries: ScheduleHistoryEntry[], delivery?: string): Promise<boolean> {
+  async finish(scope: BusinessScope, schedule: ScheduledMessageEntity, from: ExecutingStatus, outcome: ScheduleOutcome, entries: ScheduleHistoryEntry[], delivery?: string): Promise<boolean> {
     const at = entries[entries.length - 1]?.at ?? new Date();
     const events = [...(from === 'firing' ? [firedEntry(schedule, at)] : []), outcomeEntry(schedule, outcome, at)];
     const finished = await this.schedules.finish(scope, schedule._id, from, { status: outcome.status, error: outcome.error }, entries, events, delivery);
@@ -100,8 +97,8 @@ function firedEntry(schedule: ScheduledMessageEntity, at: Date): OutboxEntry {
   return outboxEntry('scheduled_message.fired', schedule.conversation_id, scheduleEventData(schedule._id), SYSTEM_AUTHOR, schedule.fired_at ?? at);
 }
 
-function outcomeEntry(schedule: ScheduledMessageEntity, outcome: FiredOutcome, at: Date): OutboxEntry {
+function outcomeEntry(schedule: ScheduledMessageEntity, outcome: ScheduleOutcome, at: Date): OutboxEntry {
   return outcome.status === 'sent'
-    ? outboxEntry('scheduled_message.sent', schedule.conversation_id, scheduleEventData(schedule._id, { message_uuid: outcome.messageUuid ?? null }), SYSTEM_AUTHOR, at)
-    : outboxEntry('scheduled_message.failed', schedule.conversation_id, scheduleEventData(schedule._id, { error: outcome.error }), SYSTEM_AUTHOR, at);
+    ? outboxEntry('scheduled_message.sent', schedule.conversation_id, scheduleEventData(schedule._id), SYSTEM_AUTHOR, at)
+    : outboxEntry('scheduled_message.failed', schedule.conversation_id, scheduleEventData(schedule._id, outcome.error), SYSTEM_AUTHOR, at);
 }

@@ -1,11 +1,12 @@
-import { createHash } from 'node:crypto';
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
 import type { ListEventsResponse } from '@cmsg/proto';
-import { type ListCursorCodec, afterPositionFilter } from '../list-cursor';
+import { type CursorFilters, type ListCursorCodec, afterPositionFilter } from '../list-cursor';
 import { repositories } from '../repositories';
 import { retentionStart } from './event-retention';
 import { toEventView } from './event-view';
+
+export const EVENTS_ENDPOINT = 'events';
 
 export interface ListEventsRequest {
   cursor?: string;
@@ -18,16 +19,16 @@ export interface ListEventsRequest {
 
 /**
  * GET /events (CONTRACT 9.2 replay): the business's events of the last 30 days, oldest first, keyset
- * on (created_at, _id). The filters are part of the endpoint a cursor is bound to, so a cursor used
- * with other filters is INVALID_CURSOR. The lower bound (created_since, at most 30 days back) is a
+ * on (created_at, _id). The filters are bound into the cursor, so a cursor used with other filters
+ * is INVALID_CURSOR. The lower bound (created_since, at most 30 days back) is a
  * range on the sort key; a cursor already past it replaces it.
  */
 export async function listEvents(scope: BusinessScope, codec: ListCursorCodec, request: ListEventsRequest, now: number = Date.now()): Promise<ListEventsResponse> {
   const since = request.createdSince ? Date.parse(request.createdSince) : undefined;
   if (since !== undefined && Number.isNaN(since)) throw new CatalogError('INVALID_REQUEST', 'created_since: an ISO 8601 date-time is required.');
   const floor = new Date(Math.max(retentionStart(now).getTime(), since ?? 0));
-  const endpoint = eventsEndpointFor(request);
-  const position = request.cursor ? codec.decode(request.cursor, endpoint, 'asc') : undefined;
+  const filters: CursorFilters = { type: request.type, conversation_uuid: request.conversationUuid, created_since: since };
+  const position = request.cursor ? codec.decode(request.cursor, EVENTS_ENDPOINT, 'asc', filters) : undefined;
   const after = position && position.sortAt >= floor.getTime() ? afterPositionFilter('created_at', 'asc', position) : { created_at: { $gte: floor } };
   const rows = await repositories.events.listPage(scope, {
     ...(request.type ? { types: [request.type] } : {}),
@@ -41,12 +42,6 @@ export async function listEvents(scope: BusinessScope, codec: ListCursorCodec, r
   return {
     items: page.map(toEventView),
     has_more: hasMore,
-    next_cursor: hasMore && last ? codec.encode(endpoint, 'asc', { sortAt: last.created_at.getTime(), id: last._id }) : '',
+    next_cursor: hasMore && last ? codec.encode(EVENTS_ENDPOINT, 'asc', { sortAt: last.created_at.getTime(), id: last._id }, filters) : '',
   };
-}
-
-/** The endpoint a cursor is bound to: the list and its filters (hashed, to keep the cursor short). */
-function eventsEndpointFor(request: ListEventsRequest): string {
-  const filters = JSON.stringify([request.type ?? null, request.conversationUuid ?? null, request.createdSince ? Date.parse(request.createdSince) : null]);
-  return `events:${createHash('sha256').update(filters).digest('base64url').slice(0, 22)}`;
 }

@@ -24,7 +24,8 @@ export interface CreateTesterContactInput {
  * conversation is inserted with its conversation.created entry.
  */
 export async function createTesterContact(scope: BusinessScope, events: OutboxRecorder, input: CreateTesterContactInput, now: Date): Promise<TesterContact> {
-  const channelId = await testerChannelId(scope, input.channel);
+  const channel = await testerChannel(scope, input.channel);
+  const channelId = channel._id;
   const phoneKey = input.phone ? phoneLookupKey(input.phone) : '';
   const username = input.chat_username ? input.chat_username.trim().replace(/^@/, '') : '';
   const contact = {
@@ -44,7 +45,7 @@ export async function createTesterContact(scope: BusinessScope, events: OutboxRe
   await contacts.insertIfAbsent(scope, contact);
   const conversationId = randomUUID();
   const snapshot = contactSnapshotOf(contact);
-  const created = outboxEntry('conversation.created', conversationId, conversationCreatedData(contact._id, snapshot, true), SYSTEM_AUTHOR, now);
+  const created = outboxEntry('conversation.created', conversationId, conversationCreatedData(contact._id, snapshot, channel.public_key, true), SYSTEM_AUTHOR, now);
   await conversations.createIfAbsent(scope, {
     _id: conversationId,
     contact_id: contact._id,
@@ -61,15 +62,15 @@ export async function createTesterContact(scope: BusinessScope, events: OutboxRe
   return { contact: publicContact(contact), conversation_uuid: conversationId };
 }
 
-async function testerChannelId(scope: BusinessScope, publicKey: string | undefined): Promise<string> {
+async function testerChannel(scope: BusinessScope, publicKey: string | undefined): Promise<{ _id: string; public_key: string }> {
   if (publicKey !== undefined) {
     const channel = await channels.findByPublicKey(scope, publicKey);
     if (!channel) throw new CatalogError('CHANNEL_NOT_FOUND', `No channel with public key '${publicKey}' in this business.`);
-    return channel._id;
+    return channel;
   }
   const [first] = await channels.listByName(scope, 1);
   if (!first) throw new CatalogError('CHANNEL_NOT_FOUND', 'The business has no channel for a tester conversation.');
-  return first._id;
+  return first;
 }
 
 type NewContact = { _id: string; first_name: string | null; last_name: string | null; phone: string | null; phone_key: string | null; chat_username: string | null; acquisition_source: string; created_at: Date; updated_at: Date };
