@@ -59,10 +59,28 @@ describe('events: the outbox relay and contention', () => {
       status: 'sending',
       created_at: new Date(),
     });
-    const failed = entry('message.status_updated', conversations.crashed, { uuid: messageId, kind: 'message', status: 'failed' });
-    await new MessageRepository().markFailedIfSending(scope(), messageId, { code: 'SEND_FAILED', message: 'cut off' }, failed);
+    const failure = { code: 'SEND_FAILED', message: 'cut off' };
+    const failed = entry('message.status_updated', conversations.crashed, {
+      uuid: messageId,
+      kind: 'message',
+      created_at: new Date().toISOString(),
+      author: { type: 'api_token', uuid: business.tokenUuid, name: null },
+      direction: 'outbound',
+      content_type: 'text',
+      body: 'cut off',
+      media: null,
+      status: 'failed',
+      error: failure,
+    });
+    await new MessageRepository().markFailedIfSending(scope(), messageId, failure, failed);
     const noteId = randomUUID();
-    const noted = entry('note.created', conversations.crashed, { uuid: noteId, kind: 'note', note: 'left behind' });
+    const noted = entry('note.created', conversations.crashed, {
+      uuid: noteId,
+      kind: 'note',
+      created_at: new Date().toISOString(),
+      author: { type: 'api_token', uuid: business.tokenUuid, name: null },
+      note: 'left behind',
+    });
     await new TimelineEventRepository().insertIfAbsent(scope(), {
       id: noteId,
       conversationId: conversations.crashed,
