@@ -38,4 +38,12 @@ describe('messageTimelineItem', () => {
     expect(item).toMatchObject({ direction: 'inbound', body: null, media: { file_uuid: 'f1', mime_type: 'image/jpeg', transcription: 'a cat' }, status: 'received', author: { type: 'customer', uuid: 'c1', name: 'Ana' } });
     expect(item['error']).toBeNull();
   });
+
+  it('shows an outbound media with the upload it sent', () => {
+    const item = messageTimelineItem(
+      { _id: 'm3', is_from_customer: false, body: 'caption', content_type: 'image', status: 'sent', created_at: at, outbound_file: { file_uuid: 'f2', mime_type: 'image/png' }, transcription: 'a logo' },
+      token,
+    );
+    expect(item['media']).toEqual({ file_uuid: 'f2', mime_type: 'image/png', transcription: 'a logo' });
+  });
 });
