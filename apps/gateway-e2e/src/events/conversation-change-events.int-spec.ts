@@ -105,6 +105,15 @@ describe('events of conversation changes', () => {
     expect(rows.every((row) => JSON.stringify(row['author']) === JSON.stringify(tokenAuthor(business.tokenUuid)))).toBe(true);
     expect(await outboxOf('conversations', conversations.rest)).toEqual([]);
     expect(await outboxOf('timeline_events', noteUuid)).toEqual([]);
+
+    // GET /conversation/timeline shows the same rows: the event items' data are the events', the note item is note.created's data.
+    const timeline = await business.clients[0]!.get('/conversation/timeline', { conversation_uuid: conversations.rest, kinds: 'event,note' });
+    expect(timeline.status).toBe(200);
+    const items = timeline.body.items as { uuid: string; kind: string; data?: unknown }[];
+    for (const event of events) {
+      const item = items.find((candidate) => candidate.uuid === (event.type === 'note.created' ? noteUuid : event._id));
+      expect({ type: event.type, item: event.type === 'note.created' ? item : item?.data }).toEqual({ type: event.type, item: event.data });
+    }
   });
 
   it('records the changes an action group makes, and its finish, in the order the actions ran', async () => {

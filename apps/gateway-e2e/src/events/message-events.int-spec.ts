@@ -98,6 +98,10 @@ describe('message events', () => {
       error: null,
     });
     expect(await outboxOf('messages', messageUuid)).toEqual([]);
+    // The data of a message event is the message's timeline item, as GET /conversation/timeline shows it.
+    const timeline = await business.api.get('/conversation/timeline', { conversation_uuid: conversations.known, kinds: 'message' });
+    expect(timeline.status).toBe(200);
+    expect(timeline.body.items.find((item: { uuid: string }) => item.uuid === messageUuid)).toEqual(events.at(-1)!.data);
   });
 
   it('a send the Cloud API refuses: message.status_updated failed with its error', async () => {
