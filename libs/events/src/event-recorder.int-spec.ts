@@ -15,19 +15,20 @@ import {
 } from '@cmsg/dal';
 import { BusinessSlugs } from './business-slugs';
 import type { ConversationEventBus } from './conversation-event-bus';
-import type { EventFanOut } from './event-fan-out';
+import type { EventFanOut, FanOutEvent } from '@cmsg/webhooks';
 import { EventOutbox } from './event-outbox';
 import { EventRecorder } from './event-recorder';
 import { SYSTEM_AUTHOR, outboxEntry } from './outbox-entries';
 
 /** The fan-out port as the webhooks would see it: every call, in order; it can be made to fail. */
-class RecordingFanOut implements EventFanOut {
-  readonly calls: EventEntity[] = [];
+class RecordingFanOut implements Pick<EventFanOut, 'fanOut'> {
+  readonly calls: FanOutEvent[] = [];
   failing = false;
 
-  async fanOut(event: EventEntity): Promise<void> {
+  async fanOut(event: FanOutEvent): Promise<number> {
     if (this.failing) throw new Error('webhook store unavailable');
     this.calls.push(event);
+    return 0;
   }
 }
 
