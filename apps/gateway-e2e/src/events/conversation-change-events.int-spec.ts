@@ -1,6 +1,6 @@
 import { storedCollection } from '@cmsg/testing';
 import { type ActionsBusiness, cloudApi, createActionsBusiness, disconnectStackDatabase, openConversation, phoneOf, runGroup } from '../action-groups/action-group-fixtures';
-import { SYSTEM, type StoredEvent, eventRowsOf, outboxOf, settledEvents, strictlyIncreasing, tokenAuthor, typesOf } from './event-fixtures';
+import { SYSTEM, type StoredEvent, envelopeOf, eventRowsOf, outboxOf, settledEvents, strictlyIncreasing, tokenAuthor, typesOf } from './event-fixtures';
 
 jest.setTimeout(240_000);
 
@@ -18,7 +18,8 @@ describe('events of conversation changes', () => {
       conversations.rest = openConversation(seed, { inbox_status: 'resolved' });
       conversations.group = openConversation(seed, { inbox_status: 'resolved' });
       conversations.escalated = openConversation(seed, { inbox_status: 'resolved' });
-      seed.webhooks = [{ url: 'http://127.0.0.1:9/receiver', secret: 'a-secret-of-sixteen-chars', events: ['action.failed', 'action_group.finished'] }];
+      // Every event of the business goes to this endpoint (nobody listens there: the deliveries stay queued).
+      seed.webhooks = [{ url: 'http://127.0.0.1:9/receiver', secret: 'a-secret-of-sixteen-chars', events: ['*'] }];
     }, 2);
     await cloudApi().addRules({ match: { to: phoneOf(business.seed, conversations.escalated) }, status: 500, error: { message: 'Service temporarily unavailable', code: 2 } });
   });
@@ -192,9 +193,12 @@ describe('events of conversation changes', () => {
       ]),
     );
     expect(rows).toHaveLength(2);
-    // The action webhooks (still enqueued by the actions-runner) carry the events' ids.
+    // Each event is fanned out once to the endpoint subscribed to everything, the delivery carrying its envelope, sequence included.
     const deliveries = await storedCollection('webhook_deliveries').find({ business_id: business.businessId }).toArray();
-    const ofThisGroup = deliveries.filter((delivery) => String(delivery['body']).includes(group._id));
-    expect(ofThisGroup.map((delivery) => delivery['event_id']).sort()).toEqual([failed._id, finished._id].sort());
+    for (const event of events) {
+      const ofEvent = deliveries.filter((delivery) => delivery['event_id'] === event._id);
+      expect({ type: event.type, deliveries: ofEvent.length }).toEqual({ type: event.type, deliveries: 1 });
+      expect(JSON.parse(String(ofEvent[0]!['body']))).toEqual(envelopeOf(event));
+    }
   });
 });
