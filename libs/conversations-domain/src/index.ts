@@ -5,7 +5,6 @@ export { conversationListFiltersOf } from './conversation-list-filters';
 export type { ConversationListFilters } from './conversation-list-filters';
 export { getConversationTimeline, TIMELINE_ENDPOINT, TIMELINE_KINDS } from './timeline/get-conversation-timeline.usecase';
 export type { ConversationTimelineRequest, TimelineKind } from './timeline/get-conversation-timeline.usecase';
-export { messageItemOf, timelineEventItemOf } from './timeline/timeline-items';
 export type { TimelineAuthorNames } from './timeline/timeline-items';
 export { listContacts, toPublicContact } from './list-contacts.usecase';
 export type { ContactListFilters, ListContactsRequest } from './list-contacts.usecase';

@@ -13,3 +13,8 @@ export async function messageAuthorOf(scope: BusinessScope, author: { type: stri
   if (author.type !== 'ai_employee' || !uuid) return authorOf({ type: author.type, uuid });
   return authorOf({ type: author.type, uuid }, (await aiEmployees.findById(scope, uuid))?.name ?? null);
 }
+
+/** The author of an inbound message: the customer, by contact. */
+export function customerAuthor(contactId: string, name: string | null): OutboxAuthor {
+  return { type: 'customer', uuid: contactId, name };
+}

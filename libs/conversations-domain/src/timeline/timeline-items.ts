@@ -1,5 +1,5 @@
-import { isErrorCode } from '@cmsg/errors';
-import type { MessageEntity, StoredTimelineEvent } from '@cmsg/dal';
+import type { MessageEntity, OutboxAuthor, StoredTimelineEvent } from '@cmsg/dal';
+import { type MessageTimelineItem, type NoteTimelineItem, customerAuthor, messageTimelineItem, noteTimelineItem } from '@cmsg/events';
 import type { ConversationTimelineItem, TimelineAuthor } from '@cmsg/proto';
 import type { TimelineRow } from './timeline-merge';
 
@@ -10,65 +10,64 @@ export interface TimelineAuthorNames {
   aiEmployee(uuid: string): string | undefined;
 }
 
-/** An outbound message's state as stored, as the timeline shows it. */
-const OUTBOUND_STATUSES: Record<string, string> = {
-  sending: 'queued',
-  sent: 'sent',
-  // A tester conversation's messages are simulated: sent as far as the conversation can tell.
-  simulated: 'sent',
-  delivered: 'delivered',
-  read: 'read',
-  failed: 'failed',
-};
-
 /** Before events existed, an inbox status change was stored with this kind (and `pending_reason` for the public `reason`). */
 export const LEGACY_INBOX_STATUS_KIND = 'inbox_status_changed';
 
-/** A timeline row as the item of CONTRACT 9.1. */
+/**
+ * A timeline row as the item of CONTRACT 9.1, in the gRPC reply's shape. Messages and notes are
+ * built by @cmsg/events' builders, the ones their events' `data` come from, so both agree.
+ */
 export function timelineItemOf(row: TimelineRow, names: TimelineAuthorNames): ConversationTimelineItem {
-  return row.source === 'message' ? messageItemOf(row.row, names) : timelineEventItemOf(row.row, names);
+  if (row.source === 'message') return messageReplyItem(messageTimelineItem(row.row, messageAuthor(row.row, names)));
+  const entry = row.row;
+  const author = storedAuthor(entry.author, names);
+  if (entry.kind === 'note') return noteReplyItem(noteTimelineItem({ id: entry._id, body: entry.body ?? '', createdAt: entry.created_at }, author));
+  return { uuid: entry._id, kind: 'event', created_at: entry.created_at.toISOString(), author: replyAuthor(author), event: eventOf(entry) };
 }
 
-export function messageItemOf(message: MessageEntity, names: TimelineAuthorNames): ConversationTimelineItem {
-  const failed = !message.is_from_customer && message.status === 'failed';
-  const error = message.error;
+function messageAuthor(message: MessageEntity, names: TimelineAuthorNames): OutboxAuthor {
+  return message.is_from_customer ? customerAuthor(names.customer.uuid, names.customer.name) : storedAuthor(message.author, names);
+}
+
+/** An event row's event and data; an inbox status change stored before events existed is read as one. */
+function eventOf(entry: StoredTimelineEvent): NonNullable<ConversationTimelineItem['event']> {
+  const data = (entry.data ?? {}) as Record<string, unknown>;
+  if (entry.kind !== LEGACY_INBOX_STATUS_KIND) return { event: entry.event_type ?? '', data };
+  return { event: LEGACY_INBOX_STATUS_KIND, data: { from: data['from'], to: data['to'], reason: data['reason'] ?? data['pending_reason'] ?? null } };
+}
+
+/** A stored author with its name: the one stored with it, else the AI employee's; tokens and the system have none. */
+function storedAuthor(author: { type: string; uuid?: string | null; name?: string | null } | null | undefined, names: TimelineAuthorNames): OutboxAuthor {
+  if (!author) return { type: 'system', uuid: null, name: null };
+  const uuid = author.uuid ?? null;
+  const name = author.name ?? (author.type === 'ai_employee' && uuid ? names.aiEmployee(uuid) : undefined) ?? null;
+  return { type: author.type, uuid, name };
+}
+
+// The gRPC reply carries a null as an absent field and a message's own fields under `message`;
+// the gateway maps it back (apps/gateway/src/mappers/conversation-timeline.mapper.ts).
+
+function messageReplyItem({ uuid, kind, created_at, author, media, ...message }: MessageTimelineItem): ConversationTimelineItem {
   return {
-    uuid: message._id,
-    kind: 'message',
-    created_at: message.created_at.toISOString(),
-    author: message.is_from_customer ? { type: 'customer', uuid: names.customer.uuid, name: names.customer.name ?? undefined } : authorOf(message.author, names),
+    uuid,
+    kind,
+    created_at,
+    author: replyAuthor(author),
     message: {
-      direction: message.is_from_customer ? 'inbound' : 'outbound',
+      direction: message.direction,
       content_type: message.content_type,
-      body: message.body || undefined,
-      media: mediaOf(message),
-      status: message.is_from_customer ? 'received' : (OUTBOUND_STATUSES[message.status] ?? message.status),
-      error: failed ? { code: isErrorCode(error?.code) ? error.code : 'SEND_FAILED', message: error?.message ?? '' } : undefined,
+      body: message.body ?? undefined,
+      media: media ? { file_uuid: media.file_uuid ?? undefined, mime_type: media.mime_type, transcription: media.transcription ?? undefined } : undefined,
+      status: message.status,
+      error: message.error ?? undefined,
     },
   };
 }
 
-function mediaOf(message: MessageEntity): NonNullable<ConversationTimelineItem['message']>['media'] {
-  const transcription = message.transcription ?? undefined;
-  if (message.media) return { file_uuid: message.media.file_uuid ?? undefined, mime_type: message.media.mime_type, transcription };
-  if (message.outbound_file) return { file_uuid: message.outbound_file.file_uuid, mime_type: message.outbound_file.mime_type, transcription };
-  return undefined;
+function noteReplyItem({ uuid, kind, created_at, author, note }: NoteTimelineItem): ConversationTimelineItem {
+  return { uuid, kind, created_at, author: replyAuthor(author), note: { note } };
 }
 
-export function timelineEventItemOf(entry: StoredTimelineEvent, names: TimelineAuthorNames): ConversationTimelineItem {
-  const base = { uuid: entry._id, created_at: entry.created_at.toISOString(), author: authorOf(entry.author, names) };
-  if (entry.kind === 'note') return { ...base, kind: 'note', note: { note: entry.body ?? '' } };
-  const data = (entry.data ?? {}) as Record<string, unknown>;
-  if (entry.kind === LEGACY_INBOX_STATUS_KIND) {
-    return { ...base, kind: 'event', event: { event: LEGACY_INBOX_STATUS_KIND, data: { from: data['from'], to: data['to'], reason: data['reason'] ?? data['pending_reason'] ?? null } } };
-  }
-  return { ...base, kind: 'event', event: { event: entry.event_type ?? '', data } };
-}
-
-/** A stored author with its name: the one stored with it, else the AI employee's; tokens and the system have none. */
-function authorOf(author: { type: string; uuid?: string | null; name?: string | null } | null | undefined, names: TimelineAuthorNames): TimelineAuthor {
-  if (!author) return { type: 'system', uuid: undefined, name: undefined };
-  const uuid = author.uuid ?? undefined;
-  const name = author.name ?? (author.type === 'ai_employee' && uuid ? names.aiEmployee(uuid) : undefined);
-  return { type: author.type, uuid, name };
+function replyAuthor(author: OutboxAuthor): TimelineAuthor {
+  return { type: author.type, uuid: author.uuid ?? undefined, name: author.name ?? undefined };
 }
