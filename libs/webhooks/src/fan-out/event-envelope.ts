@@ -1,18 +1,7 @@
-/**
- * A recorded event as the fan-out takes it: the shape of the `events` collection's documents
- * (docs/webhooks.md), so the recorder hands its document over as it is.
- */
-export interface FanOutEvent {
-  _id: string;
-  business_id: string;
-  business_slug: string;
-  conversation_id: string | null;
-  /** Increases per conversation; 0 for an event of no conversation (ping). */
-  sequence: number;
-  type: string;
-  data: Record<string, unknown>;
-  created_at: Date;
-}
+import type { EventEntity } from '@cmsg/dal';
+
+/** A recorded event as the fan-out takes it: a document of the `events` collection, handed over as the recorder stored it. */
+export type FanOutEvent = EventEntity;
 
 /** CONTRACT 9.2's envelope: what a webhook carries (and GET /events answers), in this key order. */
 export interface EventEnvelope {
