@@ -10,7 +10,7 @@ export type { OutboxEntryType, TimelineEventType } from './entry-types';
 export { outboxEntry, authorOf, SYSTEM_AUTHOR } from './outbox-entries';
 export { messageTimelineItem, noteTimelineItem, publicMessageStatus } from './timeline-items';
 export type { MessageItemSource, MessageTimelineItem, NoteTimelineItem } from './timeline-items';
-export { messageAuthorOf, customerAuthor } from './message-author';
+export { messageAuthorOf, customerAuthor, customerNameOf } from './message-author';
 export { assignmentParty, mailboxParty, inboxStatusChangeData, tagsChangeData, conversationCreatedData } from './conversation-event-data';
 export type { NamedObject } from './conversation-event-data';
 export { scheduleEventData } from './schedule-event-data';

@@ -4,12 +4,13 @@ import { authorOf } from './outbox-entries';
 const aiEmployees = new AiEmployeeRepository();
 
 /**
- * An outbound message's author as its events name it: an AI employee by its current name; API
- * tokens and the system have none.
+ * An outbound message's author as its events name it, by the timeline's rule: the name stored with
+ * the author, else an AI employee's current name; API tokens and the system have none.
  */
-export async function messageAuthorOf(scope: BusinessScope, author: { type: string; uuid?: string | null } | null | undefined): Promise<OutboxAuthor> {
+export async function messageAuthorOf(scope: BusinessScope, author: { type: string; uuid?: string | null; name?: string | null } | null | undefined): Promise<OutboxAuthor> {
   if (!author) return authorOf({ type: 'system', uuid: null });
   const uuid = author.uuid ?? null;
+  if (author.name) return authorOf({ type: author.type, uuid }, author.name);
   if (author.type !== 'ai_employee' || !uuid) return authorOf({ type: author.type, uuid });
   return authorOf({ type: author.type, uuid }, (await aiEmployees.findById(scope, uuid))?.name ?? null);
 }
@@ -17,4 +18,9 @@ export async function messageAuthorOf(scope: BusinessScope, author: { type: stri
 /** The author of an inbound message: the customer, by contact. */
 export function customerAuthor(contactId: string, name: string | null): OutboxAuthor {
   return { type: 'customer', uuid: contactId, name };
+}
+
+/** The name a customer is shown by (events and the timeline alike): the contact's name, else its platform profile name. */
+export function customerNameOf(contact: { name?: string | null; profile_name?: string | null } | null | undefined): string | null {
+  return contact?.name ?? contact?.profile_name ?? null;
 }

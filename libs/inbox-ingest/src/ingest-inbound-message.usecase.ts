@@ -1,7 +1,7 @@
 import { webhookTimestampToDate } from '@cmsg/chat-platform';
 import { CUSTOMER_MESSAGE_RECEIVED } from '@cmsg/conversation-commands';
 import { type BusinessScope, type MessageEntity, type OutboxAuthor, businessScope } from '@cmsg/dal';
-import { type OutboxRecorder, customerAuthor, messageTimelineItem, outboxEntry } from '@cmsg/events';
+import { type OutboxRecorder, customerAuthor, customerNameOf, messageTimelineItem, outboxEntry } from '@cmsg/events';
 import { currentRequestId, type Logger } from '@cmsg/platform';
 import { inboundAiRunCommand, shouldQueueAiRun } from './ai-run-command';
 import type { InboundMessageRecord } from './chat-inbound-record';
@@ -49,7 +49,7 @@ export async function ingestInboundMessage(dependencies: InboxIngestDependencies
   const message = await recordMessage(scope, channel._id, conversationId, record.message.id, content, sentAt);
 
   if (!message.ingest?.conversation_applied) {
-    const author = customerAuthor(resolved.contact._id, resolved.conversation.contact?.name ?? null);
+    const author = customerAuthor(resolved.contact._id, customerNameOf(resolved.conversation.contact));
     await applyToConversation(scope, dependencies, message, author, content, sentAt, now);
     await repositories.messages.markIngested(scope, message._id, 'conversation_applied');
   }

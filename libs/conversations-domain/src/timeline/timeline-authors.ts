@@ -1,4 +1,5 @@
 import type { BusinessScope, ConversationEntity } from '@cmsg/dal';
+import { customerNameOf } from '@cmsg/events';
 import { repositories } from '../repositories';
 import type { TimelineAuthorNames } from './timeline-items';
 import type { TimelineRow } from './timeline-merge';
@@ -16,7 +17,7 @@ export async function loadTimelineAuthorNames(scope: BusinessScope, conversation
   const employees = await repositories.aiEmployees.findByIds(scope, unnamedEmployees);
   const employeeNames = new Map(employees.map((employee) => [employee._id, employee.name]));
   return {
-    customer: { uuid: conversation.contact_id, name: conversation.contact?.name ?? conversation.contact?.profile_name ?? null },
+    customer: { uuid: conversation.contact_id, name: customerNameOf(conversation.contact) },
     aiEmployee: (uuid) => employeeNames.get(uuid),
   };
 }

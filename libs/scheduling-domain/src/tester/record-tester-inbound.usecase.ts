@@ -1,7 +1,7 @@
 import { createAiRunCommand } from '@cmsg/conversation-commands';
 import { CatalogError } from '@cmsg/errors';
 import { type BusinessScope, ConversationRepository, MessageRepository, type ScheduledMessageRepository } from '@cmsg/dal';
-import { type OutboxRecorder, customerAuthor, messageTimelineItem, outboxEntry } from '@cmsg/events';
+import { type OutboxRecorder, customerAuthor, customerNameOf, messageTimelineItem, outboxEntry } from '@cmsg/events';
 import { currentRequestId } from '@cmsg/platform';
 import type { Caller, ConversationReference, TesterInbound } from '@cmsg/proto';
 import { randomUUID } from 'node:crypto';
@@ -48,7 +48,7 @@ export async function recordTesterInbound(
     created_at: virtualNow,
   };
   await messages.insert(scope, message);
-  const contactName = (await conversations.findById(scope, context.uuid))?.contact?.name ?? null;
+  const contactName = customerNameOf((await conversations.findById(scope, context.uuid))?.contact);
   const author = customerAuthor(context.contact_uuid, contactName);
   const event = outboxEntry('message.received', context.uuid, messageTimelineItem(message, author), author, realNow);
   const applied = await conversations.applyInboundMessage(scope, context.uuid, { messageId: message._id, sentAt: virtualNow, awaitingMedia: false, event, now: realNow });
