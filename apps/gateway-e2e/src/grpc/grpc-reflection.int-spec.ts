@@ -32,6 +32,7 @@ describe('gRPC server reflection (local stack: on by default)', () => {
         'cmsg.conversations.v1.ConversationsService',
         'cmsg.conversations.v1.ConversationActionsService',
         'cmsg.files.v1.FilesService',
+        'cmsg.webhooks.v1.WebhookEndpointsService',
         'grpc.health.v1.Health',
       ],
       scheduler: ['cmsg.scheduler.v1.SchedulerService', 'grpc.health.v1.Health'],
