@@ -37,7 +37,7 @@ export type {
 } from './messaging/send-message.command';
 export type { MessageSender } from './messaging/message-sender';
 export type { OutboundFiles } from './messaging/outbound-file';
-export { operationMessageId } from './messaging/operation-message-ids';
+export { operationMessageId } from './operation-ids';
 export { PAYMENT_MARKER_FIELDS } from './messaging/payment-markers';
 export type { AlreadyInStatePolicy } from './action-support/already-in-state';
 export { actorOfToken } from './action-support/action-actor';

@@ -9,7 +9,7 @@ import { conversationNow, messagingWindow } from '../messaging-window';
 import { resolveConversationReference, type StoredContact } from '../resolve-conversation-reference';
 import type { MessageSender } from './message-sender';
 
-import { operationMessageId } from './operation-message-ids';
+import { operationMessageId } from '../operation-ids';
 import type { OutboundFiles } from './outbound-file';
 import { type NewOutboundMessage, OutboundMessageStore, type StoredOutboundMessage, storedFailure } from './outbound-message-store';
 import { type SendContext, planParts } from './outbound-parts';

@@ -1,4 +1,4 @@
-import { operationMessageId } from './operation-message-ids';
+import { operationMessageId, operationNoteId } from './operation-ids';
 
 const business = '6a1f0c2e-3b4d-4e5f-8a9b-0c1d2e3f4a5b';
 
@@ -26,5 +26,13 @@ describe('operationMessageId', () => {
       operationMessageId(business, 'op1', 0),
     ]);
     expect(ids.size).toBe(6);
+  });
+});
+
+describe('operationNoteId', () => {
+  it('is the same for the same business and operation, and differs from the message ids of that operation', () => {
+    expect(operationNoteId(business, 'group-uuid:0')).toBe(operationNoteId(business, 'group-uuid:0'));
+    expect(operationNoteId(business, 'group-uuid:0')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set([operationNoteId(business, 'group-uuid:0'), operationNoteId(business, 'group-uuid:1'), operationNoteId('another-business', 'group-uuid:0'), operationMessageId(business, 'group-uuid:0', 0)]).size).toBe(4);
   });
 });

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 
-/** Namespace of outbound message ids; never change it, or repeated operations would send again. */
+/** Namespaces of the ids an operation names; never change one, or repeated operations would act again. */
 const OUTBOUND_MESSAGE_NAMESPACE = Buffer.from('9d3c1b7e0a2f4c58b6e1d4a7f3c2b190', 'hex');
+const NOTE_NAMESPACE = Buffer.from('4b8e2f6a1c3d4e7f9a0b5c6d7e8f9012', 'hex');
 
 /**
  * The uuid of part `part` (0-based) of an operation's send: a name-based UUID (RFC 9562 version 5,
@@ -10,7 +11,16 @@ const OUTBOUND_MESSAGE_NAMESPACE = Buffer.from('9d3c1b7e0a2f4c58b6e1d4a7f3c2b190
  * business is part of the name so two tenants' operation ids can never collide.
  */
 export function operationMessageId(businessId: string, operationId: string, part: number): string {
-  const bytes = createHash('sha1').update(OUTBOUND_MESSAGE_NAMESPACE).update(`${businessId}\n${operationId}\n${part}`, 'utf8').digest().subarray(0, 16);
+  return nameBasedUuid(OUTBOUND_MESSAGE_NAMESPACE, `${businessId}\n${operationId}\n${part}`);
+}
+
+/** The uuid of the note an operation adds, named the same way: a repeated AddNote finds the first note. */
+export function operationNoteId(businessId: string, operationId: string): string {
+  return nameBasedUuid(NOTE_NAMESPACE, `${businessId}\n${operationId}`);
+}
+
+function nameBasedUuid(namespace: Buffer, name: string): string {
+  const bytes = createHash('sha1').update(namespace).update(name, 'utf8').digest().subarray(0, 16);
   bytes[6] = (bytes[6]! & 0x0f) | 0x50;
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
   const hex = bytes.toString('hex');
