@@ -43,7 +43,7 @@ export function conversationsHandlers(dependencies: ConversationsHandlerDependen
         testersOnly: request.testers_only,
         filters: { updatedSince: request.updated_since, phone: request.phone, chatUserId: request.chat_user_id, username: request.username },
       }),
-    addNote: (request) => addNote(scopeOf(request.caller), outbox, { tokenUuid: request.caller?.token_uuid ?? '' }, referenceOf(request.conversation), request.note),
+    addNote: (request) => addNote(scopeOf(request.caller), outbox, { tokenUuid: request.caller?.token_uuid ?? '' }, referenceOf(request.conversation), request.note, request.operation_id),
     markPending: (request) =>
       setInboxStatusByReference(scopeOf(request.caller), outbox, referenceOf(request.conversation), {
         target: 'pending',

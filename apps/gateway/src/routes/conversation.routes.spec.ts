@@ -53,7 +53,7 @@ describe('conversation routes', () => {
         conversation,
         note: { uuid: '77777777-6666-4555-8444-333333333333', created_at: '2025-01-31T18:04:05.000Z' },
       });
-      expect(gateway.conversations.callsOf('addNote')[0].request).toEqual({ caller, conversation, note: 'Called the customer' });
+      expect(gateway.conversations.callsOf('addNote')[0].request).toEqual({ caller, conversation, note: 'Called the customer', operation_id: '' });
     });
 
     it('is 400 naming the note when it is longer than 5000 characters', async () => {

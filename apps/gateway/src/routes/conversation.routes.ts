@@ -10,7 +10,7 @@ export const conversationRoutes: readonly BusinessRoute[] = [
     toResponse: toConversationStatusSnapshot,
   }),
   businessRoute(addNoteEndpoint, {
-    call: ({ conversations }, { caller, body }) => conversations.addNote({ caller, conversation: body.conversation, note: body.note }),
+    call: ({ conversations }, { caller, body }) => conversations.addNote({ caller, conversation: body.conversation, note: body.note, operation_id: '' }),
     toResponse: toAddNoteResponse,
   }),
   businessRoute(markPendingEndpoint, {

@@ -111,7 +111,7 @@ describe('ActionExecutor', () => {
     await run({ type: 'context_note', note: 'VIP customer' });
     await run({ type: 'mark_pending' });
     await run({ type: 'mark_resolved' });
-    expect(fake.callsOf('addNote')).toEqual([{ caller, conversation: conversation(), note: 'VIP customer' }]);
+    expect(fake.callsOf('addNote')).toEqual([{ caller, conversation: conversation(), note: 'VIP customer', operation_id: 'g1:0' }]);
     expect(fake.callsOf('markPending')).toEqual([{ caller, conversation: conversation() }]);
     expect(fake.callsOf('markResolved')).toEqual([{ caller, conversation: conversation() }]);
   });

@@ -61,7 +61,7 @@ export class ActionExecutor {
         return response.noop ? 'noop' : 'succeeded';
       }
       case 'context_note':
-        await conversations.addNote({ caller, conversation, note: action.note });
+        await conversations.addNote({ caller, conversation, note: action.note, operation_id: context.operationId });
         return 'succeeded';
       case 'mark_resolved':
         await conversations.markResolved({ caller, conversation });

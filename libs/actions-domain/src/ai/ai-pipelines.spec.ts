@@ -83,7 +83,7 @@ describe('AiPipelines', () => {
       expect(result).toEqual({ answer: 'AI: What does the customer want?', noteUuid: 'note-1' });
       expect(provider.requests[0]!.instructions).toContain('You are Ana.');
       expect(provider.requests[0]!.instructions).toContain('never sent to the customer');
-      expect(fake.callsOf('addNote')).toEqual([{ caller, conversation: { uuid: conversationUuid() }, note: 'AI: What does the customer want?' }]);
+      expect(fake.callsOf('addNote')).toEqual([{ caller, conversation: { uuid: conversationUuid() }, note: 'AI: What does the customer want?', operation_id: 'op' }]);
       expect(fake.callsOf('sendMessage')).toHaveLength(0);
       expect(fake.callsOf('chargeAiWallet')).toEqual([{ caller, ai_employee_uuid: ANA, tokens: 15, operation_id: 'op' }]);
     });

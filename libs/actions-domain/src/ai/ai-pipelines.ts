@@ -94,7 +94,7 @@ export class AiPipelines {
     const question: TimelineEntry = { role: 'customer', text: input.prompt, at: this.clock.now() };
     const completion = await this.complete(input.caller, input.conversationUuid, employee, [question], input.budgetMs, input.signal, ASSISTANCE_INSTRUCTIONS);
     try {
-      const note = await conversations.addNote({ caller: input.caller, conversation: { uuid: input.conversationUuid }, note: completion.text.slice(0, MAX_NOTE_TEXT) });
+      const note = await conversations.addNote({ caller: input.caller, conversation: { uuid: input.conversationUuid }, note: completion.text.slice(0, MAX_NOTE_TEXT), operation_id: input.operationId });
       if (!note.note) throw new CatalogError('UPDATE_FAILED', 'The conversations service stored the note but did not return it.');
       return { answer: completion.text, noteUuid: note.note.uuid };
     } finally {

@@ -145,7 +145,7 @@ describe('createServiceClient', () => {
     });
     await expect(client.rpc.listChannels({ caller: CALLER })).resolves.toEqual(CHANNELS);
     expect(reads).toBe(3);
-    await expect(client.rpc.addNote({ caller: CALLER, conversation: { uuid: 'x' }, note: 'n' })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    await expect(client.rpc.addNote({ caller: CALLER, conversation: { uuid: 'x' }, note: 'n', operation_id: '' })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     expect(writes).toBe(1);
   });
 

@@ -210,6 +210,11 @@ export interface AddNoteRequest {
   caller: Caller | undefined;
   conversation: ConversationReference | undefined;
   note: string;
+  /**
+   * When set, the note is added once per operation id: a repeat answers the note the first call
+   * added (an action group's context_note passes `<group uuid>:<index>`).
+   */
+  operation_id: string;
 }
 
 export interface AddNoteResponse {
@@ -2457,7 +2462,7 @@ export const ListContactsResponse: MessageFns<ListContactsResponse> = {
 };
 
 function createBaseAddNoteRequest(): AddNoteRequest {
-  return { caller: undefined, conversation: undefined, note: "" };
+  return { caller: undefined, conversation: undefined, note: "", operation_id: "" };
 }
 
 export const AddNoteRequest: MessageFns<AddNoteRequest> = {
@@ -2470,6 +2475,9 @@ export const AddNoteRequest: MessageFns<AddNoteRequest> = {
     }
     if (message.note !== "") {
       writer.uint32(26).string(message.note);
+    }
+    if (message.operation_id !== "") {
+      writer.uint32(34).string(message.operation_id);
     }
     return writer;
   },
@@ -2511,6 +2519,14 @@ export const AddNoteRequest: MessageFns<AddNoteRequest> = {
             message.note = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.operation_id = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2535,6 +2551,7 @@ export const AddNoteRequest: MessageFns<AddNoteRequest> = {
       ? ConversationReference.fromPartial(object.conversation)
       : undefined;
     message.note = object.note ?? "";
+    message.operation_id = object.operation_id ?? "";
     return message;
   },
 };
