@@ -30,3 +30,12 @@ export const InboxStatusSchema = z.enum(['pending', 'resolved']).openapi('InboxS
 export type NamedRef = z.infer<typeof NamedRefSchema>;
 export type Tag = z.infer<typeof TagSchema>;
 export type InboxStatus = z.infer<typeof InboxStatusSchema>;
+
+/** A conversation's contact as a list item and the conversation.created event show it. */
+export const ContactSummarySchema = z.object({
+  uuid: UuidSchema,
+  name: z.string().nullable(),
+  profile_name: z.string().nullable(),
+  phone: z.string().nullable(),
+  chat_user_id: z.string().nullable(),
+});

@@ -1,4 +1,4 @@
-import { DateTimeSchema, InboxStatusSchema, NamedRefSchema, TagSchema, UuidSchema, nullable } from './common.schema';
+import { ContactSummarySchema, DateTimeSchema, InboxStatusSchema, NamedRefSchema, TagSchema, UuidSchema, nullable } from './common.schema';
 import { PaginationQuerySchema, pageOf } from './pagination.schema';
 import { definePublicEndpoint } from './public-endpoint';
 import { z } from './zod';
@@ -56,13 +56,7 @@ export const ListConversationsQuerySchema = PaginationQuerySchema.extend({ order
 export const ConversationListItemSchema = z
   .object({
     uuid: UuidSchema,
-    contact: z.object({
-      uuid: UuidSchema,
-      name: z.string().nullable(),
-      profile_name: z.string().nullable(),
-      phone: z.string().nullable(),
-      chat_user_id: z.string().nullable(),
-    }),
+    contact: ContactSummarySchema,
     last_message_at: DateTimeSchema.nullable(),
     last_message_preview: nullable(
       z.object({ body: z.string(), content_type: z.string(), is_from_customer: z.boolean() }).openapi('LastMessagePreview'),

@@ -1,6 +1,6 @@
 import { ACTION_TYPES } from './action-objects.schema';
 import { ActionGroupStatusSchema, ActionStatusSchema } from './action-group.schema';
-import { ConversationIdSchema, DateTimeSchema, UuidSchema, nullable } from './common.schema';
+import { ContactSummarySchema, ConversationIdSchema, DateTimeSchema, UuidSchema, nullable } from './common.schema';
 import { ErrorBodySchema } from './error-body.schema';
 import {
   AssignmentChangedDataSchema,
@@ -19,13 +19,7 @@ import { z } from './zod';
 
 export const ConversationCreatedDataSchema = z
   .object({
-    contact: z.object({
-      uuid: UuidSchema,
-      name: z.string().nullable(),
-      profile_name: z.string().nullable(),
-      phone: z.string().nullable(),
-      chat_user_id: z.string().nullable(),
-    }),
+    contact: ContactSummarySchema,
     channel: z.object({ public_key: z.string() }),
     is_tester: z.boolean(),
   })
