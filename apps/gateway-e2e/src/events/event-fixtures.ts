@@ -1,17 +1,9 @@
 import { EventEnvelopeSchema } from '@cmsg/api-schemas';
+import type { EventEntity } from '@cmsg/dal';
 import { type StoredDocument, eventually, storedCollection } from '@cmsg/testing';
 
-/** An event as stored (collection events). */
-export interface StoredEvent {
-  _id: string;
-  business_id: string;
-  business_slug: string;
-  conversation_id: string | null;
-  sequence: number;
-  type: string;
-  data: Record<string, any>;
-  created_at: Date;
-}
+/** An event as stored (collection events), its data open to the assertions. */
+export type StoredEvent = Omit<EventEntity, 'data'> & { data: Record<string, any> };
 
 /** The envelope GET /events and the webhooks carry for a stored event. */
 export function envelopeOf(event: StoredEvent) {
