@@ -17,10 +17,6 @@ export interface ApiTokenAuthor {
  */
 export async function addNote(scope: BusinessScope, outbox: OutboxRecorder, author: ApiTokenAuthor, reference: ConversationReference, note: string, operationId = ''): Promise<AddNoteResponse> {
   const id = operationId ? operationNoteId(scope.businessId, operationId) : randomUUID();
-  if (operationId) {
-    const added = await repositories.timelineEvents.findById(scope, id);
-    if (added) return noteResponse(added.conversation_id, id, added.created_at);
-  }
   const { conversation } = await resolveConversationReference(scope, reference);
   return appendNote(scope, outbox, author, conversation._id, note, id);
 }
@@ -32,7 +28,7 @@ export async function appendNote(scope: BusinessScope, outbox: OutboxRecorder, a
   const event = outboxEntry('note.created', conversationId, noteTimelineItem({ id, body: note, createdAt }, noteAuthor), noteAuthor, createdAt);
   const inserted = await repositories.timelineEvents.insertIfAbsent(scope, { id, conversationId, kind: 'note', body: note, author: noteAuthor, createdAt, outbox: [event] });
   if (!inserted) {
-    // A concurrent repeat of the same operation added it first.
+    // An earlier or concurrent run of the same operation added it first.
     const added = await repositories.timelineEvents.findById(scope, id);
     if (added) return noteResponse(added.conversation_id, id, added.created_at);
   }
