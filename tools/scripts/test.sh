@@ -17,11 +17,18 @@ failed_steps=()
 passed_tests=0
 failed_tests=0
 infra_was_up=false
+# The infrastructure addresses the caller set itself (infra_up exports its own).
+caller_infra_env=()
+for name in MONGODB_URI KAFKA_BROKERS REDIS_URL; do
+  if [[ -n ${!name+set} ]]; then caller_infra_env+=("$name=${!name}"); fi
+done
 stage=setup
 
 finish() {
   local status=$?
-  if [[ ${CI:-} == true && $infra_was_up == false ]]; then bash tools/infra/infra.sh down >/dev/null 2>&1 || true; fi
+  # infra_up exported the addresses of what it started, and infra.sh leaves alone what such an
+  # address names: stop with the caller's own values only.
+  if [[ ${CI:-} == true && $infra_was_up == false ]]; then env -u MONGODB_URI -u KAFKA_BROKERS -u REDIS_URL "${caller_infra_env[@]}" bash tools/infra/infra.sh down >/dev/null 2>&1 || true; fi
   if ((status != 0)) && ((${#failed_steps[@]} == 0)); then failed_steps+=("$stage"); fi
   if ((${#failed_steps[@]} > 0)); then log "FAILED: ${failed_steps[*]}"; fi
   printf 'summary: %d passed, %d failed\n' "$passed_tests" "$failed_tests"
