@@ -24,7 +24,7 @@ usage() {
 usage: bash tools/infra/infra.sh <command>
 
   up      install what is missing, start Redis, Kafka and mongo-java-server; idempotent
-  down    stop what 'up' started (mongo-java-server, Kafka, Redis)
+  down    stop what 'up' started: every mongo-java-server of this cache (both backends), Kafka, Redis
   mongo-up, mongo-down
           start or stop only the MongoDB of CMSG_MONGO_BACKEND on CMSG_MONGO_PORT (benchmarks)
   kafka-restart
@@ -63,7 +63,7 @@ cmd_up() {
 
 cmd_down() {
   take_lock
-  mongo_down
+  mongo_down_all
   kafka_down
   redis_down
 }

@@ -116,6 +116,19 @@ mongo_down() {
   stop_pid mongo "$MONGO_PIDFILE" "$MONGO_PATTERN" 30
 }
 
+# The selected server, then every other one started in this cache: the demo's H2 server and the
+# memory server that tests and benchmarks start sit on different ports, and `down` (npm stop)
+# must not leave either running because CMSG_MONGO_BACKEND named the other.
+mongo_down_all() {
+  [[ -n ${MONGODB_URI:-} ]] && return 0
+  mongo_down
+  local pidfile
+  for pidfile in "$INFRA_RUN"/mongo-*/mongo.pid; do
+    [[ -f $pidfile && $pidfile != "$MONGO_PIDFILE" ]] || continue
+    stop_pid "mongo (${pidfile%/mongo.pid})" "$pidfile" "MongoLauncher.java" 30
+  done
+}
+
 mongo_status() {
   local pid
   if [[ -n ${MONGODB_URI:-} ]]; then
