@@ -4,7 +4,7 @@ import type { AddNoteResponse } from '@cmsg/proto';
 import { randomUUID } from 'node:crypto';
 import { operationNoteId } from './operation-ids';
 import { repositories } from './repositories';
-import { type ConversationReference, resolveConversationReference } from './resolve-conversation-reference';
+import { type ConversationReference, resolveConversation } from './resolve-conversation-reference';
 
 export interface ApiTokenAuthor {
   tokenUuid: string;
@@ -17,7 +17,7 @@ export interface ApiTokenAuthor {
  */
 export async function addNote(scope: BusinessScope, outbox: OutboxRecorder, author: ApiTokenAuthor, reference: ConversationReference, note: string, operationId = ''): Promise<AddNoteResponse> {
   const id = operationId ? operationNoteId(scope.businessId, operationId) : randomUUID();
-  const { conversation } = await resolveConversationReference(scope, reference);
+  const conversation = await resolveConversation(scope, reference);
   return appendNote(scope, outbox, author, conversation._id, note, id);
 }
 

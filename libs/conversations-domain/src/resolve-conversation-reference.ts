@@ -49,6 +49,19 @@ export async function resolveConversationReference(scope: BusinessScope, referen
   throw new CatalogError('INVALID_REQUEST', 'conversation: one of uuid, chat_user_id, username or phone is required.');
 }
 
+/**
+ * The conversation a reference names, for a change that does not need its contact: by uuid it is
+ * one read (every conversation keeps its contact, which is never deleted); the other members find
+ * the contact first, as resolveConversationReference does.
+ */
+export async function resolveConversation(scope: BusinessScope, reference: ConversationReference): Promise<StoredConversation> {
+  if (reference.uuid === undefined) return (await resolveConversationReference(scope, reference)).conversation;
+  const channelId = reference.channel === undefined ? undefined : await resolveChannelId(scope, reference.channel);
+  const conversation = await repositories.conversations.findById(scope, reference.uuid);
+  if (!conversation || (channelId !== undefined && conversation.channel_id !== channelId)) throw notFound();
+  return conversation;
+}
+
 /** The conversation as stored now (a change that lost to another one reads it again). */
 export async function reloadConversation(scope: BusinessScope, conversationId: string): Promise<StoredConversation> {
   const conversation = await repositories.conversations.findById(scope, conversationId);

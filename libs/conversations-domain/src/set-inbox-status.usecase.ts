@@ -4,7 +4,7 @@ import { type OutboxRecorder, authorOf, inboxStatusChangeData, outboxEntry } fro
 import type { InboxStatusResponse } from '@cmsg/proto';
 import { MAX_CHANGE_ROUNDS } from './conversation-change';
 import { repositories } from './repositories';
-import { type ConversationReference, reloadConversation, resolveConversationReference, type StoredConversation } from './resolve-conversation-reference';
+import { type ConversationReference, reloadConversation, resolveConversation, type StoredConversation } from './resolve-conversation-reference';
 
 export type InboxStatus = 'pending' | 'resolved';
 
@@ -21,7 +21,7 @@ export async function setInboxStatusByReference(
   reference: ConversationReference,
   change: InboxStatusChange,
 ): Promise<InboxStatusResponse> {
-  const { conversation } = await resolveConversationReference(scope, reference);
+  const conversation = await resolveConversation(scope, reference);
   return setInboxStatus(scope, outbox, conversation, change);
 }
 

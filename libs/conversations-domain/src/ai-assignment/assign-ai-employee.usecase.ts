@@ -4,7 +4,7 @@ import type { ActionActor } from '../action-support/action-actor';
 import { type AlreadyInStatePolicy, whenAlreadyInState } from '../action-support/already-in-state';
 import type { ObjectRef } from '../action-support/resolve-object-ref';
 import type { OutboxRecorder } from '@cmsg/events';
-import { type ConversationReference, resolveConversationReference } from '../resolve-conversation-reference';
+import { type ConversationReference, resolveConversation } from '../resolve-conversation-reference';
 import { changeConversationOwner } from './change-conversation-owner';
 import { handlePendingScheduleForOwnerChange } from './owner-change-schedule';
 import { findAiEmployee } from './resolve-ai-employee.usecase';
@@ -24,7 +24,7 @@ export interface AssignAiEmployeeCommand {
  */
 export async function assignAiEmployee(scope: BusinessScope, outbox: OutboxRecorder, command: AssignAiEmployeeCommand): Promise<AssignAiEmployeeResponse> {
   const action = parseScheduledMessageAction(command.scheduledMessageAction);
-  const { conversation } = await resolveConversationReference(scope, command.reference);
+  const conversation = await resolveConversation(scope, command.reference);
   const employee = await findAiEmployee(scope, command.aiEmployee);
   const alreadyAssigned = (): AssignAiEmployeeResponse => {
     whenAlreadyInState(command.policy, 'AI_EMPLOYEE_ALREADY_ASSIGNED', `The AI employee '${employee.name}' is already assigned.`);

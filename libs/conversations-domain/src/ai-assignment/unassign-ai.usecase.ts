@@ -2,7 +2,7 @@ import type { BusinessScope } from '@cmsg/dal';
 import type { UnassignAiResponse } from '@cmsg/proto';
 import type { ActionActor } from '../action-support/action-actor';
 import type { OutboxRecorder } from '@cmsg/events';
-import { type ConversationReference, resolveConversationReference, type StoredConversation } from '../resolve-conversation-reference';
+import { type ConversationReference, resolveConversation, type StoredConversation } from '../resolve-conversation-reference';
 import { changeInboxStatus } from '../set-inbox-status.usecase';
 import { changeConversationOwner } from './change-conversation-owner';
 import { handlePendingScheduleForOwnerChange } from './owner-change-schedule';
@@ -22,7 +22,7 @@ export interface UnassignAiCommand {
  */
 export async function unassignAi(scope: BusinessScope, outbox: OutboxRecorder, command: UnassignAiCommand): Promise<UnassignAiResponse> {
   const action = parseScheduledMessageAction(command.scheduledMessageAction);
-  const { conversation } = await resolveConversationReference(scope, command.reference);
+  const conversation = await resolveConversation(scope, command.reference);
   let current: StoredConversation = conversation;
   let hadAi = Boolean(conversation.ai_employee_id);
   if (hadAi) {

@@ -1,6 +1,6 @@
 import type { BusinessScope } from '@cmsg/dal';
 import type { RecentTimeline, TimelineEntry } from '@cmsg/proto';
-import { resolveConversationReference } from '../resolve-conversation-reference';
+import { resolveConversation } from '../resolve-conversation-reference';
 import { readTimeline } from '../timeline/read-timeline';
 import { timelineLimit, type TimelineRow } from '../timeline/timeline-merge';
 import { timelineTextOf } from './timeline-message-text';
@@ -11,7 +11,7 @@ import { timelineTextOf } from './timeline-message-text';
  * same rows in the same order as GET /conversation/timeline shows.
  */
 export async function getRecentTimeline(scope: BusinessScope, conversationUuid: string, requestedLimit: number): Promise<RecentTimeline> {
-  const { conversation } = await resolveConversationReference(scope, { uuid: conversationUuid });
+  const conversation = await resolveConversation(scope, { uuid: conversationUuid });
   const newestFirst = await readTimeline(scope, conversation._id, { messages: true, timelineEventKinds: ['note'], order: 'desc', limit: timelineLimit(requestedLimit) });
   return { entries: newestFirst.reverse().map(contextEntryOf) };
 }

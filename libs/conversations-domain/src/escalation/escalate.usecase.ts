@@ -1,7 +1,7 @@
 import type { BusinessScope } from '@cmsg/dal';
 import type { InboxStatusResponse } from '@cmsg/proto';
 import type { OutboxRecorder } from '@cmsg/events';
-import { resolveConversationReference } from '../resolve-conversation-reference';
+import { resolveConversation } from '../resolve-conversation-reference';
 import { setInboxStatus } from '../set-inbox-status.usecase';
 
 export const DEFAULT_ESCALATION_REASON = 'action_set_failed';
@@ -11,7 +11,7 @@ export const DEFAULT_ESCALATION_REASON = 'action_set_failed';
  * system. Already pending: no change, no broadcast, and the earlier pending_reason stays.
  */
 export async function escalate(scope: BusinessScope, outbox: OutboxRecorder, conversationUuid: string, pendingReason: string): Promise<InboxStatusResponse> {
-  const { conversation } = await resolveConversationReference(scope, { uuid: conversationUuid });
+  const conversation = await resolveConversation(scope, { uuid: conversationUuid });
   return setInboxStatus(scope, outbox, conversation, {
     target: 'pending',
     pendingReason: pendingReason || DEFAULT_ESCALATION_REASON,

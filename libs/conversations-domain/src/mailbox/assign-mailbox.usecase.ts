@@ -7,7 +7,7 @@ import { type AlreadyInStatePolicy, whenAlreadyInState } from '../action-support
 import type { ObjectRef } from '../action-support/resolve-object-ref';
 import { MAX_CHANGE_ROUNDS } from '../conversation-change';
 import { repositories } from '../repositories';
-import { type ConversationReference, reloadConversation, resolveConversationReference } from '../resolve-conversation-reference';
+import { type ConversationReference, reloadConversation, resolveConversation } from '../resolve-conversation-reference';
 import { resolveMailboxTarget } from './resolve-mailbox-target';
 
 export interface AssignMailboxCommand {
@@ -25,7 +25,7 @@ export interface AssignMailboxCommand {
  * the same mailbox one makes the change; the others find it there (409 or no-op by policy).
  */
 export async function assignMailbox(scope: BusinessScope, outbox: OutboxRecorder, command: AssignMailboxCommand): Promise<AssignMailboxResponse> {
-  let { conversation } = await resolveConversationReference(scope, command.reference);
+  let conversation = await resolveConversation(scope, command.reference);
   const mailbox = await resolveMailboxTarget(scope, command);
   const response = (noop: boolean): AssignMailboxResponse => ({ conversation: { uuid: conversation._id }, mailbox: { uuid: mailbox._id, name: mailbox.name }, noop });
 

@@ -7,7 +7,7 @@ import type { AlreadyInStatePolicy } from '../action-support/already-in-state';
 import { type ObjectRef, resolveObjectRef } from '../action-support/resolve-object-ref';
 import { MAX_CHANGE_ROUNDS } from '../conversation-change';
 import { repositories } from '../repositories';
-import { type ConversationReference, reloadConversation, resolveConversationReference, type StoredConversation } from '../resolve-conversation-reference';
+import { type ConversationReference, reloadConversation, resolveConversation, type StoredConversation } from '../resolve-conversation-reference';
 import { type ResolvedTagRef, type StoredTag, type TagChangeDirection, type TagChangeOutcome, planTagChange } from './tag-change-plan';
 
 export interface ChangeTagsCommand {
@@ -28,7 +28,7 @@ export interface ChangeTagsCommand {
  */
 export async function changeTags(scope: BusinessScope, outbox: OutboxRecorder, command: ChangeTagsCommand): Promise<ChangeTagsResponse> {
   if (command.tags.length === 0) throw new CatalogError('INVALID_REQUEST', 'tags: at least one tag reference is required.');
-  let { conversation } = await resolveConversationReference(scope, command.reference);
+  let conversation = await resolveConversation(scope, command.reference);
   const resolved = await Promise.all(command.tags.map((ref) => resolveTag(scope, ref)));
 
   for (let round = 0; round < MAX_CHANGE_ROUNDS; round += 1) {
