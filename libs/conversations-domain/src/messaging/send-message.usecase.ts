@@ -42,9 +42,10 @@ export async function sendMessage(scope: BusinessScope, command: SendMessageComm
   if (replayed) return replayed;
 
   const { conversation, contact } = await resolveConversationReference(scope, command.conversation);
-  const clock = await loadBusinessClock(scope);
   const isTester = conversation.is_tester || contact.is_tester;
-  const now = () => conversationNow(isTester, clock.testerClockOffsetMs, realNow());
+  // Only a tester conversation lives on the business's virtual clock.
+  const testerClockOffsetMs = isTester ? (await loadBusinessClock(scope)).testerClockOffsetMs : 0;
+  const now = () => conversationNow(isTester, testerClockOffsetMs, realNow());
   const windowOpen = messagingWindow(conversation.last_inbound_at, now()).status === 'open';
   const context: SendContext = { scope, files: dependencies.files, conversation, contact, isTester, windowOpen };
 
