@@ -10,7 +10,7 @@ import {
 } from '@cmsg/dal';
 import type { BusinessSlugs } from './business-slugs';
 import { type ConversationEventBus, conversationEventMessageOf } from './conversation-event-bus';
-import { entryKindOf } from './entry-types';
+import { type TimelineEventType, entryKindOf } from './entry-types';
 import type { EventFanOut } from '@cmsg/webhooks';
 
 export interface EventRecorderDependencies {
@@ -32,8 +32,9 @@ interface LegacyConversationEvent {
  * Records one outbox entry, idempotently by its id (docs/events.md): the event (unless stored
  * already) with the conversation's next sequence, the timeline row (insert-if-absent by the same
  * id), the fan-out to webhook endpoints, the conversation-events topic where a consumer reads the
- * type, then the entry leaves its document's outbox. Every step may run again (a writer and the
- * relay racing, a crash halfway) and yields one event and one row; a race may spend a sequence
+ * type, then the entry leaves its document's outbox. The topic message and the sequence are
+ * written while the row is; the event follows the row. Every step may run again (a writer and the
+ * relay racing, a crash halfway) and yields one event and one row; a repeat spends a sequence
  * number that no event keeps (a gap).
  */
 export class EventRecorder {
@@ -56,27 +57,40 @@ export class EventRecorder {
   private async recordEntry(scope: BusinessScope, entry: OutboxEntry): Promise<void> {
     const kind = entryKindOf(entry.type);
     if (!kind) throw new Error(`outbox entry ${entry.id} has an unknown type ${JSON.stringify(entry.type)}`);
-    if (kind.timeline && entry.conversation_id) {
-      await this.timeline.insertIfAbsent(scope, {
-        id: entry.id,
-        conversationId: entry.conversation_id,
-        kind: 'event',
-        eventType: kind.timeline,
-        data: entry.data,
-        author: entry.author,
-        createdAt: entry.created_at,
-      });
-    }
-    if (kind.publicEvent) await this.dependencies.fanOut.fanOut(await this.storedEvent(scope, entry));
-    const message = conversationEventMessageOf(entry, scope.businessId);
-    if (message && entry.conversation_id) await this.dependencies.bus.publish(entry.conversation_id, message);
+    const conversationId = entry.conversation_id;
+    const row = kind.timeline && conversationId ? this.insertRow(scope, entry, conversationId, kind.timeline) : Promise.resolve();
+    const message = conversationId ? conversationEventMessageOf(entry, scope.businessId) : null;
+    const published = message && conversationId ? this.dependencies.bus.publish(conversationId, message) : Promise.resolve();
+    // The row is stored before the event, so a webhook receiver that reads the timeline finds it.
+    const delivered = kind.publicEvent
+      ? Promise.all([this.nextSequence(scope, entry), row]).then(([sequence]) => this.storedEvent(scope, entry, sequence)).then((event) => this.dependencies.fanOut.fanOut(event))
+      : row;
+    await Promise.all([delivered, published]);
   }
 
-  /** The event of the entry: the stored one, or inserted now with the conversation's next sequence. */
-  private async storedEvent(scope: BusinessScope, entry: OutboxEntry): Promise<EventEntity> {
-    const existing = await this.events.findById(scope, entry.id);
-    if (existing) return existing;
-    const sequence = entry.conversation_id ? ((await this.conversations.nextEventSequence(scope, entry.conversation_id)) ?? 0) : 0;
+  private async insertRow(scope: BusinessScope, entry: OutboxEntry, conversationId: string, eventType: TimelineEventType): Promise<void> {
+    await this.timeline.insertIfAbsent(scope, {
+      id: entry.id,
+      conversationId,
+      kind: 'event',
+      eventType,
+      data: entry.data,
+      author: entry.author,
+      createdAt: entry.created_at,
+    });
+  }
+
+  private async nextSequence(scope: BusinessScope, entry: OutboxEntry): Promise<number> {
+    return entry.conversation_id ? ((await this.conversations.nextEventSequence(scope, entry.conversation_id)) ?? 0) : 0;
+  }
+
+  /**
+   * The event of the entry: inserted now with the sequence taken for it or, when a recorder of the
+   * same entry stored it first (a retry, the relay racing the writer), the stored one, whose
+   * sequence stands. The insert comes first because the entry is almost always new; a repeat
+   * leaves its sequence number unused (a gap).
+   */
+  private async storedEvent(scope: BusinessScope, entry: OutboxEntry, sequence: number): Promise<EventEntity> {
     const event: EventEntity = {
       _id: entry.id,
       business_id: scope.businessId,
@@ -88,7 +102,6 @@ export class EventRecorder {
       created_at: new Date(),
     };
     if (await this.events.insertIfAbsent(event)) return event;
-    // A concurrent recorder of the same entry inserted it first: its sequence stands.
     return (await this.events.findById(scope, entry.id)) ?? event;
   }
 }
