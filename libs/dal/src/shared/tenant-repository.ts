@@ -1,3 +1,4 @@
+import type { Collection, Filter } from 'mongodb';
 import type { Model } from 'mongoose';
 import { type BusinessScope, scopedFilter } from './business-scope';
 import { type UpsertCounts, bulkUpsert, upsert } from './bulk-upsert';
@@ -17,14 +18,16 @@ export interface SeedUpsert {
 export abstract class TenantRepository<Entity extends { _id: string }> {
   protected constructor(protected readonly model: Model<any>) {}
 
+  // The reads by id go through the driver: they are the commonest queries, and mongoose's query
+  // building and casting cost more CPU than the driver's round trip for a filter of two strings.
   findById(scope: BusinessScope, id: string): Promise<Entity | null> {
-    return this.model.findOne(scopedFilter(scope, { _id: id })).lean<Entity>().exec();
+    return this.collection().findOne(scopedFilter(scope, { _id: id }) as Filter<Entity>) as Promise<Entity | null>;
   }
 
   async findByIds(scope: BusinessScope, ids: readonly string[]): Promise<Entity[]> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return [];
-    return this.model.find(scopedFilter(scope, { _id: { $in: unique } })).lean<Entity[]>().exec();
+    return (await this.collection().find(scopedFilter(scope, { _id: { $in: unique } }) as Filter<Entity>).toArray()) as Entity[];
   }
 
   async exists(scope: BusinessScope, id: string): Promise<boolean> {
@@ -45,6 +48,10 @@ export abstract class TenantRepository<Entity extends { _id: string }> {
       this.model,
       documents.map((document) => upsert(scopedFilter(scope, { _id: document.id }), document.set, document.setOnInsert)),
     );
+  }
+
+  protected collection(): Collection<Entity> {
+    return this.model.collection as unknown as Collection<Entity>;
   }
 
   async existsInAnotherBusiness(scope: BusinessScope, id: string): Promise<boolean> {

@@ -44,8 +44,10 @@ export class TimelineEventRepository extends TenantRepository<TimelineEventEntit
   /** Inserts the entry unless one with its id exists (ids derived from what they record make a repeat harmless): true when inserted. */
   insertIfAbsent(scope: BusinessScope, event: NewTimelineEvent): Promise<boolean> {
     const author: OutboxAuthor = { type: event.author.type, uuid: event.author.uuid, name: event.author.name ?? null };
+    // Through the driver (every recorded event inserts a row): `data` is stored exactly as built,
+    // as its event's is (mongoose would drop an empty object).
     return insertIfAbsent(() =>
-      TimelineEventModel.create({
+      this.collection().insertOne({
         _id: event.id,
         business_id: scope.businessId,
         conversation_id: event.conversationId,
