@@ -12,8 +12,12 @@ export async function getConversationStatus(
   realNow: number = Date.now(),
 ): Promise<ConversationStatus> {
   const { conversation, contact } = await resolveConversationReference(scope, reference);
-  const [clock, objects] = await Promise.all([loadBusinessClock(scope), loadReferencedObjects(scope, [conversation])]);
-  const now = conversationNow(conversation.is_tester, clock.testerClockOffsetMs, realNow);
+  // Only a tester conversation lives on the business's virtual clock.
+  const [testerClockOffsetMs, objects] = await Promise.all([
+    conversation.is_tester ? loadBusinessClock(scope).then((clock) => clock.testerClockOffsetMs) : 0,
+    loadReferencedObjects(scope, [conversation]),
+  ]);
+  const now = conversationNow(conversation.is_tester, testerClockOffsetMs, realNow);
   const aiEmployee = objects.aiEmployee(conversation.ai_employee_id);
   const lastMessage = conversation.last_message;
   return {
