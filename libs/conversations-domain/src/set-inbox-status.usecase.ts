@@ -1,6 +1,6 @@
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
-import { type OutboxRecorder, authorOf, inboxStatusChangeData, outboxEntry } from '@cmsg/events';
+import { type OutboxRecorder, authorOf, inboxStatusChangeData, outboxEntry, withSequence } from '@cmsg/events';
 import type { InboxStatusResponse } from '@cmsg/proto';
 import { MAX_CHANGE_ROUNDS } from './conversation-change';
 import { repositories } from './repositories';
@@ -65,7 +65,7 @@ export async function changeInboxStatus(scope: BusinessScope, outbox: OutboxReco
       now,
     });
     if (changed) {
-      await outbox.recordQuietly('conversations', scope, changed._id, [event]);
+      await outbox.recordQuietly('conversations', scope, changed._id, [withSequence(event, changed)]);
       return true;
     }
     current = await reloadConversation(scope, current._id);

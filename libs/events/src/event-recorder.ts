@@ -10,6 +10,7 @@ import {
 } from '@cmsg/dal';
 import type { BusinessSlugs } from './business-slugs';
 import { type ConversationEventBus, conversationEventMessageOf } from './conversation-event-bus';
+import type { SequencedEntry } from './outbox-entries';
 import { type TimelineEventType, entryKindOf } from './entry-types';
 import type { EventFanOut } from '@cmsg/webhooks';
 
@@ -30,7 +31,7 @@ interface LegacyConversationEvent {
 
 /**
  * Records one outbox entry, idempotently by its id (docs/events.md): the event (unless stored
- * already) with the conversation's next sequence, the timeline row (insert-if-absent by the same
+ * already) with the sequence its change took or else the conversation's next one, the timeline row (insert-if-absent by the same
  * id), the fan-out to webhook endpoints, the conversation-events topic where a consumer reads the
  * type, then the entry leaves its document's outbox. The topic message and the sequence are
  * written while the row is; the event follows the row. Every step may run again (a writer and the
@@ -45,7 +46,8 @@ export class EventRecorder {
 
   constructor(private readonly dependencies: EventRecorderDependencies) {}
 
-  async record(collection: OutboxCollection, scope: BusinessScope, documentId: string, entry: OutboxEntry): Promise<void> {
+  /** A SequencedEntry keeps the sequence its change took; any other entry takes the conversation's next one. */
+  async record(collection: OutboxCollection, scope: BusinessScope, documentId: string, entry: OutboxEntry | SequencedEntry): Promise<void> {
     if (isLegacy(entry)) {
       await this.dependencies.bus.publish(documentId, { id: entry.id, type: entry.type, created_at: entry.created_at.toISOString(), data: entry.payload });
     } else {
@@ -80,7 +82,9 @@ export class EventRecorder {
     });
   }
 
-  private async nextSequence(scope: BusinessScope, entry: OutboxEntry): Promise<number> {
+  /** The sequence the entry's change took, or the conversation's next one. */
+  private async nextSequence(scope: BusinessScope, entry: OutboxEntry | SequencedEntry): Promise<number> {
+    if ('sequence' in entry && typeof entry.sequence === 'number') return entry.sequence;
     return entry.conversation_id ? ((await this.conversations.nextEventSequence(scope, entry.conversation_id)) ?? 0) : 0;
   }
 

@@ -24,3 +24,15 @@ export function outboxEntry(
 ): OutboxEntry {
   return { id, type, conversation_id: conversationId, data, author, created_at: now };
 }
+
+/** An entry whose write took its event's sequence: a change of the conversation document itself. */
+export type SequencedEntry = OutboxEntry & { sequence: number };
+
+/**
+ * The entry a change of the conversation pushed, with the sequence that change took
+ * (ConversationRepository: the answered conversation's event_sequence), for recording right after.
+ * The stored entry has none: the relay, recording it after a crash, takes a new one.
+ */
+export function withSequence(entry: OutboxEntry, changed: { event_sequence: number }): SequencedEntry {
+  return { ...entry, sequence: changed.event_sequence };
+}

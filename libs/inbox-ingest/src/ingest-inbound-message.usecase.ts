@@ -1,7 +1,7 @@
 import { webhookTimestampToDate } from '@cmsg/chat-platform';
 import { CUSTOMER_MESSAGE_RECEIVED } from '@cmsg/conversation-commands';
 import { type BusinessScope, type MessageEntity, type OutboxAuthor, businessScope } from '@cmsg/dal';
-import { type OutboxRecorder, customerAuthor, customerNameOf, messageTimelineItem, outboxEntry } from '@cmsg/events';
+import { type OutboxRecorder, customerAuthor, customerNameOf, messageTimelineItem, outboxEntry, withSequence } from '@cmsg/events';
 import { currentRequestId, type Logger } from '@cmsg/platform';
 import { inboundAiRunCommand, shouldQueueAiRun } from './ai-run-command';
 import type { InboundMessageRecord } from './chat-inbound-record';
@@ -127,7 +127,7 @@ async function applyToConversation(
     event,
     now,
   });
-  if (applied) await dependencies.events.recordQuietly('conversations', scope, message.conversation_id, [event]);
+  if (applied) await dependencies.events.recordQuietly('conversations', scope, message.conversation_id, [withSequence(event, applied)]);
   await repositories.conversations.showLastMessage(
     scope,
     message.conversation_id,

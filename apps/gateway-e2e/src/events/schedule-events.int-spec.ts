@@ -135,7 +135,7 @@ describe('scheduled message events', () => {
     expect(await eventsOfConversation(conversations.replyCancels)).toHaveLength(2);
   });
 
-  it('a tester customer reply cancels it too, answering the cancellation: recorded before the message it answers', async () => {
+  it('a tester customer reply cancels it too, answering the cancellation: recorded before the message, sequenced after it as for a real reply', async () => {
     const tester = await business.nextClient().post('/tester/contacts', {});
     const conversation = tester.body.conversation.uuid as string;
     await business.nextClient().post('/tester/inbound', { conversation: { uuid: conversation }, text: 'first' });
@@ -143,8 +143,12 @@ describe('scheduled message events', () => {
     const reply = await business.nextClient().post('/tester/inbound', { conversation: { uuid: conversation }, text: 'cancel it' });
     expect(reply.body.cancelled_schedules).toEqual([uuid]);
     const events = await settledEvents(conversation, 4);
-    expect(typesOf(events)).toEqual(['conversation.created', 'message.received', 'scheduled_message.cancelled', 'message.received']);
-    expect(events[2]!.data).toEqual({ scheduled_message_uuid: uuid });
-    expect(events[3]!.data).toMatchObject({ body: 'cancel it', direction: 'inbound' });
+    // Sequence follows the changes: the message's update took its number before the cancellation.
+    expect(typesOf(events)).toEqual(['conversation.created', 'message.received', 'message.received', 'scheduled_message.cancelled']);
+    const [replyEvent, cancellation] = [events[2]!, events[3]!];
+    expect(replyEvent.data).toMatchObject({ body: 'cancel it', direction: 'inbound' });
+    expect(cancellation.data).toEqual({ scheduled_message_uuid: uuid });
+    // Recorded first, so that the answer could name it.
+    expect(cancellation.created_at.getTime()).toBeLessThanOrEqual(replyEvent.created_at.getTime());
   });
 });

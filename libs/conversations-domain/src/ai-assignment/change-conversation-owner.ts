@@ -1,6 +1,6 @@
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
-import { type OutboxRecorder, assignmentParty, authorOf, outboxEntry } from '@cmsg/events';
+import { type OutboxRecorder, assignmentParty, authorOf, outboxEntry, withSequence } from '@cmsg/events';
 import type { ActionActor } from '../action-support/action-actor';
 import { MAX_CHANGE_ROUNDS } from '../conversation-change';
 import { repositories } from '../repositories';
@@ -40,7 +40,7 @@ export async function changeConversationOwner(
     const event = outboxEntry('conversation.assignment_changed', current._id, data, authorOf(actor), now);
     const changed = await repositories.conversations.changeOwner(scope, current._id, { from, to: aiEmployeeId, event, now });
     if (changed) {
-      await outbox.recordQuietly('conversations', scope, changed._id, [event]);
+      await outbox.recordQuietly('conversations', scope, changed._id, [withSequence(event, changed)]);
       return { changed: true, conversation: changed };
     }
     current = await reloadConversation(scope, current._id);

@@ -1,6 +1,6 @@
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
-import { type NamedObject, type OutboxRecorder, authorOf, mailboxParty, outboxEntry } from '@cmsg/events';
+import { type NamedObject, type OutboxRecorder, authorOf, mailboxParty, outboxEntry, withSequence } from '@cmsg/events';
 import type { AssignMailboxResponse } from '@cmsg/proto';
 import type { ActionActor } from '../action-support/action-actor';
 import { type AlreadyInStatePolicy, whenAlreadyInState } from '../action-support/already-in-state';
@@ -40,7 +40,7 @@ export async function assignMailbox(scope: BusinessScope, outbox: OutboxRecorder
     const event = outboxEntry('conversation.mailbox_changed', conversation._id, data, authorOf(command.actor), now);
     const changed = await repositories.conversations.changeMailbox(scope, conversation._id, { from, to: mailbox._id, event, now });
     if (changed) {
-      await outbox.recordQuietly('conversations', scope, changed._id, [event]);
+      await outbox.recordQuietly('conversations', scope, changed._id, [withSequence(event, changed)]);
       return response(false);
     }
     conversation = await reloadConversation(scope, conversation._id);

@@ -1,6 +1,6 @@
 import { CatalogError, isCatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
-import { type OutboxRecorder, authorOf, outboxEntry, tagsChangeData } from '@cmsg/events';
+import { type OutboxRecorder, authorOf, outboxEntry, withSequence, tagsChangeData } from '@cmsg/events';
 import type { ChangeTagsResponse, Tag } from '@cmsg/proto';
 import type { ActionActor } from '../action-support/action-actor';
 import type { AlreadyInStatePolicy } from '../action-support/already-in-state';
@@ -42,7 +42,7 @@ export async function changeTags(scope: BusinessScope, outbox: OutboxRecorder, c
         ? await repositories.conversations.addTags(scope, conversation._id, plan.toApply, event, now)
         : await repositories.conversations.removeTags(scope, conversation._id, plan.toApply, event, now);
     if (changed) {
-      await outbox.recordQuietly('conversations', scope, changed._id, [event]);
+      await outbox.recordQuietly('conversations', scope, changed._id, [withSequence(event, changed)]);
       return responseOf(scope, changed, plan.outcomes);
     }
     conversation = await reloadConversation(scope, conversation._id);

@@ -11,6 +11,20 @@ type Fields = Record<string, unknown>;
 /** How many of the last counted inbound messages a conversation remembers (redeliveries come within minutes). */
 const RECENT_INBOUND_MESSAGES = 100;
 
+/**
+ * A change of the conversation that pushes an outbox entry takes its event's sequence in the same
+ * update: the conversation it answers holds that sequence in event_sequence (docs/events.md, Sequence).
+ */
+const TAKE_EVENT_SEQUENCE = { event_sequence: 1 } as const;
+
+/**
+ * What a change answers: the conversation without its outbox (the writer holds the entry it pushed).
+ * On the local stand-in the projection also matters for correctness: it answers a copy taken under
+ * the collection's lock, where without one a concurrent update could show in the answer, and with
+ * it another change's event sequence (docs/data-layer.md, "The local server").
+ */
+const CHANGED_CONVERSATION = { new: true, projection: { outbox: 0 } } as const;
+
 /** Large arrays a list page never shows. */
 const LIST_PROJECTION = { outbox: 0, recent_inbound_message_ids: 0, awaiting_media_message_ids: 0 } as const;
 
@@ -63,9 +77,10 @@ export interface InboundMessageApplied {
 /**
  * The conversations collection. Owner, inbox status, mailbox and tags change by one update of the
  * conversation whose filter holds what the change replaces, with the change's outbox entry pushed
- * in the same update (docs/data-layer.md, "Writes"; docs/events.md): such a method answers the
- * conversation after the change, or null when it no longer held that value (another change came
- * first, or there is no such conversation). The outbox itself is emptied through OutboxRepository.
+ * in the same update (docs/data-layer.md, "Writes"; docs/events.md), which also takes the entry's
+ * event sequence: such a method answers the conversation after the change (its event_sequence is
+ * the entry's), or null when it no longer held that value (another change came first, or there is
+ * no such conversation). The outbox itself is emptied through OutboxRepository.
  */
 export class ConversationRepository extends TenantRepository<ConversationEntity> {
   constructor() {
@@ -118,8 +133,8 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
   addTags(scope: BusinessScope, id: string, tagIds: readonly string[], event: OutboxEntry, now: Date): Promise<ConversationEntity | null> {
     return ConversationModel.findOneAndUpdate(
       scopedFilter(scope, { _id: id, tag_ids: { $nin: [...tagIds] } }),
-      { $addToSet: { tag_ids: { $each: [...tagIds] } }, $push: { outbox: event }, $set: { updated_at: now } },
-      { new: true },
+      { $addToSet: { tag_ids: { $each: [...tagIds] } }, $push: { outbox: event }, $set: { updated_at: now }, $inc: { ...TAKE_EVENT_SEQUENCE } },
+      { ...CHANGED_CONVERSATION },
     )
       .lean<ConversationEntity>()
       .exec();
@@ -129,8 +144,8 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
   removeTags(scope: BusinessScope, id: string, tagIds: readonly string[], event: OutboxEntry, now: Date): Promise<ConversationEntity | null> {
     return ConversationModel.findOneAndUpdate(
       scopedFilter(scope, { _id: id, tag_ids: { $all: [...tagIds] } }),
-      { $pull: { tag_ids: { $in: [...tagIds] } }, $push: { outbox: event }, $set: { updated_at: now } },
-      { new: true },
+      { $pull: { tag_ids: { $in: [...tagIds] } }, $push: { outbox: event }, $set: { updated_at: now }, $inc: { ...TAKE_EVENT_SEQUENCE } },
+      { ...CHANGED_CONVERSATION },
     )
       .lean<ConversationEntity>()
       .exec();
@@ -147,14 +162,14 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
       {
         $set: { last_inbound_message_id: inbound.messageId, updated_at: inbound.now },
         $max: { last_inbound_at: inbound.sentAt },
-        $inc: { unread_count: 1, ...(inbound.awaitingMedia ? { media_awaiting_transcription: 1 } : {}) },
+        $inc: { unread_count: 1, ...TAKE_EVENT_SEQUENCE, ...(inbound.awaitingMedia ? { media_awaiting_transcription: 1 } : {}) },
         $push: {
           recent_inbound_message_ids: { $each: [inbound.messageId], $slice: -RECENT_INBOUND_MESSAGES },
           ...(inbound.awaitingMedia ? { awaiting_media_message_ids: inbound.messageId } : {}),
           outbox: inbound.event,
         },
       },
-      { new: true },
+      { ...CHANGED_CONVERSATION },
     )
       .lean<ConversationEntity>()
       .exec();
@@ -187,8 +202,9 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
 
 
   /**
-   * The next event sequence of the conversation ($inc of event_sequence): the sequence of the event
-   * being recorded. A recording that does not complete leaves its number unused (a gap).
+   * The next event sequence of the conversation ($inc of event_sequence): the sequence of an event
+   * whose change did not take one (an entry of another collection, or recorded by the relay). A
+   * recording that does not complete leaves its number unused (a gap).
    */
   async nextEventSequence(scope: BusinessScope, id: string): Promise<number | null> {
     const updated = await ConversationModel.findOneAndUpdate(scopedFilter(scope, { _id: id }), { $inc: { event_sequence: 1 } }, { new: true, projection: { event_sequence: 1 } })
@@ -203,7 +219,7 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
   }
 
   private change(scope: BusinessScope, filter: Fields, fields: Fields, change: { event: OutboxEntry; now: Date }): Promise<ConversationEntity | null> {
-    return ConversationModel.findOneAndUpdate(scopedFilter(scope, filter), { $set: { ...fields, updated_at: change.now }, $push: { outbox: change.event } }, { new: true })
+    return ConversationModel.findOneAndUpdate(scopedFilter(scope, filter), { $set: { ...fields, updated_at: change.now }, $push: { outbox: change.event }, $inc: { ...TAKE_EVENT_SEQUENCE } }, { ...CHANGED_CONVERSATION })
       .lean<ConversationEntity>()
       .exec();
   }

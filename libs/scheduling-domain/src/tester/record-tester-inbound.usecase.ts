@@ -1,7 +1,7 @@
 import { createAiRunCommand } from '@cmsg/conversation-commands';
 import { CatalogError } from '@cmsg/errors';
 import { type BusinessScope, ConversationRepository, MessageRepository, type ScheduledMessageRepository } from '@cmsg/dal';
-import { type OutboxRecorder, customerAuthor, customerNameOf, messageTimelineItem, outboxEntry } from '@cmsg/events';
+import { type OutboxRecorder, customerAuthor, customerNameOf, messageTimelineItem, outboxEntry, withSequence } from '@cmsg/events';
 import { currentRequestId } from '@cmsg/platform';
 import type { Caller, ConversationReference, TesterInbound } from '@cmsg/proto';
 import { randomUUID } from 'node:crypto';
@@ -56,7 +56,7 @@ export async function recordTesterInbound(
   // Cancelled here, before the message's event is recorded: recording it also announces the message
   // on conversation-events, whose consumer would otherwise cancel first and leave this answer empty.
   const cancelled = await cancelSchedulesOnCustomerReply(dependencies.repository, dependencies.events, scope, context.uuid, realNow, realNow);
-  if (applied) await dependencies.events.recordQuietly('conversations', scope, context.uuid, [event]);
+  if (applied) await dependencies.events.recordQuietly('conversations', scope, context.uuid, [withSequence(event, applied)]);
 
   let aiRunGroup: string | undefined;
   if (context.ai_employee_uuid && context.inbox_status !== 'pending') {
