@@ -24,15 +24,13 @@ export interface ResolvedConversation {
  * with `channel`, within that channel.
  */
 export async function resolveConversationReference(scope: BusinessScope, reference: ConversationReference): Promise<ResolvedConversation> {
-  const channelId = reference.channel === undefined ? undefined : await resolveChannelId(scope, reference.channel);
-
   if (reference.uuid !== undefined) {
-    const conversation = await repositories.conversations.findById(scope, reference.uuid);
-    if (!conversation || (channelId !== undefined && conversation.channel_id !== channelId)) throw notFound();
+    const conversation = await resolveConversation(scope, reference);
     const contact = await repositories.contacts.findById(scope, conversation.contact_id);
     if (!contact) throw notFound();
     return { conversation, contact };
   }
+  const channelId = reference.channel === undefined ? undefined : await resolveChannelId(scope, reference.channel);
   if (reference.chat_user_id !== undefined) {
     return conversationOfSingleContact(scope, { chat_user_id: reference.chat_user_id }, channelId, 'CHAT_USER_ID_AMBIGUOUS');
   }

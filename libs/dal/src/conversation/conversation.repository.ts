@@ -21,7 +21,7 @@ const TAKE_EVENT_SEQUENCE = { event_sequence: 1 } as const;
  * What a change answers: the conversation without its outbox (the writer holds the entry it pushed).
  * On the local stand-in the projection also matters for correctness: it answers a copy taken under
  * the collection's lock, where without one a concurrent update could show in the answer, and with
- * it another change's event sequence (docs/data-layer.md, "The local server").
+ * it another change's event sequence (docs/data-layer.md, "The local server's planner").
  */
 const CHANGED_CONVERSATION = { new: true, projection: { outbox: 0 } } as const;
 
