@@ -31,9 +31,9 @@ interface LegacyConversationEvent {
 
 /**
  * Records one outbox entry, idempotently by its id (docs/events.md): the event (unless stored
- * already) with the sequence its change took or else the conversation's next one, the timeline row (insert-if-absent by the same
- * id), the fan-out to webhook endpoints, the conversation-events topic where a consumer reads the
- * type, then the entry leaves its document's outbox. The topic message and the sequence are
+ * already) with the sequence its change took or else the conversation's next one, the timeline
+ * row (insert-if-absent by the same id), the fan-out to webhook endpoints, the conversation-events
+ * topic where a consumer reads the type, then the entry leaves its document's outbox. The topic message and the sequence are
  * written while the row is; the event follows the row. Every step may run again (a writer and the
  * relay racing, a crash halfway) and yields one event and one row; a repeat spends a sequence
  * number that no event keeps (a gap).

@@ -1,4 +1,3 @@
-import type { Collection } from 'mongodb';
 import { type BusinessScope, scopedFilter } from '../shared/business-scope';
 import { insertIfAbsent } from '../shared/duplicate-key';
 import { TenantRepository } from '../shared/tenant-repository';
@@ -25,7 +24,7 @@ export class EventRepository extends TenantRepository<EventEntity> {
   /** Inserts the event unless one with its id exists: true when this call inserted it. */
   insertIfAbsent(event: EventEntity): Promise<boolean> {
     // Through the driver: `data` is stored exactly as built (mongoose would drop an empty object).
-    return insertIfAbsent(() => events().insertOne(event));
+    return insertIfAbsent(() => this.collection().insertOne(event));
   }
 
   /** One page of the business's events, oldest first (keyset on created_at, _id). */
@@ -37,8 +36,4 @@ export class EventRepository extends TenantRepository<EventEntity> {
     });
     return EventModel.find(filter).sort({ created_at: 1, _id: 1 }).limit(query.limit).lean<EventEntity[]>().exec();
   }
-}
-
-function events(): Collection<EventEntity> {
-  return EventModel.collection as unknown as Collection<EventEntity>;
 }

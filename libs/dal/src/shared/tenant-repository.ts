@@ -35,10 +35,6 @@ export abstract class TenantRepository<Entity extends { _id: string }> {
   }
 
   /**
-   * Whether the id belongs to another business: read only to choose the error code the catalog
-   * defines for it (TAG_BUSINESS_MISMATCH, CATEGORY_BUSINESS_MISMATCH), never to return data.
-   */
-  /**
    * Upserts documents keyed by their id within the business, so loading the same seed again
    * creates nothing; an id that belongs to another business fails on the unique _id instead of
    * moving the document (UpsertConflictError).
@@ -50,12 +46,17 @@ export abstract class TenantRepository<Entity extends { _id: string }> {
     );
   }
 
-  protected collection(): Collection<Entity> {
-    return this.model.collection as unknown as Collection<Entity>;
-  }
-
+  /**
+   * Whether the id belongs to another business: read only to choose the error code the catalog
+   * defines for it (TAG_BUSINESS_MISMATCH, CATEGORY_BUSINESS_MISMATCH), never to return data.
+   */
   async existsInAnotherBusiness(scope: BusinessScope, id: string): Promise<boolean> {
     return (await this.model.exists({ _id: id, business_id: { $ne: scope.businessId } })) !== null;
+  }
+
+  /** The model's collection through the driver, typed as the repository's entity. */
+  protected collection(): Collection<Entity> {
+    return this.model.collection as unknown as Collection<Entity>;
   }
 }
 
