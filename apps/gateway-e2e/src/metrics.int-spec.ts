@@ -110,13 +110,17 @@ describe('Prometheus metrics of every app', () => {
     });
     expect(submitted.status).toBe(202);
 
+    const commands = { topic: /conversation-commands$/ };
+    // The runner counts each action as it ends and the Kafka handler once the group is done: wait for all three.
     const runner = await eventually(
       () => scrape('actions-runner'),
-      (samples) => total(samples, 'cmsg_action_duration_seconds_count', note) > total(before, 'cmsg_action_duration_seconds_count', note),
+      (samples) =>
+        total(samples, 'cmsg_action_duration_seconds_count', note) > total(before, 'cmsg_action_duration_seconds_count', note) &&
+        total(samples, 'cmsg_action_duration_seconds_count', { type: 'mark_pending' }) > total(before, 'cmsg_action_duration_seconds_count', { type: 'mark_pending' }) &&
+        total(samples, 'cmsg_kafka_handler_duration_seconds_count', commands) > total(before, 'cmsg_kafka_handler_duration_seconds_count', commands),
     );
     expect(total(runner, 'cmsg_action_duration_seconds_count', note)).toBe(total(before, 'cmsg_action_duration_seconds_count', note) + 1);
     expect(total(runner, 'cmsg_action_duration_seconds_count', { type: 'mark_pending' })).toBeGreaterThan(total(before, 'cmsg_action_duration_seconds_count', { type: 'mark_pending' }));
-    const commands = { topic: /conversation-commands$/ };
     expect(total(runner, 'cmsg_kafka_handler_duration_seconds_count', commands)).toBeGreaterThan(total(before, 'cmsg_kafka_handler_duration_seconds_count', commands));
     expect(runner.filter((sample) => sample.name === 'cmsg_kafka_consumer_lag' && /conversation-commands$/.test(sample.labels['topic'] ?? '') && sample.labels['group'])).not.toHaveLength(0);
     expect(has(runner, 'cmsg_webhook_backlog')).toBe(true);
