@@ -6,7 +6,6 @@ import {
   ConversationRepository,
   type EventEntity,
   EventRepository,
-  type OutboxEntry,
   type OutboxHolder,
   OutboxRepository,
   TimelineEventRepository,
