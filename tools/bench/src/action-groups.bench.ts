@@ -1,12 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { connectMongo, disconnectMongo } from '@cmsg/dal';
 import { type ApiClient, type BusinessSeedInput, LocalStack, createTestBusinessIn, minutesAgo, startFakes, uniquePhone } from '@cmsg/testing';
 import mongoose from 'mongoose';
 import { type BenchmarkModule, percentile } from './benchmark-module';
 import type { FiguresRecorder } from './figures-recorder';
+import { cpuSecondsByProcess, infraServerPids } from './process-cpu';
 
 interface Options {
   /** Target of the full-rate run, in actions per second (the half-rate run takes half). */
@@ -147,45 +146,9 @@ async function waitForGroups(businessId: string, uuids: string[], since: Date): 
   return { accepted, others: stored.length - accepted.length };
 }
 
-/** CPU time (user + system) of each process so far, in seconds, from /proc. */
-function cpuSeconds(pids: Record<string, number>): Record<string, number> {
-  const ticks = 100;
-  const seconds: Record<string, number> = {};
-  for (const [name, pid] of Object.entries(pids)) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      seconds[name] = (Number(fields[11]) + Number(fields[12])) / ticks;
-    } catch {
-      // Gone or not readable: left out.
-    }
-  }
-  return seconds;
-}
-
-/** The infrastructure servers by the port they listen on (read only: ss names the owning process). */
-function infraPids(env: Record<string, string>): Record<string, number> {
-  const ports: Record<string, string | undefined> = {
-    mongodb: new URL(env['MONGODB_URI']!).port,
-    kafka: env['KAFKA_BROKERS']?.split(',')[0]?.split(':')[1],
-    redis: env['REDIS_URL'] ? new URL(env['REDIS_URL']).port : undefined,
-  };
-  const pids: Record<string, number> = {};
-  for (const [name, port] of Object.entries(ports)) {
-    if (!port) continue;
-    try {
-      const line = execFileSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' });
-      const pid = /pid=(\d+)/.exec(line)?.[1];
-      if (pid) pids[name] = Number(pid);
-    } catch {
-      // No ss here: CPU of the servers is not reported.
-    }
-  }
-  return pids;
-}
-
 async function runAtRate(name: string, api: ApiClient, businessId: string, conversations: string[], actionsPerSecond: number, options: Options, pids: Record<string, number>, offset: number): Promise<RunFigures> {
   console.log(`\n${name}: ${actionsPerSecond} actions/s (${actionsPerSecond / ACTIONS_PER_GROUP} groups/s) for ${options.duration} s`);
-  const cpuBefore = cpuSeconds(pids);
+  const cpuBefore = cpuSecondsByProcess(pids);
   const benchCpuBefore = process.cpuUsage();
   const wallBefore = Date.now();
   const since = new Date(wallBefore - 1000);
@@ -197,7 +160,7 @@ async function runAtRate(name: string, api: ApiClient, businessId: string, conve
     since,
   );
   const wall = (Date.now() - wallBefore) / 1000;
-  const cpuAfter = cpuSeconds(pids);
+  const cpuAfter = cpuSecondsByProcess(pids);
   const benchCpu = process.cpuUsage(benchCpuBefore);
   const cpu: Record<string, number> = { 'load-generator': Math.round(((benchCpu.user + benchCpu.system) / 1e6 / wall) * 100) };
   for (const [name, seconds] of Object.entries(cpuAfter)) cpu[name] = Math.round(((seconds - (cpuBefore[name] ?? 0)) / wall) * 100);
@@ -288,7 +251,7 @@ async function runActionGroupsBenchmark(options: Options, recorder: FiguresRecor
     const business = await createTestBusinessIn(description, (seed) => {
       conversations = seedBusiness(seed, options.conversations);
     });
-    const pids = { ...description.pids, ...infraPids(description.env) };
+    const pids = { ...description.pids, ...infraServerPids(description.env) };
     console.log(`stack ${description.runId} ready; seeded ${conversations.length} conversations`);
     const runs: RunFigures[] = [];
     // Half rate first: a full-rate run the stack cannot keep up with leaves a backlog behind it.

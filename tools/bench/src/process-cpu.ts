@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 /** Linux reports process CPU time in clock ticks of 1/100 s (`getconf CLK_TCK`). */
@@ -31,4 +32,38 @@ export class CpuMeter {
   stop(): Record<string, number> {
     return Object.fromEntries(Object.entries(this.pids).map(([name, pid]) => [name, processCpuSeconds(pid) - (this.started.get(name) ?? 0)]));
   }
+}
+
+/** CPU seconds so far of each process still running; one that is gone or unreadable is left out. */
+export function cpuSecondsByProcess(pids: Readonly<Record<string, number>>): Record<string, number> {
+  const seconds: Record<string, number> = {};
+  for (const [name, pid] of Object.entries(pids)) {
+    try {
+      seconds[name] = processCpuSeconds(pid);
+    } catch {
+      // Gone or not readable: left out.
+    }
+  }
+  return seconds;
+}
+
+/** The infrastructure servers of a stack's environment by the port they listen on (ss names the owning process). */
+export function infraServerPids(env: Readonly<Record<string, string>>): Record<string, number> {
+  const ports: Record<string, string | undefined> = {
+    mongodb: env['MONGODB_URI'] ? new URL(env['MONGODB_URI']).port : undefined,
+    kafka: env['KAFKA_BROKERS']?.split(',')[0]?.split(':')[1],
+    redis: env['REDIS_URL'] ? new URL(env['REDIS_URL']).port : undefined,
+  };
+  const pids: Record<string, number> = {};
+  for (const [name, port] of Object.entries(ports)) {
+    if (!port) continue;
+    try {
+      const line = execFileSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' });
+      const pid = /pid=(\d+)/.exec(line)?.[1];
+      if (pid) pids[name] = Number(pid);
+    } catch {
+      // No ss here: CPU of the servers is not reported.
+    }
+  }
+  return pids;
 }

@@ -6,6 +6,7 @@ import { DateTime } from 'luxon';
 import mongoose from 'mongoose';
 import { type BenchmarkModule, integerOptions, percentile } from './benchmark-module';
 import type { FiguresRecorder } from './figures-recorder';
+import { cpuSecondsByProcess, infraServerPids } from './process-cpu';
 
 export interface ScheduledMessagesBenchmarkOptions {
   /** Schedules, one per conversation, all due in the same minute. */
@@ -63,6 +64,8 @@ export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBe
     }
     const scheduleUuids = byIndex.filter((uuid): uuid is string => uuid !== undefined);
 
+    const pids = { ...description.pids, 'scheduler-2': secondScheduler.pid ?? 0, ...infraServerPids(description.env) };
+    const cpuBefore = cpuSecondsByProcess(pids);
     const dueAt = DateTime.utc().startOf('minute').plus({ minutes: 1 }).toJSDate();
     await scheduledMessages().updateMany({ _id: { $in: scheduleUuids } }, { $set: { schedule_at: dueAt } });
     console.log(`all due at ${dueAt.toISOString()}`);
@@ -83,6 +86,7 @@ export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBe
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
     if (finished < scheduleUuids.length) finished = await countOutcomes(business.businessId);
+    const cpuAfter = cpuSecondsByProcess(pids);
 
     const sendsByIndex = new Map<number, number[]>();
     for (const send of fakes.cloudApi.sentMessages({ phone_number_id: phoneNumberId })) {
@@ -100,6 +104,10 @@ export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBe
     console.log(`reached the fake Cloud API: ${sendsByIndex.size}; more than once: ${twice}`);
     console.log(latenessLine('firing lateness (scheduler claimed and produced it)', firingLateness));
     console.log(latenessLine('delivery lateness (fake Cloud API received it)', deliveryLateness));
+    // Idle until the due minute, so this is the CPU of firing and delivering them.
+    const cpuMsPerSchedule = Object.entries(cpuAfter).map(([name, seconds]) => ({ name, ms: ((seconds - (cpuBefore[name] ?? 0)) * 1000) / Math.max(1, finished) }));
+    console.log(`CPU per finished schedule: ${cpuMsPerSchedule.map(({ name, ms }) => `${name} ${ms.toFixed(1)} ms`).join(', ')}`);
+    for (const { name, ms } of cpuMsPerSchedule) recorder.record(`cpu_ms_per_schedule_${name}`, ms, 'ms');
     for (const figure of [
       { name: 'schedules', unit: 'count', value: scheduleUuids.length },
       { name: 'finished', unit: 'count', value: finished },
