@@ -1,4 +1,4 @@
-import { integrationStack } from '@cmsg/testing';
+import { type PrometheusSample, integrationStack, parsePrometheusText, sampleTotal } from '@cmsg/testing';
 import {
   createSchedulingBusiness,
   humanSchedule,
@@ -16,36 +16,14 @@ import {
 const ZONE = 'America/Mexico_City';
 const APPS = ['gateway-1', 'gateway-2', 'conversations', 'scheduler', 'actions-runner'];
 
-/** One sample of the exposition text: `name{label="value",...} number`. */
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-async function scrape(app: string): Promise<Sample[]> {
+async function scrape(app: string): Promise<PrometheusSample[]> {
   const response = await fetch(integrationStack().metricsUrls[app]!);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toContain('text/plain');
-  return (await response.text())
-    .split('\n')
-    .filter((line) => line && !line.startsWith('#'))
-    .map((line) => {
-      const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)/.exec(line);
-      if (!match) throw new Error(`not a sample line: ${line}`);
-      const labels = Object.fromEntries([...(match[2] ?? '').matchAll(/([a-zA-Z_]+)="((?:[^"\\]|\\.)*)"/g)].map(([, key, value]) => [key!, value!]));
-      return { name: match[1]!, labels, value: Number(match[3]) };
-    });
+  return parsePrometheusText(await response.text());
 }
 
-/** The sum of the samples of a series whose labels include `labels`. */
-function total(samples: Sample[], name: string, labels: Record<string, string | RegExp> = {}): number {
-  return samples
-    .filter((sample) => sample.name === name && Object.entries(labels).every(([key, want]) => (typeof want === 'string' ? sample.labels[key] === want : want.test(sample.labels[key] ?? ''))))
-    .reduce((sum, sample) => sum + sample.value, 0);
-}
-
-const has = (samples: Sample[], name: string) => samples.some((sample) => sample.name === name);
+const has = (samples: PrometheusSample[], name: string) => samples.some((sample) => sample.name === name);
 
 async function eventually<Value>(read: () => Promise<Value>, done: (value: Value) => boolean, timeoutMs = 20_000): Promise<Value> {
   const deadline = Date.now() + timeoutMs;
@@ -71,7 +49,7 @@ describe('Prometheus metrics of every app', () => {
     for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'process_start_time_seconds', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_p99_seconds']) {
       expect({ app, name, present: has(samples, name) }).toEqual({ app, name, present: true });
     }
-    expect(total(samples, 'process_resident_memory_bytes')).toBeGreaterThan(10 * 1024 * 1024);
+    expect(sampleTotal(samples, 'process_resident_memory_bytes')).toBeGreaterThan(10 * 1024 * 1024);
   });
 
   it('HTTP requests by route template and status, gRPC calls by service, method and code, MongoDB commands and pool', async () => {
@@ -85,19 +63,19 @@ describe('Prometheus metrics of every app', () => {
     expect(missing.status).toBe(404);
 
     const gateway = await scrape('gateway-1');
-    expect(total(gateway, 'cmsg_http_requests_total', status) - total(gatewayBefore, 'cmsg_http_requests_total', status)).toBe(1);
-    expect(total(gateway, 'cmsg_http_requests_total', { ...status, code: '404' }) - total(gatewayBefore, 'cmsg_http_requests_total', { ...status, code: '404' })).toBe(1);
-    expect(total(gateway, 'cmsg_http_request_duration_seconds_count', { route: status.route })).toBeGreaterThan(total(gatewayBefore, 'cmsg_http_request_duration_seconds_count', { route: status.route }));
+    expect(sampleTotal(gateway, 'cmsg_http_requests_total', status) - sampleTotal(gatewayBefore, 'cmsg_http_requests_total', status)).toBe(1);
+    expect(sampleTotal(gateway, 'cmsg_http_requests_total', { ...status, code: '404' }) - sampleTotal(gatewayBefore, 'cmsg_http_requests_total', { ...status, code: '404' })).toBe(1);
+    expect(sampleTotal(gateway, 'cmsg_http_request_duration_seconds_count', { route: status.route })).toBeGreaterThan(sampleTotal(gatewayBefore, 'cmsg_http_request_duration_seconds_count', { route: status.route }));
 
     const services = await scrape('conversations');
-    expect(total(services, 'cmsg_grpc_server_requests_total', grpc)).toBeGreaterThan(total(conversationsBefore, 'cmsg_grpc_server_requests_total', grpc));
-    expect(total(services, 'cmsg_grpc_server_requests_total', { ...grpc, code: 'CONVERSATION_NOT_FOUND' })).toBeGreaterThan(
-      total(conversationsBefore, 'cmsg_grpc_server_requests_total', { ...grpc, code: 'CONVERSATION_NOT_FOUND' }),
+    expect(sampleTotal(services, 'cmsg_grpc_server_requests_total', grpc)).toBeGreaterThan(sampleTotal(conversationsBefore, 'cmsg_grpc_server_requests_total', grpc));
+    expect(sampleTotal(services, 'cmsg_grpc_server_requests_total', { ...grpc, code: 'CONVERSATION_NOT_FOUND' })).toBeGreaterThan(
+      sampleTotal(conversationsBefore, 'cmsg_grpc_server_requests_total', { ...grpc, code: 'CONVERSATION_NOT_FOUND' }),
     );
-    expect(total(services, 'cmsg_grpc_server_duration_seconds_count', { service: grpc.service })).toBeGreaterThan(0);
-    expect(total(services, 'cmsg_mongodb_operation_duration_seconds_count', { command: 'find' })).toBeGreaterThan(total(conversationsBefore, 'cmsg_mongodb_operation_duration_seconds_count', { command: 'find' }));
+    expect(sampleTotal(services, 'cmsg_grpc_server_duration_seconds_count', { service: grpc.service })).toBeGreaterThan(0);
+    expect(sampleTotal(services, 'cmsg_mongodb_operation_duration_seconds_count', { command: 'find' })).toBeGreaterThan(sampleTotal(conversationsBefore, 'cmsg_mongodb_operation_duration_seconds_count', { command: 'find' }));
     expect(has(services, 'cmsg_mongodb_pool_connections')).toBe(true);
-    expect(total(services, 'cmsg_mongodb_pool_connections', { state: 'idle' }) + total(services, 'cmsg_mongodb_pool_connections', { state: 'used' })).toBeGreaterThan(0);
+    expect(sampleTotal(services, 'cmsg_mongodb_pool_connections', { state: 'idle' }) + sampleTotal(services, 'cmsg_mongodb_pool_connections', { state: 'used' })).toBeGreaterThan(0);
     expect(has(services, 'cmsg_outbox_backlog')).toBe(true);
   });
 
@@ -115,13 +93,13 @@ describe('Prometheus metrics of every app', () => {
     const runner = await eventually(
       () => scrape('actions-runner'),
       (samples) =>
-        total(samples, 'cmsg_action_duration_seconds_count', note) > total(before, 'cmsg_action_duration_seconds_count', note) &&
-        total(samples, 'cmsg_action_duration_seconds_count', { type: 'mark_pending' }) > total(before, 'cmsg_action_duration_seconds_count', { type: 'mark_pending' }) &&
-        total(samples, 'cmsg_kafka_handler_duration_seconds_count', commands) > total(before, 'cmsg_kafka_handler_duration_seconds_count', commands),
+        sampleTotal(samples, 'cmsg_action_duration_seconds_count', note) > sampleTotal(before, 'cmsg_action_duration_seconds_count', note) &&
+        sampleTotal(samples, 'cmsg_action_duration_seconds_count', { type: 'mark_pending' }) > sampleTotal(before, 'cmsg_action_duration_seconds_count', { type: 'mark_pending' }) &&
+        sampleTotal(samples, 'cmsg_kafka_handler_duration_seconds_count', commands) > sampleTotal(before, 'cmsg_kafka_handler_duration_seconds_count', commands),
     );
-    expect(total(runner, 'cmsg_action_duration_seconds_count', note)).toBe(total(before, 'cmsg_action_duration_seconds_count', note) + 1);
-    expect(total(runner, 'cmsg_action_duration_seconds_count', { type: 'mark_pending' })).toBeGreaterThan(total(before, 'cmsg_action_duration_seconds_count', { type: 'mark_pending' }));
-    expect(total(runner, 'cmsg_kafka_handler_duration_seconds_count', commands)).toBeGreaterThan(total(before, 'cmsg_kafka_handler_duration_seconds_count', commands));
+    expect(sampleTotal(runner, 'cmsg_action_duration_seconds_count', note)).toBe(sampleTotal(before, 'cmsg_action_duration_seconds_count', note) + 1);
+    expect(sampleTotal(runner, 'cmsg_action_duration_seconds_count', { type: 'mark_pending' })).toBeGreaterThan(sampleTotal(before, 'cmsg_action_duration_seconds_count', { type: 'mark_pending' }));
+    expect(sampleTotal(runner, 'cmsg_kafka_handler_duration_seconds_count', commands)).toBeGreaterThan(sampleTotal(before, 'cmsg_kafka_handler_duration_seconds_count', commands));
     expect(runner.filter((sample) => sample.name === 'cmsg_kafka_consumer_lag' && /conversation-commands$/.test(sample.labels['topic'] ?? '') && sample.labels['group'])).not.toHaveLength(0);
     expect(has(runner, 'cmsg_webhook_backlog')).toBe(true);
   });
@@ -134,10 +112,10 @@ describe('Prometheus metrics of every app', () => {
     await waitForSchedule(created.body.data.uuid, isFinal);
 
     const scheduler = await scrape('scheduler');
-    expect(total(scheduler, 'cmsg_schedule_firing_lateness_seconds_count')).toBeGreaterThan(total(before, 'cmsg_schedule_firing_lateness_seconds_count'));
+    expect(sampleTotal(scheduler, 'cmsg_schedule_firing_lateness_seconds_count')).toBeGreaterThan(sampleTotal(before, 'cmsg_schedule_firing_lateness_seconds_count'));
     // makeDueNow put it one second in the past: it fires within the next polls.
-    expect(total(scheduler, 'cmsg_schedule_firing_lateness_seconds_sum') - total(before, 'cmsg_schedule_firing_lateness_seconds_sum')).toBeLessThan(30);
+    expect(sampleTotal(scheduler, 'cmsg_schedule_firing_lateness_seconds_sum') - sampleTotal(before, 'cmsg_schedule_firing_lateness_seconds_sum')).toBeLessThan(30);
     expect(scheduler.some((sample) => sample.name === 'cmsg_kafka_consumer_lag' && /conversation-events$/.test(sample.labels['topic'] ?? ''))).toBe(true);
-    expect(total(scheduler, 'cmsg_grpc_server_requests_total', { method: 'createScheduledMessage', code: 'OK' })).toBeGreaterThan(total(before, 'cmsg_grpc_server_requests_total', { method: 'createScheduledMessage', code: 'OK' }));
+    expect(sampleTotal(scheduler, 'cmsg_grpc_server_requests_total', { method: 'createScheduledMessage', code: 'OK' })).toBeGreaterThan(sampleTotal(before, 'cmsg_grpc_server_requests_total', { method: 'createScheduledMessage', code: 'OK' }));
   });
 });

@@ -29,3 +29,5 @@ export { startThrowawayRedisServer } from './servers/throwaway-redis-server';
 export type { ThrowawayRedisServer } from './servers/throwaway-redis-server';
 export { webhookFanOut } from './webhook-events';
 export type { FanOutEvent } from './webhook-events';
+export { parsePrometheusText, sampleTotal } from './prometheus-samples';
+export type { PrometheusSample } from './prometheus-samples';
