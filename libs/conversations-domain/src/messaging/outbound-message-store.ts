@@ -1,6 +1,6 @@
 import { CatalogError, isErrorCode } from '@cmsg/errors';
-import type { BusinessScope, MessageEntity, OutboxAuthor, OutboxEntry, StoredError } from '@cmsg/dal';
-import { type MessageItemSource, type OutboxRecorder, messageAuthorOf, messageTimelineItem, outboxEntry } from '@cmsg/events';
+import type { BusinessScope, LastMessage, MessageEntity, OutboxAuthor, OutboxEntry, StoredError } from '@cmsg/dal';
+import { type MessageItemSource, type OutboxRecorder, messageAuthorOf, messageTimelineItem, outboxEntry, withSequence } from '@cmsg/events';
 import { repositories } from '../repositories';
 
 import type { MessageAuthor } from './send-message.command';
@@ -76,11 +76,16 @@ export class OutboundMessageStore {
     return inserted;
   }
 
-  /** Answers the message as stored after the update. */
+  /**
+   * sending -> sent, then the message is shown on its conversation by the update that takes the
+   * sequence of its message.sent entry, recorded last. Answers the message as stored after the update.
+   */
   async markSent(message: NewOutboundMessage, providerMessageId: string, author: OutboxAuthor): Promise<StoredOutboundMessage | null> {
     const event = this.messageEvent('message.sent', itemSourceOf(message), author, { status: 'sent' });
     const stored = await repositories.messages.markSent(this.scope, message.id, providerMessageId, event);
-    if (stored) await this.outbox.recordQuietly('messages', this.scope, message.id, [event]);
+    if (!stored) return null;
+    const sequence = await repositories.conversations.showLastMessageTakingSequence(this.scope, stored.conversation_id, lastMessageOf(stored), new Date(this.realNow()));
+    await this.outbox.recordQuietly('messages', this.scope, message.id, [sequence === null ? event : withSequence(event, { event_sequence: sequence })]);
     return stored;
   }
 
@@ -121,12 +126,7 @@ export class OutboundMessageStore {
    * the window is untouched (only the customer opens it).
    */
   recordOnConversation(message: StoredOutboundMessage): Promise<void> {
-    return repositories.conversations.showLastMessage(
-      this.scope,
-      message.conversation_id,
-      { uuid: message._id, body: message.body ?? '', content_type: message.content_type, is_from_customer: false, created_at: message.created_at },
-      new Date(this.realNow()),
-    );
+    return repositories.conversations.showLastMessage(this.scope, message.conversation_id, lastMessageOf(message), new Date(this.realNow()));
   }
 
   /** sending -> failed with its message.status_updated entry, recorded when this call settled it. */
@@ -141,6 +141,10 @@ export class OutboundMessageStore {
   private messageEvent(type: 'message.sent' | 'message.status_updated', message: OutboundItemSource, author: OutboxAuthor, change: Partial<MessageItemSource>): OutboxEntry {
     return outboxEntry(type, message.conversation_id, messageTimelineItem({ ...message, ...change }, author), author, new Date(this.realNow()));
   }
+}
+
+function lastMessageOf(message: StoredOutboundMessage): LastMessage {
+  return { uuid: message._id, body: message.body ?? '', content_type: message.content_type, is_from_customer: false, created_at: message.created_at };
 }
 
 /** A message as its event items are built from it, with its conversation. */

@@ -93,9 +93,10 @@ async function deliverPart(store: OutboundMessageStore, claim: NewOutboundMessag
     if (!existing) throw new CatalogError('UPDATE_FAILED', 'The message could not be recorded; retry.');
     return finalOutcome(store, existing);
   }
+  // A sent message is shown on the conversation by markSent (the update that sequences its event).
   const stored = provider ? await callProvider(store, provider, claim, author) : await store.find(claim.id);
   if (!stored) throw new CatalogError('UPDATE_FAILED', 'The message could not be recorded; retry.');
-  await store.recordOnConversation(stored);
+  if (!provider) await store.recordOnConversation(stored);
   return stored;
 }
 

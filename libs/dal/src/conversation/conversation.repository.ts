@@ -190,14 +190,23 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
    * Showing the message shown already changes nothing (updated_at stays: a repeat is no change).
    */
   async showLastMessage(scope: BusinessScope, id: string, message: LastMessage, now: Date): Promise<void> {
-    await ConversationModel.updateOne(
-      scopedFilter(scope, {
-        _id: id,
-        'last_message.uuid': { $ne: message.uuid },
-        $or: [{ last_message: null }, { 'last_message.created_at': { $lte: message.created_at } }],
-      }),
-      { $set: { last_message: message, sort_at: message.created_at, ...(message.is_from_customer ? {} : { unread_count: 0 }), updated_at: now } },
-    );
+    await ConversationModel.updateOne(lastMessageFilter(scope, id, message), { $set: lastMessageFields(message, now) });
+  }
+
+  /**
+   * showLastMessage for a message whose event is recorded next: the same update also takes that
+   * event's sequence. Answers the sequence, or null when the message was not shown (a newer one is,
+   * or it is shown already), and the event then takes the conversation's next sequence.
+   */
+  async showLastMessageTakingSequence(scope: BusinessScope, id: string, message: LastMessage, now: Date): Promise<number | null> {
+    const shown = await ConversationModel.findOneAndUpdate(
+      lastMessageFilter(scope, id, message),
+      { $set: lastMessageFields(message, now), $inc: { ...TAKE_EVENT_SEQUENCE } },
+      { new: true, projection: { event_sequence: 1 } },
+    )
+      .lean<Pick<ConversationEntity, 'event_sequence'>>()
+      .exec();
+    return shown?.event_sequence ?? null;
   }
 
 
@@ -223,6 +232,19 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
       .lean<ConversationEntity>()
       .exec();
   }
+}
+
+/** The conversation, unless it shows this message or a newer one already. */
+function lastMessageFilter(scope: BusinessScope, id: string, message: LastMessage): Fields {
+  return scopedFilter(scope, {
+    _id: id,
+    'last_message.uuid': { $ne: message.uuid },
+    $or: [{ last_message: null }, { 'last_message.created_at': { $lte: message.created_at } }],
+  });
+}
+
+function lastMessageFields(message: LastMessage, now: Date): Fields {
+  return { last_message: message, sort_at: message.created_at, ...(message.is_from_customer ? {} : { unread_count: 0 }), updated_at: now };
 }
 
 /**

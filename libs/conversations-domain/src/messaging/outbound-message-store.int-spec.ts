@@ -1,0 +1,86 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import mongoose from 'mongoose';
+import { type OutboxEntry, businessScope, ensureIndexes } from '@cmsg/dal';
+import { type OutboxRecorder, SYSTEM_AUTHOR } from '@cmsg/events';
+import { repositories } from '../repositories';
+import { type NewOutboundMessage, OutboundMessageStore } from './outbound-message-store';
+
+/** The recorder port as the store calls it: the entries, in order, with the sequence a change took. */
+class CapturingOutbox implements OutboxRecorder {
+  readonly entries: (OutboxEntry & { sequence?: number })[] = [];
+
+  async recordQuietly(_collection: string, _scope: unknown, _documentId: string, entries: readonly OutboxEntry[]): Promise<void> {
+    this.entries.push(...entries);
+  }
+}
+
+/**
+ * A message settled as sent, against the real local MongoDB: the update that shows it on its
+ * conversation also takes its message.sent sequence (docs/events.md, "Sequence").
+ */
+describe('OutboundMessageStore.markSent', () => {
+  const scope = businessScope(randomUUID());
+  let outbox: CapturingOutbox;
+  let store: OutboundMessageStore;
+
+  beforeAll(async () => {
+    await mongoose.connect(process.env['MONGODB_URI'] ?? 'mongodb://127.0.0.1:27118/', { dbName: `outbound_it_${randomBytes(4).toString('hex')}`, serverSelectionTimeoutMS: 10_000 });
+    await ensureIndexes();
+  });
+
+  afterAll(async () => {
+    await mongoose.connection.dropDatabase();
+    await mongoose.disconnect();
+  });
+
+  beforeEach(() => {
+    outbox = new CapturingOutbox();
+    store = new OutboundMessageStore(scope, outbox, 60_000);
+  });
+
+  async function conversation(): Promise<string> {
+    const id = randomUUID();
+    const now = new Date();
+    expect(await repositories.conversations.createIfAbsent(scope, { _id: id, contact_id: randomUUID(), channel_id: 'c', sort_at: now, created_at: now, updated_at: now })).toBe(true);
+    return id;
+  }
+
+  function claim(conversationId: string, createdAt: Date): NewOutboundMessage {
+    return { id: randomUUID(), conversationId, operationId: randomUUID(), part: 0, parts: 1, author: { type: 'api_token' }, body: 'hello', contentType: 'text', createdAt, status: 'sending' };
+  }
+
+  async function sent(message: NewOutboundMessage): Promise<void> {
+    expect(await store.insert(message, SYSTEM_AUTHOR)).toBe(true);
+    expect(await store.markSent(message, `wamid.${randomUUID()}`, SYSTEM_AUTHOR)).toMatchObject({ _id: message.id, status: 'sent' });
+  }
+
+  it('shows the message on its conversation and records its message.sent entry with the sequence that update took', async () => {
+    const id = await conversation();
+    const first = claim(id, new Date(Date.now() - 1000));
+    const second = claim(id, new Date());
+    await sent(first);
+    await sent(second);
+
+    const stored = await repositories.conversations.findById(scope, id);
+    expect(stored?.last_message).toMatchObject({ uuid: second.id, is_from_customer: false });
+    expect(stored?.unread_count ?? 0).toBe(0);
+    expect(outbox.entries.map((entry) => [entry.type, entry.sequence])).toEqual([
+      ['message.sent', 1],
+      ['message.sent', 2],
+    ]);
+    expect(stored?.event_sequence).toBe(2);
+  });
+
+  it('a message older than the one shown leaves the conversation as it is and takes no sequence (the recorder takes the next one)', async () => {
+    const id = await conversation();
+    const newer = claim(id, new Date());
+    const older = claim(id, new Date(Date.now() - 60_000));
+    await sent(newer);
+    await sent(older);
+
+    const stored = await repositories.conversations.findById(scope, id);
+    expect(stored?.last_message?.uuid).toBe(newer.id);
+    expect(outbox.entries.map((entry) => entry.sequence)).toEqual([1, undefined]);
+    expect(stored?.event_sequence).toBe(1);
+  });
+});
