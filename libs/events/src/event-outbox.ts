@@ -24,17 +24,27 @@ export class EventOutbox {
   ) {}
 
   /**
-   * Records the entries a write just pushed, in order. Never fails the caller: the change is stored,
-   * and the relay records what this could not.
+   * Records the entries a write just pushed, in order, then takes the recorded ones out of the
+   * document's outbox in one update. Never fails the caller: the change is stored, and the relay
+   * records what this could not (an entry that failed and those after it, or all of them when the
+   * last update failed: recording is idempotent).
    */
   async recordQuietly(collection: OutboxCollection, scope: BusinessScope, documentId: string, entries: readonly OutboxEntry[]): Promise<void> {
+    const recorded: OutboxEntry[] = [];
     for (const entry of entries) {
       try {
-        await this.recorder.record(collection, scope, documentId, entry);
+        await this.recorder.recordKeepingEntry(scope, documentId, entry);
+        recorded.push(entry);
       } catch (error) {
         this.onRecordError(error, entry);
-        return;
+        break;
       }
+    }
+    if (recorded.length === 0) return;
+    try {
+      await this.outboxes.pull(collection, scope, documentId, recorded.map((entry) => entry.id));
+    } catch (error) {
+      this.onRecordError(error, recorded[recorded.length - 1]!);
     }
   }
 

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { CommandStartedEvent } from 'mongodb';
 import mongoose from 'mongoose';
 import type { ConversationEventEnvelope } from '@cmsg/conversation-commands';
 import {
@@ -23,9 +24,11 @@ import { SYSTEM_AUTHOR, type SequencedEntry, outboxEntry, withSequence } from '.
 class RecordingFanOut implements Pick<EventFanOut, 'fanOut'> {
   readonly calls: FanOutEvent[] = [];
   failing = false;
+  /** Events whose fan-out fails, by id. */
+  readonly failingFor = new Set<string>();
 
   async fanOut(event: FanOutEvent): Promise<number> {
-    if (this.failing) throw new Error('webhook store unavailable');
+    if (this.failing || this.failingFor.has(event._id)) throw new Error('webhook store unavailable');
     this.calls.push(event);
     return 0;
   }
@@ -57,7 +60,11 @@ describe('EventRecorder', () => {
   const errors: unknown[] = [];
 
   beforeAll(async () => {
-    await mongoose.connect(process.env['MONGODB_URI'] ?? 'mongodb://127.0.0.1:27118/', { dbName: `events_it_${randomBytes(4).toString('hex')}`, serverSelectionTimeoutMS: 10_000 });
+    await mongoose.connect(process.env['MONGODB_URI'] ?? 'mongodb://127.0.0.1:27118/', {
+      dbName: `events_it_${randomBytes(4).toString('hex')}`,
+      serverSelectionTimeoutMS: 10_000,
+      monitorCommands: true,
+    });
     await ensureIndexes();
     await new BusinessRepository().upsertFromSeed({ id: businessId, slug: 'Recorder-Biz', name: 'Recorder', timeZone: 'UTC', visionWalletTokens: 0, paymentProfile: null }, new Date());
   });
@@ -192,6 +199,34 @@ describe('EventRecorder', () => {
     expect(stored).toEqual([firstTry]);
     expect(fanOut.calls.map((call) => [call._id, call.sequence])).toEqual([[entry.id, firstTry!.sequence]]);
     expect(await outboxOf(id)).toEqual([]);
+  });
+
+  it("a write's entries leave its outbox in one update once recorded; one that fails stays there with those after it, for the relay", async () => {
+    const updatesOfConversations = () => {
+      const updates: unknown[] = [];
+      const listener = (event: CommandStartedEvent) => {
+        if (event.commandName === 'update' && event.command['update'] === 'conversations') updates.push(event.command);
+      };
+      mongoose.connection.getClient().on('commandStarted', listener);
+      return { updates, stop: () => mongoose.connection.getClient().off('commandStarted', listener) };
+    };
+
+    const id = await conversation();
+    const entries = [await tagChange(id), await tagChange(id), await tagChange(id)];
+    const watched = updatesOfConversations();
+    await outbox.recordQuietly('conversations', scope, id, entries);
+    watched.stop();
+    expect(watched.updates).toHaveLength(1);
+    expect(await outboxOf(id)).toEqual([]);
+    expect((await storedEvents(id)).map((event) => event._id).sort()).toEqual(entries.map((entry) => entry.id).sort());
+
+    const other = await conversation();
+    const [first, second, third] = [await tagChange(other), await tagChange(other), await tagChange(other)];
+    fanOut.failingFor.add(second.id);
+    await outbox.recordQuietly('conversations', scope, other, [first, second, third]);
+    expect(errors).toHaveLength(1);
+    expect(fanOut.calls.filter((call) => call.conversation_id === other).map((call) => call._id)).toEqual([first.id]);
+    expect((await outboxOf(other)).map((entry) => entry.id)).toEqual([second.id, third.id]);
   });
 
   it('sequences increase per conversation in recording order, each conversation its own', async () => {

@@ -48,12 +48,17 @@ export class EventRecorder {
 
   /** A SequencedEntry keeps the sequence its change took; any other entry takes the conversation's next one. */
   async record(collection: OutboxCollection, scope: BusinessScope, documentId: string, entry: OutboxEntry | SequencedEntry): Promise<void> {
+    await this.recordKeepingEntry(scope, documentId, entry);
+    await this.outboxes.pull(collection, scope, documentId, [entry.id]);
+  }
+
+  /** record() leaving the entry in its document's outbox, for a caller that takes several out in one update. */
+  async recordKeepingEntry(scope: BusinessScope, documentId: string, entry: OutboxEntry | SequencedEntry): Promise<void> {
     if (isLegacy(entry)) {
       await this.dependencies.bus.publish(documentId, { id: entry.id, type: entry.type, created_at: entry.created_at.toISOString(), data: entry.payload });
     } else {
       await this.recordEntry(scope, entry);
     }
-    await this.outboxes.pull(collection, scope, documentId, [entry.id]);
   }
 
   private async recordEntry(scope: BusinessScope, entry: OutboxEntry): Promise<void> {
