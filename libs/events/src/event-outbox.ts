@@ -24,28 +24,11 @@ export class EventOutbox {
   ) {}
 
   /**
-   * Records the entries a write just pushed, in order, then takes the recorded ones out of the
-   * document's outbox in one update. Never fails the caller: the change is stored, and the relay
-   * records what this could not (an entry that failed and those after it, or all of them when the
-   * last update failed: recording is idempotent).
+   * Records the entries a write just pushed (recordInOrder). Never fails the caller: the change is
+   * stored, and the relay records what this could not.
    */
   async recordQuietly(collection: OutboxCollection, scope: BusinessScope, documentId: string, entries: readonly OutboxEntry[]): Promise<void> {
-    const recorded: OutboxEntry[] = [];
-    for (const entry of entries) {
-      try {
-        await this.recorder.recordKeepingEntry(scope, documentId, entry);
-        recorded.push(entry);
-      } catch (error) {
-        this.onRecordError(error, entry);
-        break;
-      }
-    }
-    if (recorded.length === 0) return;
-    try {
-      await this.outboxes.pull(collection, scope, documentId, recorded.map((entry) => entry.id));
-    } catch (error) {
-      this.onRecordError(error, recorded[recorded.length - 1]!);
-    }
+    await this.recordInOrder(collection, scope, documentId, entries);
   }
 
   /**
@@ -64,17 +47,35 @@ export class EventOutbox {
     let recorded = 0;
     for (const holder of holders) {
       const stale = holder.outbox.filter((entry) => entry.created_at < before).sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
-      for (const entry of stale) {
-        try {
-          await this.recorder.record(collection, businessScope(holder.business_id), holder._id, entry);
-          recorded += 1;
-        } catch (error) {
-          // The document's later entries wait for the next pass: they keep their order.
-          this.onRecordError(error, entry);
-          break;
-        }
-      }
+      recorded += await this.recordInOrder(collection, businessScope(holder.business_id), holder._id, stale);
     }
     return recorded;
+  }
+
+  /**
+   * Records a document's entries in order, then takes the recorded ones out of its outbox in one
+   * update. An entry that fails is reported and stops the rest: they wait for the relay's next pass
+   * and keep their order (recording is idempotent, so a failed last update only means recording
+   * them again). Answers how many left the outbox.
+   */
+  private async recordInOrder(collection: OutboxCollection, scope: BusinessScope, documentId: string, entries: readonly OutboxEntry[]): Promise<number> {
+    const recorded: OutboxEntry[] = [];
+    for (const entry of entries) {
+      try {
+        await this.recorder.recordKeepingEntry(scope, documentId, entry);
+        recorded.push(entry);
+      } catch (error) {
+        this.onRecordError(error, entry);
+        break;
+      }
+    }
+    if (recorded.length === 0) return 0;
+    try {
+      await this.outboxes.pull(collection, scope, documentId, recorded.map((entry) => entry.id));
+      return recorded.length;
+    } catch (error) {
+      this.onRecordError(error, recorded[recorded.length - 1]!);
+      return 0;
+    }
   }
 }
