@@ -46,7 +46,7 @@ describe('OutboundMessageStore.markSent', () => {
   }
 
   function claim(conversationId: string, createdAt: Date): NewOutboundMessage {
-    return { id: randomUUID(), conversationId, operationId: randomUUID(), part: 0, parts: 1, author: { type: 'api_token' }, body: 'hello', contentType: 'text', createdAt, status: 'sending' };
+    return { id: randomUUID(), conversationId, operationId: randomUUID(), part: 0, parts: 1, author: { type: 'api_token', uuid: randomUUID() }, body: 'hello', contentType: 'text', createdAt, status: 'sending' };
   }
 
   async function sent(message: NewOutboundMessage): Promise<void> {
