@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { connectMongo, disconnectMongo } from '@cmsg/dal';
 import { type ApiClient, type BusinessSeedInput, LocalStack, createTestBusinessIn, minutesAgo, startFakes, uniquePhone } from '@cmsg/testing';
 import mongoose from 'mongoose';
+import { reportCallsPerUnit, scrapeAppMetrics } from './app-metrics';
 import { type BenchmarkModule, percentile } from './benchmark-module';
 import type { FiguresRecorder } from './figures-recorder';
 import { cpuSecondsByProcess, infraServerPids } from './process-cpu';
@@ -259,8 +260,10 @@ async function runActionGroupsBenchmark(options: Options, recorder: FiguresRecor
       ['half rate', options.rate / 2],
       ['full rate', options.rate],
     ] as const) {
+      const metricsBefore = await scrapeAppMetrics(description.metricsUrls);
       const figures = await runAtRate(name, business.api, business.businessId, conversations, rate, options, pids, runs.length * 1_000_000);
       printRun(figures);
+      reportCallsPerUnit(metricsBefore, await scrapeAppMetrics(description.metricsUrls), figures.actions_completed, 'action', recorder, `${name}: `);
       runs.push(figures);
     }
     for (const run of runs) recordRun(recorder, run);

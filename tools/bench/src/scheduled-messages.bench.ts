@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { scheduleHistoryEntry } from '@cmsg/conversation-commands';
 import { ChannelRepository, ContactRepository, ConversationRepository, ScheduledMessageRepository, businessScope, connectMongo, disconnectMongo } from '@cmsg/dal';
-import { type ApiClient, AppProcess, LocalStack, type PrometheusSample, type TestBusiness, createTestBusinessIn, freePort, parsePrometheusText, startFakes } from '@cmsg/testing';
+import { type ApiClient, AppProcess, LocalStack, type TestBusiness, createTestBusinessIn, freePort, startFakes } from '@cmsg/testing';
 import { DateTime } from 'luxon';
 import mongoose from 'mongoose';
+import { reportCallsPerUnit, scrapeAppMetrics } from './app-metrics';
 import { type BenchmarkModule, integerOptions, percentile } from './benchmark-module';
 import type { FiguresRecorder } from './figures-recorder';
 import { cpuSecondsByProcess, infraServerPids } from './process-cpu';
@@ -66,7 +67,7 @@ export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBe
 
     const pids = { ...description.pids, 'scheduler-2': secondScheduler.pid ?? 0, ...infraServerPids(description.env) };
     const cpuBefore = cpuSecondsByProcess(pids);
-    const metricsBefore = await scrapeAll(description.metricsUrls);
+    const metricsBefore = await scrapeAppMetrics(description.metricsUrls);
     const dueAt = DateTime.utc().startOf('minute').plus({ minutes: 1 }).toJSDate();
     await scheduledMessages().updateMany({ _id: { $in: scheduleUuids } }, { $set: { schedule_at: dueAt } });
     console.log(`all due at ${dueAt.toISOString()}`);
@@ -88,7 +89,7 @@ export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBe
     }
     if (finished < scheduleUuids.length) finished = await countOutcomes(business.businessId);
     const cpuAfter = cpuSecondsByProcess(pids);
-    const metricsAfter = await scrapeAll(description.metricsUrls);
+    const metricsAfter = await scrapeAppMetrics(description.metricsUrls);
 
     const sendsByIndex = new Map<number, number[]>();
     for (const send of fakes.cloudApi.sentMessages({ phone_number_id: phoneNumberId })) {
@@ -110,16 +111,7 @@ export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBe
     const cpuMsPerSchedule = Object.entries(cpuAfter).map(([name, seconds]) => ({ name, ms: ((seconds - (cpuBefore[name] ?? 0)) * 1000) / Math.max(1, finished) }));
     console.log(`CPU per finished schedule: ${cpuMsPerSchedule.map(({ name, ms }) => `${name} ${ms.toFixed(1)} ms`).join(', ')}`);
     for (const { name, ms } of cpuMsPerSchedule) recorder.record(`cpu_ms_per_schedule_${name}`, ms, 'ms');
-    for (const [series, label, title, figure] of [
-      ['cmsg_mongodb_operation_duration_seconds_count', 'command', 'MongoDB commands', 'mongodb_commands'],
-      ['cmsg_grpc_server_requests_total', 'method', 'gRPC calls served', 'grpc_calls'],
-    ] as const) {
-      for (const [app, counts] of Object.entries(countsPerSchedule(metricsBefore, metricsAfter, series, label, finished))) {
-        const all = Object.values(counts).reduce((sum, count) => sum + count, 0);
-        console.log(`${title} per finished schedule, ${app}: ${all.toFixed(2)} (${Object.entries(counts).map(([key, count]) => `${key} ${count.toFixed(2)}`).join(', ')})`);
-        recorder.record(`${figure}_per_schedule_${app}`, all, 'count');
-      }
-    }
+    reportCallsPerUnit(metricsBefore, metricsAfter, finished, 'schedule', recorder);
     for (const figure of [
       { name: 'schedules', unit: 'count', value: scheduleUuids.length },
       { name: 'finished', unit: 'count', value: finished },
@@ -135,27 +127,6 @@ export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBe
     await stack.stop();
     await fakes.stop();
   }
-}
-
-async function scrapeAll(urls: Readonly<Record<string, string>>): Promise<Record<string, PrometheusSample[]>> {
-  const entries = await Promise.all(Object.entries(urls).map(async ([app, url]) => [app, parsePrometheusText(await (await fetch(url)).text())] as const));
-  return Object.fromEntries(entries);
-}
-
-/** By app, how much each value of `label` of a counter grew between two scrapes, per schedule (apps where it did not grow left out). */
-function countsPerSchedule(before: Record<string, PrometheusSample[]>, after: Record<string, PrometheusSample[]>, series: string, label: string, schedules: number): Record<string, Record<string, number>> {
-  const sums = (samples: readonly PrometheusSample[] = []) => {
-    const byValue = new Map<string, number>();
-    for (const sample of samples) if (sample.name === series) byValue.set(sample.labels[label] ?? '', (byValue.get(sample.labels[label] ?? '') ?? 0) + sample.value);
-    return byValue;
-  };
-  const result: Record<string, Record<string, number>> = {};
-  for (const [app, samples] of Object.entries(after)) {
-    const earlier = sums(before[app]);
-    const grown = [...sums(samples)].map(([key, value]) => [key, (value - (earlier.get(key) ?? 0)) / Math.max(1, schedules)] as const).filter(([, count]) => count > 0);
-    if (grown.length > 0) result[app] = Object.fromEntries(grown.sort(([, a], [, b]) => b - a));
-  }
-  return result;
 }
 
 /** The measured collection, read and re-pointed in bulk by the benchmark itself. */

@@ -1,0 +1,28 @@
+import { parsePrometheusText } from '@cmsg/testing';
+import { growthPerUnit } from './app-metrics';
+
+const scrape = (text: string) => parsePrometheusText(text);
+
+describe('growthPerUnit', () => {
+  it('answers, by app, how much each label value of a counter grew per unit, summed over its other labels, largest first', () => {
+    const before = {
+      conversations: scrape('cmsg_mongodb_operation_duration_seconds_count{command="find",collection="a"} 10\ncmsg_mongodb_operation_duration_seconds_count{command="insert"} 4\n'),
+      scheduler: scrape('cmsg_mongodb_operation_duration_seconds_count{command="find"} 7\n'),
+    };
+    const after = {
+      conversations: scrape(
+        [
+          'cmsg_mongodb_operation_duration_seconds_count{command="find",collection="a"} 30',
+          'cmsg_mongodb_operation_duration_seconds_count{command="find",collection="b"} 20',
+          'cmsg_mongodb_operation_duration_seconds_count{command="insert"} 14',
+          'cmsg_grpc_server_requests_total{method="sendMessage"} 99',
+        ].join('\n'),
+      ),
+      scheduler: scrape('cmsg_mongodb_operation_duration_seconds_count{command="find"} 7\n'),
+      gateway: scrape('cmsg_mongodb_operation_duration_seconds_count{command="update"} 5\n'),
+    };
+    const growth = growthPerUnit(before, after, 'cmsg_mongodb_operation_duration_seconds_count', 'command', 10);
+    expect(growth).toEqual({ conversations: { find: 4, insert: 1 }, gateway: { update: 0.5 } });
+    expect(Object.keys(growth['conversations']!)).toEqual(['find', 'insert']);
+  });
+});

@@ -1,0 +1,43 @@
+import { type PrometheusSample, parsePrometheusText } from '@cmsg/testing';
+import type { FiguresRecorder } from './figures-recorder';
+
+/** Each app's samples, by app name. */
+export type AppMetrics = Record<string, PrometheusSample[]>;
+
+export async function scrapeAppMetrics(urls: Readonly<Record<string, string>>): Promise<AppMetrics> {
+  const entries = await Promise.all(Object.entries(urls).map(async ([app, url]) => [app, parsePrometheusText(await (await fetch(url)).text())] as const));
+  return Object.fromEntries(entries);
+}
+
+/** By app, how much each value of `label` of a counter grew between two scrapes, per unit of work (apps where it did not grow left out). */
+export function growthPerUnit(before: AppMetrics, after: AppMetrics, series: string, label: string, units: number): Record<string, Record<string, number>> {
+  const sums = (samples: readonly PrometheusSample[] = []) => {
+    const byValue = new Map<string, number>();
+    for (const sample of samples) if (sample.name === series) byValue.set(sample.labels[label] ?? '', (byValue.get(sample.labels[label] ?? '') ?? 0) + sample.value);
+    return byValue;
+  };
+  const result: Record<string, Record<string, number>> = {};
+  for (const [app, samples] of Object.entries(after)) {
+    const earlier = sums(before[app]);
+    const grown = [...sums(samples)].map(([key, value]) => [key, (value - (earlier.get(key) ?? 0)) / Math.max(1, units)] as const).filter(([, count]) => count > 0);
+    if (grown.length > 0) result[app] = Object.fromEntries(grown.sort(([, a], [, b]) => b - a));
+  }
+  return result;
+}
+
+/**
+ * Prints, and records as `<prefix>mongodb_commands_per_<unit>_<app>` and `<prefix>grpc_calls_per_<unit>_<app>`,
+ * the MongoDB commands each app sent (by command) and the gRPC calls it served (by method) per unit of work.
+ */
+export function reportCallsPerUnit(before: AppMetrics, after: AppMetrics, units: number, unit: string, recorder: FiguresRecorder, prefix = ''): void {
+  for (const [series, label, title, figure] of [
+    ['cmsg_mongodb_operation_duration_seconds_count', 'command', 'MongoDB commands', 'mongodb_commands'],
+    ['cmsg_grpc_server_requests_total', 'method', 'gRPC calls served', 'grpc_calls'],
+  ] as const) {
+    for (const [app, counts] of Object.entries(growthPerUnit(before, after, series, label, units))) {
+      const all = Object.values(counts).reduce((sum, count) => sum + count, 0);
+      console.log(`${prefix}${title} per ${unit}, ${app}: ${all.toFixed(2)} (${Object.entries(counts).map(([key, count]) => `${key} ${count.toFixed(2)}`).join(', ')})`);
+      recorder.record(`${prefix}${figure}_per_${unit}_${app}`, all, 'count');
+    }
+  }
+}
