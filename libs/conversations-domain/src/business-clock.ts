@@ -11,6 +11,11 @@ export async function loadBusinessClock(scope: BusinessScope): Promise<BusinessC
   return clockOf(await loadBusiness(scope));
 }
 
+/** The offset of the clock a conversation lives on: only a tester conversation lives on the business's virtual clock, so no other reads the business. */
+export async function conversationClockOffsetMs(scope: BusinessScope, isTester: boolean): Promise<number> {
+  return isTester ? (await loadBusinessClock(scope)).testerClockOffsetMs : 0;
+}
+
 /** The business of the caller (the conversation context needs its clock and its vision wallet in one read). */
 export async function loadBusiness(scope: BusinessScope): Promise<BusinessEntity> {
   const business = await repositories.businesses.findById(scope);

@@ -1,6 +1,6 @@
 import type { BusinessScope } from '@cmsg/dal';
 import type { ConversationStatus } from '@cmsg/proto';
-import { loadBusinessClock } from './business-clock';
+import { conversationClockOffsetMs } from './business-clock';
 import { loadReferencedObjects, tagsOf } from './conversation-references';
 import { conversationNow, messagingWindow } from './messaging-window';
 import { type ConversationReference, resolveConversationReference } from './resolve-conversation-reference';
@@ -12,11 +12,7 @@ export async function getConversationStatus(
   realNow: number = Date.now(),
 ): Promise<ConversationStatus> {
   const { conversation, contact } = await resolveConversationReference(scope, reference);
-  // Only a tester conversation lives on the business's virtual clock.
-  const [testerClockOffsetMs, objects] = await Promise.all([
-    conversation.is_tester ? loadBusinessClock(scope).then((clock) => clock.testerClockOffsetMs) : 0,
-    loadReferencedObjects(scope, [conversation]),
-  ]);
+  const [testerClockOffsetMs, objects] = await Promise.all([conversationClockOffsetMs(scope, conversation.is_tester), loadReferencedObjects(scope, [conversation])]);
   const now = conversationNow(conversation.is_tester, testerClockOffsetMs, realNow);
   const aiEmployee = objects.aiEmployee(conversation.ai_employee_id);
   const lastMessage = conversation.last_message;

@@ -84,8 +84,8 @@ export class OutboundMessageStore {
     const event = this.messageEvent('message.sent', itemSourceOf(message), author, { status: 'sent' });
     const stored = await repositories.messages.markSent(this.scope, message.id, providerMessageId, event);
     if (!stored) return null;
-    const sequence = await repositories.conversations.showLastMessageTakingSequence(this.scope, stored.conversation_id, lastMessageOf(stored), new Date(this.realNow()));
-    await this.outbox.recordQuietly('messages', this.scope, message.id, [sequence === null ? event : withSequence(event, { event_sequence: sequence })]);
+    const shown = await repositories.conversations.showLastMessageTakingSequence(this.scope, stored.conversation_id, lastMessageOf(stored), new Date(this.realNow()));
+    await this.outbox.recordQuietly('messages', this.scope, message.id, [shown ? withSequence(event, shown) : event]);
     return stored;
   }
 

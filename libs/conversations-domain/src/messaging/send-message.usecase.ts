@@ -3,7 +3,7 @@ import { CatalogError, isCatalogError } from '@cmsg/errors';
 import type { BusinessScope, OutboxAuthor } from '@cmsg/dal';
 import { type OutboxRecorder, messageAuthorOf } from '@cmsg/events';
 import type { SendMessageResponse, SentMessage } from '@cmsg/proto';
-import { loadBusinessClock } from '../business-clock';
+import { conversationClockOffsetMs } from '../business-clock';
 import { repositories } from '../repositories';
 import { conversationNow, messagingWindow } from '../messaging-window';
 import { resolveConversationReference, type StoredContact } from '../resolve-conversation-reference';
@@ -43,8 +43,7 @@ export async function sendMessage(scope: BusinessScope, command: SendMessageComm
 
   const { conversation, contact } = await resolveConversationReference(scope, command.conversation);
   const isTester = conversation.is_tester || contact.is_tester;
-  // Only a tester conversation lives on the business's virtual clock.
-  const testerClockOffsetMs = isTester ? (await loadBusinessClock(scope)).testerClockOffsetMs : 0;
+  const testerClockOffsetMs = await conversationClockOffsetMs(scope, isTester);
   const now = () => conversationNow(isTester, testerClockOffsetMs, realNow());
   const windowOpen = messagingWindow(conversation.last_inbound_at, now()).status === 'open';
   const context: SendContext = { scope, files: dependencies.files, conversation, contact, isTester, windowOpen };

@@ -25,6 +25,9 @@ const TAKE_EVENT_SEQUENCE = { event_sequence: 1 } as const;
  */
 const CHANGED_CONVERSATION = { new: true, projection: { outbox: 0 } } as const;
 
+/** What an update that only takes a sequence answers: the conversation's event_sequence after it. */
+const SEQUENCE_ONLY = { new: true, projection: { event_sequence: 1 } } as const;
+
 /** Large arrays a list page never shows. */
 const LIST_PROJECTION = { outbox: 0, recent_inbound_message_ids: 0, awaiting_media_message_ids: 0 } as const;
 
@@ -195,18 +198,13 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
 
   /**
    * showLastMessage for a message whose event is recorded next: the same update also takes that
-   * event's sequence. Answers the sequence, or null when the message was not shown (a newer one is,
-   * or it is shown already), and the event then takes the conversation's next sequence.
+   * event's sequence. Answers the conversation's event_sequence (the event's), or null when the
+   * message was not shown (a newer one is, or it is shown already): the event then takes the next.
    */
-  async showLastMessageTakingSequence(scope: BusinessScope, id: string, message: LastMessage, now: Date): Promise<number | null> {
-    const shown = await ConversationModel.findOneAndUpdate(
-      lastMessageFilter(scope, id, message),
-      { $set: lastMessageFields(message, now), $inc: { ...TAKE_EVENT_SEQUENCE } },
-      { new: true, projection: { event_sequence: 1 } },
-    )
+  showLastMessageTakingSequence(scope: BusinessScope, id: string, message: LastMessage, now: Date): Promise<Pick<ConversationEntity, 'event_sequence'> | null> {
+    return ConversationModel.findOneAndUpdate(lastMessageFilter(scope, id, message), { $set: lastMessageFields(message, now), $inc: { ...TAKE_EVENT_SEQUENCE } }, { ...SEQUENCE_ONLY })
       .lean<Pick<ConversationEntity, 'event_sequence'>>()
       .exec();
-    return shown?.event_sequence ?? null;
   }
 
 
@@ -216,7 +214,7 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
    * recording that does not complete leaves its number unused (a gap).
    */
   async nextEventSequence(scope: BusinessScope, id: string): Promise<number | null> {
-    const updated = await ConversationModel.findOneAndUpdate(scopedFilter(scope, { _id: id }), { $inc: { event_sequence: 1 } }, { new: true, projection: { event_sequence: 1 } })
+    const updated = await ConversationModel.findOneAndUpdate(scopedFilter(scope, { _id: id }), { $inc: { ...TAKE_EVENT_SEQUENCE } }, { ...SEQUENCE_ONLY })
       .lean<Pick<ConversationEntity, 'event_sequence'>>()
       .exec();
     return updated?.event_sequence ?? null;

@@ -36,7 +36,7 @@ export class OutboxRepository {
   /** Removes recorded entries from the document's outbox. */
   async pull(collection: OutboxCollection, scope: BusinessScope, documentId: string, entryIds: readonly string[]): Promise<void> {
     if (entryIds.length === 0) return;
-    // Through the driver: one pull per recorded entry, where mongoose's casting of the update is most of the CPU.
+    // Through the driver: one pull per recorded write, where mongoose's casting of the update is most of the CPU.
     const holders = MODELS[collection].collection as unknown as Collection<OutboxHolder>;
     await holders.updateOne(scopedFilter(scope, { _id: documentId }), { $pull: { outbox: { id: { $in: [...entryIds] } } } });
   }
