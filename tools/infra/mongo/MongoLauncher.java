@@ -1,7 +1,19 @@
 import de.bwaldvogel.mongo.MongoBackend;
+import de.bwaldvogel.mongo.MongoCollection;
+import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.MongoServer;
+import de.bwaldvogel.mongo.backend.Index;
+import de.bwaldvogel.mongo.backend.IndexKey;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
+import de.bwaldvogel.mongo.backend.h2.H2Database;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
+import de.bwaldvogel.mongo.bson.Document;
+import de.bwaldvogel.mongo.bson.ObjectId;
+import de.bwaldvogel.mongo.exception.KeyConstraintError;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
 
 /**
  * The local MongoDB stand-in: mongo-java-server on loopback, run by tools/infra/lib/mongo.sh in
@@ -10,6 +22,10 @@ import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
  * memory: nothing survives a stop (tests, benchmarks). h2: documents live in one H2 MVStore file
  * and survive a stop; the shutdown hook closes the store so the last writes are on disk.
  * The oplog is on either way: change streams need it.
+ *
+ * Both backends serve queries through UniqueKeyLookup (below): a filter that pins every key of a
+ * unique index is answered from that index, as MongoDB does (docs/data-layer.md, "The local
+ * server's planner").
  */
 public class MongoLauncher {
     public static void main(String[] args) {
@@ -18,8 +34,28 @@ public class MongoLauncher {
             System.exit(2);
         }
         MongoBackend backend = switch (args[0]) {
-            case "memory" -> new MemoryBackend();
-            case "h2" -> new H2Backend(args[3]);
+            case "memory" -> new MemoryBackend() {
+                @Override
+                public MemoryDatabase openOrCreateDatabase(String databaseName) {
+                    return new MemoryDatabase(databaseName, getCursorRegistry()) {
+                        @Override
+                        protected Index<Integer> openOrCreateUniqueIndex(String collection, String name, List<IndexKey> keys, boolean sparse) {
+                            return new UniqueKeyLookup<>(super.openOrCreateUniqueIndex(collection, name, keys, sparse), name, keys, sparse);
+                        }
+                    };
+                }
+            };
+            case "h2" -> new H2Backend(args[3]) {
+                @Override
+                protected MongoDatabase openOrCreateDatabase(String databaseName) {
+                    return new H2Database(databaseName, getMvStore(), getCursorRegistry()) {
+                        @Override
+                        protected Index<Object> openOrCreateUniqueIndex(String collection, String name, List<IndexKey> keys, boolean sparse) {
+                            return new UniqueKeyLookup<>(super.openOrCreateUniqueIndex(collection, name, keys, sparse), name, keys, sparse);
+                        }
+                    };
+                }
+            };
             default -> throw new IllegalArgumentException("unknown backend " + args[0] + " (memory or h2)");
         };
         MongoServer server = new MongoServer(backend);
@@ -28,4 +64,52 @@ public class MongoLauncher {
         Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown, "mongo-shutdown"));
         System.out.println("mongo-java-server (" + args[0] + " backend) listening on " + args[1] + ":" + args[2]);
     }
+}
+
+/**
+ * A unique index that also serves a filter pinning each of its keys to one plain value, whatever
+ * else the filter holds, as MongoDB's planner does: `{_id, business_id, status}` is one lookup in
+ * the `_id` index, then the whole filter is matched on the document found. mongo-java-server uses
+ * a unique index only when the filter's keys are exactly the index's keys and scans the collection
+ * for anything else, so every conditional update by id cost a scan. Answers do not change: the
+ * collection still matches the whole filter on every document the index yields, and a filter that
+ * pins the keys to one value can only match the one document holding that value.
+ * Everything else is the backend's own index.
+ */
+final class UniqueKeyLookup<P> extends Index<P> {
+    private final Index<P> index;
+
+    UniqueKeyLookup(Index<P> index, String name, List<IndexKey> keys, boolean sparse) {
+        super(name, keys, sparse);
+        this.index = index;
+    }
+
+    @Override
+    public boolean canHandle(Document query) {
+        return index.canHandle(query) || pinsEveryKey(query);
+    }
+
+    private boolean pinsEveryKey(Document query) {
+        for (String key : keys()) {
+            Object value = query.get(key);
+            // Operators, sub-documents and arrays have other meanings (and null also matches a missing field).
+            boolean plain = value instanceof String || value instanceof Number || value instanceof Boolean
+                || value instanceof UUID || value instanceof ObjectId || value instanceof Instant;
+            if (!plain) return false;
+        }
+        return true;
+    }
+
+    @Override public Iterable<P> getPositions(Document query) { return index.getPositions(query); }
+    @Override public P getPosition(Document document) { return index.getPosition(document); }
+    @Override public void checkAdd(Document document, MongoCollection<P> collection) { index.checkAdd(document, collection); }
+    @Override public void add(Document document, P position, MongoCollection<P> collection) { index.add(document, position, collection); }
+    @Override public P remove(Document document) { return index.remove(document); }
+    @Override public long getCount() { return index.getCount(); }
+    @Override public boolean isEmpty() { return index.isEmpty(); }
+    @Override public long getDataSize() { return index.getDataSize(); }
+    @Override public void checkUpdate(Document oldDocument, Document newDocument, MongoCollection<P> collection) { index.checkUpdate(oldDocument, newDocument, collection); }
+    @Override public void updateInPlace(Document oldDocument, Document newDocument, P position, MongoCollection<P> collection) throws KeyConstraintError { index.updateInPlace(oldDocument, newDocument, position, collection); }
+    @Override public void drop() { index.drop(); }
+    @Override public boolean isUnique() { return index.isUnique(); }
 }
