@@ -42,11 +42,9 @@ export const actionGroupSchema = new Schema(
   },
   documentOptions,
 );
-// Every read and write of one group: find, open, start, record, escalate (docs/data-layer.md).
+// Every read and write of one group: find, open, start, record, escalate, and the finish
+// conditional on `status: 'processing'` (docs/data-layer.md).
 actionGroupSchema.index({ business_id: 1, _id: 1 }, { unique: true });
-// The group's finish, conditional on `status: 'processing'`. Unique because _id is; the local
-// server serves a filter from an index only when its keys are exactly a unique index's keys.
-actionGroupSchema.index({ business_id: 1, _id: 1, status: 1 }, { unique: true });
 // Groups of a conversation, newest first (operations and support queries).
 actionGroupSchema.index({ business_id: 1, conversation_id: 1, created_at: -1 });
 // Outbox relay: groups with entries older than its delay, across businesses.

@@ -8,9 +8,8 @@ import { ScheduledMessageModel } from './scheduled-message.schema';
 /**
  * The key a schedule holds while it is its conversation's pending one. The business is part of
  * the value, so the one-field unique sparse index both keeps one pending schedule per conversation
- * and serves the tenant's lookup exactly: a compound sparse index would index every schedule on
- * MongoDB (a document is left out only when all its keys are missing), and the local server uses an
- * index only for a filter on exactly its keys.
+ * and serves the tenant's lookup: a compound sparse index would index every schedule on MongoDB (a
+ * document is left out only when all its keys are missing).
  */
 export function pendingConversationKey(scope: BusinessScope, conversationId: string): string {
   return `${scope.businessId}:${conversationId}`;
@@ -44,9 +43,9 @@ const DUE_FIELDS = { business_id: 1, conversation_id: 1, status: 1, is_tester: 1
 
 /**
  * Every query and write of scheduled_messages. Filters list the most selective key first: the local
- * server scans a collection for any filter that is not exactly a unique index's keys, and stops
- * checking a document at its first key that does not match. Methods named `...InAnyBusiness` span
- * businesses on purpose (the firer's).
+ * server scans a collection for a filter that pins no unique index, and stops checking a document at
+ * its first key that does not match. Methods named `...InAnyBusiness` span businesses on purpose
+ * (the firer's).
  */
 export class ScheduledMessageRepository {
   /** A schedule id is global (the unique _id): a reused one conflicts whichever business used it. */

@@ -61,12 +61,10 @@ export const scheduledMessageSchema = new Schema(
   },
   documentOptions,
 );
-// One schedule of a business: GET and DELETE, the executor's read.
+// One schedule of a business: GET and DELETE, the executor's read, and a transition of one schedule
+// from the state it leaves ({business_id, _id, status}: cancel and reassign from pending, the
+// executor's from firing and sending), which this index or _id serves.
 scheduledMessageSchema.index({ business_id: 1, _id: 1 }, { unique: true });
-// A transition of one schedule from the state it leaves (cancel and reassign from pending, the
-// executor's from firing and sending). The _id index serves these on MongoDB; the local server uses
-// an index only for a filter on exactly its keys (docs/data-layer.md).
-scheduledMessageSchema.index({ business_id: 1, _id: 1, status: 1 }, { unique: true });
 // One pending schedule per conversation, and the conversation's pending schedule (create, owner
 // changes, customer replies, the conversation context).
 scheduledMessageSchema.index({ pending_conversation_key: 1 }, { unique: true, sparse: true });

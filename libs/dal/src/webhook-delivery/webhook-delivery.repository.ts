@@ -93,8 +93,8 @@ export class WebhookDeliveryRepository {
 
   /**
    * Claims those of `due` still at the version read, each until `leaseUntil` (its due_at: a claim
-   * whose dispatcher dies is due again then), and answers the claimed deliveries. Index { _id, version }
-   * for each update, _id for the read.
+   * whose dispatcher dies is due again then), and answers the claimed deliveries. Index _id
+   * for each update and for the read.
    */
   async claimInAnyBusiness(due: readonly DueDelivery[], claimId: string, leaseUntil: Date): Promise<ClaimedDelivery[]> {
     if (due.length === 0) return [];
@@ -109,7 +109,7 @@ export class WebhookDeliveryRepository {
 
   /**
    * Records attempts' outcomes in one bulk write, each unless another write came first (the lease
-   * ran out, a redelivery). Index { _id, version } for each update.
+   * ran out, a redelivery). Index _id for each update.
    */
   async recordOutcomesInAnyBusiness(outcomes: readonly { claimed: ClaimedDelivery; outcome: AttemptOutcome }[]): Promise<void> {
     if (outcomes.length === 0) return;
@@ -117,7 +117,7 @@ export class WebhookDeliveryRepository {
     await WebhookDeliveryModel.bulkWrite(operations as unknown as AnyBulkWriteOperation[], { ordered: false });
   }
 
-  /** Gives up a claimed delivery without an attempt (its endpoint is gone or disabled). Index { _id, version }. */
+  /** Gives up a claimed delivery without an attempt (its endpoint is gone or disabled). Index _id. */
   async abandonInAnyBusiness(claimed: ClaimedDelivery, reason: string): Promise<void> {
     await WebhookDeliveryModel.updateOne(
       { _id: claimed.delivery._id, version: claimed.version },

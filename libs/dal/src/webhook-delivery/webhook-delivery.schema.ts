@@ -30,9 +30,6 @@ export const webhookDeliverySchema = new Schema(
 // already at their cap in this dispatcher (endpoint_id $nin, the range after the sort). Its
 // prefix counts the pending ones (cmsg_webhook_backlog).
 webhookDeliverySchema.index({ status: 1, due_at: 1, endpoint_id: 1 });
-// Claims and outcomes: a write conditional on the version it read. Unique because _id is; the local
-// server serves a filter from an index only when its keys are exactly a unique index's keys.
-webhookDeliverySchema.index({ _id: 1, version: 1 }, { unique: true });
 // GET /webhook-endpoints/{uuid}/deliveries, newest first, keyset before (created_at, _id).
 webhookDeliverySchema.index({ business_id: 1, endpoint_id: 1, created_at: -1, _id: -1 });
 // The same with ?status=; its prefix also serves stopping a disabled endpoint's pending deliveries.
