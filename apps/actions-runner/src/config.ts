@@ -4,13 +4,13 @@ import { z } from 'zod';
 const positiveInt = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
 
 const actionsRunnerConfigShape = {
-  GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50053'),
+  GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:15053'),
   GRPC_HEALTH_ADDRESS: configVars.grpcHealthAddress,
   MONGODB_URI: configVars.mongodbUri,
   CMSG_MONGO_SHAPE_LOG: configVars.mongoShapeLog,
   KAFKA_BROKERS: configVars.kafkaBrokers,
   KAFKA_TOPIC_PREFIX: configVars.kafkaTopicPrefix,
-  CONVERSATIONS_GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50051'),
+  CONVERSATIONS_GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:15051'),
   AI_BASE_URL: configVars.aiBaseUrl,
   AI_API_KEY: configVars.aiApiKey,
   /**

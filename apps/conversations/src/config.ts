@@ -2,7 +2,7 @@ import { configVars, grpcSecurityConfigShape, loadConfig } from '@cmsg/platform'
 import { z } from 'zod';
 
 export const config = loadConfig({
-  GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50051'),
+  GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:15051'),
   GRPC_HEALTH_ADDRESS: configVars.grpcHealthAddress,
   MONGODB_URI: configVars.mongodbUri,
   CMSG_MONGO_SHAPE_LOG: configVars.mongoShapeLog,

@@ -5,9 +5,9 @@ describe('loadGatewayConfig', () => {
     const config = loadGatewayConfig({});
     expect(config).toMatchObject({
       PORT: 8080,
-      CONVERSATIONS_GRPC_ADDRESS: '127.0.0.1:50051',
-      SCHEDULER_GRPC_ADDRESS: '127.0.0.1:50052',
-      ACTIONS_GRPC_ADDRESS: '127.0.0.1:50053',
+      CONVERSATIONS_GRPC_ADDRESS: '127.0.0.1:15051',
+      SCHEDULER_GRPC_ADDRESS: '127.0.0.1:15052',
+      ACTIONS_GRPC_ADDRESS: '127.0.0.1:15053',
       RATE_LIMIT_PER_MINUTE: 60,
       TOKEN_CACHE_TTL_MS: 4000,
     });

@@ -6,9 +6,9 @@ const MAX_TOKEN_CACHE_TTL_MS = 4000;
 
 const gatewayConfigShape = {
   PORT: configVars.port(8080),
-  CONVERSATIONS_GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50051'),
-  SCHEDULER_GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50052'),
-  ACTIONS_GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50053'),
+  CONVERSATIONS_GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:15051'),
+  SCHEDULER_GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:15052'),
+  ACTIONS_GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:15053'),
   REDIS_URL: configVars.redisUrl,
   KAFKA_BROKERS: configVars.kafkaBrokers,
   RATE_LIMIT_PER_MINUTE: configVars.rateLimitPerMinute,

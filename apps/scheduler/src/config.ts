@@ -6,13 +6,13 @@ import { z } from 'zod';
 const positiveInt = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
 
 const schedulerConfigShape = {
-  GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50052'),
+  GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:15052'),
   GRPC_HEALTH_ADDRESS: configVars.grpcHealthAddress,
   MONGODB_URI: configVars.mongodbUri,
   CMSG_MONGO_SHAPE_LOG: configVars.mongoShapeLog,
   KAFKA_BROKERS: configVars.kafkaBrokers,
   KAFKA_TOPIC_PREFIX: configVars.kafkaTopicPrefix,
-  CONVERSATIONS_GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:50051'),
+  CONVERSATIONS_GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:15051'),
   /** How often due schedules are looked for; a full batch is followed by another pass at once. */
   SCHEDULER_POLL_INTERVAL_MS: positiveInt(1_000, 50),
   /** A claim whose replica died before producing its commands is taken over after this long. */
