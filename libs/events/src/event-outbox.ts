@@ -62,7 +62,7 @@ export class EventOutbox {
     const recorded: OutboxEntry[] = [];
     for (const entry of entries) {
       try {
-        await this.recorder.recordKeepingEntry(scope, documentId, entry);
+        await this.recorder.record(scope, documentId, entry);
         recorded.push(entry);
       } catch (error) {
         this.onRecordError(error, entry);

@@ -131,8 +131,8 @@ describe('EventRecorder', () => {
   it('recording the same entry again changes nothing: one event, its sequence kept, one row; the fan-out sees the same event', async () => {
     const id = await conversation();
     const entry = await tagChange(id);
-    await recorder.record('conversations', scope, id, entry);
-    await recorder.record('conversations', scope, id, entry);
+    await outbox.recordQuietly('conversations', scope, id, [entry]);
+    await outbox.recordQuietly('conversations', scope, id, [entry]);
     const stored = await storedEvents(id);
     expect(stored).toHaveLength(1);
     expect(await rowsOf(id)).toHaveLength(1);
@@ -145,7 +145,7 @@ describe('EventRecorder', () => {
   it('ten recorders of one entry at once: one event and one row, and every fan-out carries the stored event', async () => {
     const id = await conversation();
     const entry = await tagChange(id);
-    await Promise.all(Array.from({ length: 10 }, () => recorder.record('conversations', scope, id, entry)));
+    await Promise.all(Array.from({ length: 10 }, () => outbox.recordQuietly('conversations', scope, id, [entry])));
     const stored = await storedEvents(id);
     expect(stored).toHaveLength(1);
     expect(await rowsOf(id)).toHaveLength(1);
@@ -258,7 +258,7 @@ describe('EventRecorder', () => {
     const id = await conversation();
     const scheduleId = randomUUID();
     const entry = outboxEntry('scheduled_message.created', id, { scheduled_message_uuid: scheduleId }, SYSTEM_AUTHOR, new Date());
-    await recorder.record('conversations', scope, id, entry);
+    await outbox.recordQuietly('conversations', scope, id, [entry]);
     expect(await storedEvents(id)).toEqual([]);
     expect(await rowsOf(id)).toEqual([expect.objectContaining({ _id: entry.id, event_type: 'schedule_created', data: { scheduled_message_uuid: scheduleId } })]);
     expect(fanOut.calls).toEqual([]);

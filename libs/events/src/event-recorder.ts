@@ -3,9 +3,7 @@ import {
   ConversationRepository,
   type EventEntity,
   EventRepository,
-  type OutboxCollection,
   type OutboxEntry,
-  OutboxRepository,
   TimelineEventRepository,
 } from '@cmsg/dal';
 import type { BusinessSlugs } from './business-slugs';
@@ -33,8 +31,9 @@ interface LegacyConversationEvent {
  * Records one outbox entry, idempotently by its id (docs/events.md): the event (unless stored
  * already) with the sequence its change took or else the conversation's next one, the timeline
  * row (insert-if-absent by the same id), the fan-out to webhook endpoints, the conversation-events
- * topic where a consumer reads the type, then the entry leaves its document's outbox. The topic message and the sequence are
- * written while the row is; the event follows the row. Every step may run again (a writer and the
+ * topic where a consumer reads the type. The topic message and the sequence are written while the
+ * row is; the event follows the row. The entry stays in its document's outbox: EventOutbox takes
+ * out what it recorded. Every step may run again (a writer and the
  * relay racing, a crash halfway) and yields one event and one row; a repeat spends a sequence
  * number that no event keeps (a gap).
  */
@@ -42,18 +41,11 @@ export class EventRecorder {
   private readonly events = new EventRepository();
   private readonly conversations = new ConversationRepository();
   private readonly timeline = new TimelineEventRepository();
-  private readonly outboxes = new OutboxRepository();
 
   constructor(private readonly dependencies: EventRecorderDependencies) {}
 
   /** A SequencedEntry keeps the sequence its change took; any other entry takes the conversation's next one. */
-  async record(collection: OutboxCollection, scope: BusinessScope, documentId: string, entry: OutboxEntry | SequencedEntry): Promise<void> {
-    await this.recordKeepingEntry(scope, documentId, entry);
-    await this.outboxes.pull(collection, scope, documentId, [entry.id]);
-  }
-
-  /** record() leaving the entry in its document's outbox, for a caller that takes several out in one update. */
-  async recordKeepingEntry(scope: BusinessScope, documentId: string, entry: OutboxEntry | SequencedEntry): Promise<void> {
+  async record(scope: BusinessScope, documentId: string, entry: OutboxEntry | SequencedEntry): Promise<void> {
     if (isLegacy(entry)) {
       await this.dependencies.bus.publish(documentId, { id: entry.id, type: entry.type, created_at: entry.created_at.toISOString(), data: entry.payload });
     } else {

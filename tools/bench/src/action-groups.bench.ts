@@ -6,7 +6,7 @@ import mongoose from 'mongoose';
 import { reportCallsPerUnit, scrapeAppMetrics } from './app-metrics';
 import { type BenchmarkModule, percentile } from './benchmark-module';
 import type { FiguresRecorder } from './figures-recorder';
-import { cpuSecondsByProcess, infraServerPids } from './process-cpu';
+import { CpuMeter, infraServerPids } from './process-cpu';
 
 interface Options {
   /** Target of the full-rate run, in actions per second (the half-rate run takes half). */
@@ -149,7 +149,8 @@ async function waitForGroups(businessId: string, uuids: string[], since: Date): 
 
 async function runAtRate(name: string, api: ApiClient, businessId: string, conversations: string[], actionsPerSecond: number, options: Options, pids: Record<string, number>, offset: number): Promise<RunFigures> {
   console.log(`\n${name}: ${actionsPerSecond} actions/s (${actionsPerSecond / ACTIONS_PER_GROUP} groups/s) for ${options.duration} s`);
-  const cpuBefore = cpuSecondsByProcess(pids);
+  const meter = new CpuMeter(pids);
+  meter.start();
   const benchCpuBefore = process.cpuUsage();
   const wallBefore = Date.now();
   const since = new Date(wallBefore - 1000);
@@ -161,10 +162,10 @@ async function runAtRate(name: string, api: ApiClient, businessId: string, conve
     since,
   );
   const wall = (Date.now() - wallBefore) / 1000;
-  const cpuAfter = cpuSecondsByProcess(pids);
+  const used = meter.stop();
   const benchCpu = process.cpuUsage(benchCpuBefore);
   const cpu: Record<string, number> = { 'load-generator': Math.round(((benchCpu.user + benchCpu.system) / 1e6 / wall) * 100) };
-  for (const [name, seconds] of Object.entries(cpuAfter)) cpu[name] = Math.round(((seconds - (cpuBefore[name] ?? 0)) / wall) * 100);
+  for (const [name, seconds] of Object.entries(used)) cpu[name] = Math.round((seconds / wall) * 100);
 
   const byUuid = new Map(stored.map((group) => [group._id, group]));
   const completion: number[] = [];

@@ -19,23 +19,23 @@ export function cpuSecondsOfStat(stat: string): number {
   return (utime + stime) / TICKS_PER_SECOND;
 }
 
-/** CPU seconds each named process used between `start()` and `stop()`. */
+/** CPU seconds each named process used between `start()` and `stop()`; one gone or unreadable at either end is left out. */
 export class CpuMeter {
-  private readonly started = new Map<string, number>();
+  private started: Record<string, number> = {};
 
   constructor(private readonly pids: Readonly<Record<string, number>>) {}
 
   start(): void {
-    for (const [name, pid] of Object.entries(this.pids)) this.started.set(name, processCpuSeconds(pid));
+    this.started = cpuSecondsByProcess(this.pids);
   }
 
   stop(): Record<string, number> {
-    return Object.fromEntries(Object.entries(this.pids).map(([name, pid]) => [name, processCpuSeconds(pid) - (this.started.get(name) ?? 0)]));
+    const stopped = Object.entries(cpuSecondsByProcess(this.pids)).filter(([name]) => name in this.started);
+    return Object.fromEntries(stopped.map(([name, seconds]) => [name, seconds - this.started[name]!]));
   }
 }
 
-/** CPU seconds so far of each process still running; one that is gone or unreadable is left out. */
-export function cpuSecondsByProcess(pids: Readonly<Record<string, number>>): Record<string, number> {
+function cpuSecondsByProcess(pids: Readonly<Record<string, number>>): Record<string, number> {
   const seconds: Record<string, number> = {};
   for (const [name, pid] of Object.entries(pids)) {
     try {

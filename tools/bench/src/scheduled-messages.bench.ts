@@ -7,7 +7,7 @@ import mongoose from 'mongoose';
 import { reportCallsPerUnit, scrapeAppMetrics } from './app-metrics';
 import { type BenchmarkModule, integerOptions, percentile } from './benchmark-module';
 import type { FiguresRecorder } from './figures-recorder';
-import { cpuSecondsByProcess, infraServerPids } from './process-cpu';
+import { CpuMeter, infraServerPids } from './process-cpu';
 
 export interface ScheduledMessagesBenchmarkOptions {
   /** Schedules, one per conversation, all due in the same minute. */
@@ -65,8 +65,8 @@ export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBe
     }
     const scheduleUuids = byIndex.filter((uuid): uuid is string => uuid !== undefined);
 
-    const pids = { ...description.pids, 'scheduler-2': secondScheduler.pid ?? 0, ...infraServerPids(description.env) };
-    const cpuBefore = cpuSecondsByProcess(pids);
+    const meter = new CpuMeter({ ...description.pids, 'scheduler-2': secondScheduler.pid ?? 0, ...infraServerPids(description.env) });
+    meter.start();
     const metricsBefore = await scrapeAppMetrics(description.metricsUrls);
     const dueAt = DateTime.utc().startOf('minute').plus({ minutes: 1 }).toJSDate();
     await scheduledMessages().updateMany({ _id: { $in: scheduleUuids } }, { $set: { schedule_at: dueAt } });
@@ -88,7 +88,7 @@ export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBe
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
     if (finished < scheduleUuids.length) finished = await countOutcomes(business.businessId);
-    const cpuAfter = cpuSecondsByProcess(pids);
+    const used = meter.stop();
     const metricsAfter = await scrapeAppMetrics(description.metricsUrls);
 
     const sendsByIndex = new Map<number, number[]>();
@@ -108,7 +108,7 @@ export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBe
     console.log(latenessLine('firing lateness (scheduler claimed and produced it)', firingLateness));
     console.log(latenessLine('delivery lateness (fake Cloud API received it)', deliveryLateness));
     // From before the due minute (the stack idles until then) to the last outcome: firing and delivering them.
-    const cpuMsPerSchedule = Object.entries(cpuAfter).map(([name, seconds]) => ({ name, ms: ((seconds - (cpuBefore[name] ?? 0)) * 1000) / Math.max(1, finished) }));
+    const cpuMsPerSchedule = Object.entries(used).map(([name, seconds]) => ({ name, ms: (seconds * 1000) / Math.max(1, finished) }));
     console.log(`CPU per finished schedule: ${cpuMsPerSchedule.map(({ name, ms }) => `${name} ${ms.toFixed(1)} ms`).join(', ')}`);
     for (const { name, ms } of cpuMsPerSchedule) recorder.record(`cpu_ms_per_schedule_${name}`, ms, 'ms');
     reportCallsPerUnit(metricsBefore, metricsAfter, finished, 'schedule', recorder);
