@@ -2,18 +2,24 @@ import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoCollection;
 import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.MongoServer;
+import de.bwaldvogel.mongo.backend.AbstractMongoBackend;
 import de.bwaldvogel.mongo.backend.Index;
 import de.bwaldvogel.mongo.backend.IndexKey;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.backend.h2.H2Database;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
+import de.bwaldvogel.mongo.bson.BsonTimestamp;
 import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.bson.ObjectId;
 import de.bwaldvogel.mongo.exception.KeyConstraintError;
+import de.bwaldvogel.mongo.oplog.Oplog;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The local MongoDB stand-in: mongo-java-server on loopback, run by tools/infra/lib/mongo.sh in
@@ -21,7 +27,7 @@ import java.util.UUID;
  *
  * memory: nothing survives a stop (tests, benchmarks). h2: documents live in one H2 MVStore file
  * and survive a stop; the shutdown hook closes the store so the last writes are on disk.
- * The oplog is on either way: change streams need it.
+ * The oplog is on either way (change streams need it) and capped, as MongoDB's is (OplogCap).
  *
  * Both backends serve queries through UniqueKeyLookup (below): a filter that pins every key of a
  * unique index is answered from that index, as MongoDB does (docs/data-layer.md, "The local
@@ -44,6 +50,11 @@ public class MongoLauncher {
                         }
                     };
                 }
+
+                @Override
+                protected Oplog createOplog() {
+                    return OplogCap.keep(this, super.createOplog());
+                }
             };
             case "h2" -> new H2Backend(args[3]) {
                 @Override
@@ -54,6 +65,11 @@ public class MongoLauncher {
                             return new UniqueKeyLookup<>(super.openOrCreateUniqueIndex(collection, name, keys, sparse), name, keys, sparse);
                         }
                     };
+                }
+
+                @Override
+                protected Oplog createOplog() {
+                    return OplogCap.keep(this, super.createOplog());
                 }
             };
             default -> throw new IllegalArgumentException("unknown backend " + args[0] + " (memory or h2)");
@@ -112,4 +128,51 @@ final class UniqueKeyLookup<P> extends Index<P> {
     @Override public void updateInPlace(Document oldDocument, Document newDocument, P position, MongoCollection<P> collection) throws KeyConstraintError { index.updateInPlace(oldDocument, newDocument, position, collection); }
     @Override public void drop() { index.drop(); }
     @Override public boolean isUnique() { return index.isUnique(); }
+}
+
+/**
+ * Keeps the oplog to its newest entries, as MongoDB keeps its oplog to a fixed size. The server's
+ * own oplog is a collection that every insert (with a whole copy of the document), update and
+ * delete appends to and nothing ever trims: the memory backend's heap and the H2 file grew with
+ * every write ever made, and a change stream reads the whole collection on each poll. A daemon
+ * thread checks the entry count every 2 s; above CMSG_MONGO_OPLOG_MAX_ENTRIES (default 100,000)
+ * it removes the oldest until half that many are left, so a trim (two passes over the entries)
+ * comes once per max/2 writes. A change stream resuming from an entry trimmed away misses what
+ * was trimmed, as on MongoDB when its oplog has rolled over.
+ */
+final class OplogCap {
+    private static final String TIMESTAMP = "ts";
+
+    private OplogCap() {}
+
+    /** Starts trimming the backend's oplog collection and answers the oplog unchanged. */
+    static Oplog keep(AbstractMongoBackend backend, Oplog oplog) {
+        String configured = System.getenv("CMSG_MONGO_OPLOG_MAX_ENTRIES");
+        int maxEntries = configured == null || configured.isBlank() ? 100_000 : Integer.parseInt(configured.trim());
+        if (maxEntries < 2) throw new IllegalArgumentException("CMSG_MONGO_OPLOG_MAX_ENTRIES must be at least 2, got " + configured);
+        @SuppressWarnings("unchecked")
+        MongoCollection<Document> entries = (MongoCollection<Document>) backend.resolveDatabase("local").resolveCollection("oplog.rs", true);
+        ScheduledExecutorService trimmer = Executors.newSingleThreadScheduledExecutor((task) -> {
+            Thread thread = new Thread(task, "oplog-trim");
+            thread.setDaemon(true);
+            return thread;
+        });
+        trimmer.scheduleWithFixedDelay(() -> {
+            try {
+                trim(entries, maxEntries);
+            } catch (RuntimeException error) {
+                System.err.println("oplog trim failed: " + error);
+            }
+        }, 2, 2, TimeUnit.SECONDS);
+        return oplog;
+    }
+
+    private static void trim(MongoCollection<Document> entries, int maxEntries) {
+        if (entries.count() <= maxEntries) return;
+        long[] times = entries.queryAllAsStream().mapToLong((entry) -> ((BsonTimestamp) entry.get(TIMESTAMP)).getValue()).sorted().toArray();
+        int removed = times.length - maxEntries / 2;
+        if (removed <= 0) return;
+        // Timestamps are unique and increasing: everything before the oldest kept entry goes.
+        entries.deleteDocuments(new Document(TIMESTAMP, new Document("$lt", new BsonTimestamp(times[removed]))), 0);
+    }
 }

@@ -28,11 +28,12 @@ export interface ThrowawayMongoServer {
  * `infra.sh mongo-up` with its own port and state directory, so it shares nothing with the
  * machine's servers; `stop()` sends SIGTERM through `infra.sh mongo-down` and removes the directory.
  */
-export async function startThrowawayMongoServer(backend: MongoBackend): Promise<ThrowawayMongoServer> {
+export async function startThrowawayMongoServer(backend: MongoBackend, settings: { oplogMaxEntries?: number } = {}): Promise<ThrowawayMongoServer> {
   const port = await freePort();
   const directory = mkdtempSync(path.join(tmpdir(), `cmsg-mongo-${backend}-`));
   // MONGODB_URI set (npm test exports it) would make infra.sh skip starting a server.
   const env: NodeJS.ProcessEnv = { ...process.env, CMSG_MONGO_BACKEND: backend, CMSG_MONGO_PORT: String(port), CMSG_MONGO_DIR: directory };
+  if (settings.oplogMaxEntries !== undefined) env['CMSG_MONGO_OPLOG_MAX_ENTRIES'] = String(settings.oplogMaxEntries);
   delete env['MONGODB_URI'];
   const infra = (command: string) => execFileSync('bash', [path.join(WORKSPACE_ROOT, 'tools/infra/infra.sh'), command], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const started = Date.now();
