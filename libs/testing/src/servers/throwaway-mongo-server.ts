@@ -21,6 +21,8 @@ export interface ThrowawayMongoServer {
   pause(): void;
   /** SIGCONT after pause(). */
   resume(): void;
+  /** `mongo-down` then `mongo-up` on the same port and state directory (a new pid). */
+  restart(): void;
   stop(): void;
 }
 
@@ -44,11 +46,14 @@ export async function startThrowawayMongoServer(backend: MongoBackend, settings:
     throw error;
   }
   const startSeconds = (Date.now() - started) / 1000;
-  const pid = Number(readFileSync(path.join(directory, 'mongo.pid'), 'utf8').trim());
+  const readPid = () => Number(readFileSync(path.join(directory, 'mongo.pid'), 'utf8').trim());
+  let pid = readPid();
   return {
     backend,
     uri: `mongodb://127.0.0.1:${port}/`,
-    pid,
+    get pid() {
+      return pid;
+    },
     startSeconds,
     storeBytes: () => {
       try {
@@ -59,6 +64,11 @@ export async function startThrowawayMongoServer(backend: MongoBackend, settings:
     },
     pause: () => process.kill(pid, 'SIGSTOP'),
     resume: () => process.kill(pid, 'SIGCONT'),
+    restart: () => {
+      infra('mongo-down');
+      infra('mongo-up');
+      pid = readPid();
+    },
     stop: () => {
       try {
         infra('mongo-down');
