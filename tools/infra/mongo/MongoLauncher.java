@@ -55,7 +55,7 @@ public class MongoLauncher {
                         @Override
                         protected MemoryCollection openOrCreateCollection(String collectionName, CollectionOptions options) {
                             return new MemoryCollection(this, collectionName, options, cursorRegistry) {
-                                private final Snapshots snapshots = new Snapshots();
+                                private final Snapshots snapshots = new Snapshots(collectionName);
 
                                 @Override
                                 protected QueryResult createQueryResult(List<Document> matched, int batchSize) {
@@ -101,7 +101,7 @@ public class MongoLauncher {
                             // H2Database's own map names (mongo-java-server 1.47.0): stored collections open as before.
                             String namespace = getFullCollectionNamespace(collectionName);
                             return new H2Collection(this, collectionName, options, store.openMap("databases." + namespace), store.openMap("meta." + namespace), cursorRegistry) {
-                                private final Snapshots snapshots = new Snapshots();
+                                private final Snapshots snapshots = new Snapshots(collectionName);
 
                                 @Override
                                 protected QueryResult createQueryResult(List<Document> matched, int batchSize) {
@@ -207,10 +207,16 @@ final class UniqueKeyLookup<P> extends Index<P> {
  * collection's methods are synchronized, so a plain field guarded by its lock is enough).
  */
 final class Snapshots {
+    private final boolean appendOnly;
     private boolean modifying;
 
+    Snapshots(String collectionName) {
+        // The oplog's entries are written once and never changed in place (OplogCap reads them all).
+        this.appendOnly = collectionName.equals("oplog.rs");
+    }
+
     List<Document> answer(List<Document> matched) {
-        if (modifying) return matched;
+        if (modifying || appendOnly) return matched;
         List<Document> copies = new ArrayList<>(matched.size());
         for (Document document : matched) copies.add(document.cloneDeeply());
         return copies;
