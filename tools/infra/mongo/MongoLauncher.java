@@ -99,6 +99,8 @@ public class MongoLauncher {
                         @Override
                         protected MongoCollection<Object> openOrCreateCollection(String collectionName, CollectionOptions options) {
                             // H2Database's own map names (mongo-java-server 1.47.0): stored collections open as before.
+                            // The same four overrides as the memory backend's collection: each must call its own
+                            // superclass, so Java cannot share them; what they do is in Snapshots.
                             String namespace = getFullCollectionNamespace(collectionName);
                             return new H2Collection(this, collectionName, options, store.openMap("databases." + namespace), store.openMap("meta." + namespace), cursorRegistry) {
                                 private final Snapshots snapshots = new Snapshots(collectionName);
