@@ -102,7 +102,7 @@ mongo_up() {
   local -a args=(memory "$LOOPBACK" "$MONGO_PORT")
   [[ $MONGO_BACKEND == h2 ]] && args=(h2 "$LOOPBACK" "$MONGO_PORT" "$MONGO_H2_FILE")
   launch_bg "$MONGO_PIDFILE" "$MONGO_LOG" \
-    java "-Xmx$MONGO_HEAP" -XX:+UseParallelGC -Djava.net.preferIPv4Stack=true \
+    java "-Xmx$MONGO_HEAP" -XX:+UseG1GC -Djava.net.preferIPv4Stack=true \
     -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
     -cp "$MONGO_LIBS/*" "$INFRA_DIR/mongo/MongoLauncher.java" "${args[@]}"
   _MONGO_PID=$(<"$MONGO_PIDFILE")
