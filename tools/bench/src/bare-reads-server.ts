@@ -4,17 +4,24 @@ import type { AddressInfo } from 'node:net';
 import { ListCursorCodec, conversationListFiltersOf, getConversationStatus, getConversationTimeline, listConversations } from '@cmsg/conversations-domain';
 import { businessScope, connectMongo, disconnectMongo } from '@cmsg/dal';
 import express from 'express';
+import { serveBareGrpcForward, serveBareGrpcService, untilStopped } from './bare-hop';
 
 /** The hidden `npm run bench` subcommand a bare server process runs (bench main.ts). */
 export const BARE_READS_SERVER_COMMAND = '__bare-reads-server';
 
-interface BareServerConfig {
-  mongodbUri: string;
-  businessId: string;
-  signingSecret: string;
-}
+/**
+ * `express`: the use cases behind a bare Express handler (the bare path). `grpc-service` and
+ * `grpc-forward` are the two halves of the bare hop: the status read behind a bare grpc-js server,
+ * and a bare Express handler that forwards the request to it, each a process of its own.
+ */
+export type BareServerConfig =
+  | { role: 'express'; mongodbUri: string; businessId: string; signingSecret: string }
+  | { role: 'grpc-service'; mongodbUri: string; businessId: string }
+  | { role: 'grpc-forward'; serviceAddress: string; businessId: string };
 
 export interface BareReadsServer {
+  /** host:port it listens on */
+  address: string;
   url: string;
   pid: number;
   /** SIGTERM: in-flight reads finish, the process exits (and writes its CPU profile when asked). */
@@ -33,7 +40,8 @@ export function startBareReadsServer(config: BareServerConfig, execArgv: string[
     child.once('exit', (code) => reject(new Error(`the bare reads server exited (${code}) before it listened`)));
     child.once('message', (message: { port: number }) => {
       child.removeAllListeners('exit');
-      resolve({ url: `http://127.0.0.1:${message.port}`, pid: child.pid!, stop: () => stopChild(child) });
+      const address = `127.0.0.1:${message.port}`;
+      resolve({ address, url: `http://${address}`, pid: child.pid!, stop: () => stopChild(child) });
     });
     child.send(config);
   });
@@ -51,12 +59,13 @@ function stopChild(child: ChildProcess): Promise<void> {
 export function runBareReadsServer(): Promise<void> {
   return new Promise((resolve, reject) => {
     process.once('message', (config: BareServerConfig) => {
-      serve(config).then(resolve, reject);
+      const served = config.role === 'grpc-service' ? serveBareGrpcService(config) : config.role === 'grpc-forward' ? serveBareGrpcForward(config) : serve(config);
+      served.then(resolve, reject);
     });
   });
 }
 
-async function serve(config: BareServerConfig): Promise<void> {
+async function serve(config: Extract<BareServerConfig, { role: 'express' }>): Promise<void> {
   await connectMongo(config.mongodbUri);
   const scope = businessScope(config.businessId);
   const codec = new ListCursorCodec(config.signingSecret);
@@ -88,8 +97,7 @@ async function serve(config: BareServerConfig): Promise<void> {
   const server = await new Promise<Server>((listening) => {
     const started = app.listen(0, '127.0.0.1', () => listening(started));
   });
-  process.send!({ port: (server.address() as AddressInfo).port });
-  await new Promise((stopped) => process.once('SIGTERM', stopped));
+  await untilStopped((server.address() as AddressInfo).port);
   await new Promise((closed) => server.close(closed));
   // The load generator hangs up at its deadline; reads it abandoned still run and must end before the pool closes.
   await Promise.allSettled(inFlight);

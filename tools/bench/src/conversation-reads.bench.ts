@@ -39,7 +39,8 @@ const DEFAULTS = {
 
 const SCENARIOS = ['status', 'list', 'timeline', 'filtered'] as const;
 
-type Path = 'full' | 'bare';
+/** full: the product; hop: the bare hop (bare-hop.ts), status only; bare: the bare Express handler. */
+type Path = 'full' | 'hop' | 'bare';
 
 interface Scenario {
   kind: (typeof SCENARIOS)[number];
@@ -47,6 +48,8 @@ interface Scenario {
   method: 'GET' | 'POST';
   path: string;
   body?: string;
+  /** The paths measured, in the order each round runs them (bare last: the ratios' denominator). */
+  paths: readonly Path[];
 }
 
 interface Run {
@@ -61,7 +64,8 @@ interface Run {
  * for POST /conversation/status and GET /conversations?limit=100, at 1,000 conversations and (the
  * list) at 100,000 in one business. Full and bare runs alternate, same connections and duration,
  * so a busy shared machine weighs on both alike; the figures are the medians over the rounds, with
- * the CPU each process spent per request.
+ * the CPU each process spent per request. The status read also runs the bare hop (bare-hop.ts): the
+ * design's two processes and gRPC call with nothing else, what the full path cannot cost less than.
  * Issue 13 adds, at both sizes, a timeline page (GET /conversation/timeline, 50 items of a
  * conversation with messages, notes and events) and a filtered list page (GET /conversations with
  * inbox_status and tag: a third of the conversations pending, a quarter tagged).
@@ -121,7 +125,7 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
   // 100,000 conversations scanned by every list request would slow everyone else's tests on the shared MongoDB.
   const stack = await startBenchStack({ env: { RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' }, nodeArgs: nodeProfiling });
   const { description, mongo } = stack;
-  let bare: BareReadsServer | undefined;
+  const bareServers: Partial<Record<'bare' | 'hop-forward' | 'hop-service', BareReadsServer>> = {};
   const measuredWindows: [number, number][] = [];
   try {
     await connectMongo(description.env['MONGODB_URI']!);
@@ -132,13 +136,26 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
     const bulk = { businessId: business.businessId, messages: options['messages-per-conversation'], attributes: filteredAttributes(tag) };
     const [statusConversation] = await insertBulkConversations({ ...bulk, from: 0, count: options.conversations });
     await insertBulkTimeline({ businessId: business.businessId, conversationId: statusConversation!, items: options['timeline-items'] });
-    bare = await startBareReadsServer(
-      { mongodbUri: description.env['MONGODB_URI']!, businessId: business.businessId, signingSecret: description.env['SIGNING_SECRET']! },
+    const mongodbUri = description.env['MONGODB_URI']!;
+    const bare = (bareServers.bare = await startBareReadsServer(
+      { role: 'express', mongodbUri, businessId: business.businessId, signingSecret: description.env['SIGNING_SECRET']! },
       nodeProfiling,
-    );
-    const urls: Record<Path, string> = { full: `${description.gatewayUrls[0]}/v1/${business.slug}`, bare: bare.url };
+    ));
+    const hopService = (bareServers['hop-service'] = await startBareReadsServer({ role: 'grpc-service', mongodbUri, businessId: business.businessId }, nodeProfiling));
+    const hopForward = (bareServers['hop-forward'] = await startBareReadsServer(
+      { role: 'grpc-forward', serviceAddress: hopService.address, businessId: business.businessId },
+      nodeProfiling,
+    ));
+    const urls: Record<Path, string> = { full: `${description.gatewayUrls[0]}/v1/${business.slug}`, hop: hopForward.url, bare: bare.url };
     const headers = { authorization: `Bearer ${business.token}`, 'content-type': 'application/json' };
-    const meter = new CpuMeter({ gateway: description.pids['gateway-1']!, conversations: description.pids['conversations']!, bare: bare.pid, mongo: mongo.pid });
+    const meter = new CpuMeter({
+      gateway: description.pids['gateway-1']!,
+      conversations: description.pids['conversations']!,
+      'hop-forward': hopForward.pid,
+      'hop-service': hopService.pid,
+      bare: bare.pid,
+      mongo: mongo.pid,
+    });
     const measure = (scenario: Scenario) => measureScenario(scenario, urls, headers, meter, options, figures, measuredWindows);
 
     console.log(
@@ -150,6 +167,7 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
       method: 'POST',
       path: '/conversation/status',
       body: JSON.stringify({ conversation: { uuid: statusConversation } }),
+      paths: ['full', 'hop', 'bare'],
     };
     if (options.scenarios.includes('status')) {
       await expectAnswer(urls, headers, status, (body) => body.conversation?.uuid === statusConversation);
@@ -157,11 +175,14 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
     }
     await measureSized(urls, headers, { ...bulk, timelineConversation: statusConversation!, tag }, options, measure);
   } finally {
-    await bare?.stop();
+    for (const server of Object.values(bareServers)) await server.stop();
     await disconnectMongo();
     await stack.stop();
   }
-  if (profileDir) printProfiles(profileDir, { gateway: description.pids['gateway-1']!, conversations: description.pids['conversations']!, bare: bare!.pid }, measuredWindows);
+  if (profileDir) {
+    const barePids = Object.fromEntries(Object.entries(bareServers).map(([name, server]) => [name, server.pid]));
+    printProfiles(profileDir, { gateway: description.pids['gateway-1']!, conversations: description.pids['conversations']!, ...barePids }, measuredWindows);
+  }
 }
 
 /** Conversation i: pending when i is a multiple of 3, tagged when a multiple of 4 (the filtered page matches every 12th). */
@@ -188,13 +209,17 @@ async function measureSized(
   const scenariosAt = (count: number): [Scenario, (body: any) => boolean][] => {
     const pageOf = (size: number) => (body: any) => body.items?.length === size;
     const all: [Scenario, (body: any) => boolean][] = [
-      [{ kind: 'list', label: `GET /conversations?limit=100 at ${count} conversations`, method: 'GET', path: '/conversations?limit=100' }, pageOf(Math.min(100, count))],
+      [
+        { kind: 'list', label: `GET /conversations?limit=100 at ${count} conversations`, method: 'GET', path: '/conversations?limit=100', paths: ['full', 'bare'] },
+        pageOf(Math.min(100, count)),
+      ],
       [
         {
           kind: 'timeline',
           label: `GET /conversation/timeline?limit=50 (${options['timeline-items']} items) at ${count} conversations`,
           method: 'GET',
           path: `/conversation/timeline?conversation_uuid=${data.timelineConversation}&limit=50`,
+          paths: ['full', 'bare'],
         },
         pageOf(50),
       ],
@@ -204,6 +229,7 @@ async function measureSized(
           label: `GET /conversations?inbox_status=pending&tag=..&limit=50 at ${count} conversations`,
           method: 'GET',
           path: `/conversations?inbox_status=pending&tag=${data.tag}&limit=50`,
+          paths: ['full', 'bare'],
         },
         pageOf(Math.min(50, Math.ceil(count / 12))),
       ],
@@ -241,10 +267,10 @@ async function measureScenario(
   const load = (target: Path, duration: number) =>
     runLoad({ url: `${urls[target]}${scenario.path}`, method: scenario.method, body: scenario.body, headers, connections: options.connections, duration });
   console.log(`\n${scenario.label}`);
-  if (options.warmup > 0) for (const target of ['full', 'bare'] as const) await load(target, options.warmup);
-  const runs: Record<Path, Run[]> = { full: [], bare: [] };
+  if (options.warmup > 0) for (const target of scenario.paths) await load(target, options.warmup);
+  const runs: Record<Path, Run[]> = { full: [], hop: [], bare: [] };
   for (let round = 1; round <= options.rounds; round += 1) {
-    for (const target of ['full', 'bare'] as const) {
+    for (const target of scenario.paths) {
       meter.start();
       const startedAt = monotonicMicros();
       const figuresOfRun = await load(target, options.duration);
@@ -254,23 +280,25 @@ async function measureScenario(
       console.log(`${formatFigures(`  round ${round} ${target}`, run.load)}   CPU/request ${formatCpu(run)}`);
     }
   }
-  const median = { full: medianLoad(runs.full.map((run) => run.load)), bare: medianLoad(runs.bare.map((run) => run.load)) };
-  const ratios = runs.full.map((run, index) => run.load.requestsPerSecond / runs.bare[index]!.load.requestsPerSecond);
-  const ratio = median.full.requestsPerSecond / median.bare.requestsPerSecond;
-  console.log(formatFigures('  median full path', median.full));
-  console.log(formatFigures('  median bare Express', median.bare));
-  console.log(
-    `  full/bare throughput ${ratio.toFixed(2)}x (rounds ${ratios.map((value) => value.toFixed(2)).join(', ')}), p50 ${(median.full.p50Ms / Math.max(median.bare.p50Ms, 0.01)).toFixed(2)}x`,
-  );
-  for (const target of ['full', 'bare'] as const) {
-    figures.recordLoad(`${scenario.label}, ${target} path (median of ${options.rounds})`, median[target]);
+  const median = Object.fromEntries(scenario.paths.map((target) => [target, medianLoad(runs[target].map((run) => run.load))])) as Partial<Record<Path, LoadFigures>>;
+  const bare = median.bare!;
+  for (const target of scenario.paths) console.log(formatFigures(`  median ${PATH_LABELS[target]}`, median[target]!));
+  for (const target of scenario.paths) {
+    figures.recordLoad(`${scenario.label}, ${target} path (median of ${options.rounds})`, median[target]!);
     for (const [process, seconds] of Object.entries(cpuPerRequest(runs[target]))) {
       figures.record(`${scenario.label}, ${target} path: ${process} CPU per request`, seconds * 1e6, 'µs');
     }
+    if (target === 'bare') continue;
+    const ratios = runs[target].map((run, index) => run.load.requestsPerSecond / runs.bare[index]!.load.requestsPerSecond);
+    const ratio = median[target]!.requestsPerSecond / bare.requestsPerSecond;
+    const latencyRatio = median[target]!.p50Ms / Math.max(bare.p50Ms, 0.01);
+    console.log(`  ${target}/bare throughput ${ratio.toFixed(2)}x (rounds ${ratios.map((value) => value.toFixed(2)).join(', ')}), p50 ${latencyRatio.toFixed(2)}x`);
+    figures.record(`${scenario.label}: ${target}/bare throughput ratio`, ratio, 'x');
+    figures.record(`${scenario.label}: ${target}/bare p50 latency ratio`, latencyRatio, 'x');
   }
-  figures.record(`${scenario.label}: full/bare throughput ratio`, ratio, 'x');
-  figures.record(`${scenario.label}: full/bare p50 latency ratio`, median.full.p50Ms / Math.max(median.bare.p50Ms, 0.01), 'x');
 }
+
+const PATH_LABELS: Record<Path, string> = { full: 'full path', hop: 'bare hop (Express -> gRPC -> use case)', bare: 'bare Express' };
 
 function monotonicMicros(): number {
   return Number(process.hrtime.bigint() / 1000n);
@@ -308,7 +336,7 @@ function medianLoad(loads: LoadFigures[]): LoadFigures {
 
 /** Both paths answer the scenario's request correctly before it is measured. */
 async function expectAnswer(urls: Record<Path, string>, headers: Record<string, string>, scenario: Scenario, isRight: (body: any) => boolean): Promise<void> {
-  for (const target of ['full', 'bare'] as const) {
+  for (const target of scenario.paths) {
     const response = await fetch(`${urls[target]}${scenario.path}`, { method: scenario.method, headers, body: scenario.body });
     const body = await response.json();
     if (response.status !== 200 || !isRight(body)) throw new Error(`${target} path: ${scenario.method} ${scenario.path} answered ${response.status} ${JSON.stringify(body).slice(0, 300)}`);
