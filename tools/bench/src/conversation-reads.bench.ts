@@ -83,7 +83,7 @@ export const conversationReadsBenchmark: BenchmarkModule = {
     `--messages-per-conversation <n>  messages of each conversation (default ${DEFAULTS['messages-per-conversation']})`,
     `--timeline-items <n>         messages, notes and events of the timeline conversation (default ${DEFAULTS['timeline-items']})`,
     `--scenarios <list>           any of ${SCENARIOS.join(', ')} (default all; every one but status runs at both sizes)`,
-    '--cpu-profile <dir>          node --cpu-prof of the gateway, the conversations service and the bare server, summarised at the end',
+    "--cpu-profile <dir>          node --cpu-prof of the gateway, the conversations service and the bare servers, each summarised over its own path's runs",
   ],
   run: async (argv, figures) => runConversationReads(figures.parameters(parseOptions(argv)), figures),
 };
@@ -126,7 +126,7 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
   const stack = await startBenchStack({ env: { RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' }, nodeArgs: nodeProfiling });
   const { description, mongo } = stack;
   const bareServers: Partial<Record<'bare' | 'hop-forward' | 'hop-service', BareReadsServer>> = {};
-  const measuredWindows: [number, number][] = [];
+  const measuredWindows: Record<Path, [number, number][]> = { full: [], hop: [], bare: [] };
   try {
     await connectMongo(description.env['MONGODB_URI']!);
     const tag = randomUUID();
@@ -181,7 +181,10 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
   }
   if (profileDir) {
     const barePids = Object.fromEntries(Object.entries(bareServers).map(([name, server]) => [name, server.pid]));
-    printProfiles(profileDir, { gateway: description.pids['gateway-1']!, conversations: description.pids['conversations']!, ...barePids }, measuredWindows);
+    const fullPids = { gateway: description.pids['gateway-1']!, conversations: description.pids['conversations']! };
+    // Each process over the runs of its own path: their idle pollers would otherwise blur the comparison.
+    const windows = { gateway: measuredWindows.full, conversations: measuredWindows.full, 'hop-forward': measuredWindows.hop, 'hop-service': measuredWindows.hop, bare: measuredWindows.bare };
+    printProfiles(profileDir, { ...fullPids, ...barePids }, windows);
   }
 }
 
@@ -262,7 +265,7 @@ async function measureScenario(
   meter: CpuMeter,
   options: Options,
   figures: FiguresRecorder,
-  measuredWindows: [number, number][],
+  measuredWindows: Record<Path, [number, number][]>,
 ): Promise<void> {
   const load = (target: Path, duration: number) =>
     runLoad({ url: `${urls[target]}${scenario.path}`, method: scenario.method, body: scenario.body, headers, connections: options.connections, duration });
@@ -274,7 +277,7 @@ async function measureScenario(
       meter.start();
       const startedAt = monotonicMicros();
       const figuresOfRun = await load(target, options.duration);
-      measuredWindows.push([startedAt, monotonicMicros()]);
+      measuredWindows[target].push([startedAt, monotonicMicros()]);
       const run = { load: figuresOfRun, cpu: meter.stop() };
       runs[target].push(run);
       console.log(`${formatFigures(`  round ${round} ${target}`, run.load)}   CPU/request ${formatCpu(run)}`);
@@ -343,8 +346,8 @@ async function expectAnswer(urls: Record<Path, string>, headers: Record<string, 
   }
 }
 
-/** The profiles node wrote at exit (CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile), summarised per process over the measured runs. */
-function printProfiles(directory: string, pids: Record<string, number>, windows: [number, number][]): void {
+/** The profiles node wrote at exit (CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile), summarised per process over the runs of its path. */
+function printProfiles(directory: string, pids: Record<string, number>, windows: Record<string, [number, number][]>): void {
   const files = readdirSync(directory).filter((file) => file.endsWith('.cpuprofile'));
   for (const [name, pid] of Object.entries(pids)) {
     const file = files.find((candidate) => candidate.split('.')[3] === String(pid));
@@ -353,7 +356,7 @@ function printProfiles(directory: string, pids: Record<string, number>, windows:
       continue;
     }
     const profile = JSON.parse(readFileSync(path.join(directory, file), 'utf8')) as CpuProfile;
-    console.log(`\n${formatProfileSummary(`${name} CPU profile over the measured runs (${path.join(directory, file)})`, summarizeCpuProfile(profile, WORKSPACE_ROOT, windows))}`);
+    console.log(`\n${formatProfileSummary(`${name} CPU profile over its path's runs (${path.join(directory, file)})`, summarizeCpuProfile(profile, WORKSPACE_ROOT, windows[name] ?? []))}`);
   }
 }
 
