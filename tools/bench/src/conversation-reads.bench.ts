@@ -62,8 +62,8 @@ interface Run {
  * Issue 12: the full path (HTTP gateway -> gRPC -> conversations service -> MongoDB) beside a bare
  * Express handler in a process of its own that calls the same use cases on the same database,
  * for POST /conversation/status and GET /conversations?limit=100, at 1,000 conversations and (the
- * list) at 100,000 in one business. Full and bare runs alternate, same connections and duration,
- * so a busy shared machine weighs on both alike; the figures are the medians over the rounds, with
+ * list) at 100,000 in one business. The paths' runs alternate, same connections and duration,
+ * so a busy shared machine weighs on all alike; the figures are the medians over the rounds, with
  * the CPU each process spent per request. The status read also runs the bare hop (bare-hop.ts): the
  * design's two processes and gRPC call with nothing else, what the full path cannot cost less than.
  * Issue 13 adds, at both sizes, a timeline page (GET /conversation/timeline, 50 items of a
