@@ -72,7 +72,7 @@ interface Run {
  */
 export const conversationReadsBenchmark: BenchmarkModule = {
   summary:
-    'POST /conversation/status, GET /conversations?limit=100, a timeline page and a filtered list page: full path vs a bare Express handler on the same reads, alternating runs',
+    'POST /conversation/status, GET /conversations?limit=100, a timeline page and a filtered list page: full path vs a bare Express handler on the same reads (and, for the status read, the bare gateway -> gRPC hop), alternating runs',
   options: [
     `--duration <s>               each run (default ${DEFAULTS.duration})`,
     `--connections <n>            concurrent connections of the load (default ${DEFAULTS.connections})`,
