@@ -4,6 +4,7 @@ import path from 'node:path';
 import { AppProcess } from './app-process';
 import { freePort } from './free-port';
 import { WORKSPACE_ROOT, ensureInfrastructure, withDatabase } from './infra-env';
+import { deleteRunTopicsAndGroups } from './run-kafka-cleanup';
 
 export const STACK_APPS = ['conversations', 'scheduler', 'actions-runner', 'gateway'] as const;
 
@@ -48,6 +49,8 @@ export interface StackDescription {
 export class LocalStack {
   readonly processes: AppProcess[] = [];
   description: StackDescription | undefined;
+  /** The Kafka brokers and topic prefix of this run, known from start() on: stop() deletes its topics. */
+  private kafkaRun: { brokers: string[]; prefix: string } | undefined;
 
   constructor(private readonly options: LocalStackOptions = {}) {}
 
@@ -78,6 +81,7 @@ export class LocalStack {
       METRICS_PORT: '0',
       ...this.options.env,
     };
+    this.kafkaRun = { brokers: env['KAFKA_BROKERS']!.split(','), prefix: env['KAFKA_TOPIC_PREFIX']! };
     const nodeArgs = this.options.nodeArgs ?? [];
     const gatewayPorts: number[] = [];
     for (let index = 0; index < (this.options.gateways ?? 1); index += 1) gatewayPorts.push(await freePort());
@@ -125,6 +129,13 @@ export class LocalStack {
   async stop(): Promise<void> {
     // Gateways first so no new work arrives, then the services.
     for (const appProcess of [...this.processes].reverse()) await appProcess.stop();
+    const kafkaRun = this.kafkaRun;
+    this.kafkaRun = undefined;
+    if (kafkaRun) {
+      await deleteRunTopicsAndGroups(kafkaRun.brokers, kafkaRun.prefix).catch((error: Error) => {
+        process.stderr.write(`[stack] could not delete the Kafka topics ${kafkaRun.prefix}*: ${error.message}\n`);
+      });
+    }
   }
 }
 
