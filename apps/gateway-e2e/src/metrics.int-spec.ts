@@ -80,24 +80,32 @@ describe('Prometheus metrics of every app', () => {
   });
 
   it('action groups: action durations by type and result, Kafka handler durations and consumer lag, webhook backlog', async () => {
-    const before = await scrape('actions-runner');
     const note = { type: 'context_note', result: 'succeeded' };
-    const submitted = await business.api.post('/conversation/actions', {
-      conversation: { uuid: conversation },
-      actions: [{ type: 'context_note', note: 'metrics' }, { type: 'mark_pending' }],
-    });
-    expect(submitted.status).toBe(202);
-
     const commands = { topic: /conversation-commands$/ };
-    // The runner counts each action as it ends and the Kafka handler once the group is done: wait for all three.
-    const runner = await eventually(
-      () => scrape('actions-runner'),
-      (samples) =>
-        sampleTotal(samples, 'cmsg_action_duration_seconds_count', note) > sampleTotal(before, 'cmsg_action_duration_seconds_count', note) &&
-        sampleTotal(samples, 'cmsg_action_duration_seconds_count', { type: 'mark_pending' }) > sampleTotal(before, 'cmsg_action_duration_seconds_count', { type: 'mark_pending' }) &&
-        sampleTotal(samples, 'cmsg_kafka_handler_duration_seconds_count', commands) > sampleTotal(before, 'cmsg_kafka_handler_duration_seconds_count', commands),
-    );
-    expect(sampleTotal(runner, 'cmsg_action_duration_seconds_count', note)).toBe(sampleTotal(before, 'cmsg_action_duration_seconds_count', note) + 1);
+    const notesCounted = (samples: PrometheusSample[]) => sampleTotal(samples, 'cmsg_action_duration_seconds_count', note);
+    // Other test files run groups on the same runner at the same time, so an attempt may also see
+    // their notes: it is measured again. A note counted twice would show in every attempt.
+    let before: PrometheusSample[] = [];
+    let runner: PrometheusSample[] = [];
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      before = await scrape('actions-runner');
+      const submitted = await business.api.post('/conversation/actions', {
+        conversation: { uuid: conversation },
+        actions: [{ type: 'context_note', note: `metrics ${attempt}` }, { type: 'mark_pending' }],
+      });
+      expect(submitted.status).toBe(202);
+      // The runner counts each action as it ends and the Kafka handler once the group is done: wait for all three.
+      const measuredBefore = before;
+      runner = await eventually(
+        () => scrape('actions-runner'),
+        (samples) =>
+          notesCounted(samples) > notesCounted(measuredBefore) &&
+          sampleTotal(samples, 'cmsg_action_duration_seconds_count', { type: 'mark_pending' }) > sampleTotal(measuredBefore, 'cmsg_action_duration_seconds_count', { type: 'mark_pending' }) &&
+          sampleTotal(samples, 'cmsg_kafka_handler_duration_seconds_count', commands) > sampleTotal(measuredBefore, 'cmsg_kafka_handler_duration_seconds_count', commands),
+      );
+      if (notesCounted(runner) === notesCounted(before) + 1) break;
+    }
+    expect(notesCounted(runner)).toBe(notesCounted(before) + 1);
     expect(sampleTotal(runner, 'cmsg_action_duration_seconds_count', { type: 'mark_pending' })).toBeGreaterThan(sampleTotal(before, 'cmsg_action_duration_seconds_count', { type: 'mark_pending' }));
     expect(sampleTotal(runner, 'cmsg_kafka_handler_duration_seconds_count', commands)).toBeGreaterThan(sampleTotal(before, 'cmsg_kafka_handler_duration_seconds_count', commands));
     expect(runner.filter((sample) => sample.name === 'cmsg_kafka_consumer_lag' && /conversation-commands$/.test(sample.labels['topic'] ?? '') && sample.labels['group'])).not.toHaveLength(0);
