@@ -5,7 +5,7 @@ import { businessScope, connectMongo, disconnectMongo } from '@cmsg/dal';
 import { ConversationsServiceClient, type ConversationRequest, type ConversationStatus, ConversationsServiceService } from '@cmsg/proto';
 import * as grpc from '@grpc/grpc-js';
 import express from 'express';
-import type { BareServerConfig } from './bare-reads-server';
+import { type BareServerConfig, untilStopped } from './bare-server-protocol';
 
 /**
  * The bare hop: the least the design's two processes can cost for the status read. A bare grpc-js
@@ -55,10 +55,4 @@ export async function serveBareGrpcForward(config: Extract<BareServerConfig, { r
   await new Promise((closed) => server.close(closed));
   client.close();
   process.disconnect();
-}
-
-/** Tells the parent the port, then waits for its SIGTERM. */
-export async function untilStopped(port: number): Promise<void> {
-  process.send!({ port });
-  await new Promise((stopped) => process.once('SIGTERM', stopped));
 }

@@ -4,20 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { ListCursorCodec, conversationListFiltersOf, getConversationStatus, getConversationTimeline, listConversations } from '@cmsg/conversations-domain';
 import { businessScope, connectMongo, disconnectMongo } from '@cmsg/dal';
 import express from 'express';
-import { serveBareGrpcForward, serveBareGrpcService, untilStopped } from './bare-hop';
+import { serveBareGrpcForward, serveBareGrpcService } from './bare-hop';
+import { type BareServerConfig, untilStopped } from './bare-server-protocol';
 
 /** The hidden `npm run bench` subcommand a bare server process runs (bench main.ts). */
 export const BARE_READS_SERVER_COMMAND = '__bare-reads-server';
-
-/**
- * `express`: the use cases behind a bare Express handler (the bare path). `grpc-service` and
- * `grpc-forward` are the two halves of the bare hop: the status read behind a bare grpc-js server,
- * and a bare Express handler that forwards the request to it, each a process of its own.
- */
-export type BareServerConfig =
-  | { role: 'express'; mongodbUri: string; businessId: string; signingSecret: string }
-  | { role: 'grpc-service'; mongodbUri: string; businessId: string }
-  | { role: 'grpc-forward'; serviceAddress: string; businessId: string };
 
 export interface BareReadsServer {
   /** host:port it listens on */
