@@ -10,6 +10,7 @@ import {
   getConversationContext,
   getRecentTimeline,
   resolveAiEmployee,
+  resolveConversationUuid,
   unassignAi,
 } from '@cmsg/conversations-domain';
 import { type BusinessScope, businessScope } from '@cmsg/dal';
@@ -73,6 +74,7 @@ export function conversationActionHandlers({ outbox }: ConversationActionHandler
         actor: actorOfToken(request.caller?.token_uuid),
       }),
     escalate: (request) => escalate(scopeOf(request.caller), outbox, request.conversation_uuid, request.pending_reason),
+    resolveConversation: async (request) => ({ uuid: await resolveConversationUuid(scopeOf(request.caller), referenceOf(request.conversation)) }),
     getConversationContext: (request) => getConversationContext(scopeOf(request.caller), referenceOf(request.conversation)),
     getRecentTimeline: (request) => getRecentTimeline(scopeOf(request.caller), request.conversation_uuid, request.limit),
     resolveAiEmployee: (request) => resolveAiEmployee(scopeOf(request.caller), requiredObjectRef(request.ai_employee, 'ai_employee')),

@@ -18,6 +18,8 @@ import type {
   RecentTimeline,
   RecentTimelineRequest,
   ResolveAiEmployeeRequest,
+  ResolveConversationRequest,
+  ResolveConversationResponse,
   SendMessageRequest,
   SendMessageResponse,
   UnassignAiRequest,
@@ -39,6 +41,7 @@ export interface ConversationActionsPort {
   unassignAi: Rpc<UnassignAiRequest, UnassignAiResponse>;
   sendMessage: Rpc<SendMessageRequest, SendMessageResponse>;
   escalate: Rpc<EscalateRequest, InboxStatusResponse>;
+  resolveConversation: Rpc<ResolveConversationRequest, ResolveConversationResponse>;
   getConversationContext: Rpc<ConversationRequest, ConversationContext>;
   getRecentTimeline: Rpc<RecentTimelineRequest, RecentTimeline>;
   resolveAiEmployee: Rpc<ResolveAiEmployeeRequest, AiEmployee>;

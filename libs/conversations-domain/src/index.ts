@@ -13,7 +13,7 @@ export type { ApiTokenAuthor } from './add-note.usecase';
 export { setInboxStatus, setInboxStatusByReference } from './set-inbox-status.usecase';
 export type { InboxStatus, InboxStatusChange } from './set-inbox-status.usecase';
 export { listChannels } from './list-channels.usecase';
-export { resolveConversationReference } from './resolve-conversation-reference';
+export { resolveConversationReference, resolveConversationUuid } from './resolve-conversation-reference';
 export type { ConversationReference, ResolvedConversation, StoredConversation, StoredContact } from './resolve-conversation-reference';
 export { ListCursorCodec, CURSOR_TTL_MS } from './list-cursor';
 export type { PageRequest } from './list-page';

@@ -60,6 +60,11 @@ export async function resolveConversation(scope: BusinessScope, reference: Conve
   return conversation;
 }
 
+/** ResolveConversation: the uuid a reference names, in as few reads as resolveConversation needs. */
+export async function resolveConversationUuid(scope: BusinessScope, reference: ConversationReference): Promise<string> {
+  return (await resolveConversation(scope, reference))._id;
+}
+
 /** The conversation as stored now (a change that lost to another one reads it again). */
 export async function reloadConversation(scope: BusinessScope, conversationId: string): Promise<StoredConversation> {
   const conversation = await repositories.conversations.findById(scope, conversationId);

@@ -156,6 +156,19 @@ describe('ConversationActionsService over gRPC', () => {
     });
   });
 
+  describe('ResolveConversation', () => {
+    it('answers the uuid a reference names, by uuid and by phone', async () => {
+      await expect(grpc.resolveConversation({ caller: caller(), conversation: reference(conversations.context) })).resolves.toEqual({ uuid: conversations.context });
+      await expect(grpc.resolveConversation({ caller: caller(), conversation: { phone: contactPhone } })).resolves.toEqual({ uuid: conversations.context });
+    });
+
+    it("is CONVERSATION_NOT_FOUND for another business's conversation or an unknown phone, INVALID_REQUEST without a reference", async () => {
+      await expect(grpc.resolveConversation({ caller: callerOf(foreignBusiness), conversation: reference(conversations.context) })).rejects.toMatchObject({ code: 'CONVERSATION_NOT_FOUND' });
+      await expect(grpc.resolveConversation({ caller: caller(), conversation: { phone: '+52 1 55 0000 0000' } })).rejects.toMatchObject({ code: 'CONVERSATION_NOT_FOUND' });
+      await expect(grpc.resolveConversation({ caller: caller(), conversation: undefined })).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    });
+  });
+
   describe('GetConversationContext', () => {
     it('describes the conversation at its own now', async () => {
       const schedule = await seedPendingSchedule(business, conversations.context, { executor_kind: 'ai_employee', ai_employee_id: ai.max });

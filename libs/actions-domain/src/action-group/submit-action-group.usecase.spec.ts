@@ -54,6 +54,7 @@ describe('submitActionGroup', () => {
   it('resolves the conversation, produces one command keyed by it, stores the group and answers the acknowledgement', async () => {
     const response = await runWithRequestContext({ requestId: 'req-1' }, () => submit());
     expect(fake.callsOf('getConversationContext')).toEqual([{ caller, conversation: { phone: '+52 55 1234 5678' } }]);
+    expect(fake.callsOf('resolveConversation')).toEqual([]);
     const groupUuid = response.action_group!.uuid;
     expect(response).toEqual({ conversation: { uuid: fake.context.uuid }, status: 'processing', actions_accepted: 2, action_group: { uuid: groupUuid } });
     expect(published).toHaveLength(1);
@@ -86,9 +87,22 @@ describe('submitActionGroup', () => {
     expect(store.groups.size).toBe(0);
   });
 
-  it('passes conversation reference errors through', async () => {
+  it('only resolves the reference of a group without AI-triggering actions: no context, no preflight', async () => {
+    const response = await submit({ actions: [{ type: 'assign_label', tags: [{ name: 'vip' }] }, { type: 'mark_pending' }] });
+    expect(fake.calls.map((call) => call.method)).toEqual(['resolveConversation']);
+    expect(fake.callsOf('resolveConversation')).toEqual([{ caller, conversation: { phone: '+52 55 1234 5678' } }]);
+    expect(response.conversation).toEqual({ uuid: fake.context.uuid });
+    expect(published.map((entry) => entry.key)).toEqual([fake.context.uuid]);
+    expect(parseConversationCommand(published[0]!.command)).toMatchObject({ conversation_uuid: fake.context.uuid });
+  });
+
+  it('passes conversation reference errors through, with or without AI-triggering actions', async () => {
     fake.failNext('getConversationContext', 'PHONE_NUMBER_AMBIGUOUS');
     await expect(submit()).rejects.toMatchObject({ code: 'PHONE_NUMBER_AMBIGUOUS' });
+    fake.failNext('resolveConversation', 'CONVERSATION_NOT_FOUND');
+    await expect(submit({ actions: [{ type: 'mark_pending' }] })).rejects.toMatchObject({ code: 'CONVERSATION_NOT_FOUND' });
+    expect(published).toEqual([]);
+    expect(store.groups.size).toBe(0);
   });
 
   it('validates the actions itself: limits first, then each action by its schema', async () => {

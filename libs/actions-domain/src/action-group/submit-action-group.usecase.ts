@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Action, ActionSchema, assertActionGroupLimits } from '@cmsg/api-schemas';
+import { type Action, ActionSchema, assertActionGroupLimits, isAiTriggeringAction } from '@cmsg/api-schemas';
 import { CatalogError } from '@cmsg/errors';
 import { currentRequestId, type Logger } from '@cmsg/platform';
 import type { Caller, ConversationReference, SubmitActionGroupResponse } from '@cmsg/proto';
@@ -21,7 +21,7 @@ export interface SubmitActionGroupInput {
 }
 
 export interface SubmitActionGroupDependencies {
-  actions: Pick<ConversationActionsPort, 'getConversationContext' | 'resolveAiEmployee'>;
+  actions: Pick<ConversationActionsPort, 'resolveConversation' | 'getConversationContext' | 'resolveAiEmployee'>;
   publisher: CommandPublisher;
   groups: ActionGroupStore;
   clock: Clock;
@@ -37,15 +37,14 @@ export interface SubmitActionGroupDependencies {
 export async function submitActionGroup(dependencies: SubmitActionGroupDependencies, input: SubmitActionGroupInput): Promise<SubmitActionGroupResponse> {
   const actions = validateActions(input.actions);
   if (!input.caller.business_id) throw new CatalogError('INVALID_REQUEST', 'caller.business_id is required.');
-  const context = await dependencies.actions.getConversationContext({ caller: input.caller, conversation: input.conversation });
-  await runPreflight(dependencies.actions, { caller: input.caller, context, actions, depth: input.depth });
+  const conversationUuid = await resolveAndPreflight(dependencies, input, actions);
 
   const command = createActionGroupCommand({
     group_uuid: randomUUID(),
     business_id: input.caller.business_id,
     token_uuid: input.caller.token_uuid,
     request_id: currentRequestId() ?? null,
-    conversation_uuid: context.uuid,
+    conversation_uuid: conversationUuid,
     source: input.source,
     depth: input.depth,
     stop_on_error: input.stopOnError,
@@ -53,7 +52,7 @@ export async function submitActionGroup(dependencies: SubmitActionGroupDependenc
     actions,
     created_at: dependencies.clock.now().toISOString(),
   });
-  await dependencies.publisher.submit(context.uuid, command);
+  await dependencies.publisher.submit(conversationUuid, command);
   try {
     await dependencies.groups.createIfMissing(initialGroupDocument(command));
   } catch (error) {
@@ -61,11 +60,23 @@ export async function submitActionGroup(dependencies: SubmitActionGroupDependenc
     dependencies.logger.warn({ err: error, action_group: command.group_uuid }, 'group document not written; the runner creates it from the command');
   }
   return {
-    conversation: { uuid: context.uuid },
+    conversation: { uuid: conversationUuid },
     status: 'processing',
     actions_accepted: actions.length,
     action_group: { uuid: command.group_uuid },
   };
+}
+
+/**
+ * The conversation's uuid, after the preflight of a group with AI-triggering actions, which needs the
+ * conversation's context (owner, vision wallet); any other group needs only the reference resolved.
+ */
+async function resolveAndPreflight(dependencies: SubmitActionGroupDependencies, input: SubmitActionGroupInput, actions: readonly Action[]): Promise<string> {
+  const reference = { caller: input.caller, conversation: input.conversation };
+  if (!actions.some(isAiTriggeringAction)) return (await dependencies.actions.resolveConversation(reference)).uuid;
+  const context = await dependencies.actions.getConversationContext(reference);
+  await runPreflight(dependencies.actions, { caller: input.caller, context, actions, depth: input.depth });
+  return context.uuid;
 }
 
 /** Limits first (BATCH_LIMIT_EXCEEDED), then each action's schema (INVALID_REQUEST naming it). */

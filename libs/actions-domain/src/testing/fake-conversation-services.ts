@@ -78,6 +78,7 @@ export class FakeConversationServices {
       unassignAi: handle('unassignAi', () => ({ conversation, inbox_status: 'resolved', noop: false })),
       sendMessage: handle('sendMessage', () => ({ conversation, message: { uuid: 'msg-1', status: 'sent', created_at: '2026-01-01T00:00:00Z' }, messages: [] })),
       escalate: handle('escalate', () => ({ conversation, inbox_status: 'pending' })),
+      resolveConversation: handle('resolveConversation', () => ({ uuid: this.context.uuid })),
       getConversationContext: handle('getConversationContext', () => ({ ...this.context })),
       getRecentTimeline: handle('getRecentTimeline', () => ({ entries: [{ role: 'customer', text: 'Hello', at: '2026-01-01T00:00:00Z' }] })),
       resolveAiEmployee: handle('resolveAiEmployee', (request) => {

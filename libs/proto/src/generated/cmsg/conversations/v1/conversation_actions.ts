@@ -226,6 +226,15 @@ export interface EscalateRequest {
   pending_reason: string;
 }
 
+export interface ResolveConversationRequest {
+  caller: Caller | undefined;
+  conversation: ConversationReference | undefined;
+}
+
+export interface ResolveConversationResponse {
+  uuid: string;
+}
+
 export interface ConversationContext {
   uuid: string;
   contact_uuid: string;
@@ -2423,6 +2432,132 @@ export const EscalateRequest: MessageFns<EscalateRequest> = {
   },
 };
 
+function createBaseResolveConversationRequest(): ResolveConversationRequest {
+  return { caller: undefined, conversation: undefined };
+}
+
+export const ResolveConversationRequest: MessageFns<ResolveConversationRequest> = {
+  encode(message: ResolveConversationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.conversation !== undefined) {
+      ConversationReference.encode(message.conversation, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveConversationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveConversationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.conversation = ConversationReference.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ResolveConversationRequest>): ResolveConversationRequest {
+    return ResolveConversationRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ResolveConversationRequest>): ResolveConversationRequest {
+    const message = createBaseResolveConversationRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.conversation = (object.conversation !== undefined && object.conversation !== null)
+      ? ConversationReference.fromPartial(object.conversation)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseResolveConversationResponse(): ResolveConversationResponse {
+  return { uuid: "" };
+}
+
+export const ResolveConversationResponse: MessageFns<ResolveConversationResponse> = {
+  encode(message: ResolveConversationResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.uuid !== "") {
+      writer.uint32(10).string(message.uuid);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveConversationResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveConversationResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uuid = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ResolveConversationResponse>): ResolveConversationResponse {
+    return ResolveConversationResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ResolveConversationResponse>): ResolveConversationResponse {
+    const message = createBaseResolveConversationResponse();
+    message.uuid = object.uuid ?? "";
+    return message;
+  },
+};
+
 function createBaseConversationContext(): ConversationContext {
   return {
     uuid: "",
@@ -3242,6 +3377,21 @@ export const ConversationActionsServiceService = {
     responseSerialize: (value: InboxStatusResponse): Buffer => Buffer.from(InboxStatusResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): InboxStatusResponse => InboxStatusResponse.decode(value),
   },
+  /**
+   * The uuid of the conversation a reference names (SPEC 2.1), nothing else: what an action group
+   * without AI-triggering actions needs before it is accepted.
+   */
+  resolveConversation: {
+    path: "/cmsg.conversations.v1.ConversationActionsService/ResolveConversation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResolveConversationRequest): Buffer =>
+      Buffer.from(ResolveConversationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResolveConversationRequest => ResolveConversationRequest.decode(value),
+    responseSerialize: (value: ResolveConversationResponse): Buffer =>
+      Buffer.from(ResolveConversationResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResolveConversationResponse => ResolveConversationResponse.decode(value),
+  },
   /** What the actions-runner needs to know before and while running actions and AI. */
   getConversationContext: {
     path: "/cmsg.conversations.v1.ConversationActionsService/GetConversationContext" as const,
@@ -3295,6 +3445,11 @@ export interface ConversationActionsServiceServer extends UntypedServiceImplemen
   sendMessage: handleUnaryCall<SendMessageRequest, SendMessageResponse>;
   /** Escalation of a failed action group: pending with pending_reason action_set_failed. */
   escalate: handleUnaryCall<EscalateRequest, InboxStatusResponse>;
+  /**
+   * The uuid of the conversation a reference names (SPEC 2.1), nothing else: what an action group
+   * without AI-triggering actions needs before it is accepted.
+   */
+  resolveConversation: handleUnaryCall<ResolveConversationRequest, ResolveConversationResponse>;
   /** What the actions-runner needs to know before and while running actions and AI. */
   getConversationContext: handleUnaryCall<ConversationRequest, ConversationContext>;
   getRecentTimeline: handleUnaryCall<RecentTimelineRequest, RecentTimeline>;
@@ -3409,6 +3564,25 @@ export interface ConversationActionsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: InboxStatusResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The uuid of the conversation a reference names (SPEC 2.1), nothing else: what an action group
+   * without AI-triggering actions needs before it is accepted.
+   */
+  resolveConversation(
+    request: ResolveConversationRequest,
+    callback: (error: ServiceError | null, response: ResolveConversationResponse) => void,
+  ): ClientUnaryCall;
+  resolveConversation(
+    request: ResolveConversationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResolveConversationResponse) => void,
+  ): ClientUnaryCall;
+  resolveConversation(
+    request: ResolveConversationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResolveConversationResponse) => void,
   ): ClientUnaryCall;
   /** What the actions-runner needs to know before and while running actions and AI. */
   getConversationContext(
