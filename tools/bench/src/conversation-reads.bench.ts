@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { connectMongo, disconnectMongo } from '@cmsg/dal';
 import { WORKSPACE_ROOT, createTestBusinessIn } from '@cmsg/testing';
-import { type BareReadsServer, startBareReadsServer } from './bare-reads-server';
+import { type BareServer, startBareServer } from './bare-server-process';
 import { startBenchStack } from './bench-stack';
 import type { BenchmarkModule } from './benchmark-module';
 import { insertBulkConversations, insertBulkTimeline } from './bulk-conversations';
@@ -125,7 +125,7 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
   // 100,000 conversations scanned by every list request would slow everyone else's tests on the shared MongoDB.
   const stack = await startBenchStack({ env: { RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' }, nodeArgs: nodeProfiling });
   const { description, mongo } = stack;
-  const bareServers: Partial<Record<'bare' | 'hop-forward' | 'hop-service', BareReadsServer>> = {};
+  const bareServers: Partial<Record<'bare' | 'hop-forward' | 'hop-service', BareServer>> = {};
   const measuredWindows: Record<Path, [number, number][]> = { full: [], hop: [], bare: [] };
   try {
     await connectMongo(description.env['MONGODB_URI']!);
@@ -137,12 +137,12 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
     const [statusConversation] = await insertBulkConversations({ ...bulk, from: 0, count: options.conversations });
     await insertBulkTimeline({ businessId: business.businessId, conversationId: statusConversation!, items: options['timeline-items'] });
     const mongodbUri = description.env['MONGODB_URI']!;
-    const bare = (bareServers.bare = await startBareReadsServer(
+    const bare = (bareServers.bare = await startBareServer(
       { role: 'express', mongodbUri, businessId: business.businessId, signingSecret: description.env['SIGNING_SECRET']! },
       nodeProfiling,
     ));
-    const hopService = (bareServers['hop-service'] = await startBareReadsServer({ role: 'grpc-service', mongodbUri, businessId: business.businessId }, nodeProfiling));
-    const hopForward = (bareServers['hop-forward'] = await startBareReadsServer(
+    const hopService = (bareServers['hop-service'] = await startBareServer({ role: 'grpc-service', mongodbUri, businessId: business.businessId }, nodeProfiling));
+    const hopForward = (bareServers['hop-forward'] = await startBareServer(
       { role: 'grpc-forward', serviceAddress: hopService.address, businessId: business.businessId },
       nodeProfiling,
     ));

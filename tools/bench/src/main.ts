@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { actionFloorBenchmark } from './action-floor.bench';
 import { actionGroupsBenchmark } from './action-groups.bench';
-import { BARE_READS_SERVER_COMMAND, runBareReadsServer } from './bare-reads-server';
+import { BARE_SERVER_COMMAND, runBareServer } from './bare-server-process';
 import { type BenchmarkModule, takeJsonOption } from './benchmark-module';
 import { conversationReadsBenchmark } from './conversation-reads.bench';
 import { FiguresRecorder } from './figures-recorder';
@@ -16,6 +17,7 @@ const BENCHMARKS: Record<string, BenchmarkModule> = {
   'conversation-reads': conversationReadsBenchmark,
   'grpc-reads': grpcReadsBenchmark,
   'action-groups': actionGroupsBenchmark,
+  'action-floor': actionFloorBenchmark,
   'scheduled-messages': scheduledMessagesBenchmark,
   upload: uploadBench,
   'mongo-backends': mongoBackendsBenchmark,
@@ -33,8 +35,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(usage());
     return name === undefined ? 2 : 0;
   }
-  if (name === BARE_READS_SERVER_COMMAND) {
-    await runBareReadsServer();
+  if (name === BARE_SERVER_COMMAND) {
+    await runBareServer();
     return 0;
   }
   const benchmark = BENCHMARKS[name];

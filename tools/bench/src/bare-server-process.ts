@@ -4,13 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { ListCursorCodec, conversationListFiltersOf, getConversationStatus, getConversationTimeline, listConversations } from '@cmsg/conversations-domain';
 import { businessScope, connectMongo, disconnectMongo } from '@cmsg/dal';
 import express from 'express';
+import { serveBareActionService } from './bare-action-service';
 import { serveBareGrpcForward, serveBareGrpcService } from './bare-hop';
 import { type BareServerConfig, untilStopped } from './bare-server-protocol';
 
 /** The hidden `npm run bench` subcommand a bare server process runs (bench main.ts). */
-export const BARE_READS_SERVER_COMMAND = '__bare-reads-server';
+export const BARE_SERVER_COMMAND = '__bare-server';
 
-export interface BareReadsServer {
+export interface BareServer {
   /** host:port it listens on */
   address: string;
   url: string;
@@ -20,15 +21,14 @@ export interface BareReadsServer {
 }
 
 /**
- * A process of its own, as the conversations service is one: the same use cases on the same
- * database through the same driver and pool, behind a bare Express handler. No request id, token,
- * rate limit, validation, logging or gRPC hop: what the full path costs beyond the reads.
+ * A bare server in a process of its own, as each service is one, configured by its role
+ * (bare-server-protocol.ts).
  */
-export function startBareReadsServer(config: BareServerConfig, execArgv: string[]): Promise<BareReadsServer> {
-  const child = fork(process.argv[1]!, [BARE_READS_SERVER_COMMAND], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export function startBareServer(config: BareServerConfig, execArgv: string[]): Promise<BareServer> {
+  const child = fork(process.argv[1]!, [BARE_SERVER_COMMAND], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`the bare reads server exited (${code}) before it listened`)));
+    child.once('exit', (code) => reject(new Error(`the bare server exited (${code}) before it listened`)));
     child.once('message', (message: { port: number }) => {
       child.removeAllListeners('exit');
       const address = `127.0.0.1:${message.port}`;
@@ -47,16 +47,33 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** The child's side: waits for its config on the IPC channel, listens, answers with its port. */
-export function runBareReadsServer(): Promise<void> {
+export function runBareServer(): Promise<void> {
   return new Promise((resolve, reject) => {
     process.once('message', (config: BareServerConfig) => {
-      const served = config.role === 'grpc-service' ? serveBareGrpcService(config) : config.role === 'grpc-forward' ? serveBareGrpcForward(config) : serve(config);
-      served.then(resolve, reject);
+      served(config).then(resolve, reject);
     });
   });
 }
 
-async function serve(config: Extract<BareServerConfig, { role: 'express' }>): Promise<void> {
+function served(config: BareServerConfig): Promise<void> {
+  switch (config.role) {
+    case 'express':
+      return serveBareReads(config);
+    case 'grpc-service':
+      return serveBareGrpcService(config);
+    case 'grpc-forward':
+      return serveBareGrpcForward(config);
+    case 'action-service':
+      return serveBareActionService(config);
+  }
+}
+
+/**
+ * The bare path of the reads: the same use cases on the same database through the same driver and
+ * pool, behind a bare Express handler. No request id, token, rate limit, validation, logging or gRPC
+ * hop: what the full path costs beyond the reads.
+ */
+async function serveBareReads(config: Extract<BareServerConfig, { role: 'express' }>): Promise<void> {
   await connectMongo(config.mongodbUri);
   const scope = businessScope(config.businessId);
   const codec = new ListCursorCodec(config.signingSecret);
