@@ -3,7 +3,7 @@ import { AlreadyInStatePolicy, type ChangeTagsRequest, type ChangeTagsResponse, 
 import { startThrowawayMongoServer } from '@cmsg/testing';
 import * as grpc from '@grpc/grpc-js';
 import { type Collection, MongoClient } from 'mongodb';
-import { ACTION_FLOOR_DATABASE, type FloorConversation, prepareActionFloorCollections } from './bare-action-service';
+import { ACTION_FLOOR_DATABASE, type FloorConversation, type FloorDocument, prepareActionFloorCollections } from './bare-action-service';
 import { startBareServer } from './bare-server-process';
 import { type BenchmarkModule, integerOptions } from './benchmark-module';
 import type { FiguresRecorder } from './figures-recorder';
@@ -57,7 +57,7 @@ async function runActionFloor(options: Options, figures: FiguresRecorder): Promi
     );
     service = await startBareServer({ role: 'action-service', mongodbUri: mongo.uri }, []);
     grpcClient = new ConversationActionsServiceClient(service.address, grpc.credentials.createInsecure());
-    const runner = new FloorRunner(grpcClient, database.collection('action_groups'), conversationIds);
+    const runner = new FloorRunner(grpcClient, database.collection<FloorDocument>('action_groups'), conversationIds);
     console.log(`action floor: ${options.conversations} conversations, ${options.concurrency} groups at once, ${options.rounds} rounds of ${options.duration} s`);
     await runner.run(options.concurrency, 2000);
     const rounds: Round[] = [];
@@ -93,7 +93,7 @@ async function runActionFloor(options: Options, figures: FiguresRecorder): Promi
 class FloorRunner {
   constructor(
     private readonly service: ConversationActionsServiceClient,
-    private readonly groups: Collection,
+    private readonly groups: Collection<FloorDocument>,
     private readonly conversationIds: readonly string[],
   ) {}
 
@@ -117,7 +117,7 @@ class FloorRunner {
     const conversationId = this.conversationIds[Math.floor(Math.random() * this.conversationIds.length)]!;
     const startedAt = new Date();
     await this.groups.insertOne({
-      _id: groupId as never,
+      _id: groupId,
       business_id: BUSINESS_ID,
       conversation_id: conversationId,
       status: 'processing',
@@ -134,12 +134,12 @@ class FloorRunner {
       await this.call(index % 2 === 0 ? 'assignTags' : 'removeTags', request);
       const finishedAt = new Date();
       await this.groups.findOneAndUpdate(
-        { business_id: BUSINESS_ID, _id: groupId as never },
+        { business_id: BUSINESS_ID, _id: groupId },
         { $set: { 'actions.$[done].finished_at': finishedAt, 'actions.$[done].status': 'succeeded', 'actions.$[next].started_at': finishedAt, 'actions.$[next].status': 'running' } },
         { arrayFilters: [{ 'done.index': index, 'done.status': 'running' }, { 'next.index': index + 1, 'next.status': 'pending' }], returnDocument: 'before' },
       );
     }
-    await this.groups.findOneAndUpdate({ business_id: BUSINESS_ID, _id: groupId as never, status: 'processing' }, { $set: { status: 'succeeded', finished_at: new Date() } });
+    await this.groups.findOneAndUpdate({ business_id: BUSINESS_ID, _id: groupId, status: 'processing' }, { $set: { status: 'succeeded', finished_at: new Date() } });
     return ACTIONS_PER_GROUP;
   }
 

@@ -7,6 +7,9 @@ import { type BareServerConfig, untilStopped } from './bare-server-protocol';
 /** The database the action floor writes to (a throwaway server of its own). */
 export const ACTION_FLOOR_DATABASE = 'action_floor';
 
+/** A document of the floor's collections: string ids, as every collection of the product has. */
+export type FloorDocument = { _id: string } & Record<string, unknown>;
+
 /** A conversation as the floor stores it: the fields its writes touch, and an outbox. */
 export interface FloorConversation {
   _id: string;
@@ -29,8 +32,8 @@ export async function serveBareActionService(config: Extract<BareServerConfig, {
   const client = await MongoClient.connect(config.mongodbUri, { maxPoolSize: 20 });
   const database = client.db(ACTION_FLOOR_DATABASE);
   const conversations = database.collection<FloorConversation>('conversations');
-  const timeline = database.collection('timeline_events');
-  const events = database.collection('events');
+  const timeline = database.collection<FloorDocument>('timeline_events');
+  const events = database.collection<FloorDocument>('events');
   const change = (direction: 'assign' | 'remove') => async (request: ChangeTagsRequest): Promise<ChangeTagsResponse> => {
     const businessId = request.caller?.business_id ?? '';
     const conversationId = request.conversation?.uuid ?? '';
@@ -43,8 +46,8 @@ export async function serveBareActionService(config: Extract<BareServerConfig, {
       { returnDocument: 'after' },
     );
     if (!changed) throw new Error(`no conversation ${conversationId}`);
-    await timeline.insertOne({ _id: entry.id as never, business_id: businessId, conversation_id: conversationId, kind: 'event', event_type: entry.type, data: entry.data, created_at: now });
-    await events.insertOne({ _id: entry.id as never, business_id: businessId, conversation_id: conversationId, sequence: changed.sequence, type: entry.type, data: entry.data, created_at: now });
+    await timeline.insertOne({ _id: entry.id, business_id: businessId, conversation_id: conversationId, kind: 'event', event_type: entry.type, data: entry.data, created_at: now });
+    await events.insertOne({ _id: entry.id, business_id: businessId, conversation_id: conversationId, sequence: changed.sequence, type: entry.type, data: entry.data, created_at: now });
     await conversations.updateOne({ business_id: businessId, _id: conversationId }, { $pull: { outbox: { id: entry.id } } });
     return { conversation: { uuid: conversationId }, tags: changed.tag_ids.map((uuid) => ({ uuid, name: uuid, color: '' })), results: [{ requested: { uuid: tag }, tag: { uuid: tag, name: tag, color: '' }, status: direction === 'assign' ? 'assigned' : 'removed', error: undefined }] };
   };
