@@ -40,7 +40,7 @@ const DEFAULTS = {
 const SCENARIOS = ['status', 'list', 'timeline', 'filtered'] as const;
 
 /** full: the product; hop: the bare hop (bare-hop.ts), status only; bare: the bare Express handler. */
-type Path = 'full' | 'hop' | 'bare';
+type Path = 'full' | 'hop' | 'hop-limited' | 'bare';
 
 interface Scenario {
   kind: (typeof SCENARIOS)[number];
@@ -65,7 +65,8 @@ interface Run {
  * list) at 100,000 in one business. The paths' runs alternate, same connections and duration,
  * so a busy shared machine weighs on all alike; the figures are the medians over the rounds, with
  * the CPU each process spent per request. The status read also runs the bare hop (bare-hop.ts): the
- * design's two processes and gRPC call with nothing else, what the full path cannot cost less than.
+ * design's two processes and gRPC call with nothing else, what the full path cannot cost less than;
+ * and that hop behind the Redis rate limit, the least of the gateway's work on every request.
  * Issue 13 adds, at both sizes, a timeline page (GET /conversation/timeline, 50 items of a
  * conversation with messages, notes and events) and a filtered list page (GET /conversations with
  * inbox_status and tag: a third of the conversations pending, a quarter tagged).
@@ -126,7 +127,7 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
   const stack = await startBenchStack({ env: { RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' }, nodeArgs: nodeProfiling });
   const { description, mongo } = stack;
   const bareServers: Partial<Record<'bare' | 'hop-forward' | 'hop-service', BareServer>> = {};
-  const measuredWindows: Record<Path, [number, number][]> = { full: [], hop: [], bare: [] };
+  const measuredWindows: Record<Path, [number, number][]> = { full: [], hop: [], 'hop-limited': [], bare: [] };
   try {
     await connectMongo(description.env['MONGODB_URI']!);
     const tag = randomUUID();
@@ -143,10 +144,10 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
     ));
     const hopService = (bareServers['hop-service'] = await startBareServer({ role: 'grpc-service', mongodbUri, businessId: business.businessId }, nodeProfiling));
     const hopForward = (bareServers['hop-forward'] = await startBareServer(
-      { role: 'grpc-forward', serviceAddress: hopService.address, businessId: business.businessId },
+      { role: 'grpc-forward', serviceAddress: hopService.address, businessId: business.businessId, redisUrl: description.env['REDIS_URL']! },
       nodeProfiling,
     ));
-    const urls: Record<Path, string> = { full: `${description.gatewayUrls[0]}/v1/${business.slug}`, hop: hopForward.url, bare: bare.url };
+    const urls: Record<Path, string> = { full: `${description.gatewayUrls[0]}/v1/${business.slug}`, hop: hopForward.url, 'hop-limited': `${hopForward.url}/limited`, bare: bare.url };
     const headers = { authorization: `Bearer ${business.token}`, 'content-type': 'application/json' };
     const meter = new CpuMeter({
       gateway: description.pids['gateway-1']!,
@@ -167,7 +168,7 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
       method: 'POST',
       path: '/conversation/status',
       body: JSON.stringify({ conversation: { uuid: statusConversation } }),
-      paths: ['full', 'hop', 'bare'],
+      paths: ['full', 'hop', 'hop-limited', 'bare'],
     };
     if (options.scenarios.includes('status')) {
       await expectAnswer(urls, headers, status, (body) => body.conversation?.uuid === statusConversation);
@@ -271,7 +272,7 @@ async function measureScenario(
     runLoad({ url: `${urls[target]}${scenario.path}`, method: scenario.method, body: scenario.body, headers, connections: options.connections, duration });
   console.log(`\n${scenario.label}`);
   if (options.warmup > 0) for (const target of scenario.paths) await load(target, options.warmup);
-  const runs: Record<Path, Run[]> = { full: [], hop: [], bare: [] };
+  const runs: Record<Path, Run[]> = { full: [], hop: [], 'hop-limited': [], bare: [] };
   for (let round = 1; round <= options.rounds; round += 1) {
     for (const target of scenario.paths) {
       meter.start();
@@ -301,7 +302,12 @@ async function measureScenario(
   }
 }
 
-const PATH_LABELS: Record<Path, string> = { full: 'full path', hop: 'bare hop (Express -> gRPC -> use case)', bare: 'bare Express' };
+const PATH_LABELS: Record<Path, string> = {
+  full: 'full path',
+  hop: 'bare hop (Express -> gRPC -> use case)',
+  'hop-limited': 'bare hop with the Redis rate limit',
+  bare: 'bare Express',
+};
 
 function monotonicMicros(): number {
   return Number(process.hrtime.bigint() / 1000n);
