@@ -42,9 +42,9 @@ export async function serveBareGrpcService(config: Extract<BareServerConfig, { r
 export async function serveBareGrpcForward(config: Extract<BareServerConfig, { role: 'grpc-forward' }>): Promise<void> {
   const client = new ConversationsServiceClient(config.serviceAddress, grpc.credentials.createInsecure());
   const caller = { business_id: config.businessId, token_uuid: '' };
-  // The one thing of the gateway's that DESIGN.md puts on every request's path besides the hop:
-  // the per-token rate limit in Redis (a point consumed per request, as rate-limiter-flexible does
-  // for the gateway), with a limit no load reaches.
+  // Under /limited, the gateway's per-token rate limit first: SPEC requires it on every request and
+  // DESIGN.md keeps it in Redis (a point consumed per request through rate-limiter-flexible, as the
+  // gateway does), with a limit no load reaches.
   const redis = createClient({ url: config.redisUrl });
   await redis.connect();
   const limiter = new RateLimiterRedis({ storeClient: redis, useRedisPackage: true, points: 1e9, duration: 60, keyPrefix: 'bench:hop' });
