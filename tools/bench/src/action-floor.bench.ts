@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { cpus } from 'node:os';
 import { AlreadyInStatePolicy, type ChangeTagsRequest, type ChangeTagsResponse, ConversationActionsServiceClient } from '@cmsg/proto';
 import { startThrowawayMongoServer } from '@cmsg/testing';
 import * as grpc from '@grpc/grpc-js';
 import { type Collection, MongoClient } from 'mongodb';
 import { ACTION_FLOOR_DATABASE, type FloorConversation, type FloorDocument, prepareActionFloorCollections } from './bare-action-service';
 import { startBareServer } from './bare-server-process';
-import { type BenchmarkModule, integerOptions } from './benchmark-module';
+import { type BenchmarkModule, integerOptions, percentile } from './benchmark-module';
 import type { FiguresRecorder } from './figures-recorder';
 import { CpuMeter } from './process-cpu';
 
@@ -77,7 +78,8 @@ async function runActionFloor(options: Options, figures: FiguresRecorder): Promi
     const median = medianRound(rounds);
     console.log(`  median: ${formatRound(median)}`);
     const total = sum(Object.values(median.cpuMsPerAction));
-    console.log(`  ${total.toFixed(2)} ms of CPU per action in all: at most ${Math.floor(2000 / total)} actions/s on 2 cores, if nothing else ran`);
+    const cores = cpus().length;
+    console.log(`  ${total.toFixed(2)} ms of CPU per action in all: at most ${Math.floor((cores * 1000) / total)} actions/s on this machine's ${cores} cores, if nothing else ran`);
     figures.record(`action floor: actions/s (median of ${options.rounds})`, median.actionsPerSecond, 'actions/s');
     for (const name of PROCESSES) figures.record(`action floor: CPU per action, ${name}`, median.cpuMsPerAction[name], 'ms');
     figures.record('action floor: CPU per action, all', total, 'ms');
@@ -154,7 +156,7 @@ function formatRound(round: Round): string {
 }
 
 function medianRound(rounds: readonly Round[]): Round {
-  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+  const median = (values: number[]) => percentile(values.sort((a, b) => a - b), 50);
   return {
     actionsPerSecond: median(rounds.map((round) => round.actionsPerSecond)),
     cpuMsPerAction: Object.fromEntries(PROCESSES.map((name) => [name, median(rounds.map((round) => round.cpuMsPerAction[name]))])) as Record<FloorProcess, number>,
