@@ -119,6 +119,19 @@ export const ERROR_CATALOG = {
   WEBHOOK_ENDPOINT_NOT_FOUND: { httpStatus: 404, grpcStatus: GrpcStatus.NOT_FOUND, message: 'The webhook endpoint does not exist in this business.' },
   WEBHOOK_ENDPOINT_LIMIT_REACHED: { httpStatus: 409, grpcStatus: GrpcStatus.ALREADY_EXISTS, message: 'The business has the maximum number of webhook endpoints; delete one first.' },
   EVENT_NOT_FOUND: { httpStatus: 404, grpcStatus: GrpcStatus.NOT_FOUND, message: 'The event does not exist in this business (or is older than 30 days), or the endpoint never had it.' },
+  // CONTRACT 10: contacts, consent, starting conversations, broadcasts, the send engine. Provider outcomes
+  // (10.3) keep the Cloud API's code beside these on the message error as provider_code.
+  CONTACT_IDENTIFIER_CONFLICT: { httpStatus: 409, grpcStatus: GrpcStatus.ALREADY_EXISTS, message: 'The identifiers given match two different contacts.' },
+  ATTRIBUTE_LIMIT_REACHED: { httpStatus: 409, grpcStatus: GrpcStatus.ALREADY_EXISTS, message: 'The business has the maximum number of contact attribute definitions (100); delete one first.' },
+  ATTRIBUTE_ALREADY_DEFINED: { httpStatus: 409, grpcStatus: GrpcStatus.ALREADY_EXISTS, message: 'A contact attribute with this key is already defined.' },
+  ATTRIBUTE_UNDEFINED: { httpStatus: 422, grpcStatus: GrpcStatus.FAILED_PRECONDITION, message: 'No contact attribute is defined with this key.' },
+  CONTACT_OPTED_OUT: { httpStatus: 409, grpcStatus: GrpcStatus.FAILED_PRECONDITION, message: 'The contact opted out of this category of messages.' },
+  RECIPIENT_UNDELIVERABLE: { httpStatus: 422, grpcStatus: GrpcStatus.FAILED_PRECONDITION, message: 'The chat platform cannot deliver to this recipient.' },
+  MARKETING_LIMIT_REACHED: { httpStatus: 422, grpcStatus: GrpcStatus.FAILED_PRECONDITION, message: 'The recipient reached the chat platform\'s cap of marketing messages.' },
+  RECIPIENT_IN_EXPERIMENT: { httpStatus: 422, grpcStatus: GrpcStatus.FAILED_PRECONDITION, message: 'The recipient is in a chat platform experiment that withholds marketing messages.' },
+  MESSAGING_LIMIT_REACHED: { httpStatus: 429, grpcStatus: GrpcStatus.RESOURCE_EXHAUSTED, message: 'The channel reached its messaging limit of contacts reached in 24 hours; retry after Retry-After seconds.' },
+  BROADCAST_NOT_FOUND: { httpStatus: 404, grpcStatus: GrpcStatus.NOT_FOUND, message: 'The broadcast does not exist in this business.' },
+  BROADCAST_STATE_CONFLICT: { httpStatus: 409, grpcStatus: GrpcStatus.FAILED_PRECONDITION, message: 'The broadcast is not in a state this transition applies to.' },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
