@@ -1,0 +1,13 @@
+export { ATTRIBUTE_KEY_PATTERN, ATTRIBUTE_TYPES, validateAttributeDefinition } from './attribute-definition';
+export type { AttributeDefinition, AttributeDefinitionInput, AttributeType, AttributeValue } from './attribute-definition';
+export { validateAttributeValues } from './attribute-values';
+export type { AttributeWrite } from './attribute-values';
+export {
+  MAX_ATTRIBUTE_DEFINITIONS,
+  MAX_FILTER_CONDITIONS,
+  MAX_FILTER_DEPTH,
+  MAX_IN_VALUES,
+  MAX_LIST_OPTIONS,
+  MAX_TEXT_ATTRIBUTE_LENGTH,
+} from './limits';
+export { foldText, phoneDigits } from './text-keys';
