@@ -2,6 +2,18 @@ export { ATTRIBUTE_KEY_PATTERN, ATTRIBUTE_TYPES, validateAttributeDefinition } f
 export type { AttributeDefinition, AttributeDefinitionInput, AttributeType, AttributeValue } from './attribute-definition';
 export { validateAttributeValues } from './attribute-values';
 export type { AttributeWrite } from './attribute-values';
+export { CONTACT_FIELDS, FILTER_OPS } from './contact-filter';
+export type {
+  AttributeField,
+  ContactField,
+  ContactFilter,
+  FilterCondition,
+  FilterField,
+  FilterOp,
+  FilterScalar,
+  GroupCombinator,
+  NestedFilterGroup,
+} from './contact-filter';
 export {
   MAX_ATTRIBUTE_DEFINITIONS,
   MAX_FILTER_CONDITIONS,
@@ -10,4 +22,5 @@ export {
   MAX_LIST_OPTIONS,
   MAX_TEXT_ATTRIBUTE_LENGTH,
 } from './limits';
+export { parseContactFilter } from './parse-contact-filter';
 export { foldText, phoneDigits } from './text-keys';
