@@ -2,6 +2,7 @@ export { ATTRIBUTE_KEY_PATTERN, ATTRIBUTE_TYPES, validateAttributeDefinition } f
 export type { AttributeDefinition, AttributeDefinitionInput, AttributeType, AttributeValue } from './attribute-definition';
 export { validateAttributeValues } from './attribute-values';
 export type { AttributeWrite } from './attribute-values';
+export { compileContactFilter } from './compile-contact-filter';
 export { CONTACT_FIELDS, FILTER_OPS } from './contact-filter';
 export type {
   AttributeField,
@@ -14,6 +15,7 @@ export type {
   GroupCombinator,
   NestedFilterGroup,
 } from './contact-filter';
+export { attributeKeysOf, contactFilterKey } from './contact-filter-key';
 export {
   MAX_ATTRIBUTE_DEFINITIONS,
   MAX_FILTER_CONDITIONS,
