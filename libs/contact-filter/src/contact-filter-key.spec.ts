@@ -25,6 +25,7 @@ describe('contactFilterKey', () => {
 
   it('is the same for values written differently that are stored the same', () => {
     expect(keyOf({ and: [{ field: 'first_name', op: 'eq', value: ' ÁLVARO' }] })).toBe(keyOf({ and: [{ field: 'first_name', op: 'eq', value: 'alvaro' }] }));
+    expect(keyOf({ and: [{ field: 'tag', op: 'eq', value: TAG_A.toUpperCase() }] })).toBe(keyOf({ and: [{ field: 'tag', op: 'eq', value: TAG_A }] }));
     expect(keyOf({ and: [{ field: 'phone', op: 'eq', value: '+52 (55) 1234' }] })).toBe(keyOf({ and: [{ field: 'phone', op: 'eq', value: '52551234' }] }));
     expect(keyOf({ and: [{ field: 'created_at', op: 'gt', value: '2025-01-31T12:00:00-06:00' }] })).toBe(
       keyOf({ and: [{ field: 'created_at', op: 'gt', value: '2025-01-31T18:00:00.000Z' }] }),

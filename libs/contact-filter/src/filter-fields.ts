@@ -37,9 +37,10 @@ const exactText: ScalarParser = (value, _op, path) => {
   return value;
 };
 
+/** Lower-cased as the seed file stores uuids: a uuid's hex digits are case-insensitive (RFC 9562). */
 const tagUuid: ScalarParser = (value, _op, path) => {
   if (typeof value !== 'string' || !UUID.test(value)) throw invalidRequest(path, 'must be a tag uuid');
-  return value;
+  return value.toLowerCase();
 };
 
 const instant: ScalarParser = (value, _op, path) => {

@@ -95,7 +95,7 @@ describe('parseContactFilter: values', () => {
     ['phone', 'starts_with', '+52 (55)', '5255'],
     ['phone', 'eq', '5', '5'],
     ['tag', 'nin', [TAG_A, TAG_B], [TAG_A, TAG_B]],
-    ['tag', 'eq', TAG_A.toUpperCase(), TAG_A.toUpperCase()],
+    ['tag', 'eq', TAG_A.toUpperCase(), TAG_A],
     ['inbox_status', 'in', ['pending', 'resolved'], ['pending', 'resolved']],
     ['consent.marketing', 'nin', ['unknown', 'opted_in'], ['unknown', 'opted_in']],
     ['attributes.nickname', 'eq', '', ''],
