@@ -1,7 +1,15 @@
 import { businessScope } from '@cmsg/dal';
 import {
+  type ContactPorts,
   addNote,
   authenticateToken,
+  defineContactAttribute,
+  deleteContactAttribute,
+  getContact,
+  listContactAttributes,
+  patchContact,
+  searchContacts,
+  upsertContact,
   conversationListFiltersOf,
   getConversationStatus,
   getConversationTimeline,
@@ -21,11 +29,12 @@ import type { Caller, ConversationReference, ConversationsServiceServer } from '
 export interface ConversationsHandlerDependencies {
   cursorCodec: ListCursorCodec;
   outbox: OutboxRecorder;
+  contacts: ContactPorts;
 }
 
 /** Transport adapter: proto request -> use case -> proto response. No rules live here. */
 export function conversationsHandlers(dependencies: ConversationsHandlerDependencies): AsyncUnaryImplementation<ConversationsServiceServer> {
-  const { cursorCodec, outbox } = dependencies;
+  const { cursorCodec, outbox, contacts } = dependencies;
   return {
     authenticateToken: (request) => authenticateToken(request.token_sha256),
     getConversationStatus: (request) => getConversationStatus(scopeOf(request.caller), referenceOf(request.conversation)),
@@ -37,12 +46,35 @@ export function conversationsHandlers(dependencies: ConversationsHandlerDependen
         filters: conversationListFiltersOf(request),
       }),
     listContacts: (request) =>
-      listContacts(scopeOf(request.caller), cursorCodec, {
+      listContacts(contacts, scopeOf(request.caller), cursorCodec, {
         cursor: request.cursor,
         limit: request.limit,
         testersOnly: request.testers_only,
         filters: { updatedSince: request.updated_since, phone: request.phone, chatUserId: request.chat_user_id, username: request.username },
       }),
+    upsertContact: (request) =>
+      upsertContact(contacts, scopeOf(request.caller), actorOf(request.caller), {
+        channel: request.channel,
+        phone: request.phone,
+        chat_user_id: request.chat_user_id,
+        external_id: request.external_id,
+        first_name: request.first_name,
+        last_name: request.last_name,
+        email: request.email,
+        language: request.language,
+        attributes: request.attributes,
+        consent: request.consent && { marketing: consentStatusOf(request.consent.marketing), utility: consentStatusOf(request.consent.utility) },
+      }),
+    getContact: (request) => getContact(contacts, scopeOf(request.caller), request.uuid),
+    patchContact: (request) => patchContact(contacts, scopeOf(request.caller), actorOf(request.caller), request.uuid, request.patch ?? {}),
+    searchContacts: (request) =>
+      searchContacts(contacts, cursorCodec, scopeOf(request.caller), { filter: request.filter, cursor: request.cursor, limit: pageSizeOf(request.limit) }),
+    defineContactAttribute: (request) => defineContactAttribute(contacts, scopeOf(request.caller), { key: request.key, type: request.type, options: request.options }),
+    listContactAttributes: (request) => listContactAttributes(contacts, scopeOf(request.caller)),
+    deleteContactAttribute: async (request) => {
+      await deleteContactAttribute(contacts, scopeOf(request.caller), request.key);
+      return {};
+    },
     addNote: (request) => addNote(scopeOf(request.caller), outbox, { tokenUuid: request.caller?.token_uuid ?? '' }, referenceOf(request.conversation), request.note, request.operation_id),
     markPending: (request) =>
       setInboxStatusByReference(scopeOf(request.caller), outbox, referenceOf(request.conversation), {
@@ -79,6 +111,17 @@ export function conversationsHandlers(dependencies: ConversationsHandlerDependen
 function scopeOf(caller: Caller | undefined) {
   if (!caller?.business_id) throw new CatalogError('INVALID_REQUEST', 'caller.business_id is required.');
   return businessScope(caller.business_id);
+}
+
+function actorOf(caller: Caller | undefined): { tokenUuid: string } {
+  return { tokenUuid: caller?.token_uuid ?? '' };
+}
+
+/** The statuses a caller may set (CONTRACT 10.2); anything else is refused, absent leaves the category alone. */
+function consentStatusOf(status: string | undefined): 'opted_in' | 'opted_out' | undefined {
+  if (status === undefined) return undefined;
+  if (status === 'opted_in' || status === 'opted_out') return status;
+  throw new CatalogError('INVALID_REQUEST', `consent status must be opted_in or opted_out, not ${JSON.stringify(status)}.`);
 }
 
 function referenceOf(reference: ConversationReference | undefined): ConversationReference {

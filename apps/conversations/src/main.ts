@@ -28,6 +28,7 @@ import { WebhookFanOut, systemClock } from '@cmsg/webhooks';
 import { startChatInboundConsumer } from './chat-inbound.consumer';
 import { conversationActionHandlers } from './conversation-actions.grpc';
 import { config } from './config';
+import { contactPorts } from './contact-ports';
 import { conversationsHandlers } from './conversations.grpc';
 import { messageSendingHandlers } from './message-sending.grpc';
 import { filesHandlers } from './files.grpc';
@@ -73,7 +74,7 @@ runGrpcService({
 
     services.add(
       ConversationsServiceService,
-      adaptUnaryService<ConversationsServiceServer>(conversationsHandlers({ cursorCodec: new ListCursorCodec(config.SIGNING_SECRET), outbox }), logger),
+      adaptUnaryService<ConversationsServiceServer>(conversationsHandlers({ cursorCodec: new ListCursorCodec(config.SIGNING_SECRET), outbox, contacts: contactPorts(outbox) }), logger),
     );
     services.add(
       ConversationActionsServiceService,

@@ -8,7 +8,7 @@ export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
 export const ApiTokenScopeSchema = z.enum(API_TOKEN_SCOPES);
 
 export const API_TOKEN_SCOPE_DESCRIPTIONS: Readonly<Record<ApiTokenScope, string>> = {
-  'conversations:read': 'Read conversations, contacts, channels and everything else a GET returns, and POST /conversation/status.',
+  'conversations:read': 'Read conversations, contacts, channels and everything else a GET returns, POST /conversation/status and POST /contacts/search.',
   'conversations:write': 'Every other business endpoint: messages, notes, inbox status, tags, mailboxes, AI, schedules, action groups, files, the tester module.',
   'webhooks:manage': 'Register, change, rotate, ping and delete webhook endpoints and read their deliveries (/webhook-endpoints and below).',
 };
@@ -27,6 +27,7 @@ export function grantedScopesOf(stored: readonly string[] | null | undefined): A
 }
 
 const WEBHOOK_ENDPOINTS_PATH = '/webhook-endpoints';
+const READS_WITH_A_BODY = ['/conversation/status', '/contacts/search'];
 
 /**
  * The one rule deciding the scope a business route needs (CONTRACT 9.3): the gateway enforces it
@@ -35,7 +36,7 @@ const WEBHOOK_ENDPOINTS_PATH = '/webhook-endpoints';
  */
 export function requiredScopeOf(route: { method: string; path: string }): ApiTokenScope {
   if (route.path === WEBHOOK_ENDPOINTS_PATH || route.path.startsWith(`${WEBHOOK_ENDPOINTS_PATH}/`)) return 'webhooks:manage';
-  // The status snapshot is a read that carries its conversation reference in a body.
-  if (route.method === 'get' || (route.method === 'post' && route.path === '/conversation/status')) return 'conversations:read';
+  // The status snapshot and the contact search are reads that carry their input in a body.
+  if (route.method === 'get' || (route.method === 'post' && READS_WITH_A_BODY.includes(route.path))) return 'conversations:read';
   return 'conversations:write';
 }

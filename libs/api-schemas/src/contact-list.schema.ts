@@ -1,10 +1,32 @@
-import { DateTimeSchema, UuidSchema } from './common.schema';
+import { ConversationIdSchema, DateTimeSchema, UuidSchema, nullable } from './common.schema';
+import { CONSENT_SOURCES, CONSENT_STATUSES } from './contact-event-data.schema';
 import { PaginationQuerySchema, pageOf } from './pagination.schema';
 import { definePublicEndpoint } from './public-endpoint';
 import { requiredText } from './text.schema';
 import { z } from './zod';
 
 const optionalText = z.string().nullable();
+
+export const AttributeValueSchema = z.union([z.string(), z.number(), z.boolean()]).openapi('ContactAttributeValue', {
+  description: 'By the attribute type: text (a string up to 1,024 characters), number, boolean, date (YYYY-MM-DD), list (one of its options).',
+});
+
+export const ContactAttributeValuesSchema = z.record(z.string(), AttributeValueSchema).openapi('ContactAttributes', {
+  description: 'Values of the business\'s attribute definitions (GET /contact-attributes), by key.',
+  example: { plan: 'gold', orders: 12, vip: true, renewal: '2026-03-01' },
+});
+
+export const ConsentStateSchema = z
+  .object({
+    status: z.enum(CONSENT_STATUSES),
+    source: z.enum(CONSENT_SOURCES).nullable(),
+    updated_at: DateTimeSchema.nullable(),
+  })
+  .openapi('ConsentState');
+
+export const ContactConsentSchema = z
+  .object({ marketing: ConsentStateSchema, utility: ConsentStateSchema })
+  .openapi('ContactConsent', { description: 'CONTRACT 10.2: set by the API, by keywords the customer sends (STOP, START...), and by the provider.' });
 
 export const ContactSchema = z
   .object({
@@ -21,6 +43,14 @@ export const ContactSchema = z
     is_tester: z.boolean(),
     created_at: DateTimeSchema,
     updated_at: DateTimeSchema,
+    channel: optionalText.openapi({ description: 'The public key of the channel the contact belongs to.' }),
+    phone: optionalText.openapi({ description: 'E.164 with a leading +.', example: '+5215512345678' }),
+    email: optionalText,
+    language: optionalText.openapi({ description: 'BCP 47 language tag.', example: 'es-MX' }),
+    external_id: optionalText.openapi({ description: "The caller's own id of the contact, unique in the business." }),
+    attributes: ContactAttributeValuesSchema,
+    consent: ContactConsentSchema,
+    conversation: nullable(ConversationIdSchema).openapi({ description: "The contact's one conversation." }),
   })
   .openapi('Contact');
 

@@ -2,7 +2,7 @@ import { EVENT_ENVELOPES, EVENT_TYPES, EventEnvelopeSchema, componentNameOf } fr
 import { EVENT_EXAMPLES } from './event-examples';
 
 describe('the public event envelopes', () => {
-  it('has the 15 types of CONTRACT 9.2', () => {
+  it('has the 15 types of CONTRACT 9.2 and the 4 contact types of 10.1', () => {
     expect([...EVENT_TYPES].sort()).toEqual(
       [
         'message.received',
@@ -20,6 +20,10 @@ describe('the public event envelopes', () => {
         'action.failed',
         'action_group.finished',
         'ping',
+        'contact.created',
+        'contact.updated',
+        'contact.consent_changed',
+        'contact.erased',
       ].sort(),
     );
   });

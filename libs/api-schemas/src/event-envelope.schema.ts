@@ -1,3 +1,4 @@
+import { ContactConsentChangedDataSchema, ContactCreatedDataSchema, ContactErasedDataSchema, ContactUpdatedDataSchema } from './contact-event-data.schema';
 import { ACTION_TYPES } from './action-objects.schema';
 import { ActionGroupStatusSchema, ActionStatusSchema } from './action-group.schema';
 import { ContactSummarySchema, ConversationIdSchema, DateTimeSchema, UuidSchema, nullable } from './common.schema';
@@ -79,6 +80,10 @@ export const EVENT_DATA = {
   'scheduled_message.cancelled': ScheduledMessageEventDataSchema,
   'action.failed': ActionFailedDataSchema,
   'action_group.finished': ActionGroupFinishedDataSchema,
+  'contact.created': ContactCreatedDataSchema,
+  'contact.updated': ContactUpdatedDataSchema,
+  'contact.consent_changed': ContactConsentChangedDataSchema,
+  'contact.erased': ContactErasedDataSchema,
   ping: PingDataSchema,
 } as const;
 
@@ -102,6 +107,10 @@ const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   'scheduled_message.cancelled': 'A pending scheduled message was cancelled (replaced, cancelled by request, by an owner change or by a customer reply).',
   'action.failed': 'An action of an action group failed in the background.',
   'action_group.finished': 'Every action of an action group has a result.',
+  'contact.created': 'A contact was created through the API (POST /contacts, POST /conversations). data: its uuid; read it with GET /contacts/{uuid}.',
+  'contact.updated': 'Fields of a contact changed. data: its uuid and the names of the fields that changed.',
+  'contact.consent_changed': 'A consent category of the contact changed (by the API, a keyword the customer sent, or the provider).',
+  'contact.erased': 'The contact was erased: every personal datum is gone. data: its uuid only.',
   ping: 'Sent by POST /webhook-endpoints/{uuid}/ping to that endpoint only, whatever it subscribes to.',
 };
 
@@ -152,6 +161,10 @@ export const EVENT_ENVELOPES = {
   'scheduled_message.cancelled': envelopeOf('scheduled_message.cancelled'),
   'action.failed': envelopeOf('action.failed'),
   'action_group.finished': envelopeOf('action_group.finished'),
+  'contact.created': envelopeOf('contact.created'),
+  'contact.updated': envelopeOf('contact.updated'),
+  'contact.consent_changed': envelopeOf('contact.consent_changed'),
+  'contact.erased': envelopeOf('contact.erased'),
   ping: envelopeOf('ping'),
 } as const satisfies { [Type in EventType]: z.ZodType };
 

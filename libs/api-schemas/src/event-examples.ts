@@ -6,6 +6,7 @@ import type { TimelineMessageItem } from './timeline-item.schema';
 const business = { slug: 'acme' };
 const conversation = { uuid: '0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b' };
 const createdAt = '2026-01-31T18:04:05.000Z';
+const exampleContact = { uuid: 'c4a3b2d1-e0f9-4e8d-9c7b-6a5f4e3d2c1b' };
 
 const inboundMessage: TimelineMessageItem = {
   uuid: '6a1f0e2d-3c4b-4a59-8e7d-6c5b4a392817',
@@ -106,5 +107,12 @@ export const EVENT_EXAMPLES: { [Type in EventType]: EventEnvelopeOf<Type> } = {
       conversation,
     },
   },
+  'contact.created': { ...envelope('contact.created', '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d', 1), data: { contact: exampleContact } },
+  'contact.updated': { ...envelope('contact.updated', '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e', 2), data: { contact: exampleContact, changed: ['email', 'attributes.plan'] } },
+  'contact.consent_changed': {
+    ...envelope('contact.consent_changed', '3c4d5e6f-7a8b-4c9d-8e1f-2a3b4c5d6e7f', 3),
+    data: { contact: exampleContact, category: 'marketing', from: 'unknown', to: 'opted_out', source: 'keyword' },
+  },
+  'contact.erased': { ...envelope('contact.erased', '4d5e6f7a-8b9c-4d0e-9f2a-3b4c5d6e7f8a', 4), data: { contact: exampleContact } },
   ping: { id: 'f7a8b9c0-d1e2-4f3a-8b5c-6d7e8f9a0b1c', type: 'ping', created_at: createdAt, business, conversation: null, sequence: 0, data: {} },
 };

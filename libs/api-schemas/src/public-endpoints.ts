@@ -6,6 +6,7 @@ import { conversationStatusEndpoint } from './conversation-status.schema';
 import { markPendingEndpoint, markResolvedEndpoint } from './inbox-status.schema';
 import { addNoteEndpoint } from './notes.schema';
 import { ACTION_GROUP_ENDPOINTS } from './action-groups.endpoints';
+import { CONTACT_ENDPOINTS } from './contacts.endpoints';
 import { CONVERSATION_ACTION_ENDPOINTS } from './conversation-actions.endpoints';
 import { EVENT_ENDPOINTS } from './events.endpoints';
 import { FILE_ENDPOINTS } from './files.endpoints';
@@ -25,6 +26,7 @@ export const PUBLIC_ENDPOINTS: readonly PublicEndpoint[] = [
   conversationTimelineEndpoint,
   listContactsEndpoint,
   listTesterContactsEndpoint,
+  ...CONTACT_ENDPOINTS,
   listChannelsEndpoint,
   ...CONVERSATION_ACTION_ENDPOINTS,
   ...MESSAGE_ENDPOINTS,

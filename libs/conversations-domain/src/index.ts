@@ -6,7 +6,7 @@ export type { ConversationListFilters } from './conversation-list-filters';
 export { getConversationTimeline, TIMELINE_ENDPOINT, TIMELINE_KINDS } from './timeline/get-conversation-timeline.usecase';
 export type { ConversationTimelineRequest, TimelineKind } from './timeline/get-conversation-timeline.usecase';
 export type { TimelineAuthorNames } from './timeline/timeline-items';
-export { listContacts, toPublicContact } from './list-contacts.usecase';
+export { listContacts } from './list-contacts.usecase';
 export type { ContactListFilters, ListContactsRequest } from './list-contacts.usecase';
 export { addNote, appendNote } from './add-note.usecase';
 export type { ApiTokenAuthor } from './add-note.usecase';
@@ -62,3 +62,4 @@ export { DEFAULT_TIMELINE_LIMIT, MAX_TIMELINE_LIMIT } from './timeline/timeline-
 export { listEvents } from './events/list-events.usecase';
 export type { ListEventsRequest } from './events/list-events.usecase';
 export { getEvent } from './events/get-event.usecase';
+export * from './contacts';

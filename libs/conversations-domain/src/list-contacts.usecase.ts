@@ -1,9 +1,9 @@
 import { type BusinessScope, type ContactListFilter, phoneLookupKey, usernameLookupKey } from '@cmsg/dal';
-import type { Contact, ListContactsResponse } from '@cmsg/proto';
-import { fullName } from './contact-names';
+import type { ListContactsResponse } from '@cmsg/proto';
+import type { ContactPorts } from './contacts/contact-ports';
+import { contactView, contactViewContext } from './contacts/contact-view';
 import type { CursorFilters, ListCursorCodec } from './list-cursor';
 import { fetchKeysetPage } from './list-page';
-import { repositories } from './repositories';
 import type { StoredContact } from './resolve-conversation-reference';
 import { parseUpdatedSince } from './updated-since';
 
@@ -27,7 +27,7 @@ export interface ListContactsRequest {
  * SPEC 4.6: created_at descending, uuid tie-break; /tester/contacts has its own cursors. The
  * filters are bound into the cursor: a cursor used with other filters is INVALID_CURSOR.
  */
-export async function listContacts(scope: BusinessScope, codec: ListCursorCodec, request: ListContactsRequest): Promise<ListContactsResponse> {
+export async function listContacts(ports: ContactPorts, scope: BusinessScope, codec: ListCursorCodec, request: ListContactsRequest): Promise<ListContactsResponse> {
   const filter = contactListFilterOf(request.testersOnly, request.filters ?? {});
   const page = await fetchKeysetPage<StoredContact>({
     codec,
@@ -37,9 +37,10 @@ export async function listContacts(scope: BusinessScope, codec: ListCursorCodec,
     sortField: 'created_at',
     sortValue: (row) => row.created_at,
     // Newest first only (SPEC 4.6).
-    query: (after, _direction, limit) => repositories.contacts.listPage(scope, { ...filter, after, limit }),
+    query: (after, _direction, limit) => ports.contacts.listPage(scope, { ...filter, after, limit }),
   });
-  return { items: page.rows.map(toPublicContact), has_more: page.has_more, next_cursor: page.next_cursor };
+  const context = await contactViewContext(ports, scope, page.rows);
+  return { items: page.rows.map((contact) => contactView(contact, context)), has_more: page.has_more, next_cursor: page.next_cursor };
 }
 
 function contactListFilterOf(testersOnly: boolean, filters: ContactListFilters): ContactListFilter {
@@ -57,22 +58,4 @@ function contactListFilterOf(testersOnly: boolean, filters: ContactListFilters):
 /** The normalised values, so "+52 1 55..." and "52155..." page with each other's cursors. */
 function cursorFiltersOf(filter: ContactListFilter): CursorFilters {
   return { updated_since: filter.updatedSince?.getTime(), ...filter.lookup };
-}
-
-export function toPublicContact(contact: StoredContact): Contact {
-  return {
-    uuid: contact._id,
-    first_name: contact.first_name ?? undefined,
-    middle_name: contact.middle_name ?? undefined,
-    last_name: contact.last_name ?? undefined,
-    second_last_name: contact.second_last_name ?? undefined,
-    full_name: fullName(contact),
-    chat_id: contact.phone_key ?? undefined,
-    chat_user_id: contact.chat_user_id ?? undefined,
-    chat_username: contact.chat_username ?? undefined,
-    acquisition_source: contact.acquisition_source ?? undefined,
-    is_tester: contact.is_tester,
-    created_at: contact.created_at.toISOString(),
-    updated_at: contact.updated_at.toISOString(),
-  };
 }

@@ -21,6 +21,8 @@ export { ChannelRepository } from './channel/channel.repository';
 export type { ChannelSeedFields } from './channel/channel.repository';
 export type { ChannelEntity } from './channel/channel.entity';
 export { ContactRepository } from './contact/contact.repository';
+export { ContactAttributeDefinitionRepository } from './business/contact-attribute-definitions.repository';
+export type { DefineOutcome, StoredAttributeDefinition } from './business/contact-attribute-definitions.repository';
 export type { ContactListFilter, NewContact } from './contact/contact.repository';
 export type { ContactEntity, ContactLookupKey } from './contact/contact.entity';
 export { ConversationRepository } from './conversation/conversation.repository';

@@ -43,6 +43,10 @@ export const OUTBOX_ENTRY_KINDS = {
   'action.failed': { publicEvent: true, timeline: null },
   'action_group.finished': { publicEvent: true, timeline: null },
   'action_group.escalated': { publicEvent: false, timeline: 'action_group_escalated' },
+  'contact.created': { publicEvent: true, timeline: null },
+  'contact.updated': { publicEvent: true, timeline: null },
+  'contact.consent_changed': { publicEvent: true, timeline: null },
+  'contact.erased': { publicEvent: true, timeline: null },
 } as const satisfies Record<Exclude<EventType, 'ping'> | `${string}.${string}`, EntryKind>;
 
 export type OutboxEntryType = keyof typeof OUTBOX_ENTRY_KINDS;

@@ -1,5 +1,6 @@
 import {
   type BusinessScope,
+  ContactRepository,
   ConversationRepository,
   type EventEntity,
   EventRepository,
@@ -18,6 +19,9 @@ export interface EventRecorderDependencies {
   bus: ConversationEventBus;
   slugs: BusinessSlugs;
 }
+
+/** The changes of a conversation that contact search filters on (tag, inbox_status, last_inbound_at). */
+const CHANGES_SEARCH_READS = new Set(['conversation.created', 'conversation.tags_changed', 'conversation.inbox_status_changed', 'message.received']);
 
 /** An entry written before events existed (`{ id, type, payload, created_at }`): published as it was, then dropped. */
 interface LegacyConversationEvent {
@@ -41,6 +45,7 @@ export class EventRecorder {
   private readonly events = new EventRepository();
   private readonly conversations = new ConversationRepository();
   private readonly timeline = new TimelineEventRepository();
+  private readonly contacts = new ContactRepository();
 
   constructor(private readonly dependencies: EventRecorderDependencies) {}
 
@@ -64,7 +69,19 @@ export class EventRecorder {
     const delivered = kind.publicEvent
       ? Promise.all([this.nextSequence(scope, entry), row]).then(([sequence]) => this.storedEvent(scope, entry, sequence)).then((event) => this.dependencies.fanOut.fanOut(event))
       : row;
-    await Promise.all([delivered, published]);
+    const mirrored = conversationId && CHANGES_SEARCH_READS.has(entry.type) ? this.copyToContact(scope, conversationId) : Promise.resolve();
+    await Promise.all([delivered, published, mirrored]);
+  }
+
+  /** The contact's copy of what contact search reads from its conversation (docs/contacts.md). */
+  private async copyToContact(scope: BusinessScope, conversationId: string): Promise<void> {
+    const conversation = await this.conversations.findById(scope, conversationId);
+    if (!conversation) return;
+    await this.contacts.copyConversationState(scope, conversation.contact_id, {
+      tag_ids: conversation.tag_ids ?? [],
+      inbox_status: conversation.inbox_status,
+      last_inbound_at: conversation.last_inbound_at ?? null,
+    });
   }
 
   private async insertRow(scope: BusinessScope, entry: OutboxEntry, conversationId: string, eventType: TimelineEventType): Promise<void> {

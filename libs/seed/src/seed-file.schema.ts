@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ALL_EVENT_TYPES, API_TOKEN_SCOPES, EVENT_TYPES } from '@cmsg/api-schemas';
 import { WEBHOOK_ENDPOINT_LIMIT, phoneLookupKey } from '@cmsg/dal';
+import { ATTRIBUTE_TYPES, MAX_ATTRIBUTE_DEFINITIONS, validateAttributeDefinition, validateAttributeValues } from '@cmsg/contact-filter';
 import { API_TOKEN_PATTERN } from './api-token';
 import { SEED_TIME_HINT, isSeedTime } from './seed-time';
 
@@ -164,6 +165,13 @@ export const conversationSeedSchema = seedObject({
   payments: z.array(paymentSeedSchema).default([]),
 });
 
+const consentSeedSchema = seedObject({ status: z.enum(['opted_in', 'opted_out', 'unknown']) });
+
+export const attributeDefinitionSeedSchema = seedObject({ key: nonEmpty, type: z.enum(ATTRIBUTE_TYPES), options: z.array(nonEmpty).optional() });
+
+/** A business's own keyword lists (CONTRACT 10.2), replacing the defaults of either category. */
+const consentKeywordsSeedSchema = seedObject({ opt_out: z.array(nonEmpty).min(1).optional(), opt_in: z.array(nonEmpty).min(1).optional() });
+
 export const contactSeedSchema = seedObject({
   uuid,
   channel: nonEmpty,
@@ -181,6 +189,12 @@ export const contactSeedSchema = seedObject({
   is_tester: z.boolean().default(false),
   created_at: seedTime.optional(),
   conversation: conversationSeedSchema.prefault({}),
+  // From version 0.4.0 (CONTRACT 10): checked against the business's attribute_definitions; consent recorded with source import.
+  email: z.email().nullable().default(null),
+  language: optionalText,
+  external_id: nonEmpty.nullable().default(null),
+  attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+  consent: seedObject({ marketing: consentSeedSchema.optional(), utility: consentSeedSchema.optional() }).optional(),
 });
 
 export const paymentProfileSeedSchema = seedObject({
@@ -208,6 +222,8 @@ export const businessSeedSchema = seedObject({
   quick_replies: z.array(quickReplySeedSchema).default([]),
   webhooks: z.array(webhookSeedSchema).max(WEBHOOK_ENDPOINT_LIMIT).default([]),
   payment_profile: paymentProfileSeedSchema.nullable().default(null),
+  attribute_definitions: z.array(attributeDefinitionSeedSchema).max(MAX_ATTRIBUTE_DEFINITIONS).default([]),
+  consent_keywords: consentKeywordsSeedSchema.nullable().default(null),
   contacts: z.array(contactSeedSchema).default([]),
 });
 
@@ -217,6 +233,7 @@ export type SeedFile = z.output<typeof seedFileSchema>;
 export type SeedFileInput = z.input<typeof seedFileSchema>;
 export type BusinessSeed = SeedFile['businesses'][number];
 export type ContactSeed = BusinessSeed['contacts'][number];
+export type AttributeDefinitionSeed = BusinessSeed['attribute_definitions'][number];
 export type MessageSeed = ContactSeed['conversation']['messages'][number];
 
 /** Thrown by parseSeedFile; the message lists every problem with its JSON path. */
@@ -289,9 +306,13 @@ function checkReferences(file: { businesses: z.output<typeof businessSeedSchema>
     const employees = new Set(business.ai_employees.map((employee) => employee.uuid));
     const mailboxes = new Set(business.mailbox_categories.flatMap((category) => category.mailboxes.map((mailbox) => mailbox.uuid)));
     const tags = new Set(business.tags.map((tag) => tag.uuid));
+    const definitions = attributeDefinitionsOf(business.attribute_definitions, (index, message) => ctx.addIssue({ code: 'custom', path: at('attribute_definitions', index), message }));
     business.contacts.forEach((contact, i) => {
       const path = (...rest: PropertyKey[]) => at('contacts', i, ...rest);
       unique('contact uuid', contact.uuid, path('uuid'));
+      if (contact.external_id) unique('contact external_id', `${business.slug}/${contact.external_id}`, path('external_id'));
+      const attributeProblem = problemOf(() => validateAttributeValues(definitions, contact.attributes));
+      if (attributeProblem) ctx.addIssue({ code: 'custom', path: path('attributes'), message: attributeProblem });
       mustExist(channelKeys, 'channel', contact.channel, path('channel'));
       if (!contact.phone && !contact.chat_user_id) {
         ctx.addIssue({ code: 'custom', path: path(), message: 'a contact needs a phone or a chat_user_id' });
@@ -316,4 +337,31 @@ export function highestPlaceholder(body: string): number {
   let highest = 0;
   for (const match of body.matchAll(/\{\{\s*(\d+)\s*\}\}/g)) highest = Math.max(highest, Number(match[1]));
   return highest;
+}
+
+/** The business's definitions that are valid; each invalid or repeated one is reported. */
+function attributeDefinitionsOf(seeds: readonly z.output<typeof attributeDefinitionSeedSchema>[], report: (index: number, message: string) => void) {
+  const keys = new Set<string>();
+  return seeds.flatMap((seed, index) => {
+    if (keys.has(seed.key)) {
+      report(index, `attribute ${seed.key} is defined twice`);
+      return [];
+    }
+    keys.add(seed.key);
+    try {
+      return [validateAttributeDefinition({ key: seed.key, type: seed.type, options: seed.options })];
+    } catch (error) {
+      report(index, (error as Error).message);
+      return [];
+    }
+  });
+}
+
+function problemOf(check: () => unknown): string | null {
+  try {
+    check();
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }

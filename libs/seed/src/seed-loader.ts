@@ -152,7 +152,7 @@ async function seedBusiness(seed: BusinessSeed, now: Date): Promise<BusinessSeed
 
   const plans = ops.planConversations(seed, ctx, channelIds);
   const derivedStates = await deriveStates(ctx, plans);
-  await upsertAll('contacts', repositories.contacts, ops.contactUpserts(plans, ctx));
+  await upsertAll('contacts', repositories.contacts, ops.contactUpserts(plans, ctx, derivedStates, seed.attribute_definitions));
   // Messages before the conversations that summarise them (last_message, unread_count...).
   await upsertAll('messages', repositories.messages, ops.messageUpserts(plans));
   await upsertAll('conversations', repositories.conversations, ops.conversationUpserts(plans, ctx, derivedStates));

@@ -58,10 +58,72 @@ describe('seed operations', () => {
   });
 
   it('stores contact lookup keys and leaves the creation time to the first load', () => {
-    const [contact] = ops.contactUpserts(plans, ctx);
+    const [contact] = ops.contactUpserts(plans, ctx, new Map(), []);
     expect(contact.set).toMatchObject({ phone: '+5215512345678', phone_key: '5215512345678', chat_username: 'MiXeD', username_key: 'mixed' });
     expect(contact.set).not.toHaveProperty('created_at');
-    expect(contact.setOnInsert).toEqual({ created_at: NOW, updated_at: NOW });
+    expect(contact.setOnInsert).toEqual({ created_at: NOW, updated_at: NOW, revision: 0 });
+  });
+
+  it('stores the contact fields of CONTRACT 10 with their search keys, consent as imported', () => {
+    const seed = parseSeedFile({
+      businesses: [
+        {
+          slug: 'crm',
+          name: 'CRM',
+          channels: [{ public_key: 'main', name: 'Main', phone: '+5215500000000', phone_number_id: 'pn-crm', access_token: 'x' }],
+          attribute_definitions: [{ key: 'plan', type: 'list', options: ['free', 'gold'] }, { key: 'orders', type: 'number' }],
+          contacts: [
+            {
+              uuid: '0d2c7a3e-5b4f-4c1d-8e9a-1b2c3d4e5f60',
+              channel: 'main',
+              phone: '+5215511111111',
+              first_name: 'Ángela',
+              email: 'Angela@Example.com',
+              language: 'es-MX',
+              external_id: 'crm-1',
+              attributes: { plan: 'gold', orders: 3 },
+              consent: { marketing: { status: 'opted_out' } },
+              conversation: { tags: [], inbox_status: 'pending' },
+            },
+          ],
+        },
+      ],
+    }).businesses[0]!;
+    const seedCtx = ops.seedContext('business-crm', NOW);
+    const [contact] = ops.contactUpserts(ops.planConversations(seed, seedCtx, new Map([['main', 'channel-main']])), seedCtx, new Map(), seed.attribute_definitions);
+    expect(contact!.set).toMatchObject({
+      first_name_key: 'angela',
+      email: 'Angela@Example.com',
+      email_key: 'angela@example.com',
+      language: 'es-MX',
+      external_id: 'crm-1',
+      external_id_key: 'business-crm:crm-1',
+      attributes: [
+        { k: 'plan', v: 'gold' },
+        { k: 'orders', v: 3 },
+      ],
+      'consent.marketing': { status: 'opted_out', source: 'import', updated_at: NOW },
+      inbox_status: 'pending',
+      tag_ids: [],
+    });
+    expect(contact!.set).not.toHaveProperty('consent.utility');
+  });
+
+  it('refuses a contact attribute that is undefined or of the wrong type, naming it', () => {
+    const file = (attributes: Record<string, unknown>) => ({
+      businesses: [
+        {
+          slug: 'crm2',
+          name: 'CRM',
+          channels: [{ public_key: 'main', name: 'Main', phone: '+5215500000000', phone_number_id: 'pn-crm2', access_token: 'x' }],
+          attribute_definitions: [{ key: 'orders', type: 'number' }],
+          contacts: [{ uuid: '0d2c7a3e-5b4f-4c1d-8e9a-1b2c3d4e5f61', channel: 'main', phone: '+5215511111112', attributes }],
+        },
+      ],
+    });
+    expect(() => parseSeedFile(file({ plan: 'gold' }))).toThrow(/businesses\[0\]\.contacts\[0\]\.attributes: .*plan/);
+    expect(() => parseSeedFile(file({ orders: 'three' }))).toThrow(/businesses\[0\]\.contacts\[0\]\.attributes: .*orders/);
+    expect(parseSeedFile(file({ orders: 3 })).businesses[0]!.contacts[0]!.attributes).toEqual({ orders: 3 });
   });
 
   it('derives conversation and message ids that survive reloads', () => {

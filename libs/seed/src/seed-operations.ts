@@ -12,9 +12,10 @@ import {
   phoneLookupKey,
   usernameLookupKey,
 } from '@cmsg/dal';
+import { foldText, validateAttributeValues } from '@cmsg/contact-filter';
 import { hashApiToken } from './api-token';
 import type { ConversationDerivedState } from './conversation-derived-state';
-import { highestPlaceholder, type BusinessSeed, type ContactSeed } from './seed-file.schema';
+import { highestPlaceholder, type AttributeDefinitionSeed, type BusinessSeed, type ContactSeed } from './seed-file.schema';
 import { seedIds } from './seed-ids';
 import { resolveSeedTime } from './seed-time';
 
@@ -50,6 +51,8 @@ export function businessFields(seed: BusinessSeed, businessId: string): Business
     timeZone: seed.time_zone,
     visionWalletTokens: seed.vision_wallet_tokens,
     paymentProfile: seed.payment_profile ? withoutComment(seed.payment_profile) : null,
+    contactAttributeDefinitions: seed.attribute_definitions.map((definition) => ({ key: definition.key, type: definition.type, options: definition.options ?? [] })),
+    consentKeywords: seed.consent_keywords ? { opt_out: seed.consent_keywords.opt_out, opt_in: seed.consent_keywords.opt_in } : null,
   };
 }
 
@@ -162,10 +165,12 @@ function creationTimes(plan: ConversationPlan, now: Date): { set: Fields; setOnI
     : { set: {}, setOnInsert: { created_at: now, updated_at: now } };
 }
 
-export function contactUpserts(plans: readonly ConversationPlan[], ctx: SeedContext): SeedUpsert[] {
+export function contactUpserts(plans: readonly ConversationPlan[], ctx: SeedContext, derivedStates: ReadonlyMap<string, ConversationDerivedState>, definitions: readonly AttributeDefinitionSeed[]): SeedUpsert[] {
+  const attributeDefinitions = definitions.map((definition) => ({ key: definition.key, type: definition.type, options: definition.options ?? [] }));
   return plans.map((plan) => {
     const { contact } = plan;
     const times = creationTimes(plan, ctx.now);
+    const consent = (['marketing', 'utility'] as const).flatMap((category) => (contact.consent?.[category] ? [[category, contact.consent[category]] as const] : []));
     return {
       id: contact.uuid,
       set: {
@@ -181,9 +186,22 @@ export function contactUpserts(plans: readonly ConversationPlan[], ctx: SeedCont
         username_key: contact.chat_username ? usernameLookupKey(contact.chat_username) : null,
         acquisition_source: contact.acquisition_source,
         is_tester: contact.is_tester,
+        first_name_key: contact.first_name ? foldText(contact.first_name) : null,
+        last_name_key: contact.last_name ? foldText(contact.last_name) : null,
+        email: contact.email,
+        email_key: contact.email ? foldText(contact.email) : null,
+        language: contact.language,
+        external_id: contact.external_id,
+        ...(contact.external_id ? { external_id_key: `${ctx.scope.businessId}:${contact.external_id}` } : {}),
+        attributes: validateAttributeValues(attributeDefinitions, contact.attributes).set,
+        ...Object.fromEntries(consent.map(([category, state]) => [`consent.${category}`, { status: state!.status, source: state!.status === 'unknown' ? null : 'import', updated_at: ctx.now }])),
+        // The copy of its conversation that search reads (CONTRACT 10.1 fields tag, inbox_status, last_inbound_at).
+        tag_ids: contact.conversation.tags,
+        inbox_status: contact.conversation.inbox_status,
+        last_inbound_at: derivedStates.get(plan.conversationId)?.last_inbound_at ?? null,
         ...times.set,
       },
-      setOnInsert: times.setOnInsert,
+      setOnInsert: { ...times.setOnInsert, revision: 0 },
     };
   });
 }

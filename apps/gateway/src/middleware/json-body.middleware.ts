@@ -27,15 +27,18 @@ function declaresBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || (contentLength !== undefined && contentLength !== '0');
 }
 
+/** JSON, and RFC 7386's media type for a merge patch (PATCH /contacts/{uuid}), which is JSON too. */
+const JSON_TYPES = ['application/json', 'application/merge-patch+json'];
+
 /** Parses a JSON body of at most 1 MiB; any other content type is 400 INVALID_REQUEST. */
 export function jsonBodyMiddleware(): RequestHandler {
-  const parseJson = express.json({ limit: MAX_JSON_BODY_BYTES, strict: true, type: 'application/json' });
+  const parseJson = express.json({ limit: MAX_JSON_BODY_BYTES, strict: true, type: JSON_TYPES });
   return (req, res, next) => {
     if (!declaresBody(req)) {
       next();
       return;
     }
-    if (!req.is('application/json')) {
+    if (!req.is(JSON_TYPES)) {
       next(new CatalogError('INVALID_REQUEST', 'The request body must be JSON with Content-Type: application/json.'));
       return;
     }

@@ -1,6 +1,7 @@
 import type { BusinessRoute } from './business-route';
 import { actionGroupRoutes } from './action-group.routes';
 import { conversationActionRoutes } from './conversation-action.routes';
+import { contactRoutes } from './contact.routes';
 import { conversationRoutes } from './conversation.routes';
 import { eventRoutes } from './event.routes';
 import { listRoutes } from './list.routes';
@@ -11,4 +12,4 @@ import { testerRoutes } from './tester.routes';
 import { webhookEndpointRoutes } from './webhook-endpoint.routes';
 
 /** Every business route; a spec checks this matches PUBLIC_ENDPOINTS one to one. */
-export const BUSINESS_ROUTES: readonly BusinessRoute[] = [...conversationRoutes, ...listRoutes, ...conversationActionRoutes, ...messageRoutes, ...actionGroupRoutes, ...scheduledMessageRoutes, ...testerRoutes, ...fileRoutes, ...webhookEndpointRoutes, ...eventRoutes];
+export const BUSINESS_ROUTES: readonly BusinessRoute[] = [...conversationRoutes, ...listRoutes, ...contactRoutes, ...conversationActionRoutes, ...messageRoutes, ...actionGroupRoutes, ...scheduledMessageRoutes, ...testerRoutes, ...fileRoutes, ...webhookEndpointRoutes, ...eventRoutes];

@@ -125,6 +125,23 @@ export class FakeConversationsService {
       getEvent: async ({ id }) => {
         throw new CatalogError('EVENT_NOT_FOUND', `No event ${id} in this business in the last 30 days.`);
       },
+      upsertContact: async () => {
+        throw new CatalogError('CONTACT_IDENTIFIER_CONFLICT');
+      },
+      getContact: async () => {
+        throw new CatalogError('CONTACT_NOT_FOUND');
+      },
+      patchContact: async () => {
+        throw new CatalogError('CONTACT_NOT_FOUND');
+      },
+      searchContacts: async () => ({ items: [], next_cursor: '', has_more: false }),
+      defineContactAttribute: async () => {
+        throw new CatalogError('ATTRIBUTE_ALREADY_DEFINED');
+      },
+      listContactAttributes: async () => ({ items: [] }),
+      deleteContactAttribute: async () => {
+        throw new CatalogError('ATTRIBUTE_UNDEFINED');
+      },
     };
   }
 }

@@ -125,7 +125,11 @@ export interface paths {
          */
         get: operations["listContacts"];
         put?: never;
-        post?: never;
+        /**
+         * Create or update a contact by identifier (external_id, else chat_user_id, else phone)
+         * @description Matched in the order external_id > chat_user_id > phone (digits, within the channel): the given fields are updated and the answer is 200 `{contact, created: false}`. No match: 201 `{contact, created: true}`, created with its conversation (resolved, no AI, window closed); creating needs `phone` or `chat_user_id`. Identifiers that match two different contacts: 409 CONTACT_IDENTIFIER_CONFLICT. `channel` may be omitted when the business has one channel (else 400). `consent` is recorded with source `api`. Events: contact.created, contact.updated, contact.consent_changed.
+         */
+        post: operations["upsertContact"];
         delete?: never;
         options?: never;
         head?: never;
@@ -151,6 +155,88 @@ export interface paths {
          */
         post: operations["createTesterContact"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{slug}/contacts/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One contact */
+        get: operations["getContact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a contact with a JSON Merge Patch (RFC 7386)
+         * @description Names, email, language, external_id and attributes: a member set to null removes it (an attribute key set to null removes that key; `attributes: null` removes them all), an absent one is left alone. phone and chat_user_id are not patchable (400). An external_id another contact holds: 409 CONTACT_IDENTIFIER_CONFLICT. Event: contact.updated naming the fields that changed (none when nothing changed).
+         */
+        patch: operations["patchContact"];
+        trace?: never;
+    };
+    "/v1/{slug}/contacts/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search contacts with a filter (the language broadcast audiences use), newest first
+         * @description A read (`conversations:read`): the filter travels in the body. `{and: [...]}` or `{or: [...]}` of conditions `{field, op, value}` or nested groups, at most 2 levels and 20 conditions; a wrong field, op or value type is 400 INVALID_REQUEST naming its path. Names and email compare case- and accent-insensitively. Which conditions an index serves on MongoDB: docs/contacts.md.
+         */
+        post: operations["searchContacts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{slug}/contact-attributes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The business's contact attribute definitions, oldest first */
+        get: operations["listContactAttributes"];
+        put?: never;
+        /**
+         * Define a typed contact attribute
+         * @description At most 100 definitions per business (409 ATTRIBUTE_LIMIT_REACHED); a key defined twice: 409 ATTRIBUTE_ALREADY_DEFINED.
+         */
+        post: operations["defineContactAttribute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{slug}/contact-attributes/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a contact attribute definition and every value of it
+         * @description Answers 200 with the definition as it was; a key that is not defined (or a second DELETE): 422 ATTRIBUTE_UNDEFINED.
+         */
+        delete: operations["deleteContactAttribute"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1139,6 +1225,86 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "contact.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * contact.created event
+         * @description POSTed as JSON to each enabled endpoint subscribed to this type (or to `*`), at least once. Verify the signature over the raw body before parsing it (Standard Webhooks libraries do); order by `sequence` per conversation and drop ids you already have. GET /events lists the last 30 days of events for reconciling after downtime.
+         */
+        post: operations["onContactCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * contact.updated event
+         * @description POSTed as JSON to each enabled endpoint subscribed to this type (or to `*`), at least once. Verify the signature over the raw body before parsing it (Standard Webhooks libraries do); order by `sequence` per conversation and drop ids you already have. GET /events lists the last 30 days of events for reconciling after downtime.
+         */
+        post: operations["onContactUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.consent_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * contact.consent_changed event
+         * @description POSTed as JSON to each enabled endpoint subscribed to this type (or to `*`), at least once. Verify the signature over the raw body before parsing it (Standard Webhooks libraries do); order by `sequence` per conversation and drop ids you already have. GET /events lists the last 30 days of events for reconciling after downtime.
+         */
+        post: operations["onContactConsentChangedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.erased": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * contact.erased event
+         * @description POSTed as JSON to each enabled endpoint subscribed to this type (or to `*`), at least once. Verify the signature over the raw body before parsing it (Standard Webhooks libraries do); order by `sequence` per conversation and drop ids you already have. GET /events lists the last 30 days of events for reconciling after downtime.
+         */
+        post: operations["onContactErasedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -1173,7 +1339,7 @@ export interface components {
             message: string;
         };
         /** @description One event, as a webhook delivery carries it and GET /events answers it; `type` tells the shape of `data`. */
-        EventEnvelope: components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["MessageStatusUpdatedEvent"] | components["schemas"]["ConversationCreatedEvent"] | components["schemas"]["ConversationInboxStatusChangedEvent"] | components["schemas"]["ConversationAssignmentChangedEvent"] | components["schemas"]["ConversationTagsChangedEvent"] | components["schemas"]["ConversationMailboxChangedEvent"] | components["schemas"]["NoteCreatedEvent"] | components["schemas"]["ScheduledMessageSentEvent"] | components["schemas"]["ScheduledMessageFailedEvent"] | components["schemas"]["ScheduledMessageCancelledEvent"] | components["schemas"]["ActionFailedEvent"] | components["schemas"]["ActionGroupFinishedEvent"] | components["schemas"]["PingEvent"];
+        EventEnvelope: components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["MessageStatusUpdatedEvent"] | components["schemas"]["ConversationCreatedEvent"] | components["schemas"]["ConversationInboxStatusChangedEvent"] | components["schemas"]["ConversationAssignmentChangedEvent"] | components["schemas"]["ConversationTagsChangedEvent"] | components["schemas"]["ConversationMailboxChangedEvent"] | components["schemas"]["NoteCreatedEvent"] | components["schemas"]["ScheduledMessageSentEvent"] | components["schemas"]["ScheduledMessageFailedEvent"] | components["schemas"]["ScheduledMessageCancelledEvent"] | components["schemas"]["ActionFailedEvent"] | components["schemas"]["ActionGroupFinishedEvent"] | components["schemas"]["ContactCreatedEvent"] | components["schemas"]["ContactUpdatedEvent"] | components["schemas"]["ContactConsentChangedEvent"] | components["schemas"]["ContactErasedEvent"] | components["schemas"]["PingEvent"];
         /** @description A customer message arrived. data: its timeline item. */
         MessageReceivedEvent: {
             /**
@@ -1716,6 +1882,132 @@ export interface components {
          * @enum {string}
          */
         ActionStatus: "pending" | "succeeded" | "noop" | "failed" | "skipped";
+        /** @description A contact was created through the API (POST /contacts, POST /conversations). data: its uuid; read it with GET /contacts/{uuid}. */
+        ContactCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description Unique, the same on every delivery of this event (the webhook-id header, a delivery's event_id).
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "contact.created";
+            /**
+             * Format: date-time
+             * @example 2025-01-31T18:04:05.000Z
+             */
+            created_at: string;
+            business: components["schemas"]["EventBusiness"];
+            conversation: components["schemas"]["ConversationId"];
+            /** @description Increases with each event of the conversation (not necessarily by 1): order what arrives out of order, drop what you already have. */
+            sequence: number;
+            data: components["schemas"]["ContactCreatedData"];
+        };
+        ContactCreatedData: {
+            contact: components["schemas"]["ContactId"];
+        };
+        ContactId: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            uuid: string;
+        };
+        /** @description Fields of a contact changed. data: its uuid and the names of the fields that changed. */
+        ContactUpdatedEvent: {
+            /**
+             * Format: uuid
+             * @description Unique, the same on every delivery of this event (the webhook-id header, a delivery's event_id).
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "contact.updated";
+            /**
+             * Format: date-time
+             * @example 2025-01-31T18:04:05.000Z
+             */
+            created_at: string;
+            business: components["schemas"]["EventBusiness"];
+            conversation: components["schemas"]["ConversationId"];
+            /** @description Increases with each event of the conversation (not necessarily by 1): order what arrives out of order, drop what you already have. */
+            sequence: number;
+            data: components["schemas"]["ContactUpdatedData"];
+        };
+        ContactUpdatedData: {
+            contact: components["schemas"]["ContactId"];
+            /** @description The fields whose value changed: names, email, language, external_id, phone, chat_user_id, and `attributes.<key>` per attribute. */
+            changed: string[];
+        };
+        /** @description A consent category of the contact changed (by the API, a keyword the customer sent, or the provider). */
+        ContactConsentChangedEvent: {
+            /**
+             * Format: uuid
+             * @description Unique, the same on every delivery of this event (the webhook-id header, a delivery's event_id).
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "contact.consent_changed";
+            /**
+             * Format: date-time
+             * @example 2025-01-31T18:04:05.000Z
+             */
+            created_at: string;
+            business: components["schemas"]["EventBusiness"];
+            conversation: components["schemas"]["ConversationId"];
+            /** @description Increases with each event of the conversation (not necessarily by 1): order what arrives out of order, drop what you already have. */
+            sequence: number;
+            data: components["schemas"]["ContactConsentChangedData"];
+        };
+        ContactConsentChangedData: {
+            contact: components["schemas"]["ContactId"];
+            /** @enum {string} */
+            category: "marketing" | "utility";
+            /** @enum {string} */
+            from: "opted_in" | "opted_out" | "unknown";
+            /** @enum {string} */
+            to: "opted_in" | "opted_out" | "unknown";
+            /** @enum {string} */
+            source: "api" | "keyword" | "provider" | "import";
+        };
+        /** @description The contact was erased: every personal datum is gone. data: its uuid only. */
+        ContactErasedEvent: {
+            /**
+             * Format: uuid
+             * @description Unique, the same on every delivery of this event (the webhook-id header, a delivery's event_id).
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "contact.erased";
+            /**
+             * Format: date-time
+             * @example 2025-01-31T18:04:05.000Z
+             */
+            created_at: string;
+            business: components["schemas"]["EventBusiness"];
+            conversation: components["schemas"]["ConversationId"];
+            /** @description Increases with each event of the conversation (not necessarily by 1): order what arrives out of order, drop what you already have. */
+            sequence: number;
+            data: components["schemas"]["ContactErasedData"];
+        };
+        /** @description Only the uuid: everything else of the contact is gone. */
+        ContactErasedData: {
+            contact: components["schemas"]["ContactId"];
+        };
         /** @description Sent by POST /webhook-endpoints/{uuid}/ping to that endpoint only, whatever it subscribes to. */
         PingEvent: {
             /**
@@ -2120,6 +2412,203 @@ export interface components {
              * @example 2025-01-31T18:04:05.000Z
              */
             updated_at: string;
+            /** @description The public key of the channel the contact belongs to. */
+            channel: string | null;
+            /**
+             * @description E.164 with a leading +.
+             * @example +5215512345678
+             */
+            phone: string | null;
+            email: string | null;
+            /**
+             * @description BCP 47 language tag.
+             * @example es-MX
+             */
+            language: string | null;
+            /** @description The caller's own id of the contact, unique in the business. */
+            external_id: string | null;
+            attributes: components["schemas"]["ContactAttributes"];
+            consent: components["schemas"]["ContactConsent"];
+            /** @description The contact's one conversation. */
+            conversation: components["schemas"]["ConversationId"] | null;
+        };
+        /**
+         * @description Values of the business's attribute definitions (GET /contact-attributes), by key.
+         * @example {
+         *       "plan": "gold",
+         *       "orders": 12,
+         *       "vip": true,
+         *       "renewal": "2026-03-01"
+         *     }
+         */
+        ContactAttributes: {
+            [key: string]: components["schemas"]["ContactAttributeValue"];
+        };
+        /** @description By the attribute type: text (a string up to 1,024 characters), number, boolean, date (YYYY-MM-DD), list (one of its options). */
+        ContactAttributeValue: string | number | boolean;
+        /** @description CONTRACT 10.2: set by the API, by keywords the customer sends (STOP, START...), and by the provider. */
+        ContactConsent: {
+            marketing: components["schemas"]["ConsentState"];
+            utility: components["schemas"]["ConsentState"];
+        };
+        ConsentState: {
+            /** @enum {string} */
+            status: "opted_in" | "opted_out" | "unknown";
+            /** @enum {string|null} */
+            source: "api" | "keyword" | "provider" | "import" | null;
+            /**
+             * Format: date-time
+             * @example 2025-01-31T18:04:05.000Z
+             */
+            updated_at: string | null;
+        };
+        UpsertContactResponse: {
+            contact: components["schemas"]["Contact"];
+            created: boolean;
+        };
+        UpsertContactRequest: {
+            /** @description Channel public key; may be omitted when the business has one channel. */
+            channel?: string;
+            /**
+             * @description Any spelling; 8 to 15 digits once normalised, else 400.
+             * @example +52 1 55 1234 5678
+             */
+            phone?: string;
+            chat_user_id?: string;
+            /**
+             * @description The caller's own id, unique in the business.
+             * @example crm-000123
+             */
+            external_id?: string;
+            first_name?: string;
+            last_name?: string;
+            /**
+             * Format: email
+             * @example ana@example.com
+             */
+            email?: string;
+            /** @example es-MX */
+            language?: string;
+            attributes?: components["schemas"]["ContactAttributeWrites"];
+            consent?: components["schemas"]["ConsentInput"];
+        };
+        /** @description Values by attribute key, each checked against its definition: an undefined key is 422 ATTRIBUTE_UNDEFINED, a value of the wrong type (a text over 1,024 characters, a list value outside its options, a date that is not YYYY-MM-DD) 400 INVALID_REQUEST naming the key. `null` removes the key; keys not named keep their values. */
+        ContactAttributeWrites: {
+            [key: string]: components["schemas"]["ContactAttributeValue"];
+        };
+        /** @description Recorded with source `api`; each category changes only when its status differs. */
+        ConsentInput: {
+            marketing?: {
+                /** @enum {string} */
+                status: "opted_in" | "opted_out";
+            };
+            utility?: {
+                /** @enum {string} */
+                status: "opted_in" | "opted_out";
+            };
+        };
+        /** @description JSON Merge Patch (RFC 7386) of the contact; send it as application/json or application/merge-patch+json. */
+        PatchContactRequest: {
+            first_name?: string | null;
+            last_name?: string | null;
+            /**
+             * Format: email
+             * @example ana@example.com
+             */
+            email?: string | null;
+            /** @example es-MX */
+            language?: string | null;
+            /**
+             * @description The caller's own id, unique in the business.
+             * @example crm-000123
+             */
+            external_id?: string | null;
+            attributes?: components["schemas"]["ContactAttributeWrites"] & (Record<string, never> | null);
+            /** @description Not patchable: sending it is 400 INVALID_REQUEST. */
+            phone?: unknown;
+            /** @description Not patchable: sending it is 400 INVALID_REQUEST. */
+            chat_user_id?: unknown;
+        };
+        SearchContactsRequest: {
+            filter: components["schemas"]["ContactFilter"];
+            /** @description From next_cursor of the previous page; bound to the filter it was issued with (another filter: 400 INVALID_CURSOR). */
+            cursor?: string;
+            /** @default 50 */
+            limit: number;
+        };
+        /**
+         * @description Exactly one of `and` or `or`: 1 to 20 conditions or nested groups, at most 2 levels and 20 conditions in all. A wrong field, op or value type, or an undefined attribute, is 400 INVALID_REQUEST naming its path (`filter.and[2].or[0].op`).
+         * @example {
+         *       "and": [
+         *         {
+         *           "field": "attributes.plan",
+         *           "op": "eq",
+         *           "value": "gold"
+         *         },
+         *         {
+         *           "field": "tag",
+         *           "op": "eq",
+         *           "value": "3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c"
+         *         }
+         *       ]
+         *     }
+         */
+        ContactFilter: {
+            and: (components["schemas"]["ContactFilterCondition"] | components["schemas"]["ContactFilterNestedAnd"] | components["schemas"]["ContactFilterNestedOr"])[];
+        } | {
+            or: (components["schemas"]["ContactFilterCondition"] | components["schemas"]["ContactFilterNestedAnd"] | components["schemas"]["ContactFilterNestedOr"])[];
+        };
+        /** @description A condition on one field. Ops per field: `first_name`, `last_name`, `email`: eq, neq, in, nin, starts_with, exists; case- and accent-insensitive. `phone`: the same ops, compared on its digits (`+52 (55)` is the prefix `5255`). `external_id`: the same ops, exact and case-sensitive. `tag` (a tag uuid on the contact’s conversation): eq, neq, in, nin, exists (has any tag). `inbox_status` (`pending`, `resolved`), `consent.marketing`, `consent.utility` (`opted_in`, `opted_out`, `unknown`): eq, neq, in, nin. `created_at`, `updated_at`, `last_inbound_at` (RFC 3339 date-time with offset): eq, neq, gt, gte, lt, lte, and exists for `last_inbound_at`. `attributes.<key>` by the attribute’s type: text: eq, neq, in, nin, starts_with (case-sensitive), gt, gte, lt, lte, exists; number: eq, neq, in, nin, gt, gte, lt, lte, exists; boolean: eq, neq, exists; date (YYYY-MM-DD): eq, neq, in, nin, gt, gte, lt, lte, exists; list (one of its options): eq, neq, in, nin, exists. `neq` and `nin` also match contacts without a value; a contact with no consent stored counts as `unknown`. */
+        ContactFilterCondition: {
+            /**
+             * @description One of `first_name`, `last_name`, `phone`, `email`, `external_id`, `tag`, `inbox_status`, `consent.marketing`, `consent.utility`, `created_at`, `updated_at`, `last_inbound_at`, or `attributes.<key>` of a defined contact attribute.
+             * @example attributes.plan
+             */
+            field: string;
+            op: components["schemas"]["ContactFilterOp"];
+            /**
+             * @description Its type follows the field and op: a string, number, boolean, RFC 3339 date-time, YYYY-MM-DD date, or an array of them.
+             * @example gold
+             */
+            value: unknown;
+        };
+        /**
+         * @description `in` and `nin` take an array of 1 to 100 values; `exists` takes true or false; the others one value.
+         * @enum {string}
+         */
+        ContactFilterOp: "eq" | "neq" | "in" | "nin" | "gt" | "gte" | "lt" | "lte" | "starts_with" | "exists";
+        /** @description A group inside the top group: all of 1 to 20 conditions (no deeper groups). */
+        ContactFilterNestedAnd: {
+            and: components["schemas"]["ContactFilterCondition"][];
+        };
+        /** @description A group inside the top group: any of 1 to 20 conditions (no deeper groups). */
+        ContactFilterNestedOr: {
+            or: components["schemas"]["ContactFilterCondition"][];
+        };
+        ContactAttributeDefinition: {
+            key: string;
+            /** @enum {string} */
+            type: "text" | "number" | "boolean" | "date" | "list";
+            options: string[];
+            /**
+             * Format: date-time
+             * @example 2025-01-31T18:04:05.000Z
+             */
+            created_at: string;
+        };
+        DefineContactAttributeRequest: {
+            /**
+             * @description Lowercase letters, digits and _, starting with a letter, at most 40 characters.
+             * @example plan
+             */
+            key: string;
+            /** @enum {string} */
+            type: "text" | "number" | "boolean" | "date" | "list";
+            /** @description The allowed values of a `list` attribute (1 to 50 distinct strings); only for `list`. */
+            options?: string[];
+        };
+        ContactAttributeList: {
+            items: components["schemas"]["ContactAttributeDefinition"][];
         };
         ChannelList: {
             items: components["schemas"]["Channel"][];
@@ -3067,7 +3556,7 @@ export interface components {
              *       "conversation.inbox_status_changed"
              *     ]
              */
-            events: ("message.received" | "message.sent" | "message.status_updated" | "conversation.created" | "conversation.inbox_status_changed" | "conversation.assignment_changed" | "conversation.tags_changed" | "conversation.mailbox_changed" | "note.created" | "scheduled_message.sent" | "scheduled_message.failed" | "scheduled_message.cancelled" | "action.failed" | "action_group.finished" | "ping" | "*")[];
+            events: ("message.received" | "message.sent" | "message.status_updated" | "conversation.created" | "conversation.inbox_status_changed" | "conversation.assignment_changed" | "conversation.tags_changed" | "conversation.mailbox_changed" | "note.created" | "scheduled_message.sent" | "scheduled_message.failed" | "scheduled_message.cancelled" | "action.failed" | "action_group.finished" | "contact.created" | "contact.updated" | "contact.consent_changed" | "contact.erased" | "ping" | "*")[];
             description?: string | null;
         };
         WebhookEndpointList: {
@@ -3090,7 +3579,7 @@ export interface components {
              *       "conversation.inbox_status_changed"
              *     ]
              */
-            events?: ("message.received" | "message.sent" | "message.status_updated" | "conversation.created" | "conversation.inbox_status_changed" | "conversation.assignment_changed" | "conversation.tags_changed" | "conversation.mailbox_changed" | "note.created" | "scheduled_message.sent" | "scheduled_message.failed" | "scheduled_message.cancelled" | "action.failed" | "action_group.finished" | "ping" | "*")[];
+            events?: ("message.received" | "message.sent" | "message.status_updated" | "conversation.created" | "conversation.inbox_status_changed" | "conversation.assignment_changed" | "conversation.tags_changed" | "conversation.mailbox_changed" | "note.created" | "scheduled_message.sent" | "scheduled_message.failed" | "scheduled_message.cancelled" | "action.failed" | "action_group.finished" | "contact.created" | "contact.updated" | "contact.consent_changed" | "contact.erased" | "ping" | "*")[];
             /** @description null clears it. */
             description?: string | null;
             /** @description false stops deliveries (pending ones fail); true also forgets earlier failures. */
@@ -3145,7 +3634,7 @@ export interface components {
          * @example message.received
          * @enum {string}
          */
-        EventType: "message.received" | "message.sent" | "message.status_updated" | "conversation.created" | "conversation.inbox_status_changed" | "conversation.assignment_changed" | "conversation.tags_changed" | "conversation.mailbox_changed" | "note.created" | "scheduled_message.sent" | "scheduled_message.failed" | "scheduled_message.cancelled" | "action.failed" | "action_group.finished" | "ping";
+        EventType: "message.received" | "message.sent" | "message.status_updated" | "conversation.created" | "conversation.inbox_status_changed" | "conversation.assignment_changed" | "conversation.tags_changed" | "conversation.mailbox_changed" | "note.created" | "scheduled_message.sent" | "scheduled_message.failed" | "scheduled_message.cancelled" | "action.failed" | "action_group.finished" | "contact.created" | "contact.updated" | "contact.consent_changed" | "contact.erased" | "ping";
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -4302,6 +4791,198 @@ export interface operations {
             };
         };
     };
+    upsertContact: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
+                "X-Request-Id"?: string;
+                /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The business slug (case-insensitive); must be the token's business. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "external_id": "crm-000123",
+                 *       "phone": "+5215512345678",
+                 *       "first_name": "Ana",
+                 *       "last_name": "López",
+                 *       "email": "ana@example.com",
+                 *       "language": "es-MX",
+                 *       "attributes": {
+                 *         "plan": "gold"
+                 *       },
+                 *       "consent": {
+                 *         "marketing": {
+                 *           "status": "opted_in"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpsertContactRequest"];
+            };
+        };
+        responses: {
+            /** @description The contact was created (a match answers 200 with created: false). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpsertContactResponse"];
+                };
+            };
+            /** @description Codes: INVALID_REQUEST. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: INVALID_API_TOKEN. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: CHANNEL_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_REQUEST_IN_PROGRESS, CONTACT_IDENTIFIER_CONFLICT. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description JSON body larger than 1048576 bytes (INVALID_REQUEST). Codes: INVALID_REQUEST. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: ATTRIBUTE_UNDEFINED. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: UNKNOWN_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listTesterContacts: {
         parameters: {
             query?: {
@@ -4535,6 +5216,869 @@ export interface operations {
             };
             /** @description JSON body larger than 1048576 bytes (INVALID_REQUEST). Codes: INVALID_REQUEST. */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: UNKNOWN_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getContact: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description The business slug (case-insensitive); must be the token's business. */
+                slug: string;
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contact. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contact"];
+                };
+            };
+            /** @description Codes: INVALID_REQUEST. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: INVALID_API_TOKEN. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: CONTACT_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: UNKNOWN_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchContact: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description The business slug (case-insensitive); must be the token's business. */
+                slug: string;
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ana.lopez@example.com",
+                 *       "attributes": {
+                 *         "plan": "platinum",
+                 *         "renewal": null
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PatchContactRequest"];
+            };
+        };
+        responses: {
+            /** @description The contact as changed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contact"];
+                };
+            };
+            /** @description Codes: INVALID_REQUEST. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: INVALID_API_TOKEN. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: CONTACT_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: CONTACT_IDENTIFIER_CONFLICT. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description JSON body larger than 1048576 bytes (INVALID_REQUEST). Codes: INVALID_REQUEST. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: ATTRIBUTE_UNDEFINED. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: UNKNOWN_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    searchContacts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
+                "X-Request-Id"?: string;
+                /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The business slug (case-insensitive); must be the token's business. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "filter": {
+                 *         "and": [
+                 *           {
+                 *             "field": "attributes.plan",
+                 *             "op": "eq",
+                 *             "value": "gold"
+                 *           },
+                 *           {
+                 *             "field": "consent.marketing",
+                 *             "op": "neq",
+                 *             "value": "opted_out"
+                 *           }
+                 *         ]
+                 *       },
+                 *       "limit": 50
+                 *     }
+                 */
+                "application/json": components["schemas"]["SearchContactsRequest"];
+            };
+        };
+        responses: {
+            /** @description One page of contacts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactList"];
+                };
+            };
+            /** @description Codes: INVALID_REQUEST, INVALID_CURSOR. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: INVALID_API_TOKEN. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description JSON body larger than 1048576 bytes (INVALID_REQUEST). Codes: INVALID_REQUEST. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: UNKNOWN_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listContactAttributes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description The business slug (case-insensitive); must be the token's business. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every definition (at most 100). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactAttributeList"];
+                };
+            };
+            /** @description Codes: INVALID_REQUEST. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: INVALID_API_TOKEN. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: UNKNOWN_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    defineContactAttribute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
+                "X-Request-Id"?: string;
+                /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The business slug (case-insensitive); must be the token's business. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "key": "plan",
+                 *       "type": "list",
+                 *       "options": [
+                 *         "free",
+                 *         "gold",
+                 *         "platinum"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["DefineContactAttributeRequest"];
+            };
+        };
+        responses: {
+            /** @description The definition. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactAttributeDefinition"];
+                };
+            };
+            /** @description Codes: INVALID_REQUEST. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: INVALID_API_TOKEN. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_REQUEST_IN_PROGRESS, ATTRIBUTE_LIMIT_REACHED, ATTRIBUTE_ALREADY_DEFINED. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description JSON body larger than 1048576 bytes (INVALID_REQUEST). Codes: INVALID_REQUEST. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: UNKNOWN_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteContactAttribute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description The business slug (case-insensitive); must be the token's business. */
+                slug: string;
+                /** @description Lowercase letters, digits and _, starting with a letter, at most 40 characters. */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The removed definition. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactAttributeDefinition"];
+                };
+            };
+            /** @description Codes: INVALID_REQUEST. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: INVALID_API_TOKEN. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: ATTRIBUTE_UNDEFINED. */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Api-Version": components["headers"]["X-Api-Version"];
@@ -11235,6 +12779,242 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["ActionGroupFinishedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: answer any 2xx within 10 s. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 10 s, is retried with exponential back-off and jitter for 24 h, then the delivery is failed. An endpoint failing every delivery for 3 days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onContactCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the envelope `id`): the same on every retry; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. Refuse one more than 5 minutes from your clock (replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, one per live secret of the endpoint (two for 24 h after a rotation). The HMAC key is the base64-decoded part of the `whsec_<base64>` secret. Any one matching is enough. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the whole `whsec_...` secret string, as before Standard Webhooks; one `v1=` per live secret (two for 24 h after a rotation). */
+                "X-Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                 *       "type": "contact.created",
+                 *       "created_at": "2026-01-31T18:04:05.000Z",
+                 *       "business": {
+                 *         "slug": "acme"
+                 *       },
+                 *       "conversation": {
+                 *         "uuid": "0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b"
+                 *       },
+                 *       "sequence": 1,
+                 *       "data": {
+                 *         "contact": {
+                 *           "uuid": "c4a3b2d1-e0f9-4e8d-9c7b-6a5f4e3d2c1b"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContactCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: answer any 2xx within 10 s. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 10 s, is retried with exponential back-off and jitter for 24 h, then the delivery is failed. An endpoint failing every delivery for 3 days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onContactUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the envelope `id`): the same on every retry; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. Refuse one more than 5 minutes from your clock (replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, one per live secret of the endpoint (two for 24 h after a rotation). The HMAC key is the base64-decoded part of the `whsec_<base64>` secret. Any one matching is enough. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the whole `whsec_...` secret string, as before Standard Webhooks; one `v1=` per live secret (two for 24 h after a rotation). */
+                "X-Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+                 *       "type": "contact.updated",
+                 *       "created_at": "2026-01-31T18:04:05.000Z",
+                 *       "business": {
+                 *         "slug": "acme"
+                 *       },
+                 *       "conversation": {
+                 *         "uuid": "0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b"
+                 *       },
+                 *       "sequence": 2,
+                 *       "data": {
+                 *         "contact": {
+                 *           "uuid": "c4a3b2d1-e0f9-4e8d-9c7b-6a5f4e3d2c1b"
+                 *         },
+                 *         "changed": [
+                 *           "email",
+                 *           "attributes.plan"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContactUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: answer any 2xx within 10 s. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 10 s, is retried with exponential back-off and jitter for 24 h, then the delivery is failed. An endpoint failing every delivery for 3 days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onContactConsentChangedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the envelope `id`): the same on every retry; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. Refuse one more than 5 minutes from your clock (replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, one per live secret of the endpoint (two for 24 h after a rotation). The HMAC key is the base64-decoded part of the `whsec_<base64>` secret. Any one matching is enough. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the whole `whsec_...` secret string, as before Standard Webhooks; one `v1=` per live secret (two for 24 h after a rotation). */
+                "X-Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3c4d5e6f-7a8b-4c9d-8e1f-2a3b4c5d6e7f",
+                 *       "type": "contact.consent_changed",
+                 *       "created_at": "2026-01-31T18:04:05.000Z",
+                 *       "business": {
+                 *         "slug": "acme"
+                 *       },
+                 *       "conversation": {
+                 *         "uuid": "0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b"
+                 *       },
+                 *       "sequence": 3,
+                 *       "data": {
+                 *         "contact": {
+                 *           "uuid": "c4a3b2d1-e0f9-4e8d-9c7b-6a5f4e3d2c1b"
+                 *         },
+                 *         "category": "marketing",
+                 *         "from": "unknown",
+                 *         "to": "opted_out",
+                 *         "source": "keyword"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContactConsentChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: answer any 2xx within 10 s. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 10 s, is retried with exponential back-off and jitter for 24 h, then the delivery is failed. An endpoint failing every delivery for 3 days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onContactErasedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the envelope `id`): the same on every retry; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. Refuse one more than 5 minutes from your clock (replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, one per live secret of the endpoint (two for 24 h after a rotation). The HMAC key is the base64-decoded part of the `whsec_<base64>` secret. Any one matching is enough. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the whole `whsec_...` secret string, as before Standard Webhooks; one `v1=` per live secret (two for 24 h after a rotation). */
+                "X-Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "4d5e6f7a-8b9c-4d0e-9f2a-3b4c5d6e7f8a",
+                 *       "type": "contact.erased",
+                 *       "created_at": "2026-01-31T18:04:05.000Z",
+                 *       "business": {
+                 *         "slug": "acme"
+                 *       },
+                 *       "conversation": {
+                 *         "uuid": "0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b"
+                 *       },
+                 *       "sequence": 4,
+                 *       "data": {
+                 *         "contact": {
+                 *           "uuid": "c4a3b2d1-e0f9-4e8d-9c7b-6a5f4e3d2c1b"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContactErasedEvent"];
             };
         };
         responses: {

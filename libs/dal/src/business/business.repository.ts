@@ -19,6 +19,10 @@ export interface BusinessSeedFields {
   timeZone: string;
   visionWalletTokens: number;
   paymentProfile: Record<string, unknown> | null;
+  /** CONTRACT 10.1; empty leaves the business's definitions (made through the API) alone. */
+  contactAttributeDefinitions?: { key: string; type: string; options: string[] }[];
+  /** CONTRACT 10.2: the business's own keyword lists; null keeps the defaults. */
+  consentKeywords?: { opt_out?: string[]; opt_in?: string[] } | null;
 }
 
 export interface StorageReservation {
@@ -109,7 +113,17 @@ export class BusinessRepository {
     const counts = await bulkUpsert(BusinessModel, [
       upsert(
         { _id: business.id },
-        { slug: business.slug, slug_lower: business.slug.toLowerCase(), name: business.name, time_zone: business.timeZone, payment_profile: business.paymentProfile },
+        {
+          slug: business.slug,
+          slug_lower: business.slug.toLowerCase(),
+          name: business.name,
+          time_zone: business.timeZone,
+          payment_profile: business.paymentProfile,
+          consent_keywords: business.consentKeywords ?? null,
+          ...(business.contactAttributeDefinitions?.length
+            ? { contact_attribute_definitions: business.contactAttributeDefinitions.map((definition) => ({ ...definition, created_at: now })) }
+            : {}),
+        },
         { created_at: now, vision_wallet_tokens: business.visionWalletTokens, vision_wallet_funded_tokens: business.visionWalletTokens },
       ),
     ]);

@@ -22,6 +22,17 @@ export const businessSchema = new Schema(
     storage_used_bytes: { type: Number, required: true, default: 0 },
     storage_reserved_file_ids: { type: [String], default: [] },
     payment_profile: { type: Schema.Types.Mixed, default: null },
+    // CONTRACT 10.1: the typed contact attributes (at most 100, keys unique: both held by the
+    // conditional $push of ContactAttributeDefinitionRepository.define).
+    contact_attribute_definitions: {
+      type: [new Schema({ key: String, type: String, options: [String], created_at: Date }, { _id: false })],
+      default: [],
+    },
+    // Keys whose definition was removed and whose values may still be on contacts (the removal's
+    // second step had not finished): a new definition of such a key removes them first.
+    contact_attribute_cleanups: { type: [String], default: [] },
+    // CONTRACT 10.2: `{ opt_out?: [...], opt_in?: [...] }` replacing the default keyword lists; null: the defaults.
+    consent_keywords: { type: Schema.Types.Mixed, default: null },
     created_at: { type: Date, required: true },
   },
   documentOptions,

@@ -1,5 +1,6 @@
 import { type BusinessScope, scopedFilter } from '../shared/business-scope';
-import { insertIfAbsent } from '../shared/duplicate-key';
+import { duplicateKeyIndex, insertIfAbsent, isDuplicateKeyError } from '../shared/duplicate-key';
+import type { OutboxEntry } from '../shared/outbox-entry.schema';
 import { TenantRepository } from '../shared/tenant-repository';
 import type { ContactEntity, ContactLookupKey } from './contact.entity';
 import { ContactModel } from './contact.schema';
@@ -85,4 +86,85 @@ export class ContactRepository extends TenantRepository<ContactEntity> {
   async insertMany(scope: BusinessScope, contacts: readonly NewContact[]): Promise<void> {
     await ContactModel.insertMany(contacts.map((contact) => ({ ...contact, business_id: scope.businessId })));
   }
+
+  /** The contact holding this external_id (CONTRACT 10.1: unique per business). */
+  findByExternalId(scope: BusinessScope, externalId: string): Promise<ContactEntity | null> {
+    return ContactModel.findOne(scopedFilter(scope, { external_id: externalId })).lean<ContactEntity>().exec();
+  }
+
+  /**
+   * Inserts a contact written through the API: 'inserted', 'id_taken' when a contact with this id
+   * exists (the same identity created concurrently), 'external_id_taken' when another holds its external_id.
+   */
+  async insertNew(scope: BusinessScope, contact: NewContact): Promise<'inserted' | 'id_taken' | 'external_id_taken'> {
+    try {
+      await ContactModel.collection.insertOne({ ...contactDefaults(), ...contact, business_id: scope.businessId } as never);
+      return 'inserted';
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      return duplicateKeyIndex(error)?.startsWith('external_id_key') ? 'external_id_taken' : 'id_taken';
+    }
+  }
+
+  /**
+   * Writes the fields if the contact is still at `revision` (compare-and-set), bumping it and pushing
+   * the entries of the events the change makes. 'stale': another write came first (read again and
+   * retry); 'external_id_taken': another contact holds the new external_id.
+   */
+  async updateAtRevision(
+    scope: BusinessScope,
+    id: string,
+    revision: number,
+    change: { set: Fields; unset: readonly string[]; outbox: readonly OutboxEntry[] },
+  ): Promise<{ outcome: 'updated'; contact: ContactEntity } | { outcome: 'stale' | 'external_id_taken' }> {
+    const unset = Object.fromEntries(change.unset.map((field) => [field, '']));
+    const atRevision = revision === 0 ? { $or: [{ revision: 0 }, { revision: { $exists: false } }] } : { revision };
+    try {
+      const updated = await ContactModel.collection.findOneAndUpdate(
+        scopedFilter(scope, { _id: id, ...atRevision }) as never,
+        {
+          $set: { ...change.set, revision: revision + 1 },
+          ...(change.unset.length > 0 ? { $unset: unset } : {}),
+          ...(change.outbox.length > 0 ? { $push: { outbox: { $each: [...change.outbox] } } } : {}),
+        } as never,
+        { returnDocument: 'after' },
+      );
+      return updated ? { outcome: 'updated', contact: updated as unknown as ContactEntity } : { outcome: 'stale' };
+    } catch (error) {
+      if (isDuplicateKeyError(error) && duplicateKeyIndex(error)?.startsWith('external_id_key')) return { outcome: 'external_id_taken' };
+      throw error;
+    }
+  }
+
+  /**
+   * One page of the contacts a compiled search filter (libs/contact-filter) matches, newest first;
+   * `after` is the keyset filter of the cursor.
+   */
+  searchPage(scope: BusinessScope, page: { filter: Fields; after: Fields; limit: number }): Promise<ContactEntity[]> {
+    const filter = scopedFilter(scope, Object.keys(page.after).length > 0 ? { $and: [page.filter, page.after] } : page.filter);
+    return ContactModel.find(filter).sort({ created_at: -1, _id: -1 }).limit(page.limit).lean<ContactEntity[]>().exec();
+  }
+
+  /**
+   * Copies its conversation's searchable state onto the contact (search filters on tag, inbox_status
+   * and last_inbound_at: CONTRACT 10.1). Always the conversation's current state, so copies made out
+   * of order still end on the latest one.
+   */
+  async copyConversationState(scope: BusinessScope, contactId: string, state: { tag_ids: readonly string[]; inbox_status: string; last_inbound_at: Date | null }): Promise<void> {
+    await ContactModel.collection.updateOne(scopedFilter(scope, { _id: contactId }) as never, {
+      $set: { tag_ids: [...state.tag_ids], inbox_status: state.inbox_status, last_inbound_at: state.last_inbound_at },
+    });
+  }
+}
+
+/** The stored defaults of the fields a raw insert would otherwise leave out (mongoose's schema defaults). */
+function contactDefaults(): Fields {
+  const unknownConsent = { status: 'unknown', source: null, updated_at: null };
+  return {
+    first_name: null, middle_name: null, last_name: null, second_last_name: null, profile_name: null, phone: null, phone_key: null,
+    chat_user_id: null, chat_username: null, username_key: null, acquisition_source: null, is_tester: false,
+    first_name_key: null, last_name_key: null, email: null, email_key: null, language: null, external_id: null,
+    attributes: [], consent: { marketing: unknownConsent, utility: { ...unknownConsent } }, tag_ids: [], inbox_status: null,
+    last_inbound_at: null, revision: 0, outbox: [],
+  };
 }

@@ -94,6 +94,13 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
     return ConversationModel.findOne(scopedFilter(scope, { contact_id: contactId })).lean<ConversationEntity>().exec();
   }
 
+  /** The conversation id of each contact that has one (a contact page's `conversation`): {business_id, contact_id}. */
+  async idsByContactIds(scope: BusinessScope, contactIds: readonly string[]): Promise<Map<string, string>> {
+    if (contactIds.length === 0) return new Map();
+    const rows = await ConversationModel.find(scopedFilter(scope, { contact_id: { $in: [...new Set(contactIds)] } }), { contact_id: 1 }).lean<{ _id: string; contact_id: string }[]>().exec();
+    return new Map(rows.map((row) => [row.contact_id, row._id]));
+  }
+
   /**
    * One page of the list (keyset on sort_at and _id): `after` is the cursor's filter, `direction`
    * the order, `filter` what the page is limited to (served by the list indexes of the schema).

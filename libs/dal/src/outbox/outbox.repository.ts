@@ -1,6 +1,7 @@
 import type { Collection } from 'mongodb';
 import type { Model } from 'mongoose';
 import { ActionGroupModel } from '../action-group/action-group.schema';
+import { ContactModel } from '../contact/contact.schema';
 import { ConversationModel } from '../conversation/conversation.schema';
 import { MessageModel } from '../message/message.schema';
 import { ScheduledMessageModel } from '../scheduled-message/scheduled-message.schema';
@@ -9,7 +10,7 @@ import { type BusinessScope, scopedFilter } from '../shared/business-scope';
 import type { OutboxEntry } from '../shared/outbox-entry.schema';
 
 /** The collections whose writes push outbox entries (docs/events.md). */
-export const OUTBOX_COLLECTIONS = ['conversations', 'messages', 'timeline_events', 'scheduled_messages', 'action_groups'] as const;
+export const OUTBOX_COLLECTIONS = ['conversations', 'messages', 'timeline_events', 'scheduled_messages', 'action_groups', 'contacts'] as const;
 export type OutboxCollection = (typeof OUTBOX_COLLECTIONS)[number];
 
 const MODELS: Record<OutboxCollection, Model<any>> = {
@@ -18,6 +19,7 @@ const MODELS: Record<OutboxCollection, Model<any>> = {
   timeline_events: TimelineEventModel,
   scheduled_messages: ScheduledMessageModel,
   action_groups: ActionGroupModel,
+  contacts: ContactModel,
 };
 
 /** A document with entries still in its outbox. */

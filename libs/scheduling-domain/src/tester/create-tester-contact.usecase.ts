@@ -59,7 +59,7 @@ export async function createTesterContact(scope: BusinessScope, events: OutboxRe
     outbox: [created],
   });
   await events.recordQuietly('conversations', scope, conversationId, [created]);
-  return { contact: publicContact(contact), conversation_uuid: conversationId };
+  return { contact: publicContact(contact, channel.public_key, conversationId), conversation_uuid: conversationId };
 }
 
 async function testerChannel(scope: BusinessScope, publicKey: string | undefined): Promise<{ _id: string; public_key: string }> {
@@ -75,7 +75,7 @@ async function testerChannel(scope: BusinessScope, publicKey: string | undefined
 
 type NewContact = { _id: string; first_name: string | null; last_name: string | null; phone: string | null; phone_key: string | null; chat_username: string | null; acquisition_source: string; created_at: Date; updated_at: Date };
 
-function publicContact(contact: NewContact): Contact {
+function publicContact(contact: NewContact, channelKey: string, conversationId: string): Contact {
   return {
     uuid: contact._id,
     first_name: contact.first_name ?? undefined,
@@ -90,5 +90,15 @@ function publicContact(contact: NewContact): Contact {
     is_tester: true,
     created_at: contact.created_at.toISOString(),
     updated_at: contact.updated_at.toISOString(),
+    channel: channelKey,
+    phone: contact.phone ?? undefined,
+    email: undefined,
+    language: undefined,
+    external_id: undefined,
+    attributes: {},
+    consent: { marketing: UNKNOWN_CONSENT, utility: UNKNOWN_CONSENT },
+    conversation_uuid: conversationId,
   };
 }
+
+const UNKNOWN_CONSENT = { status: 'unknown', source: undefined, updated_at: undefined };

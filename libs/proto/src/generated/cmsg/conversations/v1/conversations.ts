@@ -198,6 +198,114 @@ export interface Contact {
   is_tester: boolean;
   created_at: string;
   updated_at: string;
+  /**
+   * CONTRACT 10.1: the channel's public key, phone in E.164 with +, the caller's fields, consent
+   * (10.2) and the contact's one conversation.
+   */
+  channel?: string | undefined;
+  phone?: string | undefined;
+  email?: string | undefined;
+  language?: string | undefined;
+  external_id?: string | undefined;
+  attributes: { [key: string]: any } | undefined;
+  consent: ContactConsent | undefined;
+  conversation_uuid?: string | undefined;
+}
+
+/** CONTRACT 10.2: one state per category. */
+export interface ConsentState {
+  /** opted_in | opted_out | unknown */
+  status: string;
+  /** api | keyword | provider | import; absent while unknown */
+  source?: string | undefined;
+  updated_at?: string | undefined;
+}
+
+export interface ContactConsent {
+  marketing: ConsentState | undefined;
+  utility: ConsentState | undefined;
+}
+
+/** The statuses a caller sets (opted_in | opted_out), recorded with source api (or import from a seed). */
+export interface ConsentInput {
+  marketing?: string | undefined;
+  utility?: string | undefined;
+}
+
+export interface UpsertContactRequest {
+  caller: Caller | undefined;
+  channel?: string | undefined;
+  phone?: string | undefined;
+  chat_user_id?: string | undefined;
+  external_id?: string | undefined;
+  first_name?: string | undefined;
+  last_name?: string | undefined;
+  email?: string | undefined;
+  language?:
+    | string
+    | undefined;
+  /** Attribute values by key; a null value removes the key. */
+  attributes: { [key: string]: any } | undefined;
+  consent: ConsentInput | undefined;
+}
+
+export interface UpsertContactResponse {
+  contact: Contact | undefined;
+  created: boolean;
+}
+
+export interface GetContactRequest {
+  caller: Caller | undefined;
+  uuid: string;
+}
+
+export interface PatchContactRequest {
+  caller: Caller | undefined;
+  uuid: string;
+  /** The merge patch document as the caller sent it (null removes a field or an attribute). */
+  patch: { [key: string]: any } | undefined;
+}
+
+export interface SearchContactsRequest {
+  caller:
+    | Caller
+    | undefined;
+  /** The filter document ({and: [...]} or {or: [...]}), validated by the service. */
+  filter: { [key: string]: any } | undefined;
+  cursor?: string | undefined;
+  limit: number;
+}
+
+export interface ContactAttribute {
+  key: string;
+  /** text | number | boolean | date | list */
+  type: string;
+  /** The allowed values of a list attribute; empty otherwise. */
+  options: string[];
+  created_at: string;
+}
+
+export interface DefineContactAttributeRequest {
+  caller: Caller | undefined;
+  key: string;
+  type: string;
+  options: string[];
+}
+
+export interface ListContactAttributesRequest {
+  caller: Caller | undefined;
+}
+
+export interface ListContactAttributesResponse {
+  items: ContactAttribute[];
+}
+
+export interface DeleteContactAttributeRequest {
+  caller: Caller | undefined;
+  key: string;
+}
+
+export interface DeleteContactAttributeResponse {
 }
 
 export interface ListContactsResponse {
@@ -2184,6 +2292,14 @@ function createBaseContact(): Contact {
     is_tester: false,
     created_at: "",
     updated_at: "",
+    channel: undefined,
+    phone: undefined,
+    email: undefined,
+    language: undefined,
+    external_id: undefined,
+    attributes: undefined,
+    consent: undefined,
+    conversation_uuid: undefined,
   };
 }
 
@@ -2227,6 +2343,30 @@ export const Contact: MessageFns<Contact> = {
     }
     if (message.updated_at !== "") {
       writer.uint32(106).string(message.updated_at);
+    }
+    if (message.channel !== undefined) {
+      writer.uint32(114).string(message.channel);
+    }
+    if (message.phone !== undefined) {
+      writer.uint32(122).string(message.phone);
+    }
+    if (message.email !== undefined) {
+      writer.uint32(130).string(message.email);
+    }
+    if (message.language !== undefined) {
+      writer.uint32(138).string(message.language);
+    }
+    if (message.external_id !== undefined) {
+      writer.uint32(146).string(message.external_id);
+    }
+    if (message.attributes !== undefined) {
+      Struct.encode(Struct.wrap(message.attributes), writer.uint32(154).fork()).join();
+    }
+    if (message.consent !== undefined) {
+      ContactConsent.encode(message.consent, writer.uint32(162).fork()).join();
+    }
+    if (message.conversation_uuid !== undefined) {
+      writer.uint32(170).string(message.conversation_uuid);
     }
     return writer;
   },
@@ -2348,6 +2488,70 @@ export const Contact: MessageFns<Contact> = {
             message.updated_at = reader.string();
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.channel = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.phone = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.language = reader.string();
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.external_id = reader.string();
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.attributes = Struct.unwrap(Struct.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.consent = ContactConsent.decode(reader, reader.uint32());
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.conversation_uuid = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2378,6 +2582,1144 @@ export const Contact: MessageFns<Contact> = {
     message.is_tester = object.is_tester ?? false;
     message.created_at = object.created_at ?? "";
     message.updated_at = object.updated_at ?? "";
+    message.channel = object.channel ?? undefined;
+    message.phone = object.phone ?? undefined;
+    message.email = object.email ?? undefined;
+    message.language = object.language ?? undefined;
+    message.external_id = object.external_id ?? undefined;
+    message.attributes = object.attributes ?? undefined;
+    message.consent = (object.consent !== undefined && object.consent !== null)
+      ? ContactConsent.fromPartial(object.consent)
+      : undefined;
+    message.conversation_uuid = object.conversation_uuid ?? undefined;
+    return message;
+  },
+};
+
+function createBaseConsentState(): ConsentState {
+  return { status: "", source: undefined, updated_at: undefined };
+}
+
+export const ConsentState: MessageFns<ConsentState> = {
+  encode(message: ConsentState, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.status !== "") {
+      writer.uint32(10).string(message.status);
+    }
+    if (message.source !== undefined) {
+      writer.uint32(18).string(message.source);
+    }
+    if (message.updated_at !== undefined) {
+      writer.uint32(26).string(message.updated_at);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConsentState {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConsentState();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.source = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.updated_at = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ConsentState>): ConsentState {
+    return ConsentState.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ConsentState>): ConsentState {
+    const message = createBaseConsentState();
+    message.status = object.status ?? "";
+    message.source = object.source ?? undefined;
+    message.updated_at = object.updated_at ?? undefined;
+    return message;
+  },
+};
+
+function createBaseContactConsent(): ContactConsent {
+  return { marketing: undefined, utility: undefined };
+}
+
+export const ContactConsent: MessageFns<ContactConsent> = {
+  encode(message: ContactConsent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.marketing !== undefined) {
+      ConsentState.encode(message.marketing, writer.uint32(10).fork()).join();
+    }
+    if (message.utility !== undefined) {
+      ConsentState.encode(message.utility, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ContactConsent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseContactConsent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.marketing = ConsentState.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.utility = ConsentState.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ContactConsent>): ContactConsent {
+    return ContactConsent.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ContactConsent>): ContactConsent {
+    const message = createBaseContactConsent();
+    message.marketing = (object.marketing !== undefined && object.marketing !== null)
+      ? ConsentState.fromPartial(object.marketing)
+      : undefined;
+    message.utility = (object.utility !== undefined && object.utility !== null)
+      ? ConsentState.fromPartial(object.utility)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseConsentInput(): ConsentInput {
+  return { marketing: undefined, utility: undefined };
+}
+
+export const ConsentInput: MessageFns<ConsentInput> = {
+  encode(message: ConsentInput, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.marketing !== undefined) {
+      writer.uint32(10).string(message.marketing);
+    }
+    if (message.utility !== undefined) {
+      writer.uint32(18).string(message.utility);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConsentInput {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConsentInput();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.marketing = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.utility = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ConsentInput>): ConsentInput {
+    return ConsentInput.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ConsentInput>): ConsentInput {
+    const message = createBaseConsentInput();
+    message.marketing = object.marketing ?? undefined;
+    message.utility = object.utility ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUpsertContactRequest(): UpsertContactRequest {
+  return {
+    caller: undefined,
+    channel: undefined,
+    phone: undefined,
+    chat_user_id: undefined,
+    external_id: undefined,
+    first_name: undefined,
+    last_name: undefined,
+    email: undefined,
+    language: undefined,
+    attributes: undefined,
+    consent: undefined,
+  };
+}
+
+export const UpsertContactRequest: MessageFns<UpsertContactRequest> = {
+  encode(message: UpsertContactRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.channel !== undefined) {
+      writer.uint32(18).string(message.channel);
+    }
+    if (message.phone !== undefined) {
+      writer.uint32(26).string(message.phone);
+    }
+    if (message.chat_user_id !== undefined) {
+      writer.uint32(34).string(message.chat_user_id);
+    }
+    if (message.external_id !== undefined) {
+      writer.uint32(42).string(message.external_id);
+    }
+    if (message.first_name !== undefined) {
+      writer.uint32(50).string(message.first_name);
+    }
+    if (message.last_name !== undefined) {
+      writer.uint32(58).string(message.last_name);
+    }
+    if (message.email !== undefined) {
+      writer.uint32(66).string(message.email);
+    }
+    if (message.language !== undefined) {
+      writer.uint32(74).string(message.language);
+    }
+    if (message.attributes !== undefined) {
+      Struct.encode(Struct.wrap(message.attributes), writer.uint32(82).fork()).join();
+    }
+    if (message.consent !== undefined) {
+      ConsentInput.encode(message.consent, writer.uint32(90).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpsertContactRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpsertContactRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.channel = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.phone = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.chat_user_id = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.external_id = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.first_name = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.last_name = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.language = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.attributes = Struct.unwrap(Struct.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.consent = ConsentInput.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<UpsertContactRequest>): UpsertContactRequest {
+    return UpsertContactRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpsertContactRequest>): UpsertContactRequest {
+    const message = createBaseUpsertContactRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.channel = object.channel ?? undefined;
+    message.phone = object.phone ?? undefined;
+    message.chat_user_id = object.chat_user_id ?? undefined;
+    message.external_id = object.external_id ?? undefined;
+    message.first_name = object.first_name ?? undefined;
+    message.last_name = object.last_name ?? undefined;
+    message.email = object.email ?? undefined;
+    message.language = object.language ?? undefined;
+    message.attributes = object.attributes ?? undefined;
+    message.consent = (object.consent !== undefined && object.consent !== null)
+      ? ConsentInput.fromPartial(object.consent)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUpsertContactResponse(): UpsertContactResponse {
+  return { contact: undefined, created: false };
+}
+
+export const UpsertContactResponse: MessageFns<UpsertContactResponse> = {
+  encode(message: UpsertContactResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.contact !== undefined) {
+      Contact.encode(message.contact, writer.uint32(10).fork()).join();
+    }
+    if (message.created !== false) {
+      writer.uint32(16).bool(message.created);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpsertContactResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpsertContactResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.contact = Contact.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.created = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<UpsertContactResponse>): UpsertContactResponse {
+    return UpsertContactResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpsertContactResponse>): UpsertContactResponse {
+    const message = createBaseUpsertContactResponse();
+    message.contact = (object.contact !== undefined && object.contact !== null)
+      ? Contact.fromPartial(object.contact)
+      : undefined;
+    message.created = object.created ?? false;
+    return message;
+  },
+};
+
+function createBaseGetContactRequest(): GetContactRequest {
+  return { caller: undefined, uuid: "" };
+}
+
+export const GetContactRequest: MessageFns<GetContactRequest> = {
+  encode(message: GetContactRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.uuid !== "") {
+      writer.uint32(18).string(message.uuid);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetContactRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetContactRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.uuid = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetContactRequest>): GetContactRequest {
+    return GetContactRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetContactRequest>): GetContactRequest {
+    const message = createBaseGetContactRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.uuid = object.uuid ?? "";
+    return message;
+  },
+};
+
+function createBasePatchContactRequest(): PatchContactRequest {
+  return { caller: undefined, uuid: "", patch: undefined };
+}
+
+export const PatchContactRequest: MessageFns<PatchContactRequest> = {
+  encode(message: PatchContactRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.uuid !== "") {
+      writer.uint32(18).string(message.uuid);
+    }
+    if (message.patch !== undefined) {
+      Struct.encode(Struct.wrap(message.patch), writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PatchContactRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePatchContactRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.uuid = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.patch = Struct.unwrap(Struct.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<PatchContactRequest>): PatchContactRequest {
+    return PatchContactRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PatchContactRequest>): PatchContactRequest {
+    const message = createBasePatchContactRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.uuid = object.uuid ?? "";
+    message.patch = object.patch ?? undefined;
+    return message;
+  },
+};
+
+function createBaseSearchContactsRequest(): SearchContactsRequest {
+  return { caller: undefined, filter: undefined, cursor: undefined, limit: 0 };
+}
+
+export const SearchContactsRequest: MessageFns<SearchContactsRequest> = {
+  encode(message: SearchContactsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.filter !== undefined) {
+      Struct.encode(Struct.wrap(message.filter), writer.uint32(18).fork()).join();
+    }
+    if (message.cursor !== undefined) {
+      writer.uint32(26).string(message.cursor);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(32).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SearchContactsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSearchContactsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.filter = Struct.unwrap(Struct.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SearchContactsRequest>): SearchContactsRequest {
+    return SearchContactsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SearchContactsRequest>): SearchContactsRequest {
+    const message = createBaseSearchContactsRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.filter = object.filter ?? undefined;
+    message.cursor = object.cursor ?? undefined;
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseContactAttribute(): ContactAttribute {
+  return { key: "", type: "", options: [], created_at: "" };
+}
+
+export const ContactAttribute: MessageFns<ContactAttribute> = {
+  encode(message: ContactAttribute, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.type !== "") {
+      writer.uint32(18).string(message.type);
+    }
+    for (const v of message.options) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.created_at !== "") {
+      writer.uint32(34).string(message.created_at);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ContactAttribute {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseContactAttribute();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.options.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.created_at = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ContactAttribute>): ContactAttribute {
+    return ContactAttribute.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ContactAttribute>): ContactAttribute {
+    const message = createBaseContactAttribute();
+    message.key = object.key ?? "";
+    message.type = object.type ?? "";
+    message.options = object.options?.map((e) => e) || [];
+    message.created_at = object.created_at ?? "";
+    return message;
+  },
+};
+
+function createBaseDefineContactAttributeRequest(): DefineContactAttributeRequest {
+  return { caller: undefined, key: "", type: "", options: [] };
+}
+
+export const DefineContactAttributeRequest: MessageFns<DefineContactAttributeRequest> = {
+  encode(message: DefineContactAttributeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.key !== "") {
+      writer.uint32(18).string(message.key);
+    }
+    if (message.type !== "") {
+      writer.uint32(26).string(message.type);
+    }
+    for (const v of message.options) {
+      writer.uint32(34).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DefineContactAttributeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDefineContactAttributeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.options.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<DefineContactAttributeRequest>): DefineContactAttributeRequest {
+    return DefineContactAttributeRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DefineContactAttributeRequest>): DefineContactAttributeRequest {
+    const message = createBaseDefineContactAttributeRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.key = object.key ?? "";
+    message.type = object.type ?? "";
+    message.options = object.options?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseListContactAttributesRequest(): ListContactAttributesRequest {
+  return { caller: undefined };
+}
+
+export const ListContactAttributesRequest: MessageFns<ListContactAttributesRequest> = {
+  encode(message: ListContactAttributesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListContactAttributesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListContactAttributesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ListContactAttributesRequest>): ListContactAttributesRequest {
+    return ListContactAttributesRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListContactAttributesRequest>): ListContactAttributesRequest {
+    const message = createBaseListContactAttributesRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListContactAttributesResponse(): ListContactAttributesResponse {
+  return { items: [] };
+}
+
+export const ListContactAttributesResponse: MessageFns<ListContactAttributesResponse> = {
+  encode(message: ListContactAttributesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.items) {
+      ContactAttribute.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListContactAttributesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListContactAttributesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.items.push(ContactAttribute.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ListContactAttributesResponse>): ListContactAttributesResponse {
+    return ListContactAttributesResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListContactAttributesResponse>): ListContactAttributesResponse {
+    const message = createBaseListContactAttributesResponse();
+    message.items = object.items?.map((e) => ContactAttribute.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseDeleteContactAttributeRequest(): DeleteContactAttributeRequest {
+  return { caller: undefined, key: "" };
+}
+
+export const DeleteContactAttributeRequest: MessageFns<DeleteContactAttributeRequest> = {
+  encode(message: DeleteContactAttributeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.key !== "") {
+      writer.uint32(18).string(message.key);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteContactAttributeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteContactAttributeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<DeleteContactAttributeRequest>): DeleteContactAttributeRequest {
+    return DeleteContactAttributeRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DeleteContactAttributeRequest>): DeleteContactAttributeRequest {
+    const message = createBaseDeleteContactAttributeRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.key = object.key ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteContactAttributeResponse(): DeleteContactAttributeResponse {
+  return {};
+}
+
+export const DeleteContactAttributeResponse: MessageFns<DeleteContactAttributeResponse> = {
+  encode(_: DeleteContactAttributeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteContactAttributeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteContactAttributeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<DeleteContactAttributeResponse>): DeleteContactAttributeResponse {
+    return DeleteContactAttributeResponse.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<DeleteContactAttributeResponse>): DeleteContactAttributeResponse {
+    const message = createBaseDeleteContactAttributeResponse();
     return message;
   },
 };
@@ -4331,6 +5673,86 @@ export const ConversationsServiceService = {
       Buffer.from(ListContactsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListContactsResponse => ListContactsResponse.decode(value),
   },
+  /**
+   * CONTRACT 10.1: create or update a contact by identifier (external_id > chat_user_id > phone),
+   * with its conversation when new.
+   */
+  upsertContact: {
+    path: "/cmsg.conversations.v1.ConversationsService/UpsertContact" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpsertContactRequest): Buffer => Buffer.from(UpsertContactRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpsertContactRequest => UpsertContactRequest.decode(value),
+    responseSerialize: (value: UpsertContactResponse): Buffer =>
+      Buffer.from(UpsertContactResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpsertContactResponse => UpsertContactResponse.decode(value),
+  },
+  /** One contact of the business; CONTACT_NOT_FOUND otherwise. */
+  getContact: {
+    path: "/cmsg.conversations.v1.ConversationsService/GetContact" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetContactRequest): Buffer => Buffer.from(GetContactRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetContactRequest => GetContactRequest.decode(value),
+    responseSerialize: (value: Contact): Buffer => Buffer.from(Contact.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Contact => Contact.decode(value),
+  },
+  /** A JSON Merge Patch (RFC 7386) of the contact's names, email, language, external_id, attributes. */
+  patchContact: {
+    path: "/cmsg.conversations.v1.ConversationsService/PatchContact" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PatchContactRequest): Buffer => Buffer.from(PatchContactRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PatchContactRequest => PatchContactRequest.decode(value),
+    responseSerialize: (value: Contact): Buffer => Buffer.from(Contact.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Contact => Contact.decode(value),
+  },
+  /** One page of the contacts matching a filter of the language of CONTRACT 10.1. */
+  searchContacts: {
+    path: "/cmsg.conversations.v1.ConversationsService/SearchContacts" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SearchContactsRequest): Buffer =>
+      Buffer.from(SearchContactsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SearchContactsRequest => SearchContactsRequest.decode(value),
+    responseSerialize: (value: ListContactsResponse): Buffer =>
+      Buffer.from(ListContactsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListContactsResponse => ListContactsResponse.decode(value),
+  },
+  defineContactAttribute: {
+    path: "/cmsg.conversations.v1.ConversationsService/DefineContactAttribute" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DefineContactAttributeRequest): Buffer =>
+      Buffer.from(DefineContactAttributeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DefineContactAttributeRequest => DefineContactAttributeRequest.decode(value),
+    responseSerialize: (value: ContactAttribute): Buffer => Buffer.from(ContactAttribute.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ContactAttribute => ContactAttribute.decode(value),
+  },
+  listContactAttributes: {
+    path: "/cmsg.conversations.v1.ConversationsService/ListContactAttributes" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListContactAttributesRequest): Buffer =>
+      Buffer.from(ListContactAttributesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListContactAttributesRequest => ListContactAttributesRequest.decode(value),
+    responseSerialize: (value: ListContactAttributesResponse): Buffer =>
+      Buffer.from(ListContactAttributesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListContactAttributesResponse => ListContactAttributesResponse.decode(value),
+  },
+  /** Removes the definition and every contact's value of it. */
+  deleteContactAttribute: {
+    path: "/cmsg.conversations.v1.ConversationsService/DeleteContactAttribute" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteContactAttributeRequest): Buffer =>
+      Buffer.from(DeleteContactAttributeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteContactAttributeRequest => DeleteContactAttributeRequest.decode(value),
+    responseSerialize: (value: DeleteContactAttributeResponse): Buffer =>
+      Buffer.from(DeleteContactAttributeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteContactAttributeResponse =>
+      DeleteContactAttributeResponse.decode(value),
+  },
   addNote: {
     path: "/cmsg.conversations.v1.ConversationsService/AddNote" as const,
     requestStream: false as const,
@@ -4409,6 +5831,21 @@ export interface ConversationsServiceServer extends UntypedServiceImplementation
   getConversationStatus: handleUnaryCall<ConversationRequest, ConversationStatus>;
   listConversations: handleUnaryCall<ListConversationsRequest, ListConversationsResponse>;
   listContacts: handleUnaryCall<ListContactsRequest, ListContactsResponse>;
+  /**
+   * CONTRACT 10.1: create or update a contact by identifier (external_id > chat_user_id > phone),
+   * with its conversation when new.
+   */
+  upsertContact: handleUnaryCall<UpsertContactRequest, UpsertContactResponse>;
+  /** One contact of the business; CONTACT_NOT_FOUND otherwise. */
+  getContact: handleUnaryCall<GetContactRequest, Contact>;
+  /** A JSON Merge Patch (RFC 7386) of the contact's names, email, language, external_id, attributes. */
+  patchContact: handleUnaryCall<PatchContactRequest, Contact>;
+  /** One page of the contacts matching a filter of the language of CONTRACT 10.1. */
+  searchContacts: handleUnaryCall<SearchContactsRequest, ListContactsResponse>;
+  defineContactAttribute: handleUnaryCall<DefineContactAttributeRequest, ContactAttribute>;
+  listContactAttributes: handleUnaryCall<ListContactAttributesRequest, ListContactAttributesResponse>;
+  /** Removes the definition and every contact's value of it. */
+  deleteContactAttribute: handleUnaryCall<DeleteContactAttributeRequest, DeleteContactAttributeResponse>;
   addNote: handleUnaryCall<AddNoteRequest, AddNoteResponse>;
   markPending: handleUnaryCall<ConversationRequest, InboxStatusResponse>;
   markResolved: handleUnaryCall<ConversationRequest, InboxStatusResponse>;
@@ -4482,6 +5919,119 @@ export interface ConversationsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListContactsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * CONTRACT 10.1: create or update a contact by identifier (external_id > chat_user_id > phone),
+   * with its conversation when new.
+   */
+  upsertContact(
+    request: UpsertContactRequest,
+    callback: (error: ServiceError | null, response: UpsertContactResponse) => void,
+  ): ClientUnaryCall;
+  upsertContact(
+    request: UpsertContactRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpsertContactResponse) => void,
+  ): ClientUnaryCall;
+  upsertContact(
+    request: UpsertContactRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpsertContactResponse) => void,
+  ): ClientUnaryCall;
+  /** One contact of the business; CONTACT_NOT_FOUND otherwise. */
+  getContact(
+    request: GetContactRequest,
+    callback: (error: ServiceError | null, response: Contact) => void,
+  ): ClientUnaryCall;
+  getContact(
+    request: GetContactRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Contact) => void,
+  ): ClientUnaryCall;
+  getContact(
+    request: GetContactRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Contact) => void,
+  ): ClientUnaryCall;
+  /** A JSON Merge Patch (RFC 7386) of the contact's names, email, language, external_id, attributes. */
+  patchContact(
+    request: PatchContactRequest,
+    callback: (error: ServiceError | null, response: Contact) => void,
+  ): ClientUnaryCall;
+  patchContact(
+    request: PatchContactRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Contact) => void,
+  ): ClientUnaryCall;
+  patchContact(
+    request: PatchContactRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Contact) => void,
+  ): ClientUnaryCall;
+  /** One page of the contacts matching a filter of the language of CONTRACT 10.1. */
+  searchContacts(
+    request: SearchContactsRequest,
+    callback: (error: ServiceError | null, response: ListContactsResponse) => void,
+  ): ClientUnaryCall;
+  searchContacts(
+    request: SearchContactsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListContactsResponse) => void,
+  ): ClientUnaryCall;
+  searchContacts(
+    request: SearchContactsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListContactsResponse) => void,
+  ): ClientUnaryCall;
+  defineContactAttribute(
+    request: DefineContactAttributeRequest,
+    callback: (error: ServiceError | null, response: ContactAttribute) => void,
+  ): ClientUnaryCall;
+  defineContactAttribute(
+    request: DefineContactAttributeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ContactAttribute) => void,
+  ): ClientUnaryCall;
+  defineContactAttribute(
+    request: DefineContactAttributeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ContactAttribute) => void,
+  ): ClientUnaryCall;
+  listContactAttributes(
+    request: ListContactAttributesRequest,
+    callback: (error: ServiceError | null, response: ListContactAttributesResponse) => void,
+  ): ClientUnaryCall;
+  listContactAttributes(
+    request: ListContactAttributesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListContactAttributesResponse) => void,
+  ): ClientUnaryCall;
+  listContactAttributes(
+    request: ListContactAttributesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListContactAttributesResponse) => void,
+  ): ClientUnaryCall;
+  /** Removes the definition and every contact's value of it. */
+  deleteContactAttribute(
+    request: DeleteContactAttributeRequest,
+    callback: (error: ServiceError | null, response: DeleteContactAttributeResponse) => void,
+  ): ClientUnaryCall;
+  deleteContactAttribute(
+    request: DeleteContactAttributeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteContactAttributeResponse) => void,
+  ): ClientUnaryCall;
+  deleteContactAttribute(
+    request: DeleteContactAttributeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteContactAttributeResponse) => void,
   ): ClientUnaryCall;
   addNote(
     request: AddNoteRequest,

@@ -1,0 +1,57 @@
+import {
+  defineContactAttributeEndpoint,
+  deleteContactAttributeEndpoint,
+  getContactEndpoint,
+  listContactAttributesEndpoint,
+  patchContactEndpoint,
+  searchContactsEndpoint,
+  upsertContactEndpoint,
+} from '@cmsg/api-schemas';
+import { toContact, toContactAttributeDefinition, toContactListResponse } from '../mappers/contact-list.mapper';
+import { requiredField } from '../mappers/upstream-fields';
+import { type BusinessRoute, StatusResponse, businessRoute } from './business-route';
+
+export const contactRoutes: readonly BusinessRoute[] = [
+  businessRoute(upsertContactEndpoint, {
+    call: ({ conversations }, { caller, body }) =>
+      conversations.upsertContact({
+        caller,
+        ...body,
+        attributes: body.attributes,
+        consent: body.consent && { marketing: body.consent.marketing?.status, utility: body.consent.utility?.status },
+      }),
+    // A match answers 200, a creation the endpoint's 201 (CONTRACT 10.1).
+    toResponse: (response) => {
+      const body = { contact: toContact(requiredField(response.contact, 'contact')), created: response.created };
+      return response.created ? body : new StatusResponse(200, body);
+    },
+  }),
+  businessRoute(getContactEndpoint, {
+    call: ({ conversations }, { caller, params }) => conversations.getContact({ caller, uuid: params.uuid }),
+    toResponse: toContact,
+  }),
+  businessRoute(patchContactEndpoint, {
+    call: ({ conversations }, { caller, params, body }) => conversations.patchContact({ caller, uuid: params.uuid, patch: body }),
+    toResponse: toContact,
+  }),
+  businessRoute(searchContactsEndpoint, {
+    call: ({ conversations }, { caller, body }) => conversations.searchContacts({ caller, filter: body.filter, cursor: body.cursor, limit: body.limit }),
+    toResponse: toContactListResponse,
+  }),
+  businessRoute(defineContactAttributeEndpoint, {
+    call: ({ conversations }, { caller, body }) => conversations.defineContactAttribute({ caller, key: body.key, type: body.type, options: body.options ?? [] }),
+    toResponse: toContactAttributeDefinition,
+  }),
+  businessRoute(listContactAttributesEndpoint, {
+    call: ({ conversations }, { caller }) => conversations.listContactAttributes({ caller }),
+    toResponse: (response) => ({ items: response.items.map(toContactAttributeDefinition) }),
+  }),
+  businessRoute(deleteContactAttributeEndpoint, {
+    call: async ({ conversations }, { caller, params }) => {
+      const definitions = await conversations.listContactAttributes({ caller });
+      await conversations.deleteContactAttribute({ caller, key: params.key });
+      return definitions.items.find((definition) => definition.key === params.key);
+    },
+    toResponse: (definition) => toContactAttributeDefinition(requiredField(definition, 'definition')),
+  }),
+];

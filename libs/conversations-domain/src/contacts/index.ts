@@ -1,0 +1,11 @@
+export type { ContactPorts, ContactStore, AttributeDefinitionStore, ChannelDirectory, ContactConversations, ContactChannel, ContactIds } from './contact-ports';
+export { upsertContact, normalisedPhone } from './upsert-contact.usecase';
+export type { UpsertContactCommand } from './upsert-contact.usecase';
+export { getContact } from './get-contact.usecase';
+export { patchContact } from './patch-contact.usecase';
+export type { ContactMergePatch } from './patch-contact.usecase';
+export { searchContacts } from './search-contacts.usecase';
+export { defineContactAttribute, listContactAttributes, deleteContactAttribute } from './contact-attributes.usecase';
+export { contactView, contactViewContext } from './contact-view';
+export { planContactChange } from './contact-edit';
+export type { ContactEdit, ConsentCategory, ConsentStatus, ConsentSource } from './contact-edit';
