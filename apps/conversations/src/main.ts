@@ -1,5 +1,5 @@
 import './instrument';
-import { CloudApiClient } from '@cmsg/chat-platform';
+import { CloudApiClient, sendDurationBoundMs } from '@cmsg/chat-platform';
 import { ListCursorCodec } from '@cmsg/conversations-domain';
 import {
   BusinessRepository,
@@ -69,8 +69,9 @@ runGrpcService({
       timeoutMs: config.CHAT_API_TIMEOUT_MS,
       bsuidSendEnabled: config.CHAT_BSUID_SEND_ENABLED,
     });
-    // A send still in flight this long after it started was cut off by a crash (see OutboundMessageStore.settle).
-    const sendLeaseMs = config.CHAT_API_TIMEOUT_MS + 5_000;
+    // A send still in flight this long after it started (its calls and rate-limit retries at their
+    // longest, plus a margin) was cut off by a crash (see OutboundMessageStore.settle).
+    const sendLeaseMs = sendDurationBoundMs(config.CHAT_API_TIMEOUT_MS) + 5_000;
 
     services.add(
       ConversationsServiceService,

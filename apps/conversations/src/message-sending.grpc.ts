@@ -33,8 +33,8 @@ export function messageSendingHandlers(dependencies: MessageSendingDependencies)
         return await sendMessage(scopeOf(request.caller), command, useCaseDependencies);
       } catch (error) {
         // Fresh provider failures carry their cause; a repeat answering a stored failure does not.
-        if (isCatalogError(error) && error.code === 'SEND_FAILED' && error.cause !== undefined) {
-          logger.warn({ err: error.cause ?? error, operation_id: command.operationId, provider_error: cloudApiErrorOf(error) }, 'send to the chat channel failed');
+        if (isCatalogError(error) && error.providerCode !== undefined && error.cause !== undefined) {
+          logger.warn({ err: error.cause ?? error, code: error.code, operation_id: command.operationId, provider_error: cloudApiErrorOf(error) }, 'send to the chat channel failed');
         }
         throw error;
       }

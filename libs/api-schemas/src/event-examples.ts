@@ -19,6 +19,7 @@ const inboundMessage: TimelineMessageItem = {
   media: null,
   status: 'received',
   error: null,
+  pricing: null,
 };
 
 const outboundMessage: TimelineMessageItem = {
@@ -37,7 +38,11 @@ export const EVENT_EXAMPLES: { [Type in EventType]: EventEnvelopeOf<Type> } = {
   'message.sent': { ...envelope('message.sent', '2d3e4f5a-6b7c-4d8e-9f0a-1b2c3d4e5f6a', 13), data: outboundMessage },
   'message.status_updated': {
     ...envelope('message.status_updated', '3e4f5a6b-7c8d-4e9f-8a1b-2c3d4e5f6a7b', 14),
-    data: { ...outboundMessage, status: 'failed', error: { code: 'SEND_FAILED', message: 'The chat platform refused the message.' } },
+    data: {
+      ...outboundMessage,
+      status: 'failed',
+      error: { code: 'RECIPIENT_UNDELIVERABLE', message: 'The chat platform reported the message as failed (code 131026): Message undeliverable.', provider_code: '131026' },
+    },
   },
   'conversation.created': {
     ...envelope('conversation.created', '4f5a6b7c-8d9e-4f0a-9b2c-3d4e5f6a7b8c', 1),

@@ -9,8 +9,18 @@ import {
 } from './messages.schema';
 import { type PublicEndpoint, definePublicEndpoint } from './public-endpoint';
 
-/** What any send can answer once its content is valid: the channel and the provider. */
-const DELIVERY_ERROR_CODES = ['CHANNEL_NOT_CONFIGURED', 'BSUID_SEND_DISABLED', 'PREPARE_FAILED', 'SEND_FAILED'] as const satisfies readonly ErrorCode[];
+/** What any send can answer once its content is valid: the channel and the provider (its outcomes: CONTRACT 10.3). */
+const DELIVERY_ERROR_CODES = [
+  'CHANNEL_NOT_CONFIGURED',
+  'BSUID_SEND_DISABLED',
+  'PREPARE_FAILED',
+  'SEND_FAILED',
+  'WINDOW_CLOSED',
+  'RECIPIENT_UNDELIVERABLE',
+  'MARKETING_LIMIT_REACHED',
+  'CONTACT_OPTED_OUT',
+  'RECIPIENT_IN_EXPERIMENT',
+] as const satisfies readonly ErrorCode[];
 
 /** Payment markers in a message text (CONTRACT 7b). */
 const PAYMENT_MARKER_ERROR_CODES = [
@@ -21,7 +31,7 @@ const PAYMENT_MARKER_ERROR_CODES = [
 ] as const satisfies readonly ErrorCode[];
 
 const SENDS_DESCRIPTION =
-  'Tester conversations never reach the channel provider: the message is recorded with status simulated. A provider failure is 502 SEND_FAILED and the message is kept with status failed.';
+  'Tester conversations never reach the channel provider: the message is recorded with status simulated. A provider failure is 502 SEND_FAILED, or the catalog code its provider code maps to (131047 WINDOW_CLOSED, 131026 RECIPIENT_UNDELIVERABLE, 131049 MARKETING_LIMIT_REACHED, 131050 CONTACT_OPTED_OUT, 130472 RECIPIENT_IN_EXPERIMENT), with the provider code as provider_code; the message is kept with status failed. Rate limits (130429, 131056) are retried before any answer.';
 
 export const sendTextMessageEndpoint = definePublicEndpoint({
   operationId: 'sendTextMessage',

@@ -1,5 +1,5 @@
 import { DateTimeSchema, InboxStatusSchema, UuidSchema, nullable } from './common.schema';
-import { ErrorBodySchema } from './error-body.schema';
+import { SendErrorSchema } from './error-body.schema';
 import { z } from './zod';
 
 /**
@@ -25,6 +25,14 @@ export const MessageMediaSchema = z
   })
   .openapi('MessageMedia');
 
+export const MessagePricingSchema = z
+  .object({
+    category: z.string().nullable().openapi({ description: 'The conversation category the platform charged (marketing, utility, authentication, service, ...).' }),
+    billable: z.boolean().nullable(),
+    pricing_model: z.string().nullable().openapi({ description: 'The platform\'s pricing model, e.g. PMP (per message) or CBP.' }),
+  })
+  .openapi('MessagePricing', { description: 'The `pricing` of the chat platform\'s status webhook, as it sent it.' });
+
 export const TimelineMessageStatusSchema = z
   .enum(['queued', 'sent', 'delivered', 'read', 'failed', 'received'])
   .openapi('TimelineMessageStatus', { description: 'Outbound: queued, sent, delivered, read or failed; inbound: received.' });
@@ -40,7 +48,8 @@ export const TimelineMessageItemSchema = z
     body: z.string().nullable(),
     media: nullable(MessageMediaSchema),
     status: TimelineMessageStatusSchema,
-    error: nullable(ErrorBodySchema).openapi({ description: 'Why the send failed; null unless status is failed.' }),
+    error: nullable(SendErrorSchema).openapi({ description: 'Why the send failed; null unless status is failed.' }),
+    pricing: nullable(MessagePricingSchema).openapi({ description: 'Outbound: how the chat platform prices the message, from its status webhook; null until one carries it, and inbound.' }),
   })
   .openapi('TimelineMessageItem');
 

@@ -18,7 +18,17 @@ let seen: SeenRequest[] = [];
 let answer: (request: SeenRequest, res: ServerResponse) => void;
 
 const channel = { phone_number_id: '106540352242922', access_token: 'EAAJB-secret-token' };
-const client = () => new CloudApiClient({ baseUrl: `${origin}/v21.0/`, timeoutMs: 300 });
+/** The waits the client asked for between retries; none is really waited. */
+let waits: number[] = [];
+const client = () =>
+  new CloudApiClient({
+    baseUrl: `${origin}/v21.0/`,
+    timeoutMs: 300,
+    sleep: async (ms) => {
+      waits.push(ms);
+    },
+    random: () => 0.5,
+  });
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -61,6 +71,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   seen = [];
+  waits = [];
   answer = (_request, res) =>
     json(res, 200, { messaging_product: 'whatsapp', contacts: [{ input: '+5215512345678', wa_id: '5215512345678' }], messages: [{ id: 'wamid.HBgM' }] });
 });
@@ -109,13 +120,14 @@ describe('CloudApiClient.sendMessage', () => {
     expect(error.code).toBe('CHANNEL_NOT_CONFIGURED');
   });
 
-  it('maps a provider 4xx to SEND_FAILED (502) keeping its code and message, not transient', async () => {
+  // 131026 became RECIPIENT_UNDELIVERABLE (CONTRACT 10.3, provider-outcome.spec.ts); 131009 is a code that still maps to SEND_FAILED.
+  it('maps a provider 4xx without an outcome of its own to SEND_FAILED (502) keeping its code and message, not transient', async () => {
     answer = (_request, res) =>
       json(res, 400, {
         error: {
-          message: '(#131026) Message undeliverable',
+          message: '(#131009) Parameter value is not valid',
           type: 'OAuthException',
-          code: 131026,
+          code: 131009,
           error_data: { messaging_product: 'whatsapp', details: 'Recipient is not a valid WhatsApp user' },
           fbtrace_id: 'AbC123',
         },
@@ -123,12 +135,81 @@ describe('CloudApiClient.sendMessage', () => {
     const error = await failureOf(client().sendMessage(channel, { to: { phone: '1555' }, content: { type: 'text', body: 'x' } }));
     expect(error.code).toBe('SEND_FAILED');
     expect(error.httpStatus).toBe(502);
-    expect(error.message).toContain('code 131026');
-    expect(error.message).toContain('Message undeliverable');
+    expect(error.providerCode).toBe('131009');
+    expect(error.message).toContain('code 131009');
+    expect(error.message).toContain('Parameter value is not valid');
     expect(error.message).toContain('Recipient is not a valid WhatsApp user');
     expect(error.message).not.toContain(channel.access_token);
     expect(isTransientCloudApiError(error)).toBe(false);
-    expect(cloudApiErrorOf(error)).toMatchObject({ code: 131026, fbtrace_id: 'AbC123' });
+    expect(cloudApiErrorOf(error)).toMatchObject({ code: 131009, fbtrace_id: 'AbC123' });
+  });
+
+  it.each([
+    [131047, 'WINDOW_CLOSED', 422],
+    [131026, 'RECIPIENT_UNDELIVERABLE', 422],
+    [131049, 'MARKETING_LIMIT_REACHED', 422],
+    [131050, 'CONTACT_OPTED_OUT', 409],
+    [130472, 'RECIPIENT_IN_EXPERIMENT', 422],
+  ])('maps provider code %i to %s (%i) after one call, keeping the code as providerCode', async (code, catalogCode, httpStatus) => {
+    answer = (_request, res) => json(res, 400, { error: { message: `(#${code}) refused`, type: 'OAuthException', code, error_data: { details: 'why' }, fbtrace_id: 'T' } });
+    const error = await failureOf(client().sendMessage(channel, { to: { phone: '1555' }, content: { type: 'text', body: 'x' } }));
+    expect(error.code).toBe(catalogCode);
+    expect(error.httpStatus).toBe(httpStatus);
+    expect(error.providerCode).toBe(String(code));
+    expect(error.message).toContain(`code ${code}`);
+    expect(seen).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+
+  it('retries 130429 with exponential back-off from 1 s, and sends once when the provider then accepts', async () => {
+    let calls = 0;
+    answer = (_request, res) => {
+      calls += 1;
+      if (calls <= 2) json(res, 400, { error: { message: '(#130429) Rate limit hit', code: 130429 } });
+      else json(res, 200, { messaging_product: 'whatsapp', contacts: [{ wa_id: '1555' }], messages: [{ id: 'wamid.after-retries' }] });
+    };
+    const result = await client().sendMessage(channel, { to: { phone: '1555' }, content: { type: 'text', body: 'x' } });
+    expect(result.provider_message_id).toBe('wamid.after-retries');
+    expect(seen).toHaveLength(3);
+    expect(new Set(seen.map((request) => request.body)).size).toBe(1);
+    // random 0.5 with a jitter of half the wait: 1 s * 1.25, then 2 s * 1.25.
+    expect(waits).toEqual([1_250, 2_500]);
+  });
+
+  it('gives 130429 up after 5 calls as SEND_FAILED with its provider code', async () => {
+    answer = (_request, res) => json(res, 400, { error: { message: '(#130429) Rate limit hit', code: 130429 } });
+    const error = await failureOf(client().sendMessage(channel, { to: { phone: '1555' }, content: { type: 'text', body: 'x' } }));
+    expect(error.code).toBe('SEND_FAILED');
+    expect(error.providerCode).toBe('130429');
+    expect(seen).toHaveLength(5);
+    expect(waits).toEqual([1_250, 2_500, 5_000, 10_000]);
+  });
+
+  it('retries 131056 after 6 s, at most 3 calls in all', async () => {
+    let calls = 0;
+    answer = (_request, res) => {
+      calls += 1;
+      if (calls === 1) json(res, 400, { error: { message: '(#131056) Pair rate limit hit', code: 131056 } });
+      else json(res, 200, { messaging_product: 'whatsapp', messages: [{ id: 'wamid.paired' }] });
+    };
+    expect((await client().sendMessage(channel, { to: { phone: '1555' }, content: { type: 'text', body: 'x' } })).provider_message_id).toBe('wamid.paired');
+    expect(waits).toEqual([6_000]);
+
+    seen = [];
+    waits = [];
+    answer = (_request, res) => json(res, 400, { error: { message: '(#131056) Pair rate limit hit', code: 131056 } });
+    const error = await failureOf(client().sendMessage(channel, { to: { phone: '1555' }, content: { type: 'text', body: 'x' } }));
+    expect(error).toMatchObject({ code: 'SEND_FAILED', providerCode: '131056' });
+    expect(seen).toHaveLength(3);
+    expect(waits).toEqual([6_000, 6_000]);
+  });
+
+  it('never retries a call that got no answer: the provider may have taken it', async () => {
+    answer = () => undefined;
+    const error = await failureOf(client().sendMessage(channel, { to: { phone: '1555' }, content: { type: 'text', body: 'x' } }));
+    expect(error).toMatchObject({ code: 'SEND_FAILED', providerCode: null });
+    expect(seen).toHaveLength(1);
+    expect(waits).toEqual([]);
   });
 
   it('marks 5xx and provider rate limits as transient SEND_FAILED', async () => {

@@ -4,7 +4,9 @@ import { CatalogError } from '@cmsg/errors';
 import { catalogErrorFor, CloudApiFailure, failureFromNetwork, failureFromResponse } from './cloud-api-failure';
 import { buildMessageRequest } from './message-body';
 import type { MessageContent } from './message-content';
+import { sendFailureError } from './provider-outcome';
 import { type ContactAddress, resolveRecipient } from './recipient';
+import { realSleeper, retryDelayMs, type Sleeper } from './send-retry';
 
 export interface CloudApiClientConfig {
   /** CHAT_API_BASE_URL, the versioned Graph root, e.g. `https://graph.facebook.com/v21.0`. */
@@ -13,6 +15,10 @@ export interface CloudApiClientConfig {
   timeoutMs?: number;
   /** Whether contacts without a phone may be messaged by their platform user id (BSUID). */
   bsuidSendEnabled?: boolean;
+  /** Waits between the retries of a rate-limited send (send-retry.ts); real timers by default. */
+  sleep?: Sleeper;
+  /** The jitter's source, in [0, 1). */
+  random?: () => number;
 }
 
 /** The channel's Cloud API identity (stored per channel, CONTRACT section 8). */
@@ -58,32 +64,42 @@ export class CloudApiClient {
   private readonly baseUrl: string;
   private readonly timeoutMs: number;
   private readonly bsuidSendEnabled: boolean;
+  private readonly sleep: Sleeper;
+  private readonly random: () => number;
 
   constructor(config: CloudApiClientConfig) {
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
     this.timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.bsuidSendEnabled = config.bsuidSendEnabled ?? false;
+    this.sleep = config.sleep ?? realSleeper;
+    this.random = config.random ?? Math.random;
   }
 
   /**
-   * Sends one message. PREPARE_FAILED / BSUID_SEND_DISABLED before any network call;
-   * SEND_FAILED (502) for every provider or network failure, the provider's code in the message.
+   * Sends one message. PREPARE_FAILED / BSUID_SEND_DISABLED before any network call. A call
+   * answered 130429 or 131056 is retried within its bounds (send-retry.ts). Any other failure, or
+   * the last of those, is the provider outcome's catalog error (provider-outcome.ts: SEND_FAILED
+   * unless the code maps), always with providerCode set (null without a provider code).
    */
   async sendMessage(channel: ChannelCredentials, message: OutboundMessage): Promise<SendMessageResult> {
     requireChannel(channel);
     const recipient = resolveRecipient(message.to, { bsuidSendEnabled: this.bsuidSendEnabled });
-    const body = buildMessageRequest(recipient, message.content);
+    const body = JSON.stringify(buildMessageRequest(recipient, message.content));
     const url = `${this.baseUrl}/${encodeURIComponent(channel.phone_number_id)}/messages`;
-    const answer = await this.callJson(url, {
-      method: 'POST',
-      headers: { ...bearer(channel.access_token), 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }).catch((failure: CloudApiFailure) => {
-      throw catalogErrorFor('SEND_FAILED', 'Sending to the chat channel', failure);
-    });
+    const init: RequestInit = { method: 'POST', headers: { ...bearer(channel.access_token), 'content-type': 'application/json' }, body };
+    let answer: unknown;
+    for (let attempt = 1; answer === undefined; attempt += 1) {
+      try {
+        answer = await this.callJson(url, init);
+      } catch (failure) {
+        const delay = retryDelayMs(failure, attempt, this.random());
+        if (delay === undefined) throw sendFailureError(failure as CloudApiFailure);
+        await this.sleep(delay);
+      }
+    }
     const id = (answer as { messages?: { id?: unknown }[] }).messages?.[0]?.id;
     if (typeof id !== 'string' || id === '') {
-      throw catalogErrorFor('SEND_FAILED', 'Sending to the chat channel', new CloudApiFailure('the answer carries no message id', { transient: false }));
+      throw sendFailureError(new CloudApiFailure('the answer carries no message id', { transient: false }));
     }
     const waId = (answer as { contacts?: { wa_id?: unknown }[] }).contacts?.[0]?.wa_id;
     return { provider_message_id: id, ...(typeof waId === 'string' ? { wa_id: waId } : {}) };

@@ -27,6 +27,10 @@ export { resolveRecipient, recipientFields } from './recipient';
 export type { Recipient, ContactAddress, RecipientPolicy } from './recipient';
 export { CloudApiFailure, isTransientCloudApiError, cloudApiErrorOf } from './cloud-api-failure';
 export type { CloudApiErrorBody } from './cloud-api-failure';
+export { PROVIDER_OUTCOMES, catalogCodeOfProviderCode } from './provider-outcome';
+export type { ProviderOutcomeCode } from './provider-outcome';
+export { THROUGHPUT_RETRY, PAIR_RATE_RETRY, sendDurationBoundMs, realSleeper } from './send-retry';
+export type { Sleeper } from './send-retry';
 export {
   verifyWebhookSignature,
   assertWebhookSignature,

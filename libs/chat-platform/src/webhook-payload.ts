@@ -70,6 +70,8 @@ export const webhookStatusSchema = z.object({
   recipient_id: z.string().optional(),
   recipient_user_id: z.string().optional(),
   errors: z.array(providerErrorSchema).optional(),
+  /** How the platform prices the message (on sent / delivered statuses); kept on the message (CONTRACT 10.3). */
+  pricing: z.object({ billable: z.boolean().optional(), pricing_model: z.string().optional(), category: z.string().optional() }).optional(),
 });
 
 export const webhookMessagesValueSchema = z.object({

@@ -31,7 +31,7 @@ export type { ConversationListFilter } from './conversation/conversation.reposit
 export { conversationListQuery } from './conversation/conversation.repository';
 export type { ConversationEntity, LastMessage } from './conversation/conversation.entity';
 export { MessageRepository } from './message/message.repository';
-export type { NewMessage, StoredError, UntranscribedMediaStatus, DeliveryStatusUpdate } from './message/message.repository';
+export type { NewMessage, StoredError, StoredPricing, UntranscribedMediaStatus, DeliveryStatusUpdate } from './message/message.repository';
 export type { TimelinePage } from './shared/timeline-page';
 export type { MessageEntity } from './message/message.entity';
 export { TimelineEventRepository } from './timeline-event/timeline-event.repository';

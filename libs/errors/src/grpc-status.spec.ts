@@ -15,6 +15,18 @@ describe('catalog <-> gRPC mapping', () => {
     expect(rebuilt.retryAfterSeconds).toBe(code === 'RATE_LIMIT_EXCEEDED' ? 7 : undefined);
   });
 
+  it('keeps a send failure\'s provider code across gRPC, null included, and adds none to other errors', () => {
+    const mapped = catalogErrorFromGrpc(grpcErrorDetailFor(new CatalogError('RECIPIENT_UNDELIVERABLE', 'undeliverable', { providerCode: '131026' })));
+    expect(mapped.providerCode).toBe('131026');
+    expect(mapped.toBody()).toEqual({ code: 'RECIPIENT_UNDELIVERABLE', message: 'undeliverable', provider_code: '131026' });
+    const withoutCode = catalogErrorFromGrpc(grpcErrorDetailFor(new CatalogError('SEND_FAILED', 'no answer', { providerCode: null })));
+    expect(withoutCode.providerCode).toBeNull();
+    expect(withoutCode.toBody()).toEqual({ code: 'SEND_FAILED', message: 'no answer', provider_code: null });
+    const other = catalogErrorFromGrpc(grpcErrorDetailFor(new CatalogError('TAG_NOT_FOUND')));
+    expect(other.providerCode).toBeUndefined();
+    expect(other.toBody()).not.toHaveProperty('provider_code');
+  });
+
   it('keeps an endpoint-specific HTTP status override across gRPC', () => {
     const rebuilt = catalogErrorFromGrpc(grpcErrorDetailFor(new CatalogError('INVALID_REQUEST', 'too big', { httpStatus: 413 })));
     expect(rebuilt.httpStatus).toBe(413);

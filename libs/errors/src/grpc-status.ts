@@ -61,6 +61,8 @@ export const ERROR_INFO_DOMAIN = 'cmsg.api';
 export function grpcErrorDetailFor(error: CatalogError): GrpcErrorDetail {
   const metadata: Record<string, string> = { http_status: String(error.httpStatus) };
   if (error.retryAfterSeconds !== undefined) metadata['retry_after_seconds'] = String(error.retryAfterSeconds);
+  // Present (empty for null) only on a send's failure: the caller tells "no provider code" from "not a send".
+  if (error.providerCode !== undefined) metadata['provider_code'] = error.providerCode ?? '';
   return { grpcStatus: grpcStatusForErrorCode(error.code), message: error.message, reason: error.code, metadata };
 }
 
@@ -74,7 +76,12 @@ export function catalogErrorFromGrpc(detail: {
   if (detail.reason && isErrorCode(detail.reason)) {
     const httpStatus = Number(detail.metadata?.['http_status']) || undefined;
     const retryAfter = Number(detail.metadata?.['retry_after_seconds']) || undefined;
-    return new CatalogError(detail.reason, detail.message, { httpStatus, retryAfterSeconds: retryAfter });
+    const providerCode = detail.metadata?.['provider_code'];
+    return new CatalogError(detail.reason, detail.message, {
+      httpStatus,
+      retryAfterSeconds: retryAfter,
+      ...(providerCode !== undefined ? { providerCode: providerCode || null } : {}),
+    });
   }
   switch (detail.grpcStatus) {
     case GrpcStatus.UNAVAILABLE:

@@ -18,6 +18,7 @@ describe('messageTimelineItem', () => {
       media: null,
       status: 'sent',
       error: null,
+      pricing: null,
     });
   });
 
@@ -35,11 +36,23 @@ describe('messageTimelineItem', () => {
 
   it('gives only a failed send an error: the stored one, SEND_FAILED for a code the catalog does not know, the catalog text when none is stored', () => {
     const stored = { code: 'WINDOW_CLOSED', message: 'closed' };
-    expect(messageTimelineItem({ ...outbound, status: 'failed', error: stored }, token).error).toEqual(stored);
-    expect(messageTimelineItem({ ...outbound, status: 'failed', error: { code: 'TOKEN_EXPIRED_UPSTREAM', message: 'no' } }, token).error).toEqual({ code: 'SEND_FAILED', message: 'no' });
-    expect(messageTimelineItem({ ...outbound, status: 'failed' }, token).error).toEqual({ code: 'SEND_FAILED', message: 'Sending to the chat channel failed.' });
+    expect(messageTimelineItem({ ...outbound, status: 'failed', error: stored }, token).error).toEqual({ ...stored, provider_code: null });
+    expect(messageTimelineItem({ ...outbound, status: 'failed', error: { code: 'TOKEN_EXPIRED_UPSTREAM', message: 'no' } }, token).error).toEqual({ code: 'SEND_FAILED', message: 'no', provider_code: null });
+    expect(messageTimelineItem({ ...outbound, status: 'failed' }, token).error).toEqual({ code: 'SEND_FAILED', message: 'Sending to the chat channel failed.', provider_code: null });
     expect(messageTimelineItem({ ...outbound, status: 'failed', error: { code: 'WINDOW_CLOSED', message: '' } }, token).error!.message.length).toBeGreaterThan(0);
     expect(messageTimelineItem({ ...outbound, status: 'delivered', error: stored }, token).error).toBeNull();
+  });
+
+  it('keeps the chat platform\'s code of a failed send as provider_code (CONTRACT 10.3)', () => {
+    const stored = { code: 'RECIPIENT_UNDELIVERABLE', message: 'undeliverable', provider_code: '131026' };
+    expect(messageTimelineItem({ ...outbound, status: 'failed', error: stored }, token).error).toEqual(stored);
+  });
+
+  it('shows an outbound message\'s pricing once a status carried it, null before and on inbound messages', () => {
+    const pricing = { billable: true, pricing_model: 'PMP', category: 'utility' };
+    expect(messageTimelineItem({ ...outbound, status: 'delivered', pricing }, token).pricing).toEqual({ category: 'utility', billable: true, pricing_model: 'PMP' });
+    expect(messageTimelineItem({ ...outbound, pricing: null }, token).pricing).toBeNull();
+    expect(messageTimelineItem({ ...outbound, is_from_customer: true, status: 'received', pricing }, token).pricing).toBeNull();
   });
 
   it('shows an inbound message as the customer’s, received, with its media and transcription, and an empty caption as no body', () => {

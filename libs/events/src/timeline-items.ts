@@ -14,7 +14,9 @@ export interface MessageItemSource {
   content_type: string;
   status: string;
   created_at: Date;
-  error?: { code?: string | null; message?: string | null } | null;
+  error?: { code?: string | null; message?: string | null; provider_code?: string | null } | null;
+  /** Outbound: the status webhook's pricing, once one carried it. */
+  pricing?: { billable?: boolean | null; pricing_model?: string | null; category?: string | null } | null;
   /** Inbound media: where its bytes are once stored. */
   media?: { file_uuid?: string | null; mime_type: string } | null;
   /** Outbound media: the upload it sent. */
@@ -33,7 +35,9 @@ export type MessageTimelineItem = {
   body: string | null;
   media: { file_uuid: string | null; mime_type: string; transcription: string | null } | null;
   status: string;
-  error: { code: ErrorCode; message: string } | null;
+  error: { code: ErrorCode; message: string; provider_code: string | null } | null;
+  /** Outbound only (null inbound, and until a status webhook carries it). */
+  pricing: { category: string | null; billable: boolean | null; pricing_model: string | null } | null;
 };
 
 /** A note as a timeline item (TimelineNoteItem in libs/api-schemas). */
@@ -63,6 +67,7 @@ export function messageTimelineItem(message: MessageItemSource, author: OutboxAu
     media: mediaOf(message),
     status,
     error: status === 'failed' ? failureOf(message.error) : null,
+    pricing: message.is_from_customer || !message.pricing ? null : pricingOf(message.pricing),
   };
 }
 
@@ -80,9 +85,14 @@ function mediaOf(message: MessageItemSource): MessageTimelineItem['media'] {
 
 /**
  * Why a send failed, as an error of the catalog (the public `code` is one of it): a code it does
- * not know is SEND_FAILED, and a failure stored without its text says the catalog's.
+ * not know is SEND_FAILED, and a failure stored without its text says the catalog's; provider_code
+ * is the chat platform's code (CONTRACT 10.3), null when the failure had none or predates it.
  */
 function failureOf(error: MessageItemSource['error']): NonNullable<MessageTimelineItem['error']> {
   const code = isErrorCode(error?.code) ? error.code : 'SEND_FAILED';
-  return { code, message: error?.message || ERROR_CATALOG[code].message };
+  return { code, message: error?.message || ERROR_CATALOG[code].message, provider_code: error?.provider_code ?? null };
+}
+
+function pricingOf(pricing: NonNullable<MessageItemSource['pricing']>): NonNullable<MessageTimelineItem['pricing']> {
+  return { category: pricing.category ?? null, billable: pricing.billable ?? null, pricing_model: pricing.pricing_model ?? null };
 }

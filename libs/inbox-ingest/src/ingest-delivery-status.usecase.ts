@@ -2,7 +2,7 @@ import { webhookTimestampToDate } from '@cmsg/chat-platform';
 import { businessScope } from '@cmsg/dal';
 import { type OutboxRecorder, messageAuthorOf, messageTimelineItem, outboxEntry } from '@cmsg/events';
 import type { InboundStatusRecord } from './chat-inbound-record';
-import { isDeliveryStatus, statusesReplacedBy } from './delivery-status';
+import { deliveryFailureOf, deliveryPricingOf, isDeliveryStatus, statusesReplacedBy } from './delivery-status';
 import { repositories } from './repositories';
 
 export type StatusIngestOutcome = 'updated' | 'already_further' | 'unknown_status' | 'unknown_channel' | 'unknown_message';
@@ -20,6 +20,7 @@ export class OutboundMessageNotYetRecorded extends Error {
 /**
  * A delivery status (sent, delivered, read, failed) on the outbound message it names, with its
  * message.status_updated entry (the message's timeline item with the new status) in the same update.
+ * A failure's provider code is mapped as a send's (CONTRACT 10.3); the pricing it carries is kept.
  */
 export async function ingestDeliveryStatus(events: OutboxRecorder, record: InboundStatusRecord, attempt: number, now: Date): Promise<StatusIngestOutcome> {
   const status = record.status.status;
@@ -33,23 +34,18 @@ export async function ingestDeliveryStatus(events: OutboxRecorder, record: Inbou
     return 'unknown_message';
   }
   const reportedAt = webhookTimestampToDate(record.status.timestamp);
-  const error = status === 'failed' ? { code: 'SEND_FAILED', message: providerFailureOf(record) } : null;
+  const error = status === 'failed' ? deliveryFailureOf(record.status) : null;
+  const pricing = deliveryPricingOf(record.status);
   const author = await messageAuthorOf(scope, message.author);
-  const event = outboxEntry('message.status_updated', message.conversation_id, messageTimelineItem({ ...message, status, error: error ?? message.error }, author), author, now);
+  const item = messageTimelineItem({ ...message, status, error: error ?? message.error, pricing: pricing ?? message.pricing }, author);
+  const event = outboxEntry('message.status_updated', message.conversation_id, item, author, now);
   const updated = await repositories.messages.applyDeliveryStatus(
     scope,
     message._id,
-    { status, replaces: statusesReplacedBy(status), at: Number.isFinite(reportedAt.getTime()) ? reportedAt : now, error },
+    { status, replaces: statusesReplacedBy(status), at: Number.isFinite(reportedAt.getTime()) ? reportedAt : now, error, pricing },
     event,
   );
   if (!updated) return 'already_further';
   await events.recordQuietly('messages', scope, message._id, [event]);
   return 'updated';
-}
-
-function providerFailureOf(record: InboundStatusRecord): string {
-  const error = record.status.errors?.[0];
-  if (!error) return 'The chat platform reported the message as failed.';
-  const details = error.error_data?.details ?? error.message ?? error.title ?? 'no details';
-  return `The chat platform reported the message as failed (code ${error.code}): ${details}`;
 }

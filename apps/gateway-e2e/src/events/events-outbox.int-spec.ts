@@ -59,7 +59,7 @@ describe('events: the outbox relay and contention', () => {
       status: 'sending',
       created_at: new Date(),
     });
-    const failure = { code: 'SEND_FAILED', message: 'cut off' };
+    const failure = { code: 'SEND_FAILED', message: 'cut off', provider_code: null };
     const failed = entry('message.status_updated', conversations.crashed, {
       uuid: messageId,
       kind: 'message',
@@ -71,6 +71,7 @@ describe('events: the outbox relay and contention', () => {
       media: null,
       status: 'failed',
       error: failure,
+      pricing: null,
     });
     await new MessageRepository().markFailedIfSending(scope(), messageId, failure, failed);
     const noteId = randomUUID();

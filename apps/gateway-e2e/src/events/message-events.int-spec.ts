@@ -62,6 +62,7 @@ describe('message events', () => {
       media: null,
       status: 'received',
       error: null,
+      pricing: null,
     });
     expect(await outboxOf('conversations', conversationId)).toEqual([]);
     // Messages are timeline items themselves: no event rows.
@@ -96,6 +97,7 @@ describe('message events', () => {
       media: null,
       status: 'sent',
       error: null,
+      pricing: null,
     });
     expect(await outboxOf('messages', messageUuid)).toEqual([]);
     // The data of a message event is the message's timeline item, as GET /conversation/timeline shows it.

@@ -156,7 +156,8 @@ describe('POST /webhooks/chat: inbound messages and statuses (CONTRACT 7)', () =
       statusWebhook({ ...recipient, message_id: failingWamid, status: 'failed', errors: [{ code: 131047, title: 'Re-engagement message', error_data: { details: 'More than 24 hours' } }] }),
     );
     const failed = await eventually(() => storedCollection('messages').findOne({ _id: failing }), (message) => message?.status === 'failed');
-    expect(failed!.error).toEqual({ code: 'SEND_FAILED', message: expect.stringContaining('131047') });
+    // CONTRACT 10.3: a late failure is mapped as a send's (131047 is WINDOW_CLOSED), its code kept.
+    expect(failed!.error).toEqual({ code: 'WINDOW_CLOSED', message: expect.stringContaining('131047'), provider_code: '131047' });
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect((await storedCollection('messages').findOne({ _id: delivered }))!.status).toBe('read');
   });

@@ -158,6 +158,7 @@ describe('GET /{slug}/conversation/timeline (CONTRACT 9.1)', () => {
       media: null,
       status: 'received',
       error: null,
+      pricing: null,
     });
     expect(byUuid.get(made['inboundImage']!)).toMatchObject({
       author: customer,

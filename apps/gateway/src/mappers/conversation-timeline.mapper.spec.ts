@@ -9,13 +9,13 @@ const failedSend: ConversationTimelineItem = {
   ...base,
   kind: 'message',
   author: { type: 'ai_employee', uuid: '33333333-2222-4333-8444-555555555555', name: 'Ava' },
-  message: { direction: 'outbound', content_type: 'text', body: 'Hola', media: undefined, status: 'failed', error: { code: 'SEND_FAILED', message: 'provider said no' } },
+  message: { direction: 'outbound', content_type: 'text', body: 'Hola', media: undefined, status: 'failed', error: { code: 'SEND_FAILED', message: 'provider said no' }, pricing: undefined },
 };
 const inboundImage: ConversationTimelineItem = {
   ...base,
   kind: 'message',
   author: customer,
-  message: { direction: 'inbound', content_type: 'image', body: undefined, media: { file_uuid: undefined, mime_type: 'image/png', transcription: 'A receipt.' }, status: 'received', error: undefined },
+  message: { direction: 'inbound', content_type: 'image', body: undefined, media: { file_uuid: undefined, mime_type: 'image/png', transcription: 'A receipt.' }, status: 'received', error: undefined, pricing: undefined },
 };
 const statusEvent: ConversationTimelineItem = {
   ...base,
@@ -35,9 +35,18 @@ describe('toTimelineItem', () => {
       body: 'Hola',
       media: null,
       status: 'failed',
-      error: { code: 'SEND_FAILED', message: 'provider said no' },
+      error: { code: 'SEND_FAILED', message: 'provider said no', provider_code: null },
+      pricing: null,
     });
     expect(toTimelineItem(inboundImage)).toMatchObject({ author: customer, body: null, media: { file_uuid: null, mime_type: 'image/png', transcription: 'A receipt.' }, status: 'received', error: null });
+  });
+
+  it('maps a provider outcome\'s provider_code and a delivered message\'s pricing (CONTRACT 10.3)', () => {
+    const refused = toTimelineItem({ ...failedSend, message: { ...failedSend.message!, error: { code: 'RECIPIENT_UNDELIVERABLE', message: 'undeliverable', provider_code: '131026' } } });
+    expect(refused).toMatchObject({ error: { code: 'RECIPIENT_UNDELIVERABLE', message: 'undeliverable', provider_code: '131026' }, pricing: null });
+    const delivered = toTimelineItem({ ...failedSend, message: { ...failedSend.message!, status: 'delivered', error: undefined, pricing: { category: 'utility', billable: true, pricing_model: undefined } } });
+    expect(delivered).toMatchObject({ error: null, pricing: { category: 'utility', billable: true, pricing_model: null } });
+    expect(ConversationTimelineResponseSchema.safeParse({ items: [refused, delivered], has_more: false, next_cursor: '' }).success).toBe(true);
   });
 
   it('maps events with their data, and the page', () => {

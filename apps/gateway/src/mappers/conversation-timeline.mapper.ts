@@ -29,7 +29,12 @@ export function toTimelineItem(item: ConversationTimelineItem): TimelineItem {
         body: orNull(message.body),
         media: mapOrNull(message.media, (media) => ({ file_uuid: orNull(media.file_uuid), mime_type: media.mime_type, transcription: orNull(media.transcription) })),
         status: publicEnumValue(TimelineMessageStatusSchema.options, message.status, 'items[].status'),
-        error: mapOrNull(message.error, (error) => ({ code: publicEnumValue(ERROR_CODES, error.code, 'items[].error.code'), message: error.message })),
+        error: mapOrNull(message.error, (error) => ({
+          code: publicEnumValue(ERROR_CODES, error.code, 'items[].error.code'),
+          message: error.message,
+          provider_code: orNull(error.provider_code),
+        })),
+        pricing: mapOrNull(message.pricing, (pricing) => ({ category: orNull(pricing.category), billable: orNull(pricing.billable), pricing_model: orNull(pricing.pricing_model) })),
       };
     }
     case 'note':

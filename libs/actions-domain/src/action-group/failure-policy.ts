@@ -2,8 +2,10 @@ import { type CatalogError, type ErrorCode, isErrorCode } from '@cmsg/errors';
 
 /**
  * SPEC 4.3 rule 6: server-side failures hand the conversation to a human when escalate_on_error
- * is true. Client-input errors (*_NOT_FOUND, *_AMBIGUOUS, WINDOW_CLOSED, TEMPLATE_*...) and billing
- * guards (WALLET_BLOCKED, VISION_WALLET_BLOCKED) never escalate.
+ * is true. Client-input errors (*_NOT_FOUND, *_AMBIGUOUS, WINDOW_CLOSED, TEMPLATE_*...), the
+ * provider's recipient outcomes (RECIPIENT_UNDELIVERABLE, MARKETING_LIMIT_REACHED,
+ * CONTACT_OPTED_OUT, RECIPIENT_IN_EXPERIMENT: CONTRACT 10.3) and billing guards (WALLET_BLOCKED,
+ * VISION_WALLET_BLOCKED) never escalate.
  */
 export const ESCALATING_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'SEND_FAILED',

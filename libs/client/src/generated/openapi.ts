@@ -398,7 +398,7 @@ export interface paths {
         put?: never;
         /**
          * Send a text message, or a file with the text as its caption
-         * @description Only while the 24-hour window is open (WINDOW_CLOSED otherwise). Payment markers such as [[payment.link]] in the text are replaced first. With file_uuid (a confirmed upload of module api_messages) the text is the caption, at most 1024 characters; an audio takes no caption, so its text follows as a second message. Media that cannot be transcribed needs transcription (TRANSCRIPTION_REQUIRED). Files cannot go to tester conversations. Tester conversations never reach the channel provider: the message is recorded with status simulated. A provider failure is 502 SEND_FAILED and the message is kept with status failed.
+         * @description Only while the 24-hour window is open (WINDOW_CLOSED otherwise). Payment markers such as [[payment.link]] in the text are replaced first. With file_uuid (a confirmed upload of module api_messages) the text is the caption, at most 1024 characters; an audio takes no caption, so its text follows as a second message. Media that cannot be transcribed needs transcription (TRANSCRIPTION_REQUIRED). Files cannot go to tester conversations. Tester conversations never reach the channel provider: the message is recorded with status simulated. A provider failure is 502 SEND_FAILED, or the catalog code its provider code maps to (131047 WINDOW_CLOSED, 131026 RECIPIENT_UNDELIVERABLE, 131049 MARKETING_LIMIT_REACHED, 131050 CONTACT_OPTED_OUT, 130472 RECIPIENT_IN_EXPERIMENT), with the provider code as provider_code; the message is kept with status failed. Rate limits (130429, 131056) are retried before any answer.
          */
         post: operations["sendTextMessage"];
         delete?: never;
@@ -418,7 +418,7 @@ export interface paths {
         put?: never;
         /**
          * Send a quick reply: one text message per action, in order
-         * @description Only while the 24-hour window is open. Payment markers in the actions' texts are replaced; every action is checked before the first is sent. Tester conversations never reach the channel provider: the message is recorded with status simulated. A provider failure is 502 SEND_FAILED and the message is kept with status failed.
+         * @description Only while the 24-hour window is open. Payment markers in the actions' texts are replaced; every action is checked before the first is sent. Tester conversations never reach the channel provider: the message is recorded with status simulated. A provider failure is 502 SEND_FAILED, or the catalog code its provider code maps to (131047 WINDOW_CLOSED, 131026 RECIPIENT_UNDELIVERABLE, 131049 MARKETING_LIMIT_REACHED, 131050 CONTACT_OPTED_OUT, 130472 RECIPIENT_IN_EXPERIMENT), with the provider code as provider_code; the message is kept with status failed. Rate limits (130429, 131056) are retried before any answer.
          */
         post: operations["sendQuickReply"];
         delete?: never;
@@ -438,7 +438,7 @@ export interface paths {
         put?: never;
         /**
          * Send an approved template, also with the 24-hour window closed
-         * @description Variables fill {{1}}..{{n}} of the body (exactly n, none empty); the body after interpolation is at most 1024 characters. Payment markers are not replaced in templates in 0.2.0: left as written in body variables, refused in the header and button parameters. Tester conversations never reach the channel provider: the message is recorded with status simulated. A provider failure is 502 SEND_FAILED and the message is kept with status failed.
+         * @description Variables fill {{1}}..{{n}} of the body (exactly n, none empty); the body after interpolation is at most 1024 characters. Payment markers are not replaced in templates in 0.2.0: left as written in body variables, refused in the header and button parameters. Tester conversations never reach the channel provider: the message is recorded with status simulated. A provider failure is 502 SEND_FAILED, or the catalog code its provider code maps to (131047 WINDOW_CLOSED, 131026 RECIPIENT_UNDELIVERABLE, 131049 MARKETING_LIMIT_REACHED, 131050 CONTACT_OPTED_OUT, 130472 RECIPIENT_IN_EXPERIMENT), with the provider code as provider_code; the message is kept with status failed. Rate limits (130429, 131056) are retried before any answer.
          */
         post: operations["sendTemplate"];
         delete?: never;
@@ -1337,6 +1337,8 @@ export interface components {
             code: "INVALID_API_TOKEN" | "TOKEN_BUSINESS_MISMATCH" | "TOKEN_SCOPE_INSUFFICIENT" | "RATE_LIMIT_EXCEEDED" | "INVALID_REQUEST" | "INVALID_CURSOR" | "BATCH_LIMIT_EXCEEDED" | "CONVERSATION_NOT_FOUND" | "CONTACT_NOT_FOUND" | "PHONE_NUMBER_AMBIGUOUS" | "USERNAME_AMBIGUOUS" | "CHANNEL_NOT_FOUND" | "CHANNEL_NOT_CONFIGURED" | "TESTER_CONVERSATION_NOT_WRITABLE" | "TRANSCRIPTION_REQUIRED_TO_RESOLVE" | "TRANSCRIPTION_REQUIRED" | "TAG_NOT_FOUND" | "TAG_ALREADY_ASSIGNED" | "TAG_NOT_ASSIGNED" | "TAG_AMBIGUOUS" | "TAG_BUSINESS_MISMATCH" | "CANNOT_ASSIGN_DEFAULT_TAG" | "CANNOT_REMOVE_DEFAULT_TAG" | "CATEGORY_NOT_FOUND" | "CATEGORY_BUSINESS_MISMATCH" | "AMBIGUOUS_CATEGORY" | "MAILBOX_NOT_FOUND" | "MAILBOX_ALREADY_ASSIGNED" | "AMBIGUOUS_MAILBOX" | "NO_MAILBOXES_IN_CATEGORY" | "WINDOW_CLOSED" | "WALLET_BLOCKED" | "VISION_WALLET_BLOCKED" | "VISION_BLOCKED" | "NO_AI_EMPLOYEE_ASSIGNED" | "OWNER_MISMATCH" | "SCHEDULE_CONFLICT" | "AI_EMPLOYEE_NOT_FOUND" | "AMBIGUOUS_AI_EMPLOYEE" | "AI_EMPLOYEE_ALREADY_ASSIGNED" | "INVALID_ASSIGNEE_FOR_RUN_AI" | "AI_EXECUTION_FAILED" | "ACTIONS_DEPTH_EXCEEDED" | "SCHEDULED_MESSAGE_ACTION_REQUIRED" | "SCHEDULED_MESSAGE_ACTION_INVALID" | "INVALID_FILE_TYPE" | "FILE_TOO_LARGE" | "STORAGE_QUOTA_EXCEEDED" | "STORAGE_QUOTA_CLEANUP_INSUFFICIENT" | "FILE_NOT_FOUND" | "FILE_NOT_UPLOADED" | "SIZE_MISMATCH" | "MIME_MISMATCH" | "UPLOAD_FAILED" | "TOO_MANY_PENDING_UPLOADS" | "PREPARE_FAILED" | "SEND_FAILED" | "BSUID_SEND_DISABLED" | "PAYMENT_MARKER_UNKNOWN" | "PAYMENT_MARKER_DATA_UNAVAILABLE" | "PAYMENT_MARKER_UNSUPPORTED_FIELD" | "PAYMENT_MARKER_NOT_ALLOWED_IN_TEMPLATE" | "PAYMENT_PROFILE_GENERATION_FAILED" | "PAYMENT_NOT_FOUND" | "TEMPLATE_BODY_TOO_LONG" | "QUICK_REPLY_NOT_FOUND" | "QUICK_REPLY_AMBIGUOUS" | "QUICK_REPLY_EMPTY" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_APPROVED" | "AUTH_TEMPLATE_REQUIRES_PHONE" | "TEMPLATE_AMBIGUOUS" | "TEMPLATE_VARIABLES_INVALID" | "TEMPLATE_HEADER_MISMATCH" | "TEMPLATE_HEADER_TRANSCRIPTION_MISSING" | "TEMPLATE_FAKE_REQUIRES_TESTER_CONVERSATION" | "FETCH_FAILED" | "UPDATE_FAILED" | "UNKNOWN_ERROR" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "SCHEDULED_MESSAGE_NOT_FOUND" | "ACTION_GROUP_NOT_FOUND" | "CHAT_USER_ID_AMBIGUOUS" | "NOT_A_TESTER_CONVERSATION" | "INVALID_WEBHOOK_SIGNATURE" | "SERVICE_UNAVAILABLE" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "EVENT_NOT_FOUND" | "CONTACT_IDENTIFIER_CONFLICT" | "ATTRIBUTE_LIMIT_REACHED" | "ATTRIBUTE_ALREADY_DEFINED" | "ATTRIBUTE_UNDEFINED" | "CONTACT_OPTED_OUT" | "RECIPIENT_UNDELIVERABLE" | "MARKETING_LIMIT_REACHED" | "RECIPIENT_IN_EXPERIMENT" | "MESSAGING_LIMIT_REACHED" | "BROADCAST_NOT_FOUND" | "BROADCAST_STATE_CONFLICT";
             /** @description English human text; may change without notice. */
             message: string;
+            /** @description Only on a send's failure: the chat platform's error code (e.g. "131026"), null when it gave none (CONTRACT 10.3). */
+            provider_code?: string | null;
         };
         /** @description One event, as a webhook delivery carries it and GET /events answers it; `type` tells the shape of `data`. */
         EventEnvelope: components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["MessageStatusUpdatedEvent"] | components["schemas"]["ConversationCreatedEvent"] | components["schemas"]["ConversationInboxStatusChangedEvent"] | components["schemas"]["ConversationAssignmentChangedEvent"] | components["schemas"]["ConversationTagsChangedEvent"] | components["schemas"]["ConversationMailboxChangedEvent"] | components["schemas"]["NoteCreatedEvent"] | components["schemas"]["ScheduledMessageSentEvent"] | components["schemas"]["ScheduledMessageFailedEvent"] | components["schemas"]["ScheduledMessageCancelledEvent"] | components["schemas"]["ActionFailedEvent"] | components["schemas"]["ActionGroupFinishedEvent"] | components["schemas"]["ContactCreatedEvent"] | components["schemas"]["ContactUpdatedEvent"] | components["schemas"]["ContactConsentChangedEvent"] | components["schemas"]["ContactErasedEvent"] | components["schemas"]["PingEvent"];
@@ -1397,7 +1399,9 @@ export interface components {
             media: components["schemas"]["MessageMedia"] | null;
             status: components["schemas"]["TimelineMessageStatus"];
             /** @description Why the send failed; null unless status is failed. */
-            error: components["schemas"]["ErrorBody"] | null;
+            error: components["schemas"]["SendError"] | null;
+            /** @description Outbound: how the chat platform prices the message, from its status webhook; null until one carries it, and inbound. */
+            pricing: components["schemas"]["MessagePricing"] | null;
         };
         /** @description Who wrote or caused the item. */
         TimelineAuthor: {
@@ -1427,6 +1431,26 @@ export interface components {
          * @enum {string}
          */
         TimelineMessageStatus: "queued" | "sent" | "delivered" | "read" | "failed" | "received";
+        /** @description A failed send: the catalog code (provider codes mapped as docs/messaging.md "Provider outcomes" says) and the provider's own code. */
+        SendError: {
+            /**
+             * @description Stable identifier; clients match on it. New codes may be added.
+             * @enum {string}
+             */
+            code: "INVALID_API_TOKEN" | "TOKEN_BUSINESS_MISMATCH" | "TOKEN_SCOPE_INSUFFICIENT" | "RATE_LIMIT_EXCEEDED" | "INVALID_REQUEST" | "INVALID_CURSOR" | "BATCH_LIMIT_EXCEEDED" | "CONVERSATION_NOT_FOUND" | "CONTACT_NOT_FOUND" | "PHONE_NUMBER_AMBIGUOUS" | "USERNAME_AMBIGUOUS" | "CHANNEL_NOT_FOUND" | "CHANNEL_NOT_CONFIGURED" | "TESTER_CONVERSATION_NOT_WRITABLE" | "TRANSCRIPTION_REQUIRED_TO_RESOLVE" | "TRANSCRIPTION_REQUIRED" | "TAG_NOT_FOUND" | "TAG_ALREADY_ASSIGNED" | "TAG_NOT_ASSIGNED" | "TAG_AMBIGUOUS" | "TAG_BUSINESS_MISMATCH" | "CANNOT_ASSIGN_DEFAULT_TAG" | "CANNOT_REMOVE_DEFAULT_TAG" | "CATEGORY_NOT_FOUND" | "CATEGORY_BUSINESS_MISMATCH" | "AMBIGUOUS_CATEGORY" | "MAILBOX_NOT_FOUND" | "MAILBOX_ALREADY_ASSIGNED" | "AMBIGUOUS_MAILBOX" | "NO_MAILBOXES_IN_CATEGORY" | "WINDOW_CLOSED" | "WALLET_BLOCKED" | "VISION_WALLET_BLOCKED" | "VISION_BLOCKED" | "NO_AI_EMPLOYEE_ASSIGNED" | "OWNER_MISMATCH" | "SCHEDULE_CONFLICT" | "AI_EMPLOYEE_NOT_FOUND" | "AMBIGUOUS_AI_EMPLOYEE" | "AI_EMPLOYEE_ALREADY_ASSIGNED" | "INVALID_ASSIGNEE_FOR_RUN_AI" | "AI_EXECUTION_FAILED" | "ACTIONS_DEPTH_EXCEEDED" | "SCHEDULED_MESSAGE_ACTION_REQUIRED" | "SCHEDULED_MESSAGE_ACTION_INVALID" | "INVALID_FILE_TYPE" | "FILE_TOO_LARGE" | "STORAGE_QUOTA_EXCEEDED" | "STORAGE_QUOTA_CLEANUP_INSUFFICIENT" | "FILE_NOT_FOUND" | "FILE_NOT_UPLOADED" | "SIZE_MISMATCH" | "MIME_MISMATCH" | "UPLOAD_FAILED" | "TOO_MANY_PENDING_UPLOADS" | "PREPARE_FAILED" | "SEND_FAILED" | "BSUID_SEND_DISABLED" | "PAYMENT_MARKER_UNKNOWN" | "PAYMENT_MARKER_DATA_UNAVAILABLE" | "PAYMENT_MARKER_UNSUPPORTED_FIELD" | "PAYMENT_MARKER_NOT_ALLOWED_IN_TEMPLATE" | "PAYMENT_PROFILE_GENERATION_FAILED" | "PAYMENT_NOT_FOUND" | "TEMPLATE_BODY_TOO_LONG" | "QUICK_REPLY_NOT_FOUND" | "QUICK_REPLY_AMBIGUOUS" | "QUICK_REPLY_EMPTY" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_APPROVED" | "AUTH_TEMPLATE_REQUIRES_PHONE" | "TEMPLATE_AMBIGUOUS" | "TEMPLATE_VARIABLES_INVALID" | "TEMPLATE_HEADER_MISMATCH" | "TEMPLATE_HEADER_TRANSCRIPTION_MISSING" | "TEMPLATE_FAKE_REQUIRES_TESTER_CONVERSATION" | "FETCH_FAILED" | "UPDATE_FAILED" | "UNKNOWN_ERROR" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "SCHEDULED_MESSAGE_NOT_FOUND" | "ACTION_GROUP_NOT_FOUND" | "CHAT_USER_ID_AMBIGUOUS" | "NOT_A_TESTER_CONVERSATION" | "INVALID_WEBHOOK_SIGNATURE" | "SERVICE_UNAVAILABLE" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "EVENT_NOT_FOUND" | "CONTACT_IDENTIFIER_CONFLICT" | "ATTRIBUTE_LIMIT_REACHED" | "ATTRIBUTE_ALREADY_DEFINED" | "ATTRIBUTE_UNDEFINED" | "CONTACT_OPTED_OUT" | "RECIPIENT_UNDELIVERABLE" | "MARKETING_LIMIT_REACHED" | "RECIPIENT_IN_EXPERIMENT" | "MESSAGING_LIMIT_REACHED" | "BROADCAST_NOT_FOUND" | "BROADCAST_STATE_CONFLICT";
+            /** @description English human text; may change without notice. */
+            message: string;
+            /** @description The chat platform's error code (e.g. "131026"); null when the failure had none. */
+            provider_code: string | null;
+        };
+        /** @description The `pricing` of the chat platform's status webhook, as it sent it. */
+        MessagePricing: {
+            /** @description The conversation category the platform charged (marketing, utility, authentication, service, ...). */
+            category: string | null;
+            billable: boolean | null;
+            /** @description The platform's pricing model, e.g. PMP (per message) or CBP. */
+            pricing_model: string | null;
+        };
         /** @description An outbound message was accepted by the channel provider (or simulated, on a tester conversation). data: its timeline item. */
         MessageSentEvent: {
             /**
@@ -7403,7 +7427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_REQUEST_IN_PROGRESS, PHONE_NUMBER_AMBIGUOUS, USERNAME_AMBIGUOUS, BSUID_SEND_DISABLED. */
+            /** @description Codes: IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_REQUEST_IN_PROGRESS, PHONE_NUMBER_AMBIGUOUS, USERNAME_AMBIGUOUS, BSUID_SEND_DISABLED, CONTACT_OPTED_OUT. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7432,7 +7456,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: WINDOW_CLOSED, TESTER_CONVERSATION_NOT_WRITABLE, TRANSCRIPTION_REQUIRED, PAYMENT_MARKER_UNKNOWN, PAYMENT_MARKER_DATA_UNAVAILABLE, CHANNEL_NOT_CONFIGURED. */
+            /** @description Codes: WINDOW_CLOSED, TESTER_CONVERSATION_NOT_WRITABLE, TRANSCRIPTION_REQUIRED, PAYMENT_MARKER_UNKNOWN, PAYMENT_MARKER_DATA_UNAVAILABLE, CHANNEL_NOT_CONFIGURED, RECIPIENT_UNDELIVERABLE, MARKETING_LIMIT_REACHED, RECIPIENT_IN_EXPERIMENT. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7601,7 +7625,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_REQUEST_IN_PROGRESS, PHONE_NUMBER_AMBIGUOUS, USERNAME_AMBIGUOUS, QUICK_REPLY_AMBIGUOUS, BSUID_SEND_DISABLED. */
+            /** @description Codes: IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_REQUEST_IN_PROGRESS, PHONE_NUMBER_AMBIGUOUS, USERNAME_AMBIGUOUS, QUICK_REPLY_AMBIGUOUS, BSUID_SEND_DISABLED, CONTACT_OPTED_OUT. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7630,7 +7654,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: WINDOW_CLOSED, QUICK_REPLY_EMPTY, PAYMENT_MARKER_UNKNOWN, PAYMENT_MARKER_DATA_UNAVAILABLE, CHANNEL_NOT_CONFIGURED. */
+            /** @description Codes: WINDOW_CLOSED, QUICK_REPLY_EMPTY, PAYMENT_MARKER_UNKNOWN, PAYMENT_MARKER_DATA_UNAVAILABLE, CHANNEL_NOT_CONFIGURED, RECIPIENT_UNDELIVERABLE, MARKETING_LIMIT_REACHED, RECIPIENT_IN_EXPERIMENT. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7810,7 +7834,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_REQUEST_IN_PROGRESS, PHONE_NUMBER_AMBIGUOUS, USERNAME_AMBIGUOUS, TEMPLATE_AMBIGUOUS, AUTH_TEMPLATE_REQUIRES_PHONE, BSUID_SEND_DISABLED. */
+            /** @description Codes: IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_REQUEST_IN_PROGRESS, PHONE_NUMBER_AMBIGUOUS, USERNAME_AMBIGUOUS, TEMPLATE_AMBIGUOUS, AUTH_TEMPLATE_REQUIRES_PHONE, BSUID_SEND_DISABLED, CONTACT_OPTED_OUT. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7839,7 +7863,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Codes: TEMPLATE_NOT_APPROVED, TEMPLATE_FAKE_REQUIRES_TESTER_CONVERSATION, TEMPLATE_VARIABLES_INVALID, TEMPLATE_BODY_TOO_LONG, PAYMENT_MARKER_UNSUPPORTED_FIELD, TEMPLATE_HEADER_TRANSCRIPTION_MISSING, CHANNEL_NOT_CONFIGURED. */
+            /** @description Codes: TEMPLATE_NOT_APPROVED, TEMPLATE_FAKE_REQUIRES_TESTER_CONVERSATION, TEMPLATE_VARIABLES_INVALID, TEMPLATE_BODY_TOO_LONG, PAYMENT_MARKER_UNSUPPORTED_FIELD, TEMPLATE_HEADER_TRANSCRIPTION_MISSING, CHANNEL_NOT_CONFIGURED, WINDOW_CLOSED, RECIPIENT_UNDELIVERABLE, MARKETING_LIMIT_REACHED, RECIPIENT_IN_EXPERIMENT. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11950,7 +11974,8 @@ export interface operations {
                  *         "body": "Hi! Is my order on its way?",
                  *         "media": null,
                  *         "status": "received",
-                 *         "error": null
+                 *         "error": null,
+                 *         "pricing": null
                  *       }
                  *     }
                  */
@@ -12018,7 +12043,8 @@ export interface operations {
                  *         "body": "Yes, it ships today.",
                  *         "media": null,
                  *         "status": "sent",
-                 *         "error": null
+                 *         "error": null,
+                 *         "pricing": null
                  *       }
                  *     }
                  */
@@ -12087,9 +12113,11 @@ export interface operations {
                  *         "media": null,
                  *         "status": "failed",
                  *         "error": {
-                 *           "code": "SEND_FAILED",
-                 *           "message": "The chat platform refused the message."
-                 *         }
+                 *           "code": "RECIPIENT_UNDELIVERABLE",
+                 *           "message": "The chat platform reported the message as failed (code 131026): Message undeliverable.",
+                 *           "provider_code": "131026"
+                 *         },
+                 *         "pricing": null
                  *       }
                  *     }
                  */

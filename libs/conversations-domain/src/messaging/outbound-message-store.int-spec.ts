@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
+import { CatalogError } from '@cmsg/errors';
 import { type OutboxEntry, businessScope, ensureIndexes } from '@cmsg/dal';
 import { type OutboxRecorder, SYSTEM_AUTHOR } from '@cmsg/events';
 import { repositories } from '../repositories';
-import { type NewOutboundMessage, OutboundMessageStore } from './outbound-message-store';
+import { type NewOutboundMessage, OutboundMessageStore, storedFailure } from './outbound-message-store';
 
 /** The recorder port as the store calls it: the entries, in order, with the sequence a change took. */
 class CapturingOutbox implements OutboxRecorder {
@@ -82,5 +83,17 @@ describe('OutboundMessageStore.markSent', () => {
     expect(stored?.last_message?.uuid).toBe(newer.id);
     expect(outbox.entries.map((entry) => entry.sequence)).toEqual([1, undefined]);
     expect(stored?.event_sequence).toBe(1);
+  });
+
+  it('keeps a provider outcome failed with its provider_code, on the message, its event and a repeat\'s error (CONTRACT 10.3)', async () => {
+    const id = await conversation();
+    const message = claim(id, new Date());
+    expect(await store.insert(message, SYSTEM_AUTHOR)).toBe(true);
+    await store.markFailed(message, new CatalogError('RECIPIENT_UNDELIVERABLE', 'undeliverable', { providerCode: '131026' }), SYSTEM_AUTHOR);
+
+    const stored = await store.find(message.id);
+    expect(stored).toMatchObject({ status: 'failed', error: { code: 'RECIPIENT_UNDELIVERABLE', message: 'undeliverable', provider_code: '131026' } });
+    expect(outbox.entries.at(-1)).toMatchObject({ type: 'message.status_updated', data: { status: 'failed', error: { code: 'RECIPIENT_UNDELIVERABLE', provider_code: '131026' } } });
+    expect(storedFailure(stored!)).toMatchObject({ code: 'RECIPIENT_UNDELIVERABLE', httpStatus: 422, providerCode: '131026' });
   });
 });

@@ -90,7 +90,7 @@ export class OutboundMessageStore {
   }
 
   async markFailed(message: NewOutboundMessage, error: CatalogError, author: OutboxAuthor): Promise<void> {
-    await this.failIfSending(itemSourceOf(message), { code: error.code, message: error.message }, author);
+    await this.failIfSending(itemSourceOf(message), { code: error.code, message: error.message, provider_code: error.providerCode ?? null }, author);
   }
 
   /** Forgets a claim the provider never saw, so a later repeat may try again. */
@@ -110,7 +110,7 @@ export class OutboundMessageStore {
       const leaseEnd = (current.sending_started_at?.getTime() ?? 0) + this.inFlightLeaseMs;
       const remaining = leaseEnd - this.realNow();
       if (remaining <= 0) {
-        await this.failIfSending(current, { code: 'SEND_FAILED', message: OUTCOME_UNKNOWN }, await messageAuthorOf(this.scope, current.author ?? null));
+        await this.failIfSending(current, { code: 'SEND_FAILED', message: OUTCOME_UNKNOWN, provider_code: null }, await messageAuthorOf(this.scope, current.author ?? null));
       } else {
         await new Promise((resolve) => setTimeout(resolve, Math.min(SETTLE_POLL_MS, remaining)));
       }
@@ -164,8 +164,8 @@ function itemSourceOf(message: NewOutboundMessage): OutboundItemSource {
   };
 }
 
-/** The catalog error a failed message was stored with, raised again for a repeat. */
+/** The catalog error a failed message was stored with, raised again for a repeat (with the provider's code: it is a send's failure). */
 export function storedFailure(message: StoredOutboundMessage): CatalogError {
   const code = message.error?.code;
-  return new CatalogError(isErrorCode(code) ? code : 'SEND_FAILED', message.error?.message || undefined);
+  return new CatalogError(isErrorCode(code) ? code : 'SEND_FAILED', message.error?.message || undefined, { providerCode: message.error?.provider_code ?? null });
 }

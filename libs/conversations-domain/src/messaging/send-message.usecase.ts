@@ -129,16 +129,25 @@ async function callProvider(store: OutboundMessageStore, { sender, channel, cont
     // The client picks the phone, or the platform user id where allowed (BSUID_SEND_DISABLED otherwise).
     ({ provider_message_id: providerMessageId } = await sender.sendMessage(channel, { to: { phone: contact.phone, user_id: contact.chat_user_id }, content }));
   } catch (error) {
-    if (isCatalogError(error) && error.code !== 'SEND_FAILED') {
+    if (isCatalogError(error) && !mayHaveReachedProvider(error)) {
       // Refused before any network call: nothing reached the provider, nothing to remember.
       await store.discard(claim.id);
       throw error;
     }
-    const failure = isCatalogError(error) ? error : new CatalogError('SEND_FAILED', 'Sending to the chat channel failed unexpectedly.', { cause: error });
+    const failure = isCatalogError(error) ? error : new CatalogError('SEND_FAILED', 'Sending to the chat channel failed unexpectedly.', { providerCode: null, cause: error });
     await store.markFailed(claim, failure, author);
     throw failure;
   }
   return store.markSent(claim, providerMessageId, author);
+}
+
+/**
+ * A provider outcome (WINDOW_CLOSED, CONTACT_OPTED_OUT... with its providerCode) or SEND_FAILED: the
+ * call left the process, so the message is kept failed with its codes. CONTACT_OPTED_OUT with
+ * providerCode "131050" is the provider's word that the contact stopped marketing messages.
+ */
+function mayHaveReachedProvider(error: CatalogError): boolean {
+  return error.code === 'SEND_FAILED' || error.providerCode !== undefined;
 }
 
 async function channelCredentials(scope: BusinessScope, channelId: string): Promise<ChannelCredentials> {

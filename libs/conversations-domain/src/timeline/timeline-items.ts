@@ -59,7 +59,10 @@ function messageReplyItem({ uuid, kind, created_at, author, media, ...message }:
       body: message.body ?? undefined,
       media: media ? { file_uuid: media.file_uuid ?? undefined, mime_type: media.mime_type, transcription: media.transcription ?? undefined } : undefined,
       status: message.status,
-      error: message.error ?? undefined,
+      error: message.error ? { code: message.error.code, message: message.error.message, provider_code: message.error.provider_code ?? undefined } : undefined,
+      pricing: message.pricing
+        ? { category: message.pricing.category ?? undefined, billable: message.pricing.billable ?? undefined, pricing_model: message.pricing.pricing_model ?? undefined }
+        : undefined,
     },
   };
 }

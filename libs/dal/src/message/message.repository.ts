@@ -12,6 +12,15 @@ export type NewMessage = Pick<MessageEntity, '_id' | 'conversation_id' | 'is_fro
 export interface StoredError {
   code: string;
   message: string;
+  /** A send's failure: the chat platform's code ("131026"), null when it gave none. */
+  provider_code?: string | null;
+}
+
+/** The status webhook's `pricing` (CONTRACT 10.3), kept on the outbound message as the provider sent it. */
+export interface StoredPricing {
+  billable: boolean | null;
+  pricing_model: string | null;
+  category: string | null;
 }
 
 /** How an inbound media's transcription ended when it did not produce one. */
@@ -23,6 +32,8 @@ export interface DeliveryStatusUpdate {
   replaces: readonly string[];
   at: Date;
   error: StoredError | null;
+  /** Kept from any status that carries it, even one that arrives too late to change the status. */
+  pricing: StoredPricing | null;
 }
 
 export class MessageRepository extends TenantRepository<MessageEntity> {
@@ -82,10 +93,13 @@ export class MessageRepository extends TenantRepository<MessageEntity> {
    */
   async applyDeliveryStatus(scope: BusinessScope, id: string, update: DeliveryStatusUpdate, event: OutboxEntry): Promise<boolean> {
     const updated = await MessageModel.updateOne(scopedFilter(scope, { _id: id, is_from_customer: false, status: { $in: [...update.replaces] } }), {
-      $set: { status: update.status, status_at: update.at, ...(update.error ? { error: update.error } : {}) },
+      $set: { status: update.status, status_at: update.at, ...(update.error ? { error: update.error } : {}), ...(update.pricing ? { pricing: update.pricing } : {}) },
       $push: { outbox: event },
     });
-    return updated.modifiedCount === 1;
+    if (updated.modifiedCount === 1) return true;
+    // A late `sent` may be the only status that carries the pricing: kept, without an event (the status did not change).
+    if (update.pricing) await MessageModel.updateOne(scopedFilter(scope, { _id: id, is_from_customer: false, pricing: null }), { $set: { pricing: update.pricing } });
+    return false;
   }
 
   // ---- inbound ingestion ----

@@ -56,6 +56,11 @@ export const messageSchema = new Schema(
     ingest: { type: new Schema({ conversation_applied: Boolean, ai_run_queued: Boolean }, { _id: false }), default: null },
     // Outbound: last delivery status the provider reported (sent | delivered | read | failed) and when.
     status_at: { type: Date, default: null },
+    // Outbound: the status webhook's pricing (billable, pricing_model, category), shown on the timeline.
+    pricing: {
+      type: new Schema({ billable: { type: Boolean, default: null }, pricing_model: { type: String, default: null }, category: { type: String, default: null } }, { _id: false }),
+      default: null,
+    },
     // message.sent / message.status_updated entries, pushed with the insert or status change they
     // record and pulled once recorded (docs/events.md); absent on messages that never had one.
     outbox: { type: [outboxEntrySchema], default: undefined },

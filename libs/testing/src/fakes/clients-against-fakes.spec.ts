@@ -75,7 +75,8 @@ describe('CloudApiClient against FakeCloudApi', () => {
     const send = (phone: string) => client().sendMessage(channel, { to: { phone }, content: { type: 'text', body: 'x' } });
 
     const rejected = await catalogErrorOf(send('1555000400'));
-    expect(rejected).toMatchObject({ code: 'SEND_FAILED', httpStatus: 502 });
+    // CONTRACT 10.3: 131026 is the recipient's outcome, not a provider failure.
+    expect(rejected).toMatchObject({ code: 'RECIPIENT_UNDELIVERABLE', httpStatus: 422, providerCode: '131026' });
     expect(rejected.message).toContain('131026');
     expect(isTransientCloudApiError(rejected)).toBe(false);
 

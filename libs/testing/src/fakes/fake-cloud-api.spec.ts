@@ -129,6 +129,39 @@ describe('FakeCloudApi rules', () => {
     });
   });
 
+  it('fails a chosen recipient with a provider code alone, as the real API answers it, for the next N calls', async () => {
+    fake.addRule({ match: { to: '+1 555 0142' }, error: { code: 131026 }, times: 2 });
+    for (let call = 0; call < 2; call += 1) {
+      const response = await send(text('15550142'));
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({
+        error: {
+          message: '(#131026) Message undeliverable',
+          type: 'OAuthException',
+          code: 131026,
+          error_data: { messaging_product: 'whatsapp', details: expect.stringContaining('Unable to deliver message') },
+          fbtrace_id: expect.any(String),
+        },
+      });
+    }
+    expect((await send(text('15550142'))).status).toBe(200);
+    expect(fake.sentMessages({ to: '15550142' })).toHaveLength(1);
+    expect(fake.requests({ kind: 'message', to: '15550142' }).map((record) => record.status)).toEqual([400, 400, 200]);
+  });
+
+  it.each([131047, 131049, 131050, 130472, 130429, 131056])('answers code %i with its own message and details, always when no times is given', async (code) => {
+    fake.addRule({ match: { to: '15550143' }, error: { code } });
+    for (let call = 0; call < 3; call += 1) {
+      const response = await send(text('+1 555 0143'));
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { error: { message: string; code: number; error_data: { details: string } } };
+      expect(body.error.code).toBe(code);
+      expect(body.error.message).toMatch(new RegExp(`^\\(#${code}\\) .+`));
+      expect(body.error.error_data.details.length).toBeGreaterThan(0);
+    }
+    expect((await send(text('15550144'))).status).toBe(200);
+  });
+
   it('delays the answer', async () => {
     fake.addRule({ match: { phone_number_id: 'slow' }, delay_ms: 150 });
     const started = Date.now();

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CONTROL_PREFIX, handleControlRequest, sinceOf } from './fake-control';
 import { bearerToken, FakeHttpServer, parseJson, sendJson } from './fake-http';
 import { type FakeRuleBase, RuleBook } from './fake-rules';
+import { CLOUD_API_ERROR_SAMPLES, CLOUD_API_ERROR_STATUS } from './cloud-api-error-samples';
 import { validateMessageRequest } from './cloud-api-request-validation';
 
 export type CloudApiRequestKind = 'message' | 'media_info' | 'media_download' | 'other';
@@ -46,7 +47,11 @@ export interface CloudApiErrorSpec {
   details?: string;
 }
 
-/** A failure or latency rule for message sends, global or for one recipient / channel / type. */
+/**
+ * A failure or latency rule for message sends, global or for one recipient / channel / type. An
+ * `error.code` without `status` fails the send with that code (HTTP 400, the real body: message,
+ * type, code, error_data.details, fbtrace_id), e.g. `{ match: { to }, error: { code: 131026 }, times: 2 }`.
+ */
 export interface CloudApiRule extends FakeRuleBase {
   match?: { to?: string; phone_number_id?: string; type?: string };
   error?: CloudApiErrorSpec;
@@ -212,6 +217,7 @@ export class FakeCloudApi {
         return;
       }
       if (rule.status !== undefined && rule.status >= 300) return this.answerError(res, record, rule.status, rule.error ?? {});
+      if (rule.status === undefined && rule.error?.code !== undefined) return this.answerError(res, record, CLOUD_API_ERROR_STATUS, rule.error);
     }
 
     const invalid = validateMessageRequest(body);
@@ -309,12 +315,14 @@ export class FakeCloudApi {
   private answerError(res: ServerResponse, record: CloudApiRecord, status: number, spec: CloudApiErrorSpec): void {
     record.status = status;
     const defaults = defaultError(status);
-    const details = spec.details;
+    const code = spec.code ?? defaults.code;
+    const sample = CLOUD_API_ERROR_SAMPLES[code];
+    const details = spec.details ?? sample?.details;
     sendJson(res, status, {
       error: {
-        message: spec.message ?? defaults.message,
+        message: spec.message ?? (sample ? `(#${code}) ${sample.title}` : defaults.message),
         type: spec.type ?? 'OAuthException',
-        code: spec.code ?? defaults.code,
+        code,
         ...(spec.error_subcode !== undefined ? { error_subcode: spec.error_subcode } : {}),
         ...(details !== undefined ? { error_data: { messaging_product: 'whatsapp', details } } : {}),
         fbtrace_id: randomBytes(9).toString('base64url'),

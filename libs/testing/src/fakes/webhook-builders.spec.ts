@@ -54,6 +54,12 @@ describe('webhook builders', () => {
     ]);
   });
 
+  it('build a status with the pricing the product keeps', () => {
+    const pricing = { billable: true, pricing_model: 'PMP', category: 'utility' };
+    const status = webhookPayloadSchema.parse(statusWebhook({ ...channel, message_id: 'wamid.OUT', status: 'delivered', recipient_id: '1555', pricing }));
+    expect(inboundEventsOf(status)).toEqual([expect.objectContaining({ kind: 'status', status: expect.objectContaining({ status: 'delivered', pricing }) })]);
+  });
+
   it('refuse a message without any sender', () => {
     expect(() => inboundTextWebhook({ ...channel, text: 'x' })).toThrow('from or from_user_id');
   });

@@ -72,6 +72,8 @@ export interface StatusInput extends WebhookChannel {
   recipient_user_id?: string;
   timestamp?: Date | number;
   errors?: { code: number; title?: string; message?: string; error_data?: { details?: string } }[];
+  /** As the platform prices the message (CONTRACT 10.3), e.g. `{ billable: true, pricing_model: 'PMP', category: 'utility' }`. */
+  pricing?: { billable?: boolean; pricing_model?: string; category?: string };
 }
 
 export function fakeWamid(): string {
@@ -128,6 +130,7 @@ export function statusWebhook(input: StatusInput) {
     ...(input.recipient_id ? { recipient_id: input.recipient_id } : {}),
     ...(input.recipient_user_id ? { recipient_user_id: input.recipient_user_id } : {}),
     ...(input.errors ? { errors: input.errors } : {}),
+    ...(input.pricing ? { pricing: input.pricing } : {}),
   };
   return messagesWebhook(input, { statuses: [status] });
 }

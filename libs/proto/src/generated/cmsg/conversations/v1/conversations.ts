@@ -401,6 +401,15 @@ export interface ConversationTimelineItem_Media {
 export interface ConversationTimelineItem_Failure {
   code: string;
   message: string;
+  /** The chat platform's error code of a failed send ("131026"); absent when it gave none. */
+  provider_code?: string | undefined;
+}
+
+/** The status webhook's pricing of an outbound message, as the platform sent it. */
+export interface ConversationTimelineItem_Pricing {
+  category?: string | undefined;
+  billable?: boolean | undefined;
+  pricing_model?: string | undefined;
 }
 
 export interface ConversationTimelineItem_Message {
@@ -414,7 +423,11 @@ export interface ConversationTimelineItem_Message {
   /** outbound: queued | sent | delivered | read | failed; inbound: received */
   status: string;
   /** Why a failed send failed. */
-  error: ConversationTimelineItem_Failure | undefined;
+  error:
+    | ConversationTimelineItem_Failure
+    | undefined;
+  /** Outbound, once a status webhook carried it. */
+  pricing: ConversationTimelineItem_Pricing | undefined;
 }
 
 export interface ConversationTimelineItem_Note {
@@ -4837,7 +4850,7 @@ export const ConversationTimelineItem_Media: MessageFns<ConversationTimelineItem
 };
 
 function createBaseConversationTimelineItem_Failure(): ConversationTimelineItem_Failure {
-  return { code: "", message: "" };
+  return { code: "", message: "", provider_code: undefined };
 }
 
 export const ConversationTimelineItem_Failure: MessageFns<ConversationTimelineItem_Failure> = {
@@ -4847,6 +4860,9 @@ export const ConversationTimelineItem_Failure: MessageFns<ConversationTimelineIt
     }
     if (message.message !== "") {
       writer.uint32(18).string(message.message);
+    }
+    if (message.provider_code !== undefined) {
+      writer.uint32(26).string(message.provider_code);
     }
     return writer;
   },
@@ -4880,6 +4896,14 @@ export const ConversationTimelineItem_Failure: MessageFns<ConversationTimelineIt
             message.message = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.provider_code = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4899,12 +4923,100 @@ export const ConversationTimelineItem_Failure: MessageFns<ConversationTimelineIt
     const message = createBaseConversationTimelineItem_Failure();
     message.code = object.code ?? "";
     message.message = object.message ?? "";
+    message.provider_code = object.provider_code ?? undefined;
+    return message;
+  },
+};
+
+function createBaseConversationTimelineItem_Pricing(): ConversationTimelineItem_Pricing {
+  return { category: undefined, billable: undefined, pricing_model: undefined };
+}
+
+export const ConversationTimelineItem_Pricing: MessageFns<ConversationTimelineItem_Pricing> = {
+  encode(message: ConversationTimelineItem_Pricing, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.category !== undefined) {
+      writer.uint32(10).string(message.category);
+    }
+    if (message.billable !== undefined) {
+      writer.uint32(16).bool(message.billable);
+    }
+    if (message.pricing_model !== undefined) {
+      writer.uint32(26).string(message.pricing_model);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConversationTimelineItem_Pricing {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConversationTimelineItem_Pricing();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.category = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.billable = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.pricing_model = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ConversationTimelineItem_Pricing>): ConversationTimelineItem_Pricing {
+    return ConversationTimelineItem_Pricing.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ConversationTimelineItem_Pricing>): ConversationTimelineItem_Pricing {
+    const message = createBaseConversationTimelineItem_Pricing();
+    message.category = object.category ?? undefined;
+    message.billable = object.billable ?? undefined;
+    message.pricing_model = object.pricing_model ?? undefined;
     return message;
   },
 };
 
 function createBaseConversationTimelineItem_Message(): ConversationTimelineItem_Message {
-  return { direction: "", content_type: "", body: undefined, media: undefined, status: "", error: undefined };
+  return {
+    direction: "",
+    content_type: "",
+    body: undefined,
+    media: undefined,
+    status: "",
+    error: undefined,
+    pricing: undefined,
+  };
 }
 
 export const ConversationTimelineItem_Message: MessageFns<ConversationTimelineItem_Message> = {
@@ -4926,6 +5038,9 @@ export const ConversationTimelineItem_Message: MessageFns<ConversationTimelineIt
     }
     if (message.error !== undefined) {
       ConversationTimelineItem_Failure.encode(message.error, writer.uint32(50).fork()).join();
+    }
+    if (message.pricing !== undefined) {
+      ConversationTimelineItem_Pricing.encode(message.pricing, writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -4991,6 +5106,14 @@ export const ConversationTimelineItem_Message: MessageFns<ConversationTimelineIt
             message.error = ConversationTimelineItem_Failure.decode(reader, reader.uint32());
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.pricing = ConversationTimelineItem_Pricing.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5017,6 +5140,9 @@ export const ConversationTimelineItem_Message: MessageFns<ConversationTimelineIt
     message.status = object.status ?? "";
     message.error = (object.error !== undefined && object.error !== null)
       ? ConversationTimelineItem_Failure.fromPartial(object.error)
+      : undefined;
+    message.pricing = (object.pricing !== undefined && object.pricing !== null)
+      ? ConversationTimelineItem_Pricing.fromPartial(object.pricing)
       : undefined;
     return message;
   },
