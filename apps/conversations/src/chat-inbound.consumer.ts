@@ -1,3 +1,4 @@
+import type { ConsentRecorder } from '@cmsg/conversations-domain';
 import { AiProvider } from '@cmsg/ai-provider';
 import type { CloudApiClient } from '@cmsg/chat-platform';
 import { CommandStreamConsumer, CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
@@ -17,6 +18,8 @@ export interface ChatInboundConsumerDependencies {
   outbox: OutboxRecorder;
   /** Produces the AI runs onto conversation-commands. */
   producer: Producer;
+  /** Consent keywords and late 131050 failures (CONTRACT 10.2). */
+  recordConsent: ConsentRecorder;
 }
 
 /** Ingestion retries (download, AI) before giving up on a medium; statuses wait for their message meanwhile. */
@@ -41,6 +44,7 @@ export async function startChatInboundConsumer(dependencies: ChatInboundConsumer
     transcriber: ai,
     aiRuns,
     events: dependencies.outbox,
+    recordConsent: dependencies.recordConsent,
     logger,
     now: () => new Date(),
     options: { visionModel: config.VISION_MODEL, speechTranscriptionCost: config.SPEECH_TRANSCRIPTION_COST_TOKENS, maxAttempts: INGEST_ATTEMPTS },

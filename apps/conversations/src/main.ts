@@ -1,6 +1,6 @@
 import './instrument';
 import { CloudApiClient, sendDurationBoundMs } from '@cmsg/chat-platform';
-import { ListCursorCodec } from '@cmsg/conversations-domain';
+import { type ConsentRecorder, ListCursorCodec, recordConsent } from '@cmsg/conversations-domain';
 import {
   BusinessRepository,
   OutboxRepository,
@@ -69,18 +69,22 @@ runGrpcService({
       timeoutMs: config.CHAT_API_TIMEOUT_MS,
       bsuidSendEnabled: config.CHAT_BSUID_SEND_ENABLED,
     });
+    const contacts = contactPorts(outbox);
+    // Consent the customer or the provider states; a failure to record it never fails the message it came with.
+    const recordContactConsent: ConsentRecorder = (scope, update) =>
+      recordConsent(contacts, scope, update).catch((error: unknown) => logger.warn({ err: error, contact_uuid: update.contactId }, 'recording consent failed'));
     // A send still in flight this long after it started (its calls and rate-limit retries at their
     // longest, plus a margin) was cut off by a crash (see OutboundMessageStore.settle).
     const sendLeaseMs = sendDurationBoundMs(config.CHAT_API_TIMEOUT_MS) + 5_000;
 
     services.add(
       ConversationsServiceService,
-      adaptUnaryService<ConversationsServiceServer>(conversationsHandlers({ cursorCodec: new ListCursorCodec(config.SIGNING_SECRET), outbox, contacts: contactPorts(outbox) }), logger),
+      adaptUnaryService<ConversationsServiceServer>(conversationsHandlers({ cursorCodec: new ListCursorCodec(config.SIGNING_SECRET), outbox, contacts }), logger),
     );
     services.add(
       ConversationActionsServiceService,
       adaptUnaryService<ConversationActionsServiceServer>(
-        { ...conversationActionHandlers({ outbox }), ...messageSendingHandlers({ sender: chatApi, files, outbox, inFlightLeaseMs: sendLeaseMs, logger }) },
+        { ...conversationActionHandlers({ outbox }), ...messageSendingHandlers({ sender: chatApi, files, outbox, inFlightLeaseMs: sendLeaseMs, recordConsent: recordContactConsent, logger }) },
         logger,
       ),
     );
@@ -110,7 +114,7 @@ runGrpcService({
       dependencyChecks: { [MONGODB_HEALTH_SERVICE]: () => pingMongo(MONGODB_PING_TIMEOUT_MS) },
       afterListening: async () => {
         const relay = startOutboxRelay(outbox, config.OUTBOX_RELAY_INTERVAL_MS, logger);
-        const chatInbound = await startChatInboundConsumer({ config, logger, files, chatApi, outbox, producer });
+        const chatInbound = await startChatInboundConsumer({ config, logger, files, chatApi, outbox, producer, recordConsent: recordContactConsent });
         const uploadSweeper = startUploadSweeper(files, config.FILE_SWEEP_INTERVAL_MS, logger);
         return [
           { name: 'outbox-relay', close: async () => relay.stop() },

@@ -1,3 +1,4 @@
+import type { ConsentRecorder } from '@cmsg/conversations-domain';
 import { cloudApiErrorOf } from '@cmsg/chat-platform';
 import { type MessageAuthor, type MessageSender, type OutboundFiles, sendMessage, sendMessageCommand } from '@cmsg/conversations-domain';
 import { businessScope } from '@cmsg/dal';
@@ -15,6 +16,8 @@ export interface MessageSendingDependencies {
   outbox: OutboxRecorder;
   /** The provider call's timeout plus a margin: a send `sending` for longer was cut off by a crash. */
   inFlightLeaseMs: number;
+  /** A send refused with 131050 records the contact's marketing opt-out (CONTRACT 10.2). */
+  recordConsent: ConsentRecorder;
   logger: Logger;
 }
 

@@ -1,6 +1,7 @@
 import { webhookTimestampToDate } from '@cmsg/chat-platform';
 import { businessScope } from '@cmsg/dal';
-import { type OutboxRecorder, messageAuthorOf, messageTimelineItem, outboxEntry } from '@cmsg/events';
+import { type OutboxRecorder, SYSTEM_AUTHOR, messageAuthorOf, messageTimelineItem, outboxEntry } from '@cmsg/events';
+import type { InboxIngestDependencies } from './ingest-inbound-message.usecase';
 import type { InboundStatusRecord } from './chat-inbound-record';
 import { deliveryFailureOf, deliveryPricingOf, isDeliveryStatus, statusesReplacedBy } from './delivery-status';
 import { repositories } from './repositories';
@@ -22,7 +23,13 @@ export class OutboundMessageNotYetRecorded extends Error {
  * message.status_updated entry (the message's timeline item with the new status) in the same update.
  * A failure's provider code is mapped as a send's (CONTRACT 10.3); the pricing it carries is kept.
  */
-export async function ingestDeliveryStatus(events: OutboxRecorder, record: InboundStatusRecord, attempt: number, now: Date): Promise<StatusIngestOutcome> {
+export async function ingestDeliveryStatus(
+  events: OutboxRecorder,
+  record: InboundStatusRecord,
+  attempt: number,
+  now: Date,
+  recordConsent?: InboxIngestDependencies['recordConsent'],
+): Promise<StatusIngestOutcome> {
   const status = record.status.status;
   if (!isDeliveryStatus(status)) return 'unknown_status';
   const channel = await repositories.channels.findByPhoneNumberIdAcrossBusinesses(record.phone_number_id);
@@ -47,5 +54,10 @@ export async function ingestDeliveryStatus(events: OutboxRecorder, record: Inbou
   );
   if (!updated) return 'already_further';
   await events.recordQuietly('messages', scope, message._id, [event]);
+  // A late failure with 131050: the customer stopped marketing messages (CONTRACT 10.2, source provider).
+  if (error?.code === 'CONTACT_OPTED_OUT' && error.provider_code === '131050' && recordConsent) {
+    const conversation = await repositories.conversations.findById(scope, message.conversation_id);
+    if (conversation) await recordConsent(scope, { contactId: conversation.contact_id, conversationId: conversation._id, consent: { marketing: 'opted_out' }, source: 'provider', author: SYSTEM_AUTHOR });
+  }
   return 'updated';
 }

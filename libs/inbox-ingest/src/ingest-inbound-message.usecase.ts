@@ -8,6 +8,7 @@ import type { InboundMessageRecord } from './chat-inbound-record';
 import { type InboundMediaDependencies, type MediaTranscriptionStatus, hasMedia, processInboundMedia } from './inbound-media';
 import { type InboundContent, inboundContentOf } from './inbound-message-content';
 import { retryMediaAwaitingTranscription } from './media-awaiting-retry';
+import { type ConsentKeywordLists, consentKeywordOf } from './consent-keywords';
 import { inboundMessageTime } from './inbound-message-time';
 import { inboxIds } from './name-based-ids';
 import type { AiRunQueue } from './ports';
@@ -20,6 +21,17 @@ export interface InboxIngestDependencies extends InboundMediaDependencies {
   events: OutboxRecorder;
   logger: Logger;
   now: () => Date;
+  /** Records consent a keyword states (CONTRACT 10.2); the message is recorded as usual either way. */
+  recordConsent?: (scope: BusinessScope, update: KeywordConsent) => Promise<void>;
+}
+
+/** Consent the customer (a keyword) or the provider (a late 131050 failure) stated. */
+export interface KeywordConsent {
+  contactId: string;
+  conversationId: string;
+  consent: { marketing?: 'opted_in' | 'opted_out'; utility?: 'opted_in' | 'opted_out' };
+  source: 'keyword' | 'provider';
+  author: OutboxAuthor;
 }
 
 /** Published on conversation-events for every new customer message, from its message.received entry (the scheduler cancels cancel_on_customer_reply schedules on it). */
@@ -54,6 +66,16 @@ export async function ingestInboundMessage(dependencies: InboxIngestDependencies
     await repositories.messages.markIngested(scope, message._id, 'conversation_applied');
   }
 
+  if (!message.ingest?.consent_applied && content.content_type === 'text' && dependencies.recordConsent) {
+    await applyConsentKeyword(scope, dependencies.recordConsent, content.body, {
+      contactId: resolved.contact._id,
+      conversationId,
+      author: customerAuthor(resolved.contact._id, customerNameOf(resolved.conversation.contact)),
+    });
+    // Once per message: a redelivered STOP never undoes an opt-in the API recorded since.
+    await repositories.messages.markIngested(scope, message._id, 'consent_applied');
+  }
+
   let media: MediaTranscriptionStatus | null = null;
   if (hasMedia(message)) media = await processInboundMedia(dependencies, channel, message, attempt);
   // Earlier media still awaiting (e.g. the vision wallet was empty then) gets another chance first.
@@ -71,6 +93,20 @@ export async function ingestInboundMessage(dependencies: InboxIngestDependencies
     }
   }
   return { outcome: 'recorded', messageId: message._id, conversationId, media, aiRunQueued };
+}
+
+/** A text that is one keyword (the business's lists, else the defaults) opts in or out of both categories. */
+async function applyConsentKeyword(
+  scope: BusinessScope,
+  recordConsent: NonNullable<InboxIngestDependencies['recordConsent']>,
+  text: string,
+  who: Pick<KeywordConsent, 'contactId' | 'conversationId' | 'author'>,
+): Promise<void> {
+  // Most texts are sentences: only a single word is worth reading the business's lists for.
+  if (/\s/.test(text.trim()) || text.trim() === '') return;
+  const business = await repositories.businesses.findById(scope);
+  const status = consentKeywordOf(text, (business as { consent_keywords?: ConsentKeywordLists | null } | null)?.consent_keywords);
+  if (status) await recordConsent(scope, { ...who, consent: { marketing: status, utility: status }, source: 'keyword' });
 }
 
 /** The message, inserted once: its id derives from the provider's message id. */

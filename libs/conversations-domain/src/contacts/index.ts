@@ -9,3 +9,5 @@ export { defineContactAttribute, listContactAttributes, deleteContactAttribute }
 export { contactView, contactViewContext } from './contact-view';
 export { planContactChange } from './contact-edit';
 export type { ContactEdit, ConsentCategory, ConsentStatus, ConsentSource } from './contact-edit';
+export { recordConsent } from './record-consent.usecase';
+export type { ConsentRecorder, ConsentUpdate } from './record-consent.usecase';

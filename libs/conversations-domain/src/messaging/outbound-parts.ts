@@ -123,7 +123,7 @@ function mediaTypeOf(mimeType: string): 'image' | 'video' | 'audio' | 'document'
 
 async function templatePart(context: SendContext, input: TemplateSendInput): Promise<OutboundPart> {
   const template = await resolveTemplate(context.scope, input.template, context.conversation.channel_id);
-  const prepared = prepareTemplateSend(template, input, { isTester: context.isTester, contactHasPhone: Boolean(context.contact.phone) });
+  const prepared = prepareTemplateSend(template, input, { isTester: context.isTester, contactHasPhone: Boolean(context.contact.phone), consent: consentOf(context.contact) });
   return {
     content: {
       type: 'template',
@@ -147,4 +147,9 @@ async function headerContent(context: SendContext, header: PreparedTemplateHeade
 
 function assertUnreachable(value: never): never {
   throw new CatalogError('INVALID_REQUEST', `Invalid request: unsupported content ${JSON.stringify(value)}.`);
+}
+
+function consentOf(contact: SendContext['contact']): { marketing?: string | null; utility?: string | null } {
+  const consent = (contact as { consent?: { marketing?: { status?: string | null } | null; utility?: { status?: string | null } | null } | null }).consent;
+  return { marketing: consent?.marketing?.status, utility: consent?.utility?.status };
 }

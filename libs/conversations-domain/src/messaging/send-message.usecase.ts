@@ -1,7 +1,7 @@
 import type { ChannelCredentials, MessageContent } from '@cmsg/chat-platform';
 import { CatalogError, isCatalogError } from '@cmsg/errors';
 import type { BusinessScope, OutboxAuthor } from '@cmsg/dal';
-import { type OutboxRecorder, messageAuthorOf } from '@cmsg/events';
+import { type OutboxRecorder, SYSTEM_AUTHOR, messageAuthorOf } from '@cmsg/events';
 import type { SendMessageResponse, SentMessage } from '@cmsg/proto';
 import { conversationClockOffsetMs } from '../business-clock';
 import { repositories } from '../repositories';
@@ -14,6 +14,7 @@ import type { OutboundFiles } from './outbound-file';
 import { type NewOutboundMessage, OutboundMessageStore, type StoredOutboundMessage, storedFailure } from './outbound-message-store';
 import { type SendContext, planParts } from './outbound-parts';
 import type { SendMessageCommand } from './send-message.command';
+import type { ConsentRecorder } from '../contacts/record-consent.usecase';
 
 export interface SendMessageDependencies {
   sender: MessageSender;
@@ -23,6 +24,8 @@ export interface SendMessageDependencies {
   /** How long a provider call may take at most (its timeout plus a margin): see OutboundMessageStore.settle. */
   inFlightLeaseMs: number;
   realNow?: () => number;
+  /** Records the contact's marketing opt-out the provider reported (131050, CONTRACT 10.2). */
+  recordConsent?: ConsentRecorder;
 }
 
 /**
@@ -72,10 +75,20 @@ export async function sendMessage(scope: BusinessScope, command: SendMessageComm
       createdAt,
       status: channel ? 'sending' : 'simulated',
     };
-    delivered.push(await deliverPart(store, claim, author, channel ? { sender: dependencies.sender, channel, contact, content: part.content } : undefined));
+    delivered.push(
+      await deliverPart(store, claim, author, channel ? { sender: dependencies.sender, channel, contact, content: part.content } : undefined).catch(async (error: unknown) => {
+        if (isCatalogError(error) && error.code === 'CONTACT_OPTED_OUT' && error.providerCode === PROVIDER_OPTED_OUT && dependencies.recordConsent) {
+          await dependencies.recordConsent(scope, { contactId: contact._id, conversationId: conversation._id, consent: { marketing: 'opted_out' }, source: 'provider', author: SYSTEM_AUTHOR });
+        }
+        throw error;
+      }),
+    );
   }
   return responseOf(conversation._id, delivered);
 }
+
+/** The Cloud API's "user stopped marketing messages" (131050). */
+const PROVIDER_OPTED_OUT = '131050';
 
 interface ProviderCall {
   sender: MessageSender;

@@ -83,6 +83,26 @@ describe('prepareTemplateSend', () => {
     expect(codeOf(() => prepareTemplateSend(template, input(), { isTester: false, contactHasPhone: false }))).toBeUndefined();
   });
 
+  describe('consent (CONTRACT 10.2): CONTACT_OPTED_OUT before any provider call', () => {
+    const optedOut = (category: 'marketing' | 'utility') => ({ ...realContact, consent: { [category]: 'opted_out' } });
+    it.each(['marketing', 'utility'] as const)('refuses a %s template to a contact who opted out of it', (category) => {
+      expect(codeOf(() => prepareTemplateSend({ ...template, category }, input(), optedOut(category)))).toBe('CONTACT_OPTED_OUT');
+    });
+
+    it('sends the other category, and any category while consent is opted_in or unknown', () => {
+      expect(codeOf(() => prepareTemplateSend({ ...template, category: 'utility' }, input(), optedOut('marketing')))).toBeUndefined();
+      expect(codeOf(() => prepareTemplateSend({ ...template, category: 'marketing' }, input(), optedOut('utility')))).toBeUndefined();
+      for (const status of ['opted_in', 'unknown', null, undefined]) {
+        expect(codeOf(() => prepareTemplateSend({ ...template, category: 'marketing' }, input(), { ...realContact, consent: { marketing: status } }))).toBeUndefined();
+      }
+    });
+
+    it('never blocks an authentication template', () => {
+      const consent = { marketing: 'opted_out', utility: 'opted_out' };
+      expect(codeOf(() => prepareTemplateSend({ ...template, category: 'authentication' }, input(), { ...realContact, consent }))).toBeUndefined();
+    });
+  });
+
   describe('variables: TEMPLATE_VARIABLES_INVALID', () => {
     it.each<[string, TemplateSendInput['variables']]>([
       ['too few', [{ index: 1, value: 'a' }, { index: 2, value: 'b' }]],

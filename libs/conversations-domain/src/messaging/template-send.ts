@@ -24,6 +24,8 @@ export interface TemplateDefinition {
 export interface TemplateSendContext {
   isTester: boolean;
   contactHasPhone: boolean;
+  /** The contact's consent statuses (CONTRACT 10.2); absent: unknown. */
+  consent?: { marketing?: string | null; utility?: string | null };
 }
 
 export type PreparedTemplateHeader =
@@ -52,6 +54,11 @@ export function prepareTemplateSend(template: TemplateDefinition, input: Templat
     throw new CatalogError('TEMPLATE_NOT_APPROVED', `Template ${template.name} (${template.language}) is ${template.status}, not approved.`);
   }
   if (template.is_fake && !context.isTester) throw new CatalogError('TEMPLATE_FAKE_REQUIRES_TESTER_CONVERSATION');
+  // CONTRACT 10.2: a category the contact opted out of is refused before any provider call;
+  // authentication templates never are (a one-time code the customer asked for).
+  if ((template.category === 'marketing' || template.category === 'utility') && context.consent?.[template.category] === 'opted_out') {
+    throw new CatalogError('CONTACT_OPTED_OUT', `The contact opted out of ${template.category} messages; template ${template.name} is not sent.`);
+  }
   if (template.category === 'authentication' && !context.contactHasPhone) throw new CatalogError('AUTH_TEMPLATE_REQUIRES_PHONE');
 
   const bodyParameters = orderedVariableValues(template, input.variables);

@@ -105,7 +105,7 @@ export class MessageRepository extends TenantRepository<MessageEntity> {
   // ---- inbound ingestion ----
 
   /** Records a step of an inbound message's ingestion as done (a redelivery skips it). */
-  async markIngested(scope: BusinessScope, id: string, step: 'conversation_applied' | 'ai_run_queued'): Promise<void> {
+  async markIngested(scope: BusinessScope, id: string, step: 'conversation_applied' | 'ai_run_queued' | 'consent_applied'): Promise<void> {
     await MessageModel.updateOne(scopedFilter(scope, { _id: id }), { $set: { [`ingest.${step}`]: true } });
   }
 

@@ -53,7 +53,7 @@ export const messageSchema = new Schema(
     // What the AI reads instead of the media (image description or speech to text).
     transcription: { type: String, default: null },
     // Inbound: the message was counted on its conversation / its AI run was queued (redeliveries skip them).
-    ingest: { type: new Schema({ conversation_applied: Boolean, ai_run_queued: Boolean }, { _id: false }), default: null },
+    ingest: { type: new Schema({ conversation_applied: Boolean, ai_run_queued: Boolean, consent_applied: Boolean }, { _id: false }), default: null },
     // Outbound: last delivery status the provider reported (sent | delivered | read | failed) and when.
     status_at: { type: Date, default: null },
     // Outbound: the status webhook's pricing (billable, pricing_model, category), shown on the timeline.
