@@ -1,6 +1,7 @@
 export { API_VERSION } from './api-version';
 export * from './api-token-scope';
 export { MAX_JSON_BODY_BYTES, MAX_CHAT_WEBHOOK_BODY_BYTES } from './limits';
+export * from './channel-limits';
 export * from './common.schema';
 export * from './event-types';
 export * from './error-body.schema';
@@ -15,6 +16,8 @@ export * from './timeline-item.schema';
 export * from './conversation-timeline.schema';
 export * from './contact-list.schema';
 export * from './channels.schema';
+export * from './template.schema';
+export { listTemplatesEndpoint, getTemplateEndpoint, TEMPLATE_ENDPOINTS } from './templates.endpoints';
 export * from './public-endpoint';
 export { PUBLIC_ENDPOINTS } from './public-endpoints';
 export { buildOpenApiDocument } from './openapi';
