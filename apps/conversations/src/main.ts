@@ -3,7 +3,9 @@ import { CloudApiClient } from '@cmsg/chat-platform';
 import { ListCursorCodec } from '@cmsg/conversations-domain';
 import {
   BusinessRepository,
+  ChannelRepository,
   OutboxRepository,
+  TemplateRepository,
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
   connectMongo,
@@ -51,6 +53,7 @@ runGrpcService({
     const producer = createKafka('conversations', config.KAFKA_BROKERS, logger).producer({ allowAutoTopicCreation: true });
     await producer.connect();
 
+    const channels = new ChannelRepository();
     const webhookEndpoints = new WebhookEndpointRepository();
     const webhookDeliveries = new WebhookDeliveryRepository();
     // Recorded events (and pings) become deliveries; the actions-runner's dispatcher sends them.
@@ -73,7 +76,15 @@ runGrpcService({
 
     services.add(
       ConversationsServiceService,
-      adaptUnaryService<ConversationsServiceServer>(conversationsHandlers({ cursorCodec: new ListCursorCodec(config.SIGNING_SECRET), outbox }), logger),
+      adaptUnaryService<ConversationsServiceServer>(
+        conversationsHandlers({
+          cursorCodec: new ListCursorCodec(config.SIGNING_SECRET),
+          outbox,
+          templates: { templates: new TemplateRepository(), channels },
+          channelLimits: channels,
+        }),
+        logger,
+      ),
     );
     services.add(
       ConversationActionsServiceService,
