@@ -125,6 +125,13 @@ export class FakeConversationsService {
       getEvent: async ({ id }) => {
         throw new CatalogError('EVENT_NOT_FOUND', `No event ${id} in this business in the last 30 days.`);
       },
+      listTemplates: async () => ({ items: [], next_cursor: '', has_more: false }),
+      getTemplate: async ({ uuid }) => {
+        throw new CatalogError('TEMPLATE_NOT_FOUND', `No template ${uuid} in this business.`);
+      },
+      updateChannelLimits: async ({ public_key }) => {
+        throw new CatalogError('CHANNEL_NOT_FOUND', `No channel ${public_key} in this business.`);
+      },
     };
   }
 }
