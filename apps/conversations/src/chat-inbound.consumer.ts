@@ -1,6 +1,7 @@
 import { AiProvider } from '@cmsg/ai-provider';
 import type { CloudApiClient } from '@cmsg/chat-platform';
 import { CommandStreamConsumer, CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
+import { ChannelRepository, TemplateRepository } from '@cmsg/dal';
 import type { Files } from '@cmsg/files';
 import type { AiRunCommand } from '@cmsg/conversation-commands';
 import type { OutboxRecorder } from '@cmsg/events';
@@ -43,6 +44,7 @@ export async function startChatInboundConsumer(dependencies: ChatInboundConsumer
     events: dependencies.outbox,
     logger,
     now: () => new Date(),
+    templateStatuses: { channels: new ChannelRepository(), templates: new TemplateRepository() },
     options: { visionModel: config.VISION_MODEL, speechTranscriptionCost: config.SPEECH_TRANSCRIPTION_COST_TOKENS, maxAttempts: INGEST_ATTEMPTS },
   });
   const consumer = new CommandStreamConsumer<ChatInboundRecord>({

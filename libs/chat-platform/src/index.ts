@@ -39,6 +39,8 @@ export {
   webhookContactSchema,
   webhookMessageSchema,
   webhookStatusSchema,
+  templateStatusUpdateValueSchema,
+  TEMPLATE_STATUS_UPDATE_FIELD,
   inboundEventsOf,
   webhookTimestampToDate,
 } from './webhook-payload';
@@ -48,6 +50,7 @@ export type {
   WebhookContact,
   WebhookMessage,
   WebhookStatus,
+  TemplateStatusUpdate,
   InboundEvent,
   InboundSender,
 } from './webhook-payload';
