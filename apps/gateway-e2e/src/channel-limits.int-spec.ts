@@ -58,10 +58,15 @@ describe('channel limits (CONTRACT 10.5): seed file, PATCH /{slug}/channels/{pub
     [{ max_messages_per_second: '80' }],
     [{ messaging_limit: 500 }],
     [{ messaging_limit: 'UNLIMITED' }],
-    [{}],
   ])('answers 400 INVALID_REQUEST for %j', async (body) => {
     const response = await business.api.patch(`/channels/${business.channelKey}`, body);
     expect([response.status, response.body.code]).toEqual([400, 'INVALID_REQUEST']);
+  });
+
+  it('answers the channel unchanged for an empty body (only the fields sent change)', async () => {
+    const before = (await business.api.get('/channels')).body.items.find((channel: { public_key: string }) => channel.public_key === business.channelKey);
+    const response = await business.api.patch(`/channels/${business.channelKey}`, {});
+    expect([response.status, response.body]).toEqual([200, before]);
   });
 
   it("answers 404 CHANNEL_NOT_FOUND for an unknown key and for another business's channel, changing nothing", async () => {

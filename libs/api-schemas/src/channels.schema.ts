@@ -39,10 +39,7 @@ export const ChannelParamsSchema = z.object({ public_key: z.string().min(1) });
 
 export const UpdateChannelLimitsRequestSchema = z
   .object({ max_messages_per_second: MaxMessagesPerSecondSchema.optional(), messaging_limit: MessagingLimitSchema.optional() })
-  .refine((body) => body.max_messages_per_second !== undefined || body.messaging_limit !== undefined, {
-    message: 'Set max_messages_per_second, messaging_limit or both.',
-  })
-  .openapi('UpdateChannelLimitsRequest');
+  .openapi('UpdateChannelLimitsRequest', { description: 'Only the fields sent change (as PATCH /webhook-endpoints/{uuid}): an empty body answers the channel unchanged.' });
 
 export type Channel = z.infer<typeof ChannelSchema>;
 export type ChannelListResponse = z.infer<typeof ChannelListResponseSchema>;

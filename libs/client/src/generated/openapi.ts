@@ -2199,6 +2199,7 @@ export interface components {
          * @example unlimited
          */
         MessagingLimit: 250 | 2000 | 10000 | 100000 | "unlimited";
+        /** @description Only the fields sent change (as PATCH /webhook-endpoints/{uuid}): an empty body answers the channel unchanged. */
         UpdateChannelLimitsRequest: {
             /**
              * @description Provider calls per second for this channel, at most (default 80). Stored; not enforced yet.

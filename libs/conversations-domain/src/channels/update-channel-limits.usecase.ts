@@ -6,6 +6,7 @@ import { toChannelMessage } from './channel-view';
 
 /** What the use case writes through (ChannelRepository in the app). */
 export interface ChannelLimitsStore {
+  findByPublicKey(scope: BusinessScope, publicKey: string): Promise<ChannelEntity | null>;
   updateLimits(scope: BusinessScope, publicKey: string, patch: ChannelLimitsPatch): Promise<ChannelEntity | null>;
 }
 
@@ -25,8 +26,8 @@ export async function updateChannelLimits(store: ChannelLimitsStore, scope: Busi
     ...(input.maxMessagesPerSecond === undefined ? {} : { maxMessagesPerSecond: checkedRate(input.maxMessagesPerSecond) }),
     ...(input.messagingLimit === undefined ? {} : { messagingLimit: storedMessagingLimit(parsedMessagingLimit(input.messagingLimit)) }),
   };
-  if (Object.keys(patch).length === 0) throw new CatalogError('INVALID_REQUEST', 'Set max_messages_per_second, messaging_limit or both.');
-  const channel = await store.updateLimits(scope, input.publicKey, patch);
+  // Only the fields sent change, so nothing sent changes nothing (an empty $set is not an update).
+  const channel = Object.keys(patch).length === 0 ? await store.findByPublicKey(scope, input.publicKey) : await store.updateLimits(scope, input.publicKey, patch);
   if (!channel) throw new CatalogError('CHANNEL_NOT_FOUND', `No channel ${input.publicKey} in this business.`);
   return toChannelMessage(channel);
 }

@@ -257,7 +257,7 @@ export interface Channel {
 export interface UpdateChannelLimitsRequest {
   caller: Caller | undefined;
   public_key: string;
-  /** Each optional; at least one is set (the gateway's schema requires it). */
+  /** Each optional: only the fields set change (none set answers the channel as it is). */
   max_messages_per_second?: number | undefined;
   messaging_limit?: string | undefined;
 }
