@@ -89,9 +89,9 @@ describe('message_template_status_update webhooks (CONTRACT 10.3)', () => {
     expect((await send()).status).toBe(201);
     await deliver({ waba_id: waba, event: 'PAUSED', message_template_id: 4, message_template_name: 'thanks' });
     await statusBecomes(sendable, 'paused');
-    const before = await storedCollection('messages').countDocuments({ conversation_id: conversationUuid });
+    const before = await storedCollection('messages').countDocuments({ business_id: business.businessId, conversation_id: conversationUuid });
     const refused = await send();
     expect([refused.status, refused.body.code]).toEqual([422, 'TEMPLATE_NOT_APPROVED']);
-    expect(await storedCollection('messages').countDocuments({ conversation_id: conversationUuid })).toBe(before);
+    expect(await storedCollection('messages').countDocuments({ business_id: business.businessId, conversation_id: conversationUuid })).toBe(before);
   });
 });
