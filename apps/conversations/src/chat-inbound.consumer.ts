@@ -2,6 +2,7 @@ import type { ConsentRecorder } from '@cmsg/conversations-domain';
 import { AiProvider } from '@cmsg/ai-provider';
 import type { CloudApiClient } from '@cmsg/chat-platform';
 import { CommandStreamConsumer, CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
+import { ChannelRepository, TemplateRepository } from '@cmsg/dal';
 import type { Files } from '@cmsg/files';
 import type { AiRunCommand } from '@cmsg/conversation-commands';
 import type { OutboxRecorder } from '@cmsg/events';
@@ -47,6 +48,7 @@ export async function startChatInboundConsumer(dependencies: ChatInboundConsumer
     recordConsent: dependencies.recordConsent,
     logger,
     now: () => new Date(),
+    templateStatuses: { channels: new ChannelRepository(), templates: new TemplateRepository() },
     options: { visionModel: config.VISION_MODEL, speechTranscriptionCost: config.SPEECH_TRANSCRIPTION_COST_TOKENS, maxAttempts: INGEST_ATTEMPTS },
   });
   const consumer = new CommandStreamConsumer<ChatInboundRecord>({

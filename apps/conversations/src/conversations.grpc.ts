@@ -14,12 +14,17 @@ import {
   getConversationStatus,
   getConversationTimeline,
   getEvent,
+  getTemplate,
   listChannels,
   listContacts,
   listConversations,
   type ListCursorCodec,
   listEvents,
+  listTemplates,
   setInboxStatusByReference,
+  type ChannelLimitsStore,
+  type TemplateDependencies,
+  updateChannelLimits,
 } from '@cmsg/conversations-domain';
 import { CatalogError } from '@cmsg/errors';
 import type { OutboxRecorder } from '@cmsg/events';
@@ -30,11 +35,13 @@ export interface ConversationsHandlerDependencies {
   cursorCodec: ListCursorCodec;
   outbox: OutboxRecorder;
   contacts: ContactPorts;
+  templates: TemplateDependencies;
+  channelLimits: ChannelLimitsStore;
 }
 
 /** Transport adapter: proto request -> use case -> proto response. No rules live here. */
 export function conversationsHandlers(dependencies: ConversationsHandlerDependencies): AsyncUnaryImplementation<ConversationsServiceServer> {
-  const { cursorCodec, outbox, contacts } = dependencies;
+  const { cursorCodec, outbox, contacts, templates, channelLimits } = dependencies;
   return {
     authenticateToken: (request) => authenticateToken(request.token_sha256),
     getConversationStatus: (request) => getConversationStatus(scopeOf(request.caller), referenceOf(request.conversation)),
@@ -105,6 +112,21 @@ export function conversationsHandlers(dependencies: ConversationsHandlerDependen
         createdSince: request.created_since,
       }),
     getEvent: (request) => getEvent(scopeOf(request.caller), request.id),
+    listTemplates: (request) =>
+      listTemplates(templates, scopeOf(request.caller), cursorCodec, {
+        cursor: request.cursor,
+        limit: pageSizeOf(request.limit),
+        channel: request.channel,
+        category: request.category,
+        status: request.status,
+      }),
+    getTemplate: (request) => getTemplate(templates, scopeOf(request.caller), request.uuid),
+    updateChannelLimits: (request) =>
+      updateChannelLimits(channelLimits, scopeOf(request.caller), {
+        publicKey: request.public_key,
+        maxMessagesPerSecond: request.max_messages_per_second,
+        messagingLimit: request.messaging_limit,
+      }),
   };
 }
 

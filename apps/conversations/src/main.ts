@@ -3,7 +3,9 @@ import { CloudApiClient, sendDurationBoundMs } from '@cmsg/chat-platform';
 import { type ConsentRecorder, ListCursorCodec, recordConsent } from '@cmsg/conversations-domain';
 import {
   BusinessRepository,
+  ChannelRepository,
   OutboxRepository,
+  TemplateRepository,
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
   connectMongo,
@@ -52,6 +54,7 @@ runGrpcService({
     const producer = createKafka('conversations', config.KAFKA_BROKERS, logger).producer({ allowAutoTopicCreation: true });
     await producer.connect();
 
+    const channels = new ChannelRepository();
     const webhookEndpoints = new WebhookEndpointRepository();
     const webhookDeliveries = new WebhookDeliveryRepository();
     // Recorded events (and pings) become deliveries; the actions-runner's dispatcher sends them.
@@ -79,7 +82,16 @@ runGrpcService({
 
     services.add(
       ConversationsServiceService,
-      adaptUnaryService<ConversationsServiceServer>(conversationsHandlers({ cursorCodec: new ListCursorCodec(config.SIGNING_SECRET), outbox, contacts }), logger),
+      adaptUnaryService<ConversationsServiceServer>(
+        conversationsHandlers({
+          cursorCodec: new ListCursorCodec(config.SIGNING_SECRET),
+          outbox,
+          contacts,
+          templates: { templates: new TemplateRepository(), channels },
+          channelLimits: channels,
+        }),
+        logger,
+      ),
     );
     services.add(
       ConversationActionsServiceService,

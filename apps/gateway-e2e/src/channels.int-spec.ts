@@ -8,8 +8,8 @@ describe('GET /{slug}/channels', () => {
     const response = await business.api.get('/channels');
     expect(response.status).toBe(200);
     expect(response.body.items).toEqual([
-      { public_key: `${business.channelKey}-b`, name: 'Another line', phone: null, status: 'connected' },
-      { public_key: business.channelKey, name: 'Main line', phone: expect.stringMatching(/^\+52/), status: 'connected' },
+      { public_key: `${business.channelKey}-b`, name: 'Another line', phone: null, status: 'connected', max_messages_per_second: 80, messaging_limit: 'unlimited' },
+      { public_key: business.channelKey, name: 'Main line', phone: expect.stringMatching(/^\+52/), status: 'connected', max_messages_per_second: 80, messaging_limit: 'unlimited' },
     ]);
   });
 });

@@ -1,6 +1,7 @@
 export { API_VERSION } from './api-version';
 export * from './api-token-scope';
 export { MAX_JSON_BODY_BYTES, MAX_CHAT_WEBHOOK_BODY_BYTES } from './limits';
+export * from './channel-limits';
 export * from './common.schema';
 export * from './event-types';
 export * from './error-body.schema';
@@ -20,6 +21,8 @@ export * from './contact-event-data.schema';
 export * from './contacts.endpoints';
 export * from './contact-filter.schema';
 export * from './channels.schema';
+export * from './template.schema';
+export { listTemplatesEndpoint, getTemplateEndpoint, TEMPLATE_ENDPOINTS } from './templates.endpoints';
 export * from './public-endpoint';
 export { PUBLIC_ENDPOINTS } from './public-endpoints';
 export { buildOpenApiDocument } from './openapi';

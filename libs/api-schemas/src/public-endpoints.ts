@@ -1,4 +1,4 @@
-import { listChannelsEndpoint } from './channels.schema';
+import { listChannelsEndpoint, updateChannelLimitsEndpoint } from './channels.schema';
 import { listContactsEndpoint, listTesterContactsEndpoint } from './contact-list.schema';
 import { listConversationsEndpoint } from './conversation-list.schema';
 import { conversationTimelineEndpoint } from './conversation-timeline.schema';
@@ -12,6 +12,7 @@ import { EVENT_ENDPOINTS } from './events.endpoints';
 import { FILE_ENDPOINTS } from './files.endpoints';
 import { MESSAGE_ENDPOINTS } from './messages.endpoints';
 import { SCHEDULED_MESSAGE_ENDPOINTS } from './scheduled-messages.endpoints';
+import { TEMPLATE_ENDPOINTS } from './templates.endpoints';
 import { TESTER_ENDPOINTS } from './tester.endpoints';
 import { WEBHOOK_ENDPOINT_ENDPOINTS } from './webhook-endpoints.endpoints';
 import type { PublicEndpoint } from './public-endpoint';
@@ -28,6 +29,8 @@ export const PUBLIC_ENDPOINTS: readonly PublicEndpoint[] = [
   listTesterContactsEndpoint,
   ...CONTACT_ENDPOINTS,
   listChannelsEndpoint,
+  updateChannelLimitsEndpoint,
+  ...TEMPLATE_ENDPOINTS,
   ...CONVERSATION_ACTION_ENDPOINTS,
   ...MESSAGE_ENDPOINTS,
   ...ACTION_GROUP_ENDPOINTS,

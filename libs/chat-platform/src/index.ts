@@ -43,6 +43,8 @@ export {
   webhookContactSchema,
   webhookMessageSchema,
   webhookStatusSchema,
+  templateStatusUpdateValueSchema,
+  TEMPLATE_STATUS_UPDATE_FIELD,
   inboundEventsOf,
   webhookTimestampToDate,
 } from './webhook-payload';
@@ -52,6 +54,7 @@ export type {
   WebhookContact,
   WebhookMessage,
   WebhookStatus,
+  TemplateStatusUpdate,
   InboundEvent,
   InboundSender,
 } from './webhook-payload';

@@ -84,7 +84,7 @@ describe('inboundEventsOf', () => {
   const events = inboundEventsOf(webhookPayloadSchema.parse(inbound));
 
   it('yields one event per message and status, in order, skipping other fields', () => {
-    expect(events.map((event) => (event.kind === 'message' ? event.message.id : event.status.id))).toEqual([
+    expect(events.map((event) => (event.kind === 'message' ? event.message.id : event.kind === 'status' ? event.status.id : event.kind))).toEqual([
       'wamid.A',
       'wamid.B',
       'wamid.C',
@@ -110,5 +110,45 @@ describe('inboundEventsOf', () => {
   it('keeps button replies and failed status errors', () => {
     expect(events[2]).toMatchObject({ message: { interactive: { button_reply: { id: 'yes' } }, context: { id: 'wamid.OUT' } } });
     expect(events[5]).toMatchObject({ kind: 'status', status: { status: 'failed', errors: [{ code: 131047 }] } });
+  });
+});
+
+describe('template status updates', () => {
+  const payload = (changes: unknown[]) => webhookPayloadSchema.parse({ object: 'whatsapp_business_account', entry: [{ id: '102290129340398', time: 1674864290, changes }] });
+
+  it('yields one event per update, named by the business account, the id kept as a string', () => {
+    const events = inboundEventsOf(
+      payload([
+        {
+          field: 'message_template_status_update',
+          value: { event: 'PAUSED', message_template_id: 594425479261596, message_template_name: 'order_update', message_template_language: 'es_MX', reason: 'NONE' },
+        },
+        { field: 'message_template_status_update', value: { event: 'APPROVED', message_template_id: '77', message_template_name: 'welcome', message_template_language: 'en' } },
+      ]),
+    );
+    expect(events).toEqual([
+      {
+        kind: 'template_status',
+        business_account_id: '102290129340398',
+        update: { event: 'PAUSED', message_template_id: '594425479261596', message_template_name: 'order_update', message_template_language: 'es_MX', reason: 'NONE' },
+      },
+      {
+        kind: 'template_status',
+        business_account_id: '102290129340398',
+        update: { event: 'APPROVED', message_template_id: '77', message_template_name: 'welcome', message_template_language: 'en' },
+      },
+    ]);
+  });
+
+  it('skips an update whose value is malformed and keeps the rest of the payload', () => {
+    const events = inboundEventsOf(
+      payload([
+        { field: 'message_template_status_update', value: { event: 'APPROVED' } },
+        { field: 'message_template_status_update', value: { event: 'REJECTED', message_template_id: 5, message_template_name: 'promo', message_template_language: 'es', reason: null } },
+      ]),
+    );
+    expect(events).toEqual([
+      { kind: 'template_status', business_account_id: '102290129340398', update: { event: 'REJECTED', message_template_id: '5', message_template_name: 'promo', message_template_language: 'es', reason: null } },
+    ]);
   });
 });

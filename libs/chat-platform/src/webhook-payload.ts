@@ -83,6 +83,21 @@ export const webhookMessagesValueSchema = z.object({
   errors: z.array(providerErrorSchema).optional(),
 });
 
+/**
+ * A template's review outcome (`message_template_status_update`); the entry id is the WhatsApp
+ * Business Account. The provider sends the id as a number; it is kept as a string.
+ */
+export const templateStatusUpdateValueSchema = z.object({
+  /** APPROVED, REJECTED, PAUSED, DISABLED, and others (PENDING_DELETION, FLAGGED, ...). */
+  event: z.string(),
+  message_template_id: z.union([z.number(), z.string()]).transform(String),
+  message_template_name: z.string(),
+  message_template_language: z.string(),
+  reason: z.string().nullable().optional(),
+});
+
+export const TEMPLATE_STATUS_UPDATE_FIELD = 'message_template_status_update';
+
 const messagesChangeSchema = z.object({ field: z.literal('messages'), value: webhookMessagesValueSchema });
 /** Other subscribed fields (template status, account updates...) arrive on the same URL; kept opaque. */
 const otherChangeSchema = z.object({ field: z.string().refine((field) => field !== 'messages'), value: z.unknown() });
@@ -102,6 +117,7 @@ export type WebhookMessagesValue = z.infer<typeof webhookMessagesValueSchema>;
 export type WebhookContact = z.infer<typeof webhookContactSchema>;
 export type WebhookMessage = z.infer<typeof webhookMessageSchema>;
 export type WebhookStatus = z.infer<typeof webhookStatusSchema>;
+export type TemplateStatusUpdate = z.infer<typeof templateStatusUpdateValueSchema>;
 
 /** The sender as one flat record; the provider always sends wa_id, user_id or both. */
 export interface InboundSender {
@@ -113,13 +129,23 @@ export interface InboundSender {
 
 export type InboundEvent =
   | { kind: 'message'; phone_number_id: string; sender: InboundSender; message: WebhookMessage; sent_at: Date }
-  | { kind: 'status'; phone_number_id: string; status: WebhookStatus; at: Date };
+  | { kind: 'status'; phone_number_id: string; status: WebhookStatus; at: Date }
+  | { kind: 'template_status'; business_account_id: string; update: TemplateStatusUpdate };
 
-/** One event per inbound message and per status, in payload order; other change fields are skipped. */
+/**
+ * One event per inbound message, per status and per template status update, in payload order;
+ * other change fields are skipped, and so is a template update whose value does not parse (the
+ * rest of the payload still counts).
+ */
 export function inboundEventsOf(payload: WebhookPayload): InboundEvent[] {
   const events: InboundEvent[] = [];
   for (const entry of payload.entry) {
     for (const change of entry.changes) {
+      if (change.field === TEMPLATE_STATUS_UPDATE_FIELD) {
+        const update = templateStatusUpdateValueSchema.safeParse(change.value);
+        if (update.success) events.push({ kind: 'template_status', business_account_id: entry.id, update: update.data });
+        continue;
+      }
       if (!isMessagesChange(change)) continue;
       const { value } = change;
       const phoneNumberId = value.metadata.phone_number_id;

@@ -18,7 +18,8 @@ export { ApiTokenRepository } from './api-token/api-token.repository';
 export type { ApiTokenSeedFields } from './api-token/api-token.repository';
 export type { ApiTokenEntity } from './api-token/api-token.entity';
 export { ChannelRepository } from './channel/channel.repository';
-export type { ChannelSeedFields } from './channel/channel.repository';
+export type { ChannelLimitsPatch, ChannelSeedFields } from './channel/channel.repository';
+export { publicMessagingLimit, storedMessagingLimit } from './channel/messaging-limit';
 export type { ChannelEntity } from './channel/channel.entity';
 export { ContactRepository } from './contact/contact.repository';
 export { ContactAttributeDefinitionRepository } from './business/contact-attribute-definitions.repository';
@@ -49,6 +50,7 @@ export type { AiEmployeeSeedFields } from './ai-employee/ai-employee.repository'
 export type { AiEmployeeEntity } from './ai-employee/ai-employee.entity';
 export { TemplateRepository } from './template/template.repository';
 export type { TemplateEntity } from './template/template.entity';
+export type { TemplateListPosition, TemplateListQuery, TemplateMatch } from './template/template.repository';
 export { QuickReplyRepository } from './quick-reply/quick-reply.repository';
 export type { QuickReplyEntity } from './quick-reply/quick-reply.entity';
 export { PaymentRepository } from './payment/payment.repository';

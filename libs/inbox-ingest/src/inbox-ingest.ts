@@ -1,3 +1,4 @@
+import { applyTemplateStatus } from './apply-template-status.usecase';
 import type { ChatInboundRecord } from './chat-inbound-record';
 import { ingestDeliveryStatus } from './ingest-delivery-status.usecase';
 import { type InboxIngestDependencies, ingestInboundMessage } from './ingest-inbound-message.usecase';
@@ -23,6 +24,14 @@ export class InboxIngest {
         logger[outcome === 'updated' || outcome === 'already_further' ? 'info' : 'warn'](
           { phone_number_id: record.phone_number_id, provider_message_id: record.status.id, status: record.status.status, outcome },
           'delivery status ingested',
+        );
+        return;
+      }
+      case 'template_status': {
+        const result = await applyTemplateStatus(this.dependencies.templateStatuses, record);
+        logger[result.outcome === 'updated' ? 'info' : 'warn'](
+          { business_account_id: record.business_account_id, provider_template_id: record.update.message_template_id, event: record.update.event, ...result },
+          'template status update ingested',
         );
         return;
       }

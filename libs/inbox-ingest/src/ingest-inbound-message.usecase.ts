@@ -4,6 +4,7 @@ import { type BusinessScope, type MessageEntity, type OutboxAuthor, businessScop
 import { type OutboxRecorder, customerAuthor, customerNameOf, messageTimelineItem, outboxEntry, withSequence } from '@cmsg/events';
 import { currentRequestId, type Logger } from '@cmsg/platform';
 import { inboundAiRunCommand, shouldQueueAiRun } from './ai-run-command';
+import type { TemplateStatusPorts } from './apply-template-status.usecase';
 import type { InboundMessageRecord } from './chat-inbound-record';
 import { type InboundMediaDependencies, type MediaTranscriptionStatus, hasMedia, processInboundMedia } from './inbound-media';
 import { type InboundContent, inboundContentOf } from './inbound-message-content';
@@ -21,6 +22,8 @@ export interface InboxIngestDependencies extends InboundMediaDependencies {
   events: OutboxRecorder;
   logger: Logger;
   now: () => Date;
+  /** The provider's template status updates. */
+  templateStatuses: TemplateStatusPorts;
   /** Records consent a keyword states (CONTRACT 10.2); the message is recorded as usual either way. */
   recordConsent?: (scope: BusinessScope, update: KeywordConsent) => Promise<void>;
 }

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { ALL_EVENT_TYPES, API_TOKEN_SCOPES, EVENT_TYPES } from '@cmsg/api-schemas';
+import {
+  ALL_EVENT_TYPES,
+  API_TOKEN_SCOPES,
+  EVENT_TYPES,
+  MAX_MESSAGES_PER_SECOND,
+  MESSAGING_LIMIT_TIERS,
+  MIN_MESSAGES_PER_SECOND,
+  UNLIMITED_MESSAGING,
+  isMessagingLimit,
+} from '@cmsg/api-schemas';
 import { WEBHOOK_ENDPOINT_LIMIT, phoneLookupKey } from '@cmsg/dal';
 import { ATTRIBUTE_TYPES, MAX_ATTRIBUTE_DEFINITIONS, validateAttributeDefinition, validateAttributeValues } from '@cmsg/contact-filter';
 import { API_TOKEN_PATTERN } from './api-token';
@@ -66,6 +75,14 @@ export const channelSeedSchema = seedObject({
   phone_number_id: nonEmpty,
   access_token: z.string().default(''),
   default_scheduled_template: nonEmpty.nullable().default(null),
+  // The WhatsApp Business Account id: how template status webhooks find the channel's templates.
+  business_account_id: nonEmpty.nullable().default(null),
+  // CONTRACT 10.5; absent: a new channel gets the defaults, an existing one keeps its values.
+  max_messages_per_second: z.number().int().min(MIN_MESSAGES_PER_SECOND).max(MAX_MESSAGES_PER_SECOND).optional(),
+  messaging_limit: z
+    .union([z.literal(UNLIMITED_MESSAGING), z.number()])
+    .refine(isMessagingLimit, { message: `expected one of ${MESSAGING_LIMIT_TIERS.join(', ')} or "${UNLIMITED_MESSAGING}"` })
+    .optional(),
 });
 
 export const aiEmployeeSeedSchema = seedObject({
@@ -109,6 +126,8 @@ export const templateSeedSchema = seedObject({
   buttons: z.array(templateButtonSchema).max(10).default([]),
   is_fake: z.boolean().default(false),
   channel: nonEmpty,
+  // The provider's id (message_template_id of its status webhooks); without it they match by name and language.
+  provider_template_id: nonEmpty.nullable().default(null),
 });
 
 export const quickReplySeedSchema = seedObject({

@@ -10,6 +10,7 @@ import {
   contactSnapshotOf,
   nameLookupKey,
   phoneLookupKey,
+  storedMessagingLimit,
   usernameLookupKey,
 } from '@cmsg/dal';
 import { foldText, validateAttributeValues } from '@cmsg/contact-filter';
@@ -70,6 +71,11 @@ export function channelFields(seed: BusinessSeed, ctx: SeedContext): ChannelSeed
     phoneNumberId: channel.phone_number_id,
     accessToken: channel.access_token,
     defaultScheduledTemplate: channel.default_scheduled_template,
+    businessAccountId: channel.business_account_id,
+    limits: {
+      maxMessagesPerSecond: channel.max_messages_per_second,
+      messagingLimit: channel.messaging_limit === undefined ? undefined : storedMessagingLimit(channel.messaging_limit),
+    },
   }));
 }
 
@@ -112,6 +118,7 @@ export function templateUpserts(seed: BusinessSeed, channelIds: ReadonlyMap<stri
       header_type: template.header_type,
       buttons: template.buttons.map(withoutComment),
       is_fake: template.is_fake,
+      provider_template_id: template.provider_template_id,
     },
   }));
 }

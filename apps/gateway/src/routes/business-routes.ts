@@ -1,5 +1,6 @@
 import type { BusinessRoute } from './business-route';
 import { actionGroupRoutes } from './action-group.routes';
+import { channelRoutes } from './channel.routes';
 import { conversationActionRoutes } from './conversation-action.routes';
 import { contactRoutes } from './contact.routes';
 import { conversationRoutes } from './conversation.routes';
@@ -8,8 +9,9 @@ import { listRoutes } from './list.routes';
 import { fileRoutes } from './file.routes';
 import { messageRoutes } from './message.routes';
 import { scheduledMessageRoutes } from './scheduled-message.routes';
+import { templateRoutes } from './template.routes';
 import { testerRoutes } from './tester.routes';
 import { webhookEndpointRoutes } from './webhook-endpoint.routes';
 
 /** Every business route; a spec checks this matches PUBLIC_ENDPOINTS one to one. */
-export const BUSINESS_ROUTES: readonly BusinessRoute[] = [...conversationRoutes, ...listRoutes, ...contactRoutes, ...conversationActionRoutes, ...messageRoutes, ...actionGroupRoutes, ...scheduledMessageRoutes, ...testerRoutes, ...fileRoutes, ...webhookEndpointRoutes, ...eventRoutes];
+export const BUSINESS_ROUTES: readonly BusinessRoute[] = [...conversationRoutes, ...listRoutes, ...contactRoutes, ...channelRoutes, ...templateRoutes, ...conversationActionRoutes, ...messageRoutes, ...actionGroupRoutes, ...scheduledMessageRoutes, ...testerRoutes, ...fileRoutes, ...webhookEndpointRoutes, ...eventRoutes];

@@ -176,13 +176,21 @@ describe('list routes', () => {
   });
 
   describe('GET /{slug}/channels', () => {
-    it('lists the channels, an absent phone as null', async () => {
+    it('lists the channels, an absent phone as null, a messaging-limit tier as a number', async () => {
       gateway.conversations.overrides.listChannels = async () => ({
-        items: [{ public_key: 'ch_main', name: 'Main', phone: undefined, status: 'connected' }],
+        items: [
+          { public_key: 'ch_main', name: 'Main', phone: undefined, status: 'connected', max_messages_per_second: 80, messaging_limit: 'unlimited' },
+          { public_key: 'ch_two', name: 'Two', phone: '+5215500000000', status: 'connected', max_messages_per_second: 10, messaging_limit: '2000' },
+        ],
       });
       const response = await gateway.request('/v1/acme/channels');
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ items: [{ public_key: 'ch_main', name: 'Main', phone: null, status: 'connected' }] });
+      expect(await response.json()).toEqual({
+        items: [
+          { public_key: 'ch_main', name: 'Main', phone: null, status: 'connected', max_messages_per_second: 80, messaging_limit: 'unlimited' },
+          { public_key: 'ch_two', name: 'Two', phone: '+5215500000000', status: 'connected', max_messages_per_second: 10, messaging_limit: 2000 },
+        ],
+      });
     });
   });
 });

@@ -142,6 +142,13 @@ export class FakeConversationsService {
       deleteContactAttribute: async () => {
         throw new CatalogError('ATTRIBUTE_UNDEFINED');
       },
+      listTemplates: async () => ({ items: [], next_cursor: '', has_more: false }),
+      getTemplate: async ({ uuid }) => {
+        throw new CatalogError('TEMPLATE_NOT_FOUND', `No template ${uuid} in this business.`);
+      },
+      updateChannelLimits: async ({ public_key }) => {
+        throw new CatalogError('CHANNEL_NOT_FOUND', `No channel ${public_key} in this business.`);
+      },
     };
   }
 }

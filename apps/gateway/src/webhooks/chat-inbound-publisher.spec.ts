@@ -27,6 +27,11 @@ describe('chatInboundKeyOf', () => {
     expect(chatInboundKeyOf(status({ recipient_user_id: 'MX.1' }))).toBe('pn-1:MX.1');
     expect(chatInboundKeyOf(status({}))).toBe('pn-1:wamid.s');
   });
+
+  it('keys a template status update by account and template, so one template’s updates stay in order', () => {
+    const update = { event: 'PAUSED', message_template_id: '594425479261596', message_template_name: 'order_update', message_template_language: 'es' };
+    expect(chatInboundKeyOf({ kind: 'template_status', business_account_id: 'waba-1', update })).toBe('waba:waba-1:template:594425479261596');
+  });
 });
 
 describe('chatInboundMessagesOf', () => {

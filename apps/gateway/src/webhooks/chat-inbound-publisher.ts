@@ -18,14 +18,25 @@ export interface ChatInboundPublisher {
 /**
  * The key orders one party's events: `<phone_number_id>:<sender>`, the sender being the phone
  * digits, else the platform user id (a status names its recipient the same way), so a customer's
- * messages and the statuses of what we sent them are handled in order.
+ * messages and the statuses of what we sent them are handled in order; a template's status
+ * updates are keyed by the template.
  */
 export function chatInboundKeyOf(event: InboundEvent): string {
-  const party =
-    event.kind === 'message'
-      ? digitsOf(event.sender.wa_id) || event.sender.user_id || event.sender.username || event.message.id
-      : digitsOf(event.status.recipient_id) || event.status.recipient_user_id || event.status.id;
-  return `${event.phone_number_id}:${party}`;
+  switch (event.kind) {
+    case 'message':
+      return `${event.phone_number_id}:${digitsOf(event.sender.wa_id) || event.sender.user_id || event.sender.username || event.message.id}`;
+    case 'status':
+      return `${event.phone_number_id}:${digitsOf(event.status.recipient_id) || event.status.recipient_user_id || event.status.id}`;
+    case 'template_status':
+      // One template's updates in order (APPROVED then PAUSED must not swap).
+      return `waba:${event.business_account_id}:template:${event.update.message_template_id}`;
+    default:
+      return assertUnreachable(event);
+  }
+}
+
+function assertUnreachable(event: never): never {
+  throw new Error(`Unknown inbound event: ${JSON.stringify(event)}`);
 }
 
 export function chatInboundMessagesOf(events: readonly InboundEvent[], receivedAt: Date): ChatInboundMessage[] {

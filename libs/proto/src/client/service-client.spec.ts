@@ -37,7 +37,7 @@ async function startServer(answers: Partial<Record<keyof ConversationsServiceSer
 const epochMs = (deadline: grpc.Deadline) => (deadline instanceof Date ? deadline.getTime() : deadline);
 
 const CALLER = { business_id: 'b1', token_uuid: 't1' };
-const CHANNELS = { items: [{ public_key: 'main', name: 'Main', phone: '1', status: 'connected' }] };
+const CHANNELS = { items: [{ public_key: 'main', name: 'Main', phone: '1', status: 'connected', max_messages_per_second: 80, messaging_limit: 'unlimited' }] };
 
 describe('createServiceClient', () => {
   let stopServer: (() => void) | undefined;

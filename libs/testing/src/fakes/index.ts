@@ -21,6 +21,7 @@ export {
   inboundMediaWebhook,
   inboundButtonReplyWebhook,
   statusWebhook,
+  templateStatusWebhook,
   fakeWamid,
   webhookTimestamp,
 } from './webhook-builders';
@@ -34,6 +35,7 @@ export type {
   InboundMediaType,
   ButtonReplyInput,
   StatusInput,
+  TemplateStatusInput,
 } from './webhook-builders';
 export { WebhookReceiver } from './webhook-receiver';
 export type { ReceivedWebhook, WebhookAnswer } from './webhook-receiver';

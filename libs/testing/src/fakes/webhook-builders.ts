@@ -155,3 +155,23 @@ function messagesWebhook(channel: WebhookChannel, value: Record<string, unknown>
     ],
   };
 }
+
+export interface TemplateStatusInput {
+  /** The WhatsApp Business Account id (the entry id). */
+  waba_id: string;
+  event: string;
+  /** Sent as a number, as the provider does. */
+  message_template_id: number;
+  message_template_name: string;
+  message_template_language: string;
+  reason?: string | null;
+}
+
+/** A `message_template_status_update` webhook, shaped as the provider's documented example. */
+export function templateStatusWebhook(input: TemplateStatusInput) {
+  const { waba_id, ...value } = input;
+  return {
+    object: 'whatsapp_business_account' as const,
+    entry: [{ id: waba_id, time: Math.floor(Date.now() / 1000), changes: [{ field: 'message_template_status_update', value: { reason: null, ...value } }] }],
+  };
+}

@@ -357,6 +357,54 @@ export interface Channel {
   name: string;
   phone?: string | undefined;
   status: string;
+  max_messages_per_second: number;
+  /** "250", "2000", "10000", "100000" or "unlimited". */
+  messaging_limit: string;
+}
+
+export interface UpdateChannelLimitsRequest {
+  caller: Caller | undefined;
+  public_key: string;
+  /** Each optional: only the fields set change (none set answers the channel as it is). */
+  max_messages_per_second?: number | undefined;
+  messaging_limit?: string | undefined;
+}
+
+export interface ListTemplatesRequest {
+  caller: Caller | undefined;
+  cursor?: string | undefined;
+  limit: number;
+  /** Filters, combined with AND and bound into the cursor. channel: a channel public key. */
+  channel?: string | undefined;
+  category?: string | undefined;
+  status?: string | undefined;
+}
+
+export interface Template {
+  uuid: string;
+  name: string;
+  language: string;
+  /** marketing | utility | authentication */
+  category: string;
+  /** approved | pending | rejected | paused | disabled */
+  status: string;
+  body: string;
+  variable_count: number;
+  header_type?: string | undefined;
+  buttons: { [key: string]: any }[];
+  /** The channel's public key. */
+  channel: string;
+}
+
+export interface ListTemplatesResponse {
+  items: Template[];
+  has_more: boolean;
+  next_cursor: string;
+}
+
+export interface GetTemplateRequest {
+  caller: Caller | undefined;
+  uuid: string;
 }
 
 export interface ListChannelsResponse {
@@ -4286,7 +4334,7 @@ export const ListChannelsRequest: MessageFns<ListChannelsRequest> = {
 };
 
 function createBaseChannel(): Channel {
-  return { public_key: "", name: "", phone: undefined, status: "" };
+  return { public_key: "", name: "", phone: undefined, status: "", max_messages_per_second: 0, messaging_limit: "" };
 }
 
 export const Channel: MessageFns<Channel> = {
@@ -4302,6 +4350,12 @@ export const Channel: MessageFns<Channel> = {
     }
     if (message.status !== "") {
       writer.uint32(34).string(message.status);
+    }
+    if (message.max_messages_per_second !== 0) {
+      writer.uint32(40).int32(message.max_messages_per_second);
+    }
+    if (message.messaging_limit !== "") {
+      writer.uint32(50).string(message.messaging_limit);
     }
     return writer;
   },
@@ -4351,6 +4405,22 @@ export const Channel: MessageFns<Channel> = {
             message.status = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.max_messages_per_second = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.messaging_limit = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4372,6 +4442,540 @@ export const Channel: MessageFns<Channel> = {
     message.name = object.name ?? "";
     message.phone = object.phone ?? undefined;
     message.status = object.status ?? "";
+    message.max_messages_per_second = object.max_messages_per_second ?? 0;
+    message.messaging_limit = object.messaging_limit ?? "";
+    return message;
+  },
+};
+
+function createBaseUpdateChannelLimitsRequest(): UpdateChannelLimitsRequest {
+  return { caller: undefined, public_key: "", max_messages_per_second: undefined, messaging_limit: undefined };
+}
+
+export const UpdateChannelLimitsRequest: MessageFns<UpdateChannelLimitsRequest> = {
+  encode(message: UpdateChannelLimitsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.public_key !== "") {
+      writer.uint32(18).string(message.public_key);
+    }
+    if (message.max_messages_per_second !== undefined) {
+      writer.uint32(24).int32(message.max_messages_per_second);
+    }
+    if (message.messaging_limit !== undefined) {
+      writer.uint32(34).string(message.messaging_limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateChannelLimitsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateChannelLimitsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.public_key = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.max_messages_per_second = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.messaging_limit = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<UpdateChannelLimitsRequest>): UpdateChannelLimitsRequest {
+    return UpdateChannelLimitsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateChannelLimitsRequest>): UpdateChannelLimitsRequest {
+    const message = createBaseUpdateChannelLimitsRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.public_key = object.public_key ?? "";
+    message.max_messages_per_second = object.max_messages_per_second ?? undefined;
+    message.messaging_limit = object.messaging_limit ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListTemplatesRequest(): ListTemplatesRequest {
+  return { caller: undefined, cursor: undefined, limit: 0, channel: undefined, category: undefined, status: undefined };
+}
+
+export const ListTemplatesRequest: MessageFns<ListTemplatesRequest> = {
+  encode(message: ListTemplatesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.cursor !== undefined) {
+      writer.uint32(18).string(message.cursor);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(24).int32(message.limit);
+    }
+    if (message.channel !== undefined) {
+      writer.uint32(34).string(message.channel);
+    }
+    if (message.category !== undefined) {
+      writer.uint32(42).string(message.category);
+    }
+    if (message.status !== undefined) {
+      writer.uint32(50).string(message.status);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTemplatesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTemplatesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.channel = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.category = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ListTemplatesRequest>): ListTemplatesRequest {
+    return ListTemplatesRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListTemplatesRequest>): ListTemplatesRequest {
+    const message = createBaseListTemplatesRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.cursor = object.cursor ?? undefined;
+    message.limit = object.limit ?? 0;
+    message.channel = object.channel ?? undefined;
+    message.category = object.category ?? undefined;
+    message.status = object.status ?? undefined;
+    return message;
+  },
+};
+
+function createBaseTemplate(): Template {
+  return {
+    uuid: "",
+    name: "",
+    language: "",
+    category: "",
+    status: "",
+    body: "",
+    variable_count: 0,
+    header_type: undefined,
+    buttons: [],
+    channel: "",
+  };
+}
+
+export const Template: MessageFns<Template> = {
+  encode(message: Template, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.uuid !== "") {
+      writer.uint32(10).string(message.uuid);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.language !== "") {
+      writer.uint32(26).string(message.language);
+    }
+    if (message.category !== "") {
+      writer.uint32(34).string(message.category);
+    }
+    if (message.status !== "") {
+      writer.uint32(42).string(message.status);
+    }
+    if (message.body !== "") {
+      writer.uint32(50).string(message.body);
+    }
+    if (message.variable_count !== 0) {
+      writer.uint32(56).int32(message.variable_count);
+    }
+    if (message.header_type !== undefined) {
+      writer.uint32(66).string(message.header_type);
+    }
+    for (const v of message.buttons) {
+      Struct.encode(Struct.wrap(v!), writer.uint32(74).fork()).join();
+    }
+    if (message.channel !== "") {
+      writer.uint32(82).string(message.channel);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Template {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTemplate();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uuid = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.language = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.category = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.variable_count = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.header_type = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.buttons.push(Struct.unwrap(Struct.decode(reader, reader.uint32())));
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.channel = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<Template>): Template {
+    return Template.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Template>): Template {
+    const message = createBaseTemplate();
+    message.uuid = object.uuid ?? "";
+    message.name = object.name ?? "";
+    message.language = object.language ?? "";
+    message.category = object.category ?? "";
+    message.status = object.status ?? "";
+    message.body = object.body ?? "";
+    message.variable_count = object.variable_count ?? 0;
+    message.header_type = object.header_type ?? undefined;
+    message.buttons = object.buttons?.map((e) => e) || [];
+    message.channel = object.channel ?? "";
+    return message;
+  },
+};
+
+function createBaseListTemplatesResponse(): ListTemplatesResponse {
+  return { items: [], has_more: false, next_cursor: "" };
+}
+
+export const ListTemplatesResponse: MessageFns<ListTemplatesResponse> = {
+  encode(message: ListTemplatesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.items) {
+      Template.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.has_more !== false) {
+      writer.uint32(16).bool(message.has_more);
+    }
+    if (message.next_cursor !== "") {
+      writer.uint32(26).string(message.next_cursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTemplatesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTemplatesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.items.push(Template.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.has_more = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.next_cursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ListTemplatesResponse>): ListTemplatesResponse {
+    return ListTemplatesResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListTemplatesResponse>): ListTemplatesResponse {
+    const message = createBaseListTemplatesResponse();
+    message.items = object.items?.map((e) => Template.fromPartial(e)) || [];
+    message.has_more = object.has_more ?? false;
+    message.next_cursor = object.next_cursor ?? "";
+    return message;
+  },
+};
+
+function createBaseGetTemplateRequest(): GetTemplateRequest {
+  return { caller: undefined, uuid: "" };
+}
+
+export const GetTemplateRequest: MessageFns<GetTemplateRequest> = {
+  encode(message: GetTemplateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.uuid !== "") {
+      writer.uint32(18).string(message.uuid);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTemplateRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTemplateRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.uuid = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetTemplateRequest>): GetTemplateRequest {
+    return GetTemplateRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetTemplateRequest>): GetTemplateRequest {
+    const message = createBaseGetTemplateRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.uuid = object.uuid ?? "";
     return message;
   },
 };
@@ -5949,6 +6553,38 @@ export const ConversationsServiceService = {
     responseSerialize: (value: Event): Buffer => Buffer.from(Event.encode(value).finish()),
     responseDeserialize: (value: Buffer): Event => Event.decode(value),
   },
+  /** The business's templates by (name, language, uuid) (CONTRACT 10.3). */
+  listTemplates: {
+    path: "/cmsg.conversations.v1.ConversationsService/ListTemplates" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListTemplatesRequest): Buffer => Buffer.from(ListTemplatesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListTemplatesRequest => ListTemplatesRequest.decode(value),
+    responseSerialize: (value: ListTemplatesResponse): Buffer =>
+      Buffer.from(ListTemplatesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListTemplatesResponse => ListTemplatesResponse.decode(value),
+  },
+  /** One template of the business; TEMPLATE_NOT_FOUND otherwise. */
+  getTemplate: {
+    path: "/cmsg.conversations.v1.ConversationsService/GetTemplate" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTemplateRequest): Buffer => Buffer.from(GetTemplateRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTemplateRequest => GetTemplateRequest.decode(value),
+    responseSerialize: (value: Template): Buffer => Buffer.from(Template.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Template => Template.decode(value),
+  },
+  /** Sets a channel's sending limits (CONTRACT 10.5); CHANNEL_NOT_FOUND when the business has no such channel. */
+  updateChannelLimits: {
+    path: "/cmsg.conversations.v1.ConversationsService/UpdateChannelLimits" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateChannelLimitsRequest): Buffer =>
+      Buffer.from(UpdateChannelLimitsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateChannelLimitsRequest => UpdateChannelLimitsRequest.decode(value),
+    responseSerialize: (value: Channel): Buffer => Buffer.from(Channel.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Channel => Channel.decode(value),
+  },
 } as const;
 
 export interface ConversationsServiceServer extends UntypedServiceImplementation {
@@ -5982,6 +6618,12 @@ export interface ConversationsServiceServer extends UntypedServiceImplementation
   listEvents: handleUnaryCall<ListEventsRequest, ListEventsResponse>;
   /** One event of the business; EVENT_NOT_FOUND otherwise. */
   getEvent: handleUnaryCall<GetEventRequest, Event>;
+  /** The business's templates by (name, language, uuid) (CONTRACT 10.3). */
+  listTemplates: handleUnaryCall<ListTemplatesRequest, ListTemplatesResponse>;
+  /** One template of the business; TEMPLATE_NOT_FOUND otherwise. */
+  getTemplate: handleUnaryCall<GetTemplateRequest, Template>;
+  /** Sets a channel's sending limits (CONTRACT 10.5); CHANNEL_NOT_FOUND when the business has no such channel. */
+  updateChannelLimits: handleUnaryCall<UpdateChannelLimitsRequest, Channel>;
 }
 
 export interface ConversationsServiceClient extends Client {
@@ -6263,6 +6905,54 @@ export interface ConversationsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Event) => void,
+  ): ClientUnaryCall;
+  /** The business's templates by (name, language, uuid) (CONTRACT 10.3). */
+  listTemplates(
+    request: ListTemplatesRequest,
+    callback: (error: ServiceError | null, response: ListTemplatesResponse) => void,
+  ): ClientUnaryCall;
+  listTemplates(
+    request: ListTemplatesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListTemplatesResponse) => void,
+  ): ClientUnaryCall;
+  listTemplates(
+    request: ListTemplatesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListTemplatesResponse) => void,
+  ): ClientUnaryCall;
+  /** One template of the business; TEMPLATE_NOT_FOUND otherwise. */
+  getTemplate(
+    request: GetTemplateRequest,
+    callback: (error: ServiceError | null, response: Template) => void,
+  ): ClientUnaryCall;
+  getTemplate(
+    request: GetTemplateRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Template) => void,
+  ): ClientUnaryCall;
+  getTemplate(
+    request: GetTemplateRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Template) => void,
+  ): ClientUnaryCall;
+  /** Sets a channel's sending limits (CONTRACT 10.5); CHANNEL_NOT_FOUND when the business has no such channel. */
+  updateChannelLimits(
+    request: UpdateChannelLimitsRequest,
+    callback: (error: ServiceError | null, response: Channel) => void,
+  ): ClientUnaryCall;
+  updateChannelLimits(
+    request: UpdateChannelLimitsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Channel) => void,
+  ): ClientUnaryCall;
+  updateChannelLimits(
+    request: UpdateChannelLimitsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Channel) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,43 @@
+import type { BusinessScope, ChannelEntity, TemplateEntity, TemplateListQuery } from '@cmsg/dal';
+import type { TemplateChannelStore, TemplateStore } from './template-ports';
+
+/** The template ports in memory, with the repository's filters and (name, language, _id) order, for the use case specs. */
+export class InMemoryTemplateStore implements TemplateStore {
+  readonly rows: TemplateEntity[] = [];
+
+  async findById(scope: BusinessScope, id: string): Promise<TemplateEntity | null> {
+    return this.rows.find((row) => row.business_id === scope.businessId && row._id === id) ?? null;
+  }
+
+  async listPage(scope: BusinessScope, query: TemplateListQuery): Promise<TemplateEntity[]> {
+    const key = (row: { name: string; language: string; id: string }) => [row.name, row.language, row.id];
+    const after = query.after ? key(query.after) : undefined;
+    return this.rows
+      .filter((row) => row.business_id === scope.businessId)
+      .filter((row) => (query.channelId === undefined || row.channel_id === query.channelId) && (query.category === undefined || row.category === query.category))
+      .filter((row) => query.status === undefined || row.status === query.status)
+      .filter((row) => after === undefined || compareKeys(key({ ...row, id: row._id }), after) > 0)
+      .sort((a, b) => compareKeys(key({ ...a, id: a._id }), key({ ...b, id: b._id })))
+      .slice(0, query.limit);
+  }
+}
+
+export class InMemoryChannelStore implements TemplateChannelStore {
+  readonly rows: ChannelEntity[] = [];
+
+  async findByPublicKey(scope: BusinessScope, publicKey: string): Promise<ChannelEntity | null> {
+    return this.rows.find((row) => row.business_id === scope.businessId && row.public_key === publicKey) ?? null;
+  }
+
+  async findByIds(scope: BusinessScope, ids: readonly string[]): Promise<ChannelEntity[]> {
+    return this.rows.filter((row) => row.business_id === scope.businessId && ids.includes(row._id));
+  }
+}
+
+function compareKeys(a: string[], b: string[]): number {
+  for (let i = 0; i < a.length; i += 1) {
+    if (a[i]! < b[i]!) return -1;
+    if (a[i]! > b[i]!) return 1;
+  }
+  return 0;
+}
