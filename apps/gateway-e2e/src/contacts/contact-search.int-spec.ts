@@ -76,7 +76,7 @@ describe('POST /{slug}/contacts/search (CONTRACT 10.1)', () => {
 
   it.each([
     ['an unknown field', { and: [{ field: 'nickname', op: 'eq', value: 'x' }] }, 'nickname'],
-    ['an undefined attribute', { and: [{ field: 'attributes.tier', op: 'eq', value: 'x' }] }, 'attributes.tier'],
+    ['an undefined attribute', { and: [{ field: 'attributes.tier', op: 'eq', value: 'x' }] }, '"tier"'],
     ['an op the field does not take', { and: [{ field: 'inbox_status', op: 'gt', value: 'pending' }] }, 'op'],
     ['a value of the wrong type', { and: [{ field: 'attributes.orders', op: 'eq', value: 'many' }] }, 'value'],
     ['three levels', { and: [{ or: [{ and: [{ field: 'first_name', op: 'eq', value: 'a' }] }] }] }, 'filter'],

@@ -74,13 +74,15 @@ contactSchema.index({ business_id: 1, username_key: 1, channel_id: 1, created_at
 // per business: a single-field sparse unique index, since a compound one would index every
 // contact without the field as a duplicate null.
 contactSchema.index({ external_id_key: 1 }, { unique: true, sparse: true });
-contactSchema.index({ business_id: 1, external_id: 1 });
-// Search (libs/contact-filter): attribute conditions ($elemMatch on {k, v}: eq, in, ranges, prefix).
-contactSchema.index({ business_id: 1, 'attributes.k': 1, 'attributes.v': 1 });
-// Search: email eq/in/starts_with, tag eq/in, updated_at ranges.
-contactSchema.index({ business_id: 1, email_key: 1 });
-contactSchema.index({ business_id: 1, tag_ids: 1 });
-contactSchema.index({ business_id: 1, updated_at: 1 });
+// Search (POST /contacts/search, libs/contact-filter), newest first like GET /contacts: each index
+// leads with one searchable field, then the page's sort, so an eq/in condition on it reads only
+// matching contacts in page order (docs/contacts.md lists what scans). external_id also serves
+// POST /contacts matching by external_id.
+contactSchema.index({ business_id: 1, external_id: 1, created_at: -1, _id: -1 });
+contactSchema.index({ business_id: 1, 'attributes.k': 1, 'attributes.v': 1, created_at: -1, _id: -1 });
+contactSchema.index({ business_id: 1, email_key: 1, created_at: -1, _id: -1 });
+contactSchema.index({ business_id: 1, tag_ids: 1, created_at: -1, _id: -1 });
+contactSchema.index({ business_id: 1, phone_key: 1, created_at: -1, _id: -1 });
 // Outbox relay: contacts with entries older than its delay, across businesses.
 contactSchema.index({ 'outbox.created_at': 1 });
 
