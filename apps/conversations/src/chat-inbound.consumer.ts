@@ -2,7 +2,7 @@ import type { ConsentRecorder } from '@cmsg/conversations-domain';
 import { AiProvider } from '@cmsg/ai-provider';
 import type { CloudApiClient } from '@cmsg/chat-platform';
 import { CommandStreamConsumer, CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
-import { ChannelRepository, TemplateRepository } from '@cmsg/dal';
+import { ChannelRepository, ContactRepository, ConversationRepository, TemplateRepository } from '@cmsg/dal';
 import type { Files } from '@cmsg/files';
 import type { AiRunCommand } from '@cmsg/conversation-commands';
 import type { OutboxRecorder } from '@cmsg/events';
@@ -19,7 +19,7 @@ export interface ChatInboundConsumerDependencies {
   outbox: OutboxRecorder;
   /** Produces the AI runs onto conversation-commands. */
   producer: Producer;
-  /** Consent keywords and late 131050 failures (CONTRACT 10.2). */
+  /** Consent keywords, late 131050 failures and user preferences (CONTRACT 10.2). */
   recordConsent: ConsentRecorder;
 }
 
@@ -49,6 +49,7 @@ export async function startChatInboundConsumer(dependencies: ChatInboundConsumer
     logger,
     now: () => new Date(),
     templateStatuses: { channels: new ChannelRepository(), templates: new TemplateRepository() },
+    userPreferences: { channels: new ChannelRepository(), contacts: new ContactRepository(), conversations: new ConversationRepository() },
     options: { visionModel: config.VISION_MODEL, speechTranscriptionCost: config.SPEECH_TRANSCRIPTION_COST_TOKENS, maxAttempts: INGEST_ATTEMPTS },
   });
   const consumer = new CommandStreamConsumer<ChatInboundRecord>({

@@ -45,6 +45,9 @@ export {
   webhookStatusSchema,
   templateStatusUpdateValueSchema,
   TEMPLATE_STATUS_UPDATE_FIELD,
+  userPreferenceSchema,
+  userPreferencesValueSchema,
+  USER_PREFERENCES_FIELD,
   inboundEventsOf,
   webhookTimestampToDate,
 } from './webhook-payload';
@@ -55,6 +58,7 @@ export type {
   WebhookMessage,
   WebhookStatus,
   TemplateStatusUpdate,
+  UserPreference,
   InboundEvent,
   InboundSender,
 } from './webhook-payload';

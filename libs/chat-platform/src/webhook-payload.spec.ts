@@ -152,3 +152,45 @@ describe('template status updates', () => {
     ]);
   });
 });
+
+describe('user preferences', () => {
+  const payload = (changes: unknown[]) => webhookPayloadSchema.parse({ object: 'whatsapp_business_account', entry: [{ id: '102290129340398', changes }] });
+  const value = (preferences: unknown[]) => ({
+    messaging_product: 'whatsapp',
+    metadata: { display_phone_number: '15550783881', phone_number_id: '106540352242922' },
+    contacts: [{ profile: { name: 'Sheena Nelson' }, wa_id: '16505551234' }],
+    user_preferences: preferences,
+  });
+
+  it('yields one event per preference on the channel that received it, the numeric timestamp kept as a string', () => {
+    const events = inboundEventsOf(
+      payload([
+        {
+          field: 'user_preferences',
+          value: value([
+            { wa_id: '16505551234', detail: 'User requested to stop marketing messages', category: 'marketing_messages', value: 'stop', timestamp: 1731705721 },
+            { wa_id: '16505559999', category: 'marketing_messages', value: 'resume', timestamp: '1731705722' },
+          ]),
+        },
+      ]),
+    );
+    expect(events).toEqual([
+      {
+        kind: 'user_preference',
+        phone_number_id: '106540352242922',
+        preference: { wa_id: '16505551234', detail: 'User requested to stop marketing messages', category: 'marketing_messages', value: 'stop', timestamp: '1731705721' },
+      },
+      { kind: 'user_preference', phone_number_id: '106540352242922', preference: { wa_id: '16505559999', category: 'marketing_messages', value: 'resume', timestamp: '1731705722' } },
+    ]);
+  });
+
+  it('skips a malformed preferences value and keeps the rest of the payload', () => {
+    const events = inboundEventsOf(
+      payload([
+        { field: 'user_preferences', value: { metadata: { phone_number_id: '1' }, user_preferences: [{ category: 'marketing_messages', value: 'stop' }] } },
+        { field: 'user_preferences', value: value([{ wa_id: '16505551234', category: 'marketing_messages', value: 'stop', timestamp: 1 }]) },
+      ]),
+    );
+    expect(events).toEqual([{ kind: 'user_preference', phone_number_id: '106540352242922', preference: { wa_id: '16505551234', category: 'marketing_messages', value: 'stop', timestamp: '1' } }]);
+  });
+});

@@ -98,6 +98,28 @@ export const templateStatusUpdateValueSchema = z.object({
 
 export const TEMPLATE_STATUS_UPDATE_FIELD = 'message_template_status_update';
 
+/**
+ * A customer stopped or resumed marketing messages in the chat app (`user_preferences`). The
+ * provider documents the timestamp as unix seconds and sends it as a number; kept as a string like
+ * the other webhook timestamps.
+ */
+export const userPreferenceSchema = z.object({
+  wa_id: z.string().min(1),
+  detail: z.string().optional(),
+  /** `marketing_messages` is the only category today. */
+  category: z.string(),
+  /** `stop` or `resume`; other values are skipped. */
+  value: z.string(),
+  timestamp: z.union([z.number(), z.string()]).transform(String),
+});
+
+export const userPreferencesValueSchema = z.object({
+  metadata: z.object({ display_phone_number: z.string().optional(), phone_number_id: z.string() }),
+  user_preferences: z.array(userPreferenceSchema),
+});
+
+export const USER_PREFERENCES_FIELD = 'user_preferences';
+
 const messagesChangeSchema = z.object({ field: z.literal('messages'), value: webhookMessagesValueSchema });
 /** Other subscribed fields (template status, account updates...) arrive on the same URL; kept opaque. */
 const otherChangeSchema = z.object({ field: z.string().refine((field) => field !== 'messages'), value: z.unknown() });
@@ -118,6 +140,7 @@ export type WebhookContact = z.infer<typeof webhookContactSchema>;
 export type WebhookMessage = z.infer<typeof webhookMessageSchema>;
 export type WebhookStatus = z.infer<typeof webhookStatusSchema>;
 export type TemplateStatusUpdate = z.infer<typeof templateStatusUpdateValueSchema>;
+export type UserPreference = z.infer<typeof userPreferenceSchema>;
 
 /** The sender as one flat record; the provider always sends wa_id, user_id or both. */
 export interface InboundSender {
@@ -130,12 +153,13 @@ export interface InboundSender {
 export type InboundEvent =
   | { kind: 'message'; phone_number_id: string; sender: InboundSender; message: WebhookMessage; sent_at: Date }
   | { kind: 'status'; phone_number_id: string; status: WebhookStatus; at: Date }
-  | { kind: 'template_status'; business_account_id: string; update: TemplateStatusUpdate };
+  | { kind: 'template_status'; business_account_id: string; update: TemplateStatusUpdate }
+  | { kind: 'user_preference'; phone_number_id: string; preference: UserPreference };
 
 /**
- * One event per inbound message, per status and per template status update, in payload order;
- * other change fields are skipped, and so is a template update whose value does not parse (the
- * rest of the payload still counts).
+ * One event per inbound message, per status, per template status update and per user preference,
+ * in payload order; other change fields are skipped, and so is a template update or preferences
+ * value that does not parse (the rest of the payload still counts).
  */
 export function inboundEventsOf(payload: WebhookPayload): InboundEvent[] {
   const events: InboundEvent[] = [];
@@ -144,6 +168,14 @@ export function inboundEventsOf(payload: WebhookPayload): InboundEvent[] {
       if (change.field === TEMPLATE_STATUS_UPDATE_FIELD) {
         const update = templateStatusUpdateValueSchema.safeParse(change.value);
         if (update.success) events.push({ kind: 'template_status', business_account_id: entry.id, update: update.data });
+        continue;
+      }
+      if (change.field === USER_PREFERENCES_FIELD) {
+        const value = userPreferencesValueSchema.safeParse(change.value);
+        if (!value.success) continue;
+        for (const preference of value.data.user_preferences) {
+          events.push({ kind: 'user_preference', phone_number_id: value.data.metadata.phone_number_id, preference });
+        }
         continue;
       }
       if (!isMessagesChange(change)) continue;

@@ -1,4 +1,5 @@
 import { applyTemplateStatus } from './apply-template-status.usecase';
+import { applyUserPreference } from './apply-user-preference.usecase';
 import type { ChatInboundRecord } from './chat-inbound-record';
 import { ingestDeliveryStatus } from './ingest-delivery-status.usecase';
 import { type InboxIngestDependencies, ingestInboundMessage } from './ingest-inbound-message.usecase';
@@ -32,6 +33,15 @@ export class InboxIngest {
         logger[result.outcome === 'updated' ? 'info' : 'warn'](
           { business_account_id: record.business_account_id, provider_template_id: record.update.message_template_id, event: record.update.event, ...result },
           'template status update ingested',
+        );
+        return;
+      }
+      case 'user_preference': {
+        const { recordConsent, userPreferences } = this.dependencies;
+        const result = await applyUserPreference({ ...userPreferences, recordConsent }, record);
+        logger[result.outcome === 'recorded' ? 'info' : 'warn'](
+          { phone_number_id: record.phone_number_id, category: record.preference.category, value: record.preference.value, ...result },
+          'user preference ingested',
         );
         return;
       }

@@ -1,8 +1,10 @@
 export { InboxIngest } from './inbox-ingest';
 export { ChatInboundRecordSchema, parseChatInboundRecord } from './chat-inbound-record';
-export type { ChatInboundRecord, InboundMessageRecord, InboundStatusRecord, TemplateStatusRecord } from './chat-inbound-record';
+export type { ChatInboundRecord, InboundMessageRecord, InboundStatusRecord, TemplateStatusRecord, UserPreferenceRecord } from './chat-inbound-record';
 export { applyTemplateStatus, TEMPLATE_STATUS_OF_EVENT } from './apply-template-status.usecase';
 export type { TemplateStatusOutcome, TemplateStatusPorts } from './apply-template-status.usecase';
+export { applyUserPreference, MARKETING_CONSENT_OF_PREFERENCE } from './apply-user-preference.usecase';
+export type { UserPreferenceOutcome, UserPreferencePorts } from './apply-user-preference.usecase';
 export { ingestInboundMessage, CUSTOMER_MESSAGE_RECEIVED } from './ingest-inbound-message.usecase';
 export type { InboxIngestDependencies, MessageIngestOutcome } from './ingest-inbound-message.usecase';
 export { ingestDeliveryStatus, OutboundMessageNotYetRecorded, STATUS_ATTEMPTS_BEFORE_GIVING_UP } from './ingest-delivery-status.usecase';

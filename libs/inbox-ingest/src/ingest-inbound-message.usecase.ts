@@ -5,6 +5,7 @@ import { type OutboxRecorder, customerAuthor, customerNameOf, messageTimelineIte
 import { currentRequestId, type Logger } from '@cmsg/platform';
 import { inboundAiRunCommand, shouldQueueAiRun } from './ai-run-command';
 import type { TemplateStatusPorts } from './apply-template-status.usecase';
+import type { UserPreferencePorts } from './apply-user-preference.usecase';
 import type { InboundMessageRecord } from './chat-inbound-record';
 import { type InboundMediaDependencies, type MediaTranscriptionStatus, hasMedia, processInboundMedia } from './inbound-media';
 import { type InboundContent, inboundContentOf } from './inbound-message-content';
@@ -24,14 +25,17 @@ export interface InboxIngestDependencies extends InboundMediaDependencies {
   now: () => Date;
   /** The provider's template status updates. */
   templateStatuses: TemplateStatusPorts;
+  /** Where a user preference finds its contact (the consent it states goes through recordConsent). */
+  userPreferences: Omit<UserPreferencePorts, 'recordConsent'>;
   /** Records consent a keyword states (CONTRACT 10.2); the message is recorded as usual either way. */
   recordConsent?: (scope: BusinessScope, update: KeywordConsent) => Promise<void>;
 }
 
-/** Consent the customer (a keyword) or the provider (a late 131050 failure) stated. */
+/** Consent the customer (a keyword) or the provider (a late 131050 failure, a user preference) stated. */
 export interface KeywordConsent {
   contactId: string;
-  conversationId: string;
+  /** Null when the contact has no conversation yet (a user preference may come before any message). */
+  conversationId: string | null;
   consent: { marketing?: 'opted_in' | 'opted_out'; utility?: 'opted_in' | 'opted_out' };
   source: 'keyword' | 'provider';
   author: OutboxAuthor;

@@ -32,6 +32,11 @@ describe('chatInboundKeyOf', () => {
     const update = { event: 'PAUSED', message_template_id: '594425479261596', message_template_name: 'order_update', message_template_language: 'es' };
     expect(chatInboundKeyOf({ kind: 'template_status', business_account_id: 'waba-1', update })).toBe('waba:waba-1:template:594425479261596');
   });
+
+  it('keys a user preference by its customer like their messages, so a STOP and a resume keep their order', () => {
+    const preference = { wa_id: '+52 1 55 1234 5678', category: 'marketing_messages', value: 'stop', timestamp: '1731705721' };
+    expect(chatInboundKeyOf({ kind: 'user_preference', phone_number_id: 'pn-1', preference })).toBe('pn-1:5215512345678');
+  });
 });
 
 describe('chatInboundMessagesOf', () => {

@@ -18,8 +18,8 @@ export interface ChatInboundPublisher {
 /**
  * The key orders one party's events: `<phone_number_id>:<sender>`, the sender being the phone
  * digits, else the platform user id (a status names its recipient the same way), so a customer's
- * messages and the statuses of what we sent them are handled in order; a template's status
- * updates are keyed by the template.
+ * messages, the statuses of what we sent them and their marketing preferences are handled in
+ * order; a template's status updates are keyed by the template.
  */
 export function chatInboundKeyOf(event: InboundEvent): string {
   switch (event.kind) {
@@ -30,6 +30,9 @@ export function chatInboundKeyOf(event: InboundEvent): string {
     case 'template_status':
       // One template's updates in order (APPROVED then PAUSED must not swap).
       return `waba:${event.business_account_id}:template:${event.update.message_template_id}`;
+    case 'user_preference':
+      // In order with the customer's messages: a STOP keyword and a resume keep their order.
+      return `${event.phone_number_id}:${digitsOf(event.preference.wa_id) || event.preference.wa_id}`;
     default:
       return assertUnreachable(event);
   }

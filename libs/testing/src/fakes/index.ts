@@ -22,6 +22,7 @@ export {
   inboundButtonReplyWebhook,
   statusWebhook,
   templateStatusWebhook,
+  userPreferencesWebhook,
   fakeWamid,
   webhookTimestamp,
 } from './webhook-builders';
@@ -36,6 +37,7 @@ export type {
   ButtonReplyInput,
   StatusInput,
   TemplateStatusInput,
+  UserPreferenceInput,
 } from './webhook-builders';
 export { WebhookReceiver } from './webhook-receiver';
 export type { ReceivedWebhook, WebhookAnswer } from './webhook-receiver';

@@ -5,6 +5,7 @@ import {
   inboundTextWebhook,
   signedWebhookRequest,
   statusWebhook,
+  userPreferencesWebhook,
   webhookTimestamp,
 } from './webhook-builders';
 
@@ -62,5 +63,18 @@ describe('webhook builders', () => {
 
   it('refuse a message without any sender', () => {
     expect(() => inboundTextWebhook({ ...channel, text: 'x' })).toThrow('from or from_user_id');
+  });
+});
+
+describe('userPreferencesWebhook', () => {
+  it('builds a user_preferences change the product parses into one preference on the channel', () => {
+    const payload = webhookPayloadSchema.parse(userPreferencesWebhook({ ...channel, wa_id: '16505551234', value: 'stop', timestamp: 1731705721 }));
+    expect(inboundEventsOf(payload)).toEqual([
+      {
+        kind: 'user_preference',
+        phone_number_id: channel.phone_number_id,
+        preference: { wa_id: '16505551234', detail: 'User requested to stop marketing messages', category: 'marketing_messages', value: 'stop', timestamp: '1731705721' },
+      },
+    ]);
   });
 });

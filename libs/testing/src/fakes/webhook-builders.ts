@@ -175,3 +175,35 @@ export function templateStatusWebhook(input: TemplateStatusInput) {
     entry: [{ id: waba_id, time: Math.floor(Date.now() / 1000), changes: [{ field: 'message_template_status_update', value: { reason: null, ...value } }] }],
   };
 }
+
+export interface UserPreferenceInput extends WebhookChannel {
+  /** The customer's phone digits. */
+  wa_id: string;
+  value: 'stop' | 'resume';
+  name?: string;
+  timestamp?: Date | number;
+}
+
+/** A `user_preferences` webhook (a customer stopped or resumed marketing messages), shaped as the provider's reference. */
+export function userPreferencesWebhook(input: UserPreferenceInput) {
+  const detail = input.value === 'stop' ? 'User requested to stop marketing messages' : 'User requested to resume marketing messages';
+  return {
+    object: 'whatsapp_business_account' as const,
+    entry: [
+      {
+        id: input.waba_id ?? '100000000000001',
+        changes: [
+          {
+            field: 'user_preferences',
+            value: {
+              messaging_product: 'whatsapp' as const,
+              metadata: { display_phone_number: input.display_phone_number ?? '15550000000', phone_number_id: input.phone_number_id },
+              contacts: [{ profile: { name: input.name ?? 'Test Customer' }, wa_id: input.wa_id }],
+              user_preferences: [{ wa_id: input.wa_id, detail, category: 'marketing_messages', value: input.value, timestamp: Number(webhookTimestamp(input.timestamp)) }],
+            },
+          },
+        ],
+      },
+    ],
+  };
+}
