@@ -1,6 +1,6 @@
 import { type BusinessScope, type ContactListFilter, phoneLookupKey, usernameLookupKey } from '@cmsg/dal';
 import type { ListContactsResponse } from '@cmsg/proto';
-import type { ContactPorts } from './contacts/contact-ports';
+import type { ContactReadPorts } from './contacts/contact-ports';
 import { contactView, contactViewContext } from './contacts/contact-view';
 import type { CursorFilters, ListCursorCodec } from './list-cursor';
 import { fetchKeysetPage } from './list-page';
@@ -27,7 +27,7 @@ export interface ListContactsRequest {
  * SPEC 4.6: created_at descending, uuid tie-break; /tester/contacts has its own cursors. The
  * filters are bound into the cursor: a cursor used with other filters is INVALID_CURSOR.
  */
-export async function listContacts(ports: ContactPorts, scope: BusinessScope, codec: ListCursorCodec, request: ListContactsRequest): Promise<ListContactsResponse> {
+export async function listContacts(ports: ContactReadPorts, scope: BusinessScope, codec: ListCursorCodec, request: ListContactsRequest): Promise<ListContactsResponse> {
   const filter = contactListFilterOf(request.testersOnly, request.filters ?? {});
   const page = await fetchKeysetPage<StoredContact>({
     codec,

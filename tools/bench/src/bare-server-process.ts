@@ -1,8 +1,8 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ListCursorCodec, conversationListFiltersOf, getConversationStatus, getConversationTimeline, listConversations } from '@cmsg/conversations-domain';
-import { businessScope, connectMongo, disconnectMongo } from '@cmsg/dal';
+import { type ContactReadPorts, ListCursorCodec, conversationListFiltersOf, getConversationStatus, getConversationTimeline, listConversations, searchContacts } from '@cmsg/conversations-domain';
+import { ChannelRepository, ContactAttributeDefinitionRepository, ContactRepository, ConversationRepository, businessScope, connectMongo, disconnectMongo } from '@cmsg/dal';
 import express from 'express';
 import { serveBareActionService } from './bare-action-service';
 import { serveBareGrpcForward, serveBareGrpcService } from './bare-hop';
@@ -98,6 +98,10 @@ async function serveBareReads(config: Extract<BareServerConfig, { role: 'express
     const page = getConversationTimeline(scope, codec, { conversationUuid: String(request.query['conversation_uuid']), kinds: [], order: 'asc', limit: Number(request.query['limit'] ?? 50) });
     tracked(page).then((timeline) => response.json(timeline), next);
   });
+  const contactReads = contactReadPorts();
+  app.post('/contacts/search', (request, response, next) => {
+    tracked(searchContacts(contactReads, codec, scope, { filter: request.body.filter, limit: Number(request.body.limit ?? 50) })).then((page) => response.json(page), next);
+  });
   // A failed read is counted as a non-2xx by the load generator; its stack on every request would bury the figures.
   app.use((error: Error, _request: express.Request, response: express.Response, _next: express.NextFunction) => {
     response.status(500).json({ message: error.message });
@@ -111,4 +115,16 @@ async function serveBareReads(config: Extract<BareServerConfig, { role: 'express
   await Promise.allSettled(inFlight);
   await disconnectMongo();
   process.disconnect();
+}
+
+/** The contact reads' ports over the data layer, as the conversations service builds them. */
+function contactReadPorts(): ContactReadPorts {
+  const channels = new ChannelRepository();
+  const conversations = new ConversationRepository();
+  return {
+    contacts: new ContactRepository(),
+    attributeDefinitions: new ContactAttributeDefinitionRepository(),
+    channels: { byIds: async (scope, ids) => (await channels.findByIds(scope, ids)).map((channel) => ({ id: String(channel._id), publicKey: channel.public_key })) },
+    conversations: { idsByContactIds: (scope, contactIds) => conversations.idsByContactIds(scope, contactIds) },
+  };
 }

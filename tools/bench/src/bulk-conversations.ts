@@ -10,7 +10,7 @@ export interface BulkConversationsOptions {
   count: number;
   /** Messages per conversation, oldest first, alternating customer and business (0: none). */
   messages: number;
-  /** Inbox status and tags of conversation i (default: resolved, no tags). */
+  /** Inbox status and tags of conversation i (default: resolved, no tags). Every contact's `plan` attribute is gold for every 5th, else free. */
   attributes?: (index: number) => { inbox_status?: string; tag_ids?: string[] };
 }
 
@@ -34,7 +34,28 @@ export async function insertBulkConversations(options: BulkConversationsOptions)
       const contactId = randomUUID();
       const conversationId = randomUUID();
       const phone = `5215500${String(index).padStart(6, '0')}`;
-      contacts.push({ _id: contactId, business_id: businessId, channel_id: 'bench', first_name: 'Bench', last_name: `#${index}`, phone: `+${phone}`, phone_key: phone, is_tester: false, created_at: at, updated_at: at });
+      const conversationState = { tag_ids: [] as string[], inbox_status: 'resolved', ...options.attributes?.(index) };
+      contacts.push({
+        _id: contactId,
+        business_id: businessId,
+        channel_id: 'bench',
+        first_name: 'Bench',
+        last_name: `#${index}`,
+        first_name_key: 'bench',
+        last_name_key: `#${index}`,
+        phone: `+${phone}`,
+        phone_key: phone,
+        is_tester: false,
+        attributes: [{ k: 'plan', v: index % 5 === 0 ? 'gold' : 'free' }],
+        // The copy of its conversation that contact search reads (docs/contacts.md).
+        tag_ids: conversationState.tag_ids,
+        inbox_status: conversationState.inbox_status,
+        last_inbound_at: at,
+        revision: 0,
+        outbox: [],
+        created_at: at,
+        updated_at: at,
+      });
       const thread = Array.from({ length: options.messages }, (_, position) => ({
         _id: randomUUID(),
         business_id: businessId,

@@ -37,7 +37,7 @@ const DEFAULTS = {
   'timeline-items': 300,
 };
 
-const SCENARIOS = ['status', 'list', 'timeline', 'filtered'] as const;
+const SCENARIOS = ['status', 'list', 'timeline', 'filtered', 'contact-search'] as const;
 
 /** full: the product; hop: the bare hop (bare-hop.ts), status only; bare: the bare Express handler. */
 type Path = 'full' | 'hop' | 'hop-limited' | 'bare';
@@ -133,6 +133,7 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
     const tag = randomUUID();
     const business = await createTestBusinessIn(description, (seed) => {
       seed.tags = [{ uuid: tag, name: 'bench', color: '#000' }];
+      seed.attribute_definitions = [{ key: 'plan', type: 'list', options: ['free', 'gold'] }];
     });
     const bulk = { businessId: business.businessId, messages: options['messages-per-conversation'], attributes: filteredAttributes(tag) };
     const [statusConversation] = await insertBulkConversations({ ...bulk, from: 0, count: options.conversations });
@@ -236,6 +237,21 @@ async function measureSized(
           paths: ['full', 'bare'],
         },
         pageOf(Math.min(50, Math.ceil(count / 12))),
+      ],
+      [
+        {
+          kind: 'contact-search',
+          label: `POST /contacts/search (attributes.plan = gold AND tag) limit 50 at ${count} contacts`,
+          method: 'POST',
+          path: '/contacts/search',
+          body: JSON.stringify({
+            filter: { and: [{ field: 'attributes.plan', op: 'eq', value: 'gold' }, { field: 'tag', op: 'eq', value: data.tag }] },
+            limit: 50,
+          }),
+          paths: ['full', 'bare'],
+        },
+        // Every 5th contact is gold and every 4th tagged: every 20th matches.
+        pageOf(Math.min(50, Math.ceil(count / 20))),
       ],
     ];
     return all.filter(([scenario]) => options.scenarios.includes(scenario.kind));

@@ -68,3 +68,11 @@ export interface ContactPorts {
   clock: () => Date;
   ids: ContactIds;
 }
+
+/** What reading contacts needs (search, lists, views): no writes, no events. */
+export interface ContactReadPorts {
+  contacts: Pick<ContactStore, 'searchPage' | 'listPage' | 'findById'>;
+  attributeDefinitions: Pick<AttributeDefinitionStore, 'list'>;
+  channels: Pick<ChannelDirectory, 'byIds'>;
+  conversations: Pick<ContactConversations, 'idsByContactIds'>;
+}

@@ -1,7 +1,7 @@
 import type { BusinessScope, ContactEntity, StoredAttributeDefinition } from '@cmsg/dal';
 import type { ConsentState, Contact } from '@cmsg/proto';
 import { fullName } from '../contact-names';
-import type { ContactPorts } from './contact-ports';
+import type { ContactReadPorts } from './contact-ports';
 
 /** What a contact's public shape needs beyond its document (CONTRACT 10.1). */
 export interface ContactViewContext {
@@ -53,7 +53,7 @@ function consentView(state: StoredConsentState): ConsentState {
 
 /** The view context of some contacts: their channels' keys, their conversations, the defined keys. */
 export async function contactViewContext(
-  ports: Pick<ContactPorts, 'channels' | 'conversations' | 'attributeDefinitions'>,
+  ports: Pick<ContactReadPorts, 'channels' | 'conversations' | 'attributeDefinitions'>,
   scope: BusinessScope,
   contacts: readonly ContactEntity[],
   definitions?: readonly StoredAttributeDefinition[],

@@ -1,4 +1,4 @@
-export type { ContactPorts, ContactStore, AttributeDefinitionStore, ChannelDirectory, ContactConversations, ContactChannel, ContactIds } from './contact-ports';
+export type { ContactPorts, ContactReadPorts, ContactStore, AttributeDefinitionStore, ChannelDirectory, ContactConversations, ContactChannel, ContactIds } from './contact-ports';
 export { upsertContact, normalisedPhone } from './upsert-contact.usecase';
 export type { UpsertContactCommand } from './upsert-contact.usecase';
 export { getContact } from './get-contact.usecase';

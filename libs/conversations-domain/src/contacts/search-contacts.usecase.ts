@@ -4,7 +4,7 @@ import type { ListContactsResponse } from '@cmsg/proto';
 import type { ListCursorCodec } from '../list-cursor';
 import { fetchKeysetPage } from '../list-page';
 import { attributeDefinitionsOf } from './contact-attributes.usecase';
-import type { ContactPorts } from './contact-ports';
+import type { ContactReadPorts } from './contact-ports';
 import { contactView, contactViewContext } from './contact-view';
 
 export interface SearchContactsRequest {
@@ -17,7 +17,7 @@ export interface SearchContactsRequest {
  * POST /contacts/search (CONTRACT 10.1): newest first, like GET /contacts. The filter is bound into
  * the cursor by its canonical key, so a cursor answers only the same filter (INVALID_CURSOR else).
  */
-export async function searchContacts(ports: ContactPorts, codec: ListCursorCodec, scope: BusinessScope, request: SearchContactsRequest): Promise<ListContactsResponse> {
+export async function searchContacts(ports: ContactReadPorts, codec: ListCursorCodec, scope: BusinessScope, request: SearchContactsRequest): Promise<ListContactsResponse> {
   const definitions = await ports.attributeDefinitions.list(scope);
   const filter = parseContactFilter(request.filter, attributeDefinitionsOf(definitions));
   const compiled = compileContactFilter(filter);
