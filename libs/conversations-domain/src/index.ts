@@ -69,3 +69,6 @@ export { listEvents } from './events/list-events.usecase';
 export type { ListEventsRequest } from './events/list-events.usecase';
 export { getEvent } from './events/get-event.usecase';
 export * from './contacts';
+export { startConversation } from './start-conversation/start-conversation.usecase';
+export type { StartConversationCommand, StartConversationResult, StartContactInput } from './start-conversation/start-conversation.usecase';
+export type { StartConversationPorts, StartedMessage } from './start-conversation/start-conversation-ports';
