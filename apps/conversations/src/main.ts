@@ -1,6 +1,6 @@
 import './instrument';
 import { CloudApiClient, sendDurationBoundMs } from '@cmsg/chat-platform';
-import { type ConsentRecorder, ListCursorCodec, recordConsent } from '@cmsg/conversations-domain';
+import { type ConsentRecorder, ListCursorCodec, recordConsent, startConversationBindings } from '@cmsg/conversations-domain';
 import {
   BusinessRepository,
   ChannelRepository,
@@ -33,6 +33,7 @@ import { config } from './config';
 import { contactPorts } from './contact-ports';
 import { conversationsHandlers } from './conversations.grpc';
 import { messageSendingHandlers } from './message-sending.grpc';
+import { startConversationHandlers } from './start-conversation.grpc';
 import { filesHandlers } from './files.grpc';
 import { startOutboxRelay } from './outbox-relay';
 import { startUploadSweeper } from './upload-sweeper';
@@ -79,6 +80,7 @@ runGrpcService({
     // A send still in flight this long after it started (its calls and rate-limit retries at their
     // longest, plus a margin) was cut off by a crash (see OutboundMessageStore.settle).
     const sendLeaseMs = sendDurationBoundMs(config.CHAT_API_TIMEOUT_MS) + 5_000;
+    const sendDependencies = { sender: chatApi, files, outbox, inFlightLeaseMs: sendLeaseMs, recordConsent: recordContactConsent };
 
     services.add(
       ConversationsServiceService,
@@ -96,7 +98,11 @@ runGrpcService({
     services.add(
       ConversationActionsServiceService,
       adaptUnaryService<ConversationActionsServiceServer>(
-        { ...conversationActionHandlers({ outbox }), ...messageSendingHandlers({ sender: chatApi, files, outbox, inFlightLeaseMs: sendLeaseMs, recordConsent: recordContactConsent, logger }) },
+        {
+          ...conversationActionHandlers({ outbox }),
+          ...messageSendingHandlers({ ...sendDependencies, logger }),
+          ...startConversationHandlers(startConversationBindings(contacts, outbox, sendDependencies)),
+        },
         logger,
       ),
     );

@@ -72,3 +72,4 @@ export * from './contacts';
 export { startConversation } from './start-conversation/start-conversation.usecase';
 export type { StartConversationCommand, StartConversationResult, StartContactInput } from './start-conversation/start-conversation.usecase';
 export type { StartConversationPorts, StartedMessage } from './start-conversation/start-conversation-ports';
+export { startConversationBindings } from './start-conversation/start-conversation-bindings';

@@ -1,7 +1,7 @@
 import type { BusinessScope, ContactEntity } from '@cmsg/dal';
 import { CatalogError } from '@cmsg/errors';
 import type { ContactPorts } from '../contacts/contact-ports';
-import type { StartConversationPorts } from './start-conversation-ports';
+import type { StartConversationPorts, StartedMessage } from './start-conversation-ports';
 
 /** Contacts of one channel 'main' (id ch1) held in memory, each with its conversation `conv-<contact>`. */
 export function inMemoryContactPorts(): ContactPorts & { rows: ContactEntity[] } {
@@ -54,7 +54,7 @@ export function inMemoryContactPorts(): ContactPorts & { rows: ContactEntity[] }
 export function inMemoryStartPorts(known: { aiEmployees: string[]; mailboxes: string[]; tags: string[] }) {
   const calls: string[] = [];
   const refuse = new Map<string, CatalogError>();
-  const sent = new Map<string, { uuid: string; status: string }>();
+  const sent = new Map<string, StartedMessage>();
   const step = (name: string) => {
     calls.push(name);
     const error = refuse.get(name.split(' ')[0]!);
@@ -79,7 +79,7 @@ export function inMemoryStartPorts(known: { aiEmployees: string[]; mailboxes: st
       const stored = sent.get(send.operationId);
       if (stored) return stored;
       step(`send ${send.conversationId} ${send.operationId} ${send.author.type}:${send.author.uuid} ${send.template.template.name}`);
-      const message = { uuid: `msg-${sent.size + 1}`, status: 'sent' };
+      const message = { uuid: `msg-${sent.size + 1}`, status: 'sent', created_at: '2026-11-29T00:00:00.000Z' };
       sent.set(send.operationId, message);
       return message;
     },

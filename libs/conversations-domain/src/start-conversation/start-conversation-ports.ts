@@ -7,6 +7,7 @@ import type { MessageAuthor, TemplateSendInput } from '../messaging/send-message
 export interface StartedMessage {
   uuid: string;
   status: string;
+  created_at: string;
 }
 
 /**

@@ -19,7 +19,7 @@ describe('startConversation', () => {
   it('creates the contact from a new phone, sends the template as the token and answers the three uuids', async () => {
     const result = await startConversation(start.ports, scope, command());
     const contactId = 'ch1:phone:5215512345678';
-    expect(result).toEqual({ conversation: { uuid: `conv-${contactId}` }, contact: { uuid: contactId, created: true }, message: { uuid: 'msg-1', status: 'sent' } });
+    expect(result).toEqual({ conversation: { uuid: `conv-${contactId}` }, contact: { uuid: contactId, created: true }, message: { uuid: 'msg-1', status: 'sent', created_at: '2026-11-29T00:00:00.000Z' } });
     expect(start.contacts).toHaveLength(1);
     expect(start.contacts[0]).toMatchObject({ first_name: 'Ana', phone_key: '5215512345678' });
     expect(start.calls).toEqual([`send conv-${contactId} start:tok1:key1:send api_token:tok1 order_update`]);
@@ -75,7 +75,7 @@ describe('startConversation', () => {
     await expect(startConversation(start.ports, scope, command({ mailbox: 'mb1', note: 'x' }))).rejects.toMatchObject({ code: 'UPDATE_FAILED' });
     start.refuse.clear();
     const retried = await startConversation(start.ports, scope, command({ mailbox: 'mb1', note: 'x' }));
-    expect(retried.message).toEqual({ uuid: 'msg-1', status: 'sent' });
+    expect(retried.message).toMatchObject({ uuid: 'msg-1', status: 'sent' });
     expect(start.calls.filter((call) => call.startsWith('send'))).toHaveLength(1);
     expect(start.calls.filter((call) => call.startsWith('note'))).toHaveLength(1);
   });
