@@ -26,6 +26,11 @@ export const contactRoutes: readonly BusinessRoute[] = [
       return response.created ? body : new StatusResponse(200, body);
     },
   }),
+  // Before /contacts/:uuid, which Express would otherwise match for /contacts/search and answer 405.
+  businessRoute(searchContactsEndpoint, {
+    call: ({ conversations }, { caller, body }) => conversations.searchContacts({ caller, filter: body.filter, cursor: body.cursor, limit: body.limit }),
+    toResponse: toContactListResponse,
+  }),
   businessRoute(getContactEndpoint, {
     call: ({ conversations }, { caller, params }) => conversations.getContact({ caller, uuid: params.uuid }),
     toResponse: toContact,
@@ -33,10 +38,6 @@ export const contactRoutes: readonly BusinessRoute[] = [
   businessRoute(patchContactEndpoint, {
     call: ({ conversations }, { caller, params, body }) => conversations.patchContact({ caller, uuid: params.uuid, patch: body }),
     toResponse: toContact,
-  }),
-  businessRoute(searchContactsEndpoint, {
-    call: ({ conversations }, { caller, body }) => conversations.searchContacts({ caller, filter: body.filter, cursor: body.cursor, limit: body.limit }),
-    toResponse: toContactListResponse,
   }),
   businessRoute(defineContactAttributeEndpoint, {
     call: ({ conversations }, { caller, body }) => conversations.defineContactAttribute({ caller, key: body.key, type: body.type, options: body.options ?? [] }),
