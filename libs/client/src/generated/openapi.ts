@@ -85,7 +85,11 @@ export interface paths {
          */
         get: operations["listConversations"];
         put?: never;
-        post?: never;
+        /**
+         * Start a conversation with a template: upsert the contact, send, then assign and note
+         * @description The AI employee, mailbox and tags are checked first: an unknown one answers its 404 (or 409) and nothing is written or sent. Then the contact is upserted as POST /contacts does (or the `{uuid}` one is used: 404 CONTACT_NOT_FOUND for an unknown one or another business's), the template is sent as POST /conversation/messages/template sends it (consent, template status and variables, the provider's outcomes); a refused send answers its error and applies nothing after it (the contact stays upserted). Then the AI employee (not run), the mailbox, the tags and the note are applied, each on the timeline and in the events as if asked alone. With an `Idempotency-Key` a retry answers the first answer; the send is made once per key even after a crash.
+         */
+        post: operations["startConversation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2990,6 +2994,73 @@ export interface components {
             sub_type: "url";
             value: string;
         };
+        StartConversationResponse: {
+            conversation: {
+                /**
+                 * Format: uuid
+                 * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+                 */
+                uuid: string;
+            };
+            contact: {
+                /**
+                 * Format: uuid
+                 * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+                 */
+                uuid: string;
+                created: boolean;
+            };
+            message: components["schemas"]["SentMessage"];
+        };
+        StartConversationRequest: {
+            contact: components["schemas"]["StartContact"];
+            template: components["schemas"]["TemplateReference"];
+            /**
+             * @description Values of {{1}}..{{n}}: exactly as many as the template has, each index once. Payment markers in values are sent as written in 0.2.0.
+             * @default []
+             */
+            variables: components["schemas"]["TemplateVariable"][];
+            header?: components["schemas"]["TemplateHeader"];
+            /**
+             * @description Suffixes of the template's URL buttons, by 0-based button position.
+             * @default []
+             */
+            button_parameters: components["schemas"]["TemplateButtonParameter"][];
+            /**
+             * Format: uuid
+             * @description Assigned after the send, without running it.
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            ai_employee?: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            mailbox?: string;
+            /** @description Tag uuids added to the conversation after the send. */
+            tags?: string[];
+            /** @description Internal context note, never sent to the contact; stored exactly as sent. */
+            note?: string;
+        };
+        /** @description An existing contact by uuid, or the identity to upsert as POST /contacts does. */
+        StartContact: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            uuid: string;
+        } | {
+            phone: string;
+            /** @description Channel public key; may be omitted when the business has one channel. */
+            channel?: string;
+            first_name?: string;
+            last_name?: string;
+            /**
+             * @description The caller's own id, unique in the business.
+             * @example crm-000123
+             */
+            external_id?: string;
+        };
         SubmitActionGroupResponse: {
             conversation: components["schemas"]["ConversationId"];
             /** @enum {string} */
@@ -4637,6 +4708,222 @@ export interface operations {
             };
             /** @description Codes: UNKNOWN_ERROR. */
             500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    startConversation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
+                "X-Request-Id"?: string;
+                /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The business slug (case-insensitive); must be the token's business. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "contact": {
+                 *         "phone": "+5215512345678",
+                 *         "first_name": "Ana",
+                 *         "external_id": "crm-000123"
+                 *       },
+                 *       "template": {
+                 *         "name": "order_update",
+                 *         "language": "es_MX"
+                 *       },
+                 *       "variables": [
+                 *         {
+                 *           "index": 1,
+                 *           "value": "Ana"
+                 *         },
+                 *         {
+                 *           "index": 2,
+                 *           "value": "#1042"
+                 *         }
+                 *       ],
+                 *       "mailbox": "6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b",
+                 *       "tags": [
+                 *         "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d"
+                 *       ],
+                 *       "note": "Order #1042 shipped; customer asked for updates here."
+                 *     }
+                 */
+                "application/json": components["schemas"]["StartConversationRequest"];
+            };
+        };
+        responses: {
+            /** @description The template was sent (or simulated) and everything asked was applied. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartConversationResponse"];
+                };
+            };
+            /** @description Codes: INVALID_REQUEST, TEMPLATE_HEADER_MISMATCH. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: INVALID_API_TOKEN. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: CONTACT_NOT_FOUND, AI_EMPLOYEE_NOT_FOUND, MAILBOX_NOT_FOUND, TAG_NOT_FOUND, TEMPLATE_NOT_FOUND, FILE_NOT_FOUND, CHANNEL_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_REQUEST_IN_PROGRESS, CONTACT_IDENTIFIER_CONFLICT, TEMPLATE_AMBIGUOUS, AUTH_TEMPLATE_REQUIRES_PHONE, BSUID_SEND_DISABLED, CONTACT_OPTED_OUT. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description JSON body larger than 1048576 bytes (INVALID_REQUEST). Codes: INVALID_REQUEST. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TEMPLATE_NOT_APPROVED, TEMPLATE_FAKE_REQUIRES_TESTER_CONVERSATION, TEMPLATE_VARIABLES_INVALID, TEMPLATE_BODY_TOO_LONG, PAYMENT_MARKER_UNSUPPORTED_FIELD, TEMPLATE_HEADER_TRANSCRIPTION_MISSING, CHANNEL_NOT_CONFIGURED, WINDOW_CLOSED, RECIPIENT_UNDELIVERABLE, MARKETING_LIMIT_REACHED, RECIPIENT_IN_EXPERIMENT. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: UNKNOWN_ERROR, PREPARE_FAILED. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: SEND_FAILED. */
+            502: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Api-Version": components["headers"]["X-Api-Version"];
