@@ -31,7 +31,7 @@ describe('starting a conversation', () => {
       contact: { uuid: expect.any(String), created: true },
       message: { uuid: expect.any(String), status: 'sent', created_at: expect.any(String) },
     });
-    expect((await messageRequests(business, since)).filter((call) => call.body?.to === phone.replace(/\D/g, ''))).toHaveLength(1);
+    expect((await messageRequests(business, since)).filter((call) => (call.body as { to?: string } | undefined)?.to === phone.replace(/\D/g, ''))).toHaveLength(1);
     const items = await timeline(response.body.conversation.uuid);
     expect(items.find((item) => item.uuid === response.body.message.uuid)).toMatchObject({ kind: 'message', direction: 'outbound', status: 'sent' });
     const contact = await business.api.get(`/contacts/${response.body.contact.uuid}`);
