@@ -73,3 +73,5 @@ export { startConversation } from './start-conversation/start-conversation.useca
 export type { StartConversationCommand, StartConversationResult, StartContactInput } from './start-conversation/start-conversation.usecase';
 export type { StartConversationPorts, StartedMessage } from './start-conversation/start-conversation-ports';
 export { startConversationBindings } from './start-conversation/start-conversation-bindings';
+export { contactEligibility } from './eligibility/contact-eligibility';
+export type { ContactEligibility, EligibilityFacts, EligibilityReason } from './eligibility/contact-eligibility';
