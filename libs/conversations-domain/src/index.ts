@@ -75,3 +75,5 @@ export type { StartConversationPorts, StartedMessage } from './start-conversatio
 export { startConversationBindings } from './start-conversation/start-conversation-bindings';
 export { contactEligibility } from './eligibility/contact-eligibility';
 export type { ContactEligibility, EligibilityFacts, EligibilityReason } from './eligibility/contact-eligibility';
+export { getContactEligibility } from './eligibility/get-contact-eligibility.usecase';
+export type { EligibilityPorts } from './eligibility/get-contact-eligibility.usecase';
