@@ -31,6 +31,7 @@ import { startChatInboundConsumer } from './chat-inbound.consumer';
 import { conversationActionHandlers } from './conversation-actions.grpc';
 import { config } from './config';
 import { contactPorts } from './contact-ports';
+import { eligibilityPorts } from './eligibility-ports';
 import { conversationsHandlers } from './conversations.grpc';
 import { messageSendingHandlers } from './message-sending.grpc';
 import { startConversationHandlers } from './start-conversation.grpc';
@@ -91,6 +92,7 @@ runGrpcService({
           contacts,
           templates: { templates: new TemplateRepository(), channels },
           channelLimits: channels,
+          eligibility: eligibilityPorts(),
         }),
         logger,
       ),
