@@ -77,3 +77,4 @@ export { listEventsEndpoint, getEventEndpoint, EVENT_ENDPOINTS, ListEventsQueryS
 export type { ListEventsQuery, EventListResponse } from './events.endpoints';
 export * from './start-conversation.schema';
 export { startConversationEndpoint, START_CONVERSATION_ENDPOINTS } from './start-conversation.endpoints';
+export * from './contact-eligibility.schema';

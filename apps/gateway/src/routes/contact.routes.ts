@@ -1,14 +1,16 @@
 import {
   defineContactAttributeEndpoint,
+  getContactEligibilityEndpoint,
   deleteContactAttributeEndpoint,
   getContactEndpoint,
   listContactAttributesEndpoint,
   patchContactEndpoint,
   searchContactsEndpoint,
   upsertContactEndpoint,
+  ELIGIBILITY_REASONS,
 } from '@cmsg/api-schemas';
 import { toContact, toContactAttributeDefinition, toContactListResponse } from '../mappers/contact-list.mapper';
-import { requiredField } from '../mappers/upstream-fields';
+import { publicEnumValue, requiredField } from '../mappers/upstream-fields';
 import { type BusinessRoute, StatusResponse, businessRoute } from './business-route';
 
 export const contactRoutes: readonly BusinessRoute[] = [
@@ -34,6 +36,14 @@ export const contactRoutes: readonly BusinessRoute[] = [
   businessRoute(getContactEndpoint, {
     call: ({ conversations }, { caller, params }) => conversations.getContact({ caller, uuid: params.uuid }),
     toResponse: toContact,
+  }),
+  businessRoute(getContactEligibilityEndpoint, {
+    call: ({ conversations }, { caller, params }) => conversations.getContactEligibility({ caller, uuid: params.uuid }),
+    toResponse: (response) => ({
+      window: { status: response.window?.status === 'open' ? ('open' as const) : ('closed' as const), expires_at: response.window?.expires_at ?? null },
+      can_send: requiredField(response.can_send, 'can_send'),
+      reasons: response.reasons.map((reason) => publicEnumValue(ELIGIBILITY_REASONS, reason, 'reasons')),
+    }),
   }),
   businessRoute(patchContactEndpoint, {
     call: ({ conversations }, { caller, params, body }) => conversations.patchContact({ caller, uuid: params.uuid, patch: body }),

@@ -205,6 +205,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/{slug}/contacts/{uuid}/eligibility": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What can be sent to a contact now, and why not
+         * @description From stored data only: WINDOW_CLOSED (no customer message in the last 24 h: free_form false), CONTACT_OPTED_OUT (a category opted out: that category false; authentication never), RECIPIENT_UNDELIVERABLE (the newest outbound message failed with it: everything false), MARKETING_LIMIT_REACHED (a send refused with 131049 in the last 24 h: marketing false). Authentication needs a phone (false without one, no reason code).
+         */
+        get: operations["getContactEligibility"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/{slug}/contact-attributes": {
         parameters: {
             query?: never;
@@ -2669,6 +2689,24 @@ export interface components {
         /** @description A group inside the top group: any of 1 to 20 conditions (no deeper groups). */
         ContactFilterNestedOr: {
             or: components["schemas"]["ContactFilterCondition"][];
+        };
+        ContactEligibility: {
+            window: {
+                /** @enum {string} */
+                status: "open" | "closed";
+                /**
+                 * Format: date-time
+                 * @example 2025-01-31T18:04:05.000Z
+                 */
+                expires_at: string | null;
+            };
+            can_send: {
+                free_form: boolean;
+                marketing: boolean;
+                utility: boolean;
+                authentication: boolean;
+            };
+            reasons: ("WINDOW_CLOSED" | "CONTACT_OPTED_OUT" | "RECIPIENT_UNDELIVERABLE" | "MARKETING_LIMIT_REACHED")[];
         };
         ContactAttributeDefinition: {
             key: string;
@@ -6114,6 +6152,131 @@ export interface operations {
             };
             /** @description JSON body larger than 1048576 bytes (INVALID_REQUEST). Codes: INVALID_REQUEST. */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: UNKNOWN_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getContactEligibility: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description The business slug (case-insensitive); must be the token's business. */
+                slug: string;
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The eligibility. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactEligibility"];
+                };
+            };
+            /** @description Codes: INVALID_REQUEST. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: INVALID_API_TOKEN. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: CONTACT_NOT_FOUND. */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Api-Version": components["headers"]["X-Api-Version"];
