@@ -25,7 +25,7 @@ import {
   type ObjectRef as ProtoObjectRef,
 } from '@cmsg/proto';
 
-export type ConversationActionHandlers = Omit<AsyncUnaryImplementation<ConversationActionsServiceServer>, 'sendMessage'>;
+export type ConversationActionHandlers = Omit<AsyncUnaryImplementation<ConversationActionsServiceServer>, 'sendMessage' | 'startConversation'>;
 
 export interface ConversationActionHandlerDependencies {
   outbox: OutboxRecorder;

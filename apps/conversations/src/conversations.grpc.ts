@@ -1,6 +1,8 @@
 import { businessScope } from '@cmsg/dal';
 import {
   type ContactPorts,
+  type EligibilityPorts,
+  getContactEligibility,
   addNote,
   authenticateToken,
   defineContactAttribute,
@@ -37,11 +39,12 @@ export interface ConversationsHandlerDependencies {
   contacts: ContactPorts;
   templates: TemplateDependencies;
   channelLimits: ChannelLimitsStore;
+  eligibility: EligibilityPorts;
 }
 
 /** Transport adapter: proto request -> use case -> proto response. No rules live here. */
 export function conversationsHandlers(dependencies: ConversationsHandlerDependencies): AsyncUnaryImplementation<ConversationsServiceServer> {
-  const { cursorCodec, outbox, contacts, templates, channelLimits } = dependencies;
+  const { cursorCodec, outbox, contacts, templates, channelLimits, eligibility } = dependencies;
   return {
     authenticateToken: (request) => authenticateToken(request.token_sha256),
     getConversationStatus: (request) => getConversationStatus(scopeOf(request.caller), referenceOf(request.conversation)),
@@ -73,6 +76,10 @@ export function conversationsHandlers(dependencies: ConversationsHandlerDependen
         consent: request.consent && { marketing: consentStatusOf(request.consent.marketing), utility: consentStatusOf(request.consent.utility) },
       }),
     getContact: (request) => getContact(contacts, scopeOf(request.caller), request.uuid),
+    getContactEligibility: async (request) => {
+      const { window, can_send, reasons } = await getContactEligibility(eligibility, scopeOf(request.caller), request.uuid);
+      return { window: { status: window.status, expires_at: window.expires_at ?? undefined }, can_send, reasons };
+    },
     patchContact: (request) => patchContact(contacts, scopeOf(request.caller), actorOf(request.caller), request.uuid, request.patch ?? {}),
     searchContacts: (request) =>
       searchContacts(contacts, cursorCodec, scopeOf(request.caller), { filter: request.filter, cursor: request.cursor, limit: pageSizeOf(request.limit) }),

@@ -1,6 +1,6 @@
 import './instrument';
 import { CloudApiClient, sendDurationBoundMs } from '@cmsg/chat-platform';
-import { type ConsentRecorder, ListCursorCodec, recordConsent } from '@cmsg/conversations-domain';
+import { type ConsentRecorder, ListCursorCodec, recordConsent, startConversationBindings } from '@cmsg/conversations-domain';
 import {
   BusinessRepository,
   ChannelRepository,
@@ -31,8 +31,10 @@ import { startChatInboundConsumer } from './chat-inbound.consumer';
 import { conversationActionHandlers } from './conversation-actions.grpc';
 import { config } from './config';
 import { contactPorts } from './contact-ports';
+import { eligibilityPorts } from './eligibility-ports';
 import { conversationsHandlers } from './conversations.grpc';
 import { messageSendingHandlers } from './message-sending.grpc';
+import { startConversationHandlers } from './start-conversation.grpc';
 import { filesHandlers } from './files.grpc';
 import { startOutboxRelay } from './outbox-relay';
 import { startUploadSweeper } from './upload-sweeper';
@@ -79,6 +81,7 @@ runGrpcService({
     // A send still in flight this long after it started (its calls and rate-limit retries at their
     // longest, plus a margin) was cut off by a crash (see OutboundMessageStore.settle).
     const sendLeaseMs = sendDurationBoundMs(config.CHAT_API_TIMEOUT_MS) + 5_000;
+    const sendDependencies = { sender: chatApi, files, outbox, inFlightLeaseMs: sendLeaseMs, recordConsent: recordContactConsent };
 
     services.add(
       ConversationsServiceService,
@@ -89,6 +92,7 @@ runGrpcService({
           contacts,
           templates: { templates: new TemplateRepository(), channels },
           channelLimits: channels,
+          eligibility: eligibilityPorts(),
         }),
         logger,
       ),
@@ -96,7 +100,11 @@ runGrpcService({
     services.add(
       ConversationActionsServiceService,
       adaptUnaryService<ConversationActionsServiceServer>(
-        { ...conversationActionHandlers({ outbox }), ...messageSendingHandlers({ sender: chatApi, files, outbox, inFlightLeaseMs: sendLeaseMs, recordConsent: recordContactConsent, logger }) },
+        {
+          ...conversationActionHandlers({ outbox }),
+          ...messageSendingHandlers({ ...sendDependencies, logger }),
+          ...startConversationHandlers(startConversationBindings(contacts, outbox, sendDependencies)),
+        },
         logger,
       ),
     );

@@ -170,7 +170,7 @@ describe('gateway pipeline', () => {
       const response = await gateway.request(STATUS_PATH, { method: 'DELETE' });
       await expectError(response, 405, 'METHOD_NOT_ALLOWED');
       expect(response.headers.get('allow')).toBe('POST');
-      const listResponse = await gateway.request('/v1/acme/conversations', { method: 'POST', json: {} });
+      const listResponse = await gateway.request('/v1/acme/templates', { method: 'POST', json: {} });
       await expectError(listResponse, 405, 'METHOD_NOT_ALLOWED');
       expect(listResponse.headers.get('allow')).toBe('GET, HEAD');
     });

@@ -29,9 +29,9 @@ describe('requiredScopeOf (CONTRACT 9.3)', () => {
     expect(requiredScopeOf({ method, path })).toBe(scope);
   });
 
-  it('gives every public endpoint a scope: reads for GETs and the status snapshot, writes for the rest', () => {
+  it('gives every public endpoint a scope: reads for GETs, the status snapshot and the contact search, writes for the rest', () => {
     for (const endpoint of PUBLIC_ENDPOINTS) {
-      const read = endpoint.method === 'get' || endpoint.operationId === 'getConversationStatus';
+      const read = endpoint.method === 'get' || endpoint.operationId === 'getConversationStatus' || endpoint.operationId === 'searchContacts';
       const webhooks = endpoint.path.startsWith('/webhook-endpoints');
       expect({ operation: endpoint.operationId, scope: requiredScopeOf(endpoint) }).toEqual({
         operation: endpoint.operationId,

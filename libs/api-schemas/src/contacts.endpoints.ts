@@ -1,3 +1,4 @@
+import { getContactEligibilityEndpoint } from './contact-eligibility.schema';
 import { ContactAttributeDefinitionSchema, ContactAttributeListResponseSchema, ContactAttributeParamsSchema, DefineContactAttributeRequestSchema } from './contact-attribute.schema';
 import { ContactFilterSchema } from './contact-filter.schema';
 import { ContactListResponseSchema, ContactSchema } from './contact-list.schema';
@@ -133,6 +134,7 @@ export const CONTACT_ENDPOINTS: readonly PublicEndpoint[] = [
   getContactEndpoint,
   patchContactEndpoint,
   searchContactsEndpoint,
+  getContactEligibilityEndpoint,
   defineContactAttributeEndpoint,
   listContactAttributesEndpoint,
   deleteContactAttributeEndpoint,

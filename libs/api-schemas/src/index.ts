@@ -75,3 +75,6 @@ export {
 } from './webhook-endpoints.endpoints';
 export { listEventsEndpoint, getEventEndpoint, EVENT_ENDPOINTS, ListEventsQuerySchema, EventListResponseSchema, EventParamsSchema } from './events.endpoints';
 export type { ListEventsQuery, EventListResponse } from './events.endpoints';
+export * from './start-conversation.schema';
+export { startConversationEndpoint, START_CONVERSATION_ENDPOINTS } from './start-conversation.endpoints';
+export * from './contact-eligibility.schema';

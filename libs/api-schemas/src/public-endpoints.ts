@@ -12,6 +12,7 @@ import { EVENT_ENDPOINTS } from './events.endpoints';
 import { FILE_ENDPOINTS } from './files.endpoints';
 import { MESSAGE_ENDPOINTS } from './messages.endpoints';
 import { SCHEDULED_MESSAGE_ENDPOINTS } from './scheduled-messages.endpoints';
+import { START_CONVERSATION_ENDPOINTS } from './start-conversation.endpoints';
 import { TEMPLATE_ENDPOINTS } from './templates.endpoints';
 import { TESTER_ENDPOINTS } from './tester.endpoints';
 import { WEBHOOK_ENDPOINT_ENDPOINTS } from './webhook-endpoints.endpoints';
@@ -33,6 +34,7 @@ export const PUBLIC_ENDPOINTS: readonly PublicEndpoint[] = [
   ...TEMPLATE_ENDPOINTS,
   ...CONVERSATION_ACTION_ENDPOINTS,
   ...MESSAGE_ENDPOINTS,
+  ...START_CONVERSATION_ENDPOINTS,
   ...ACTION_GROUP_ENDPOINTS,
   ...SCHEDULED_MESSAGE_ENDPOINTS,
   ...TESTER_ENDPOINTS,

@@ -32,7 +32,7 @@ export function businessRouteHandler(route: BusinessRoute, routePath: string, de
     const input = parseEndpointInput(endpoint, req);
     const idempotencyKey = endpoint.method === 'post' ? parseIdempotencyKey(req) : undefined;
     const caller = callerOf(res);
-    const execute = async (): Promise<StoredResponse> => ({ ...(await route.handle({ ...input, caller }, dependencies.upstreams)), headers: {} });
+    const execute = async (): Promise<StoredResponse> => ({ ...(await route.handle({ ...input, caller, idempotencyKey }, dependencies.upstreams)), headers: {} });
     if (idempotencyKey === undefined) {
       send(res, { response: await execute(), replayed: false });
       return;

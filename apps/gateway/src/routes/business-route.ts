@@ -3,7 +3,11 @@ import type { Caller } from '@cmsg/proto';
 import type { Upstreams } from '../gateway-dependencies';
 
 /** What a route's upstream call receives: the validated request parts and the caller to scope by. */
-export type BusinessRouteRequest<Endpoint extends PublicEndpoint> = EndpointInput<Endpoint> & { caller: Caller };
+export type BusinessRouteRequest<Endpoint extends PublicEndpoint> = EndpointInput<Endpoint> & {
+  caller: Caller;
+  /** The request's Idempotency-Key, for a route whose upstream write must be once per key even after a crash. */
+  idempotencyKey?: string;
+};
 
 /**
  * A success answered with another status than the endpoint's successStatus, e.g. 207 when some

@@ -1,14 +1,16 @@
 import {
   defineContactAttributeEndpoint,
+  getContactEligibilityEndpoint,
   deleteContactAttributeEndpoint,
   getContactEndpoint,
   listContactAttributesEndpoint,
   patchContactEndpoint,
   searchContactsEndpoint,
   upsertContactEndpoint,
+  ELIGIBILITY_REASONS,
 } from '@cmsg/api-schemas';
 import { toContact, toContactAttributeDefinition, toContactListResponse } from '../mappers/contact-list.mapper';
-import { requiredField } from '../mappers/upstream-fields';
+import { publicEnumValue, requiredField } from '../mappers/upstream-fields';
 import { type BusinessRoute, StatusResponse, businessRoute } from './business-route';
 
 export const contactRoutes: readonly BusinessRoute[] = [
@@ -26,7 +28,7 @@ export const contactRoutes: readonly BusinessRoute[] = [
       return response.created ? body : new StatusResponse(200, body);
     },
   }),
-  // Before /contacts/:uuid: a literal path must be mounted before the parameter that would take it.
+  // Before /contacts/:uuid, which Express would otherwise match for /contacts/search and answer 405.
   businessRoute(searchContactsEndpoint, {
     call: ({ conversations }, { caller, body }) => conversations.searchContacts({ caller, filter: body.filter, cursor: body.cursor, limit: body.limit }),
     toResponse: toContactListResponse,
@@ -34,6 +36,14 @@ export const contactRoutes: readonly BusinessRoute[] = [
   businessRoute(getContactEndpoint, {
     call: ({ conversations }, { caller, params }) => conversations.getContact({ caller, uuid: params.uuid }),
     toResponse: toContact,
+  }),
+  businessRoute(getContactEligibilityEndpoint, {
+    call: ({ conversations }, { caller, params }) => conversations.getContactEligibility({ caller, uuid: params.uuid }),
+    toResponse: (response) => ({
+      window: { status: response.window?.status === 'open' ? ('open' as const) : ('closed' as const), expires_at: response.window?.expires_at ?? null },
+      can_send: requiredField(response.can_send, 'can_send'),
+      reasons: response.reasons.map((reason) => publicEnumValue(ELIGIBILITY_REASONS, reason, 'reasons')),
+    }),
   }),
   businessRoute(patchContactEndpoint, {
     call: ({ conversations }, { caller, params, body }) => conversations.patchContact({ caller, uuid: params.uuid, patch: body }),

@@ -134,6 +134,9 @@ export class FakeConversationsService {
       patchContact: async () => {
         throw new CatalogError('CONTACT_NOT_FOUND');
       },
+      getContactEligibility: async () => {
+        throw new CatalogError('CONTACT_NOT_FOUND');
+      },
       searchContacts: async () => ({ items: [], next_cursor: '', has_more: false }),
       defineContactAttribute: async () => {
         throw new CatalogError('ATTRIBUTE_ALREADY_DEFINED');

@@ -85,7 +85,11 @@ export interface paths {
          */
         get: operations["listConversations"];
         put?: never;
-        post?: never;
+        /**
+         * Start a conversation with a template: upsert the contact, send, then assign and note
+         * @description The AI employee, mailbox and tags are checked first: an unknown one answers its 404 (or 409) and nothing is written or sent. Then the contact is upserted as POST /contacts does (or the `{uuid}` one is used: 404 CONTACT_NOT_FOUND for an unknown one or another business's), the template is sent as POST /conversation/messages/template sends it (consent, template status and variables, the provider's outcomes); a refused send answers its error and applies nothing after it (the contact stays upserted). Then the AI employee (not run), the mailbox, the tags and the note are applied, each on the timeline and in the events as if asked alone. With an `Idempotency-Key` a retry answers the first answer; the send is made once per key even after a crash.
+         */
+        post: operations["startConversation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -195,6 +199,26 @@ export interface paths {
          * @description A read (`conversations:read`): the filter travels in the body. `{and: [...]}` or `{or: [...]}` of conditions `{field, op, value}` or nested groups, at most 2 levels and 20 conditions; a wrong field, op or value type is 400 INVALID_REQUEST naming its path. Names and email compare case- and accent-insensitively. Which conditions an index serves on MongoDB: docs/contacts.md.
          */
         post: operations["searchContacts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{slug}/contacts/{uuid}/eligibility": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What can be sent to a contact now, and why not
+         * @description From stored data only: WINDOW_CLOSED (no customer message in the last 24 h: free_form false), CONTACT_OPTED_OUT (a category opted out: that category false; authentication never), RECIPIENT_UNDELIVERABLE (the newest outbound message failed with it: everything false), MARKETING_LIMIT_REACHED (a send refused with 131049 in the last 24 h: marketing false). Authentication needs a phone (false without one, no reason code).
+         */
+        get: operations["getContactEligibility"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2666,6 +2690,24 @@ export interface components {
         ContactFilterNestedOr: {
             or: components["schemas"]["ContactFilterCondition"][];
         };
+        ContactEligibility: {
+            window: {
+                /** @enum {string} */
+                status: "open" | "closed";
+                /**
+                 * Format: date-time
+                 * @example 2025-01-31T18:04:05.000Z
+                 */
+                expires_at: string | null;
+            };
+            can_send: {
+                free_form: boolean;
+                marketing: boolean;
+                utility: boolean;
+                authentication: boolean;
+            };
+            reasons: ("WINDOW_CLOSED" | "CONTACT_OPTED_OUT" | "RECIPIENT_UNDELIVERABLE" | "MARKETING_LIMIT_REACHED")[];
+        };
         ContactAttributeDefinition: {
             key: string;
             /** @enum {string} */
@@ -2989,6 +3031,73 @@ export interface components {
             /** @enum {string} */
             sub_type: "url";
             value: string;
+        };
+        StartConversationResponse: {
+            conversation: {
+                /**
+                 * Format: uuid
+                 * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+                 */
+                uuid: string;
+            };
+            contact: {
+                /**
+                 * Format: uuid
+                 * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+                 */
+                uuid: string;
+                created: boolean;
+            };
+            message: components["schemas"]["SentMessage"];
+        };
+        StartConversationRequest: {
+            contact: components["schemas"]["StartContact"];
+            template: components["schemas"]["TemplateReference"];
+            /**
+             * @description Values of {{1}}..{{n}}: exactly as many as the template has, each index once. Payment markers in values are sent as written in 0.2.0.
+             * @default []
+             */
+            variables: components["schemas"]["TemplateVariable"][];
+            header?: components["schemas"]["TemplateHeader"];
+            /**
+             * @description Suffixes of the template's URL buttons, by 0-based button position.
+             * @default []
+             */
+            button_parameters: components["schemas"]["TemplateButtonParameter"][];
+            /**
+             * Format: uuid
+             * @description Assigned after the send, without running it.
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            ai_employee?: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            mailbox?: string;
+            /** @description Tag uuids added to the conversation after the send. */
+            tags?: string[];
+            /** @description Internal context note, never sent to the contact; stored exactly as sent. */
+            note?: string;
+        };
+        /** @description An existing contact by uuid, or the identity to upsert as POST /contacts does. */
+        StartContact: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            uuid: string;
+        } | {
+            phone: string;
+            /** @description Channel public key; may be omitted when the business has one channel. */
+            channel?: string;
+            first_name?: string;
+            last_name?: string;
+            /**
+             * @description The caller's own id, unique in the business.
+             * @example crm-000123
+             */
+            external_id?: string;
         };
         SubmitActionGroupResponse: {
             conversation: components["schemas"]["ConversationId"];
@@ -4665,6 +4774,222 @@ export interface operations {
             };
         };
     };
+    startConversation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
+                "X-Request-Id"?: string;
+                /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The business slug (case-insensitive); must be the token's business. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "contact": {
+                 *         "phone": "+5215512345678",
+                 *         "first_name": "Ana",
+                 *         "external_id": "crm-000123"
+                 *       },
+                 *       "template": {
+                 *         "name": "order_update",
+                 *         "language": "es_MX"
+                 *       },
+                 *       "variables": [
+                 *         {
+                 *           "index": 1,
+                 *           "value": "Ana"
+                 *         },
+                 *         {
+                 *           "index": 2,
+                 *           "value": "#1042"
+                 *         }
+                 *       ],
+                 *       "mailbox": "6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b",
+                 *       "tags": [
+                 *         "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d"
+                 *       ],
+                 *       "note": "Order #1042 shipped; customer asked for updates here."
+                 *     }
+                 */
+                "application/json": components["schemas"]["StartConversationRequest"];
+            };
+        };
+        responses: {
+            /** @description The template was sent (or simulated) and everything asked was applied. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartConversationResponse"];
+                };
+            };
+            /** @description Codes: INVALID_REQUEST, TEMPLATE_HEADER_MISMATCH. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: INVALID_API_TOKEN. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: CONTACT_NOT_FOUND, AI_EMPLOYEE_NOT_FOUND, MAILBOX_NOT_FOUND, TAG_NOT_FOUND, TEMPLATE_NOT_FOUND, FILE_NOT_FOUND, CHANNEL_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_REQUEST_IN_PROGRESS, CONTACT_IDENTIFIER_CONFLICT, TEMPLATE_AMBIGUOUS, AUTH_TEMPLATE_REQUIRES_PHONE, BSUID_SEND_DISABLED, CONTACT_OPTED_OUT. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description JSON body larger than 1048576 bytes (INVALID_REQUEST). Codes: INVALID_REQUEST. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TEMPLATE_NOT_APPROVED, TEMPLATE_FAKE_REQUIRES_TESTER_CONVERSATION, TEMPLATE_VARIABLES_INVALID, TEMPLATE_BODY_TOO_LONG, PAYMENT_MARKER_UNSUPPORTED_FIELD, TEMPLATE_HEADER_TRANSCRIPTION_MISSING, CHANNEL_NOT_CONFIGURED, WINDOW_CLOSED, RECIPIENT_UNDELIVERABLE, MARKETING_LIMIT_REACHED, RECIPIENT_IN_EXPERIMENT. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: UNKNOWN_ERROR, PREPARE_FAILED. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: SEND_FAILED. */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getConversationTimeline: {
         parameters: {
             query: {
@@ -5827,6 +6152,131 @@ export interface operations {
             };
             /** @description JSON body larger than 1048576 bytes (INVALID_REQUEST). Codes: INVALID_REQUEST. */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: UNKNOWN_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getContactEligibility: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description The business slug (case-insensitive); must be the token's business. */
+                slug: string;
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The eligibility. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactEligibility"];
+                };
+            };
+            /** @description Codes: INVALID_REQUEST. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: INVALID_API_TOKEN. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: CONTACT_NOT_FOUND. */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-Api-Version": components["headers"]["X-Api-Version"];

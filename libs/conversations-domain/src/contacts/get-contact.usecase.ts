@@ -10,7 +10,7 @@ export async function getContact(ports: ContactPorts, scope: BusinessScope, uuid
   return contactView(contact, await contactViewContext(ports, scope, [contact]));
 }
 
-export async function existingContact(ports: Pick<ContactPorts, 'contacts'>, scope: BusinessScope, uuid: string): Promise<ContactEntity> {
+export async function existingContact(ports: { contacts: Pick<ContactPorts['contacts'], 'findById'> }, scope: BusinessScope, uuid: string): Promise<ContactEntity> {
   const contact = await ports.contacts.findById(scope, uuid);
   if (!contact || (contact as { erased_at?: Date | null }).erased_at) throw new CatalogError('CONTACT_NOT_FOUND', `No contact ${uuid} in this business.`);
   return contact;

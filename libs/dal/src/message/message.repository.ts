@@ -160,6 +160,18 @@ export class MessageRepository extends TenantRepository<MessageEntity> {
       .exec();
   }
 
+  /**
+   * The newest outbound message of the conversation that failed with `code` at or after `since`
+   * (eligibility's MARKETING_LIMIT_REACHED within 24 h). Served by the conversation/direction/
+   * created_at index: the range bounds the scan to one day of one conversation's sends.
+   */
+  findNewestOutboundFailedSince(scope: BusinessScope, conversationId: string, code: string, since: Date): Promise<MessageEntity | null> {
+    return MessageModel.findOne(scopedFilter(scope, { conversation_id: conversationId, is_from_customer: false, created_at: { $gte: since }, 'error.code': code }))
+      .sort({ created_at: -1, _id: -1 })
+      .lean<MessageEntity>()
+      .exec();
+  }
+
   /** Every message of these conversations (the seed derives what a conversation shows of them). */
   findOfConversations(scope: BusinessScope, conversationIds: readonly string[]): Promise<MessageEntity[]> {
     if (conversationIds.length === 0) return Promise.resolve([]);

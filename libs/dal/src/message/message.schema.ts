@@ -72,7 +72,8 @@ messageSchema.index({ business_id: 1, _id: 1 }, { unique: true });
 // A conversation's timeline in either direction (keyset on created_at and _id): the AI's context
 // and GET /conversation/timeline; the seed reads a conversation's messages.
 messageSchema.index({ business_id: 1, conversation_id: 1, created_at: -1, _id: -1 });
-// What was sent to a tester conversation, newest first.
+// What was sent to a tester conversation, newest first; a contact's eligibility (its newest outbound
+// message, and its 131049 refusals of the last 24 h).
 messageSchema.index({ business_id: 1, conversation_id: 1, is_from_customer: 1, created_at: -1, _id: -1 });
 // Delivery status webhooks find the outbound message by the provider's id (then update it by id
 // while its status is one the new status may follow).

@@ -300,6 +300,54 @@ export interface ChargeAiWalletResponse {
   wallet_tokens: number;
 }
 
+export interface StartContact {
+  /** An existing contact of the business (CONTACT_NOT_FOUND otherwise). */
+  uuid?:
+    | string
+    | undefined;
+  /** Upserted as UpsertContact does. */
+  identity?: StartContactIdentity | undefined;
+}
+
+export interface StartContactIdentity {
+  phone: string;
+  channel?: string | undefined;
+  first_name?: string | undefined;
+  last_name?: string | undefined;
+  external_id?: string | undefined;
+}
+
+export interface StartConversationRequest {
+  caller: Caller | undefined;
+  contact: StartContact | undefined;
+  template:
+    | TemplateContent
+    | undefined;
+  /** Uuids; each is resolved before anything is written or sent. */
+  ai_employee?: string | undefined;
+  mailbox?: string | undefined;
+  tags: string[];
+  note?:
+    | string
+    | undefined;
+  /**
+   * One per request (the gateway derives it from the token and the Idempotency-Key): the send and
+   * the note are made once per operation id.
+   */
+  operation_id: string;
+}
+
+export interface StartedContact {
+  uuid: string;
+  created: boolean;
+}
+
+export interface StartConversationResponse {
+  conversation: ConversationId | undefined;
+  contact: StartedContact | undefined;
+  message: SentMessage | undefined;
+}
+
 function createBaseObjectRef(): ObjectRef {
   return { uuid: undefined, name: undefined };
 }
@@ -3307,6 +3355,484 @@ export const ChargeAiWalletResponse: MessageFns<ChargeAiWalletResponse> = {
   },
 };
 
+function createBaseStartContact(): StartContact {
+  return { uuid: undefined, identity: undefined };
+}
+
+export const StartContact: MessageFns<StartContact> = {
+  encode(message: StartContact, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.uuid !== undefined) {
+      writer.uint32(10).string(message.uuid);
+    }
+    if (message.identity !== undefined) {
+      StartContactIdentity.encode(message.identity, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartContact {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartContact();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uuid = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.identity = StartContactIdentity.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<StartContact>): StartContact {
+    return StartContact.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StartContact>): StartContact {
+    const message = createBaseStartContact();
+    message.uuid = object.uuid ?? undefined;
+    message.identity = (object.identity !== undefined && object.identity !== null)
+      ? StartContactIdentity.fromPartial(object.identity)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseStartContactIdentity(): StartContactIdentity {
+  return { phone: "", channel: undefined, first_name: undefined, last_name: undefined, external_id: undefined };
+}
+
+export const StartContactIdentity: MessageFns<StartContactIdentity> = {
+  encode(message: StartContactIdentity, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.phone !== "") {
+      writer.uint32(10).string(message.phone);
+    }
+    if (message.channel !== undefined) {
+      writer.uint32(18).string(message.channel);
+    }
+    if (message.first_name !== undefined) {
+      writer.uint32(26).string(message.first_name);
+    }
+    if (message.last_name !== undefined) {
+      writer.uint32(34).string(message.last_name);
+    }
+    if (message.external_id !== undefined) {
+      writer.uint32(42).string(message.external_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartContactIdentity {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartContactIdentity();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.phone = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.channel = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.first_name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.last_name = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.external_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<StartContactIdentity>): StartContactIdentity {
+    return StartContactIdentity.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StartContactIdentity>): StartContactIdentity {
+    const message = createBaseStartContactIdentity();
+    message.phone = object.phone ?? "";
+    message.channel = object.channel ?? undefined;
+    message.first_name = object.first_name ?? undefined;
+    message.last_name = object.last_name ?? undefined;
+    message.external_id = object.external_id ?? undefined;
+    return message;
+  },
+};
+
+function createBaseStartConversationRequest(): StartConversationRequest {
+  return {
+    caller: undefined,
+    contact: undefined,
+    template: undefined,
+    ai_employee: undefined,
+    mailbox: undefined,
+    tags: [],
+    note: undefined,
+    operation_id: "",
+  };
+}
+
+export const StartConversationRequest: MessageFns<StartConversationRequest> = {
+  encode(message: StartConversationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.contact !== undefined) {
+      StartContact.encode(message.contact, writer.uint32(18).fork()).join();
+    }
+    if (message.template !== undefined) {
+      TemplateContent.encode(message.template, writer.uint32(26).fork()).join();
+    }
+    if (message.ai_employee !== undefined) {
+      writer.uint32(34).string(message.ai_employee);
+    }
+    if (message.mailbox !== undefined) {
+      writer.uint32(42).string(message.mailbox);
+    }
+    for (const v of message.tags) {
+      writer.uint32(50).string(v!);
+    }
+    if (message.note !== undefined) {
+      writer.uint32(58).string(message.note);
+    }
+    if (message.operation_id !== "") {
+      writer.uint32(66).string(message.operation_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartConversationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartConversationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.contact = StartContact.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.template = TemplateContent.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ai_employee = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.mailbox = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.note = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.operation_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<StartConversationRequest>): StartConversationRequest {
+    return StartConversationRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StartConversationRequest>): StartConversationRequest {
+    const message = createBaseStartConversationRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.contact = (object.contact !== undefined && object.contact !== null)
+      ? StartContact.fromPartial(object.contact)
+      : undefined;
+    message.template = (object.template !== undefined && object.template !== null)
+      ? TemplateContent.fromPartial(object.template)
+      : undefined;
+    message.ai_employee = object.ai_employee ?? undefined;
+    message.mailbox = object.mailbox ?? undefined;
+    message.tags = object.tags?.map((e) => e) || [];
+    message.note = object.note ?? undefined;
+    message.operation_id = object.operation_id ?? "";
+    return message;
+  },
+};
+
+function createBaseStartedContact(): StartedContact {
+  return { uuid: "", created: false };
+}
+
+export const StartedContact: MessageFns<StartedContact> = {
+  encode(message: StartedContact, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.uuid !== "") {
+      writer.uint32(10).string(message.uuid);
+    }
+    if (message.created !== false) {
+      writer.uint32(16).bool(message.created);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartedContact {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartedContact();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uuid = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.created = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<StartedContact>): StartedContact {
+    return StartedContact.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StartedContact>): StartedContact {
+    const message = createBaseStartedContact();
+    message.uuid = object.uuid ?? "";
+    message.created = object.created ?? false;
+    return message;
+  },
+};
+
+function createBaseStartConversationResponse(): StartConversationResponse {
+  return { conversation: undefined, contact: undefined, message: undefined };
+}
+
+export const StartConversationResponse: MessageFns<StartConversationResponse> = {
+  encode(message: StartConversationResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.conversation !== undefined) {
+      ConversationId.encode(message.conversation, writer.uint32(10).fork()).join();
+    }
+    if (message.contact !== undefined) {
+      StartedContact.encode(message.contact, writer.uint32(18).fork()).join();
+    }
+    if (message.message !== undefined) {
+      SentMessage.encode(message.message, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartConversationResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartConversationResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.conversation = ConversationId.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.contact = StartedContact.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.message = SentMessage.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<StartConversationResponse>): StartConversationResponse {
+    return StartConversationResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StartConversationResponse>): StartConversationResponse {
+    const message = createBaseStartConversationResponse();
+    message.conversation = (object.conversation !== undefined && object.conversation !== null)
+      ? ConversationId.fromPartial(object.conversation)
+      : undefined;
+    message.contact = (object.contact !== undefined && object.contact !== null)
+      ? StartedContact.fromPartial(object.contact)
+      : undefined;
+    message.message = (object.message !== undefined && object.message !== null)
+      ? SentMessage.fromPartial(object.message)
+      : undefined;
+    return message;
+  },
+};
+
 export type ConversationActionsServiceService = typeof ConversationActionsServiceService;
 export const ConversationActionsServiceService = {
   assignTags: {
@@ -3433,6 +3959,23 @@ export const ConversationActionsServiceService = {
       Buffer.from(ChargeAiWalletResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ChargeAiWalletResponse => ChargeAiWalletResponse.decode(value),
   },
+  /**
+   * CONTRACT 10.3 POST /conversations: upserts the contact, sends a template, then applies the AI
+   * employee, mailbox, tags and note. Here rather than on ConversationsService because it takes the
+   * TemplateContent of SendMessage, and conversations.proto cannot import this file.
+   * The same operation_id never sends twice.
+   */
+  startConversation: {
+    path: "/cmsg.conversations.v1.ConversationActionsService/StartConversation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StartConversationRequest): Buffer =>
+      Buffer.from(StartConversationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StartConversationRequest => StartConversationRequest.decode(value),
+    responseSerialize: (value: StartConversationResponse): Buffer =>
+      Buffer.from(StartConversationResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StartConversationResponse => StartConversationResponse.decode(value),
+  },
 } as const;
 
 export interface ConversationActionsServiceServer extends UntypedServiceImplementation {
@@ -3455,6 +3998,13 @@ export interface ConversationActionsServiceServer extends UntypedServiceImplemen
   getRecentTimeline: handleUnaryCall<RecentTimelineRequest, RecentTimeline>;
   resolveAiEmployee: handleUnaryCall<ResolveAiEmployeeRequest, AiEmployee>;
   chargeAiWallet: handleUnaryCall<ChargeAiWalletRequest, ChargeAiWalletResponse>;
+  /**
+   * CONTRACT 10.3 POST /conversations: upserts the contact, sends a template, then applies the AI
+   * employee, mailbox, tags and note. Here rather than on ConversationsService because it takes the
+   * TemplateContent of SendMessage, and conversations.proto cannot import this file.
+   * The same operation_id never sends twice.
+   */
+  startConversation: handleUnaryCall<StartConversationRequest, StartConversationResponse>;
 }
 
 export interface ConversationActionsServiceClient extends Client {
@@ -3644,6 +4194,27 @@ export interface ConversationActionsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ChargeAiWalletResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * CONTRACT 10.3 POST /conversations: upserts the contact, sends a template, then applies the AI
+   * employee, mailbox, tags and note. Here rather than on ConversationsService because it takes the
+   * TemplateContent of SendMessage, and conversations.proto cannot import this file.
+   * The same operation_id never sends twice.
+   */
+  startConversation(
+    request: StartConversationRequest,
+    callback: (error: ServiceError | null, response: StartConversationResponse) => void,
+  ): ClientUnaryCall;
+  startConversation(
+    request: StartConversationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StartConversationResponse) => void,
+  ): ClientUnaryCall;
+  startConversation(
+    request: StartConversationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StartConversationResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -532,6 +532,28 @@ export interface GetEventRequest {
   id: string;
 }
 
+export interface EligibilityWindow {
+  /** open | closed */
+  status: string;
+  expires_at?: string | undefined;
+}
+
+export interface EligibilityCanSend {
+  free_form: boolean;
+  marketing: boolean;
+  utility: boolean;
+  authentication: boolean;
+}
+
+export interface ContactEligibility {
+  window: EligibilityWindow | undefined;
+  can_send:
+    | EligibilityCanSend
+    | undefined;
+  /** WINDOW_CLOSED, CONTACT_OPTED_OUT, RECIPIENT_UNDELIVERABLE, MARKETING_LIMIT_REACHED */
+  reasons: string[];
+}
+
 function createBaseCaller(): Caller {
   return { business_id: "", token_uuid: "" };
 }
@@ -6360,6 +6382,247 @@ export const GetEventRequest: MessageFns<GetEventRequest> = {
   },
 };
 
+function createBaseEligibilityWindow(): EligibilityWindow {
+  return { status: "", expires_at: undefined };
+}
+
+export const EligibilityWindow: MessageFns<EligibilityWindow> = {
+  encode(message: EligibilityWindow, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.status !== "") {
+      writer.uint32(10).string(message.status);
+    }
+    if (message.expires_at !== undefined) {
+      writer.uint32(18).string(message.expires_at);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EligibilityWindow {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEligibilityWindow();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.expires_at = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<EligibilityWindow>): EligibilityWindow {
+    return EligibilityWindow.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<EligibilityWindow>): EligibilityWindow {
+    const message = createBaseEligibilityWindow();
+    message.status = object.status ?? "";
+    message.expires_at = object.expires_at ?? undefined;
+    return message;
+  },
+};
+
+function createBaseEligibilityCanSend(): EligibilityCanSend {
+  return { free_form: false, marketing: false, utility: false, authentication: false };
+}
+
+export const EligibilityCanSend: MessageFns<EligibilityCanSend> = {
+  encode(message: EligibilityCanSend, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.free_form !== false) {
+      writer.uint32(8).bool(message.free_form);
+    }
+    if (message.marketing !== false) {
+      writer.uint32(16).bool(message.marketing);
+    }
+    if (message.utility !== false) {
+      writer.uint32(24).bool(message.utility);
+    }
+    if (message.authentication !== false) {
+      writer.uint32(32).bool(message.authentication);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EligibilityCanSend {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEligibilityCanSend();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.free_form = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.marketing = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.utility = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.authentication = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<EligibilityCanSend>): EligibilityCanSend {
+    return EligibilityCanSend.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<EligibilityCanSend>): EligibilityCanSend {
+    const message = createBaseEligibilityCanSend();
+    message.free_form = object.free_form ?? false;
+    message.marketing = object.marketing ?? false;
+    message.utility = object.utility ?? false;
+    message.authentication = object.authentication ?? false;
+    return message;
+  },
+};
+
+function createBaseContactEligibility(): ContactEligibility {
+  return { window: undefined, can_send: undefined, reasons: [] };
+}
+
+export const ContactEligibility: MessageFns<ContactEligibility> = {
+  encode(message: ContactEligibility, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.window !== undefined) {
+      EligibilityWindow.encode(message.window, writer.uint32(10).fork()).join();
+    }
+    if (message.can_send !== undefined) {
+      EligibilityCanSend.encode(message.can_send, writer.uint32(18).fork()).join();
+    }
+    for (const v of message.reasons) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ContactEligibility {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseContactEligibility();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.window = EligibilityWindow.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.can_send = EligibilityCanSend.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reasons.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ContactEligibility>): ContactEligibility {
+    return ContactEligibility.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ContactEligibility>): ContactEligibility {
+    const message = createBaseContactEligibility();
+    message.window = (object.window !== undefined && object.window !== null)
+      ? EligibilityWindow.fromPartial(object.window)
+      : undefined;
+    message.can_send = (object.can_send !== undefined && object.can_send !== null)
+      ? EligibilityCanSend.fromPartial(object.can_send)
+      : undefined;
+    message.reasons = object.reasons?.map((e) => e) || [];
+    return message;
+  },
+};
+
 export type ConversationsServiceService = typeof ConversationsServiceService;
 export const ConversationsServiceService = {
   /** Token hash (SHA-256 hex) to its business; INVALID_API_TOKEN when unknown or revoked. */
@@ -6436,6 +6699,16 @@ export const ConversationsServiceService = {
     requestDeserialize: (value: Buffer): PatchContactRequest => PatchContactRequest.decode(value),
     responseSerialize: (value: Contact): Buffer => Buffer.from(Contact.encode(value).finish()),
     responseDeserialize: (value: Buffer): Contact => Contact.decode(value),
+  },
+  /** What can be sent to the contact now and why not (CONTRACT 10.3); CONTACT_NOT_FOUND otherwise. */
+  getContactEligibility: {
+    path: "/cmsg.conversations.v1.ConversationsService/GetContactEligibility" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetContactRequest): Buffer => Buffer.from(GetContactRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetContactRequest => GetContactRequest.decode(value),
+    responseSerialize: (value: ContactEligibility): Buffer => Buffer.from(ContactEligibility.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ContactEligibility => ContactEligibility.decode(value),
   },
   /** One page of the contacts matching a filter of the language of CONTRACT 10.1. */
   searchContacts: {
@@ -6602,6 +6875,8 @@ export interface ConversationsServiceServer extends UntypedServiceImplementation
   getContact: handleUnaryCall<GetContactRequest, Contact>;
   /** A JSON Merge Patch (RFC 7386) of the contact's names, email, language, external_id, attributes. */
   patchContact: handleUnaryCall<PatchContactRequest, Contact>;
+  /** What can be sent to the contact now and why not (CONTRACT 10.3); CONTACT_NOT_FOUND otherwise. */
+  getContactEligibility: handleUnaryCall<GetContactRequest, ContactEligibility>;
   /** One page of the contacts matching a filter of the language of CONTRACT 10.1. */
   searchContacts: handleUnaryCall<SearchContactsRequest, ListContactsResponse>;
   defineContactAttribute: handleUnaryCall<DefineContactAttributeRequest, ContactAttribute>;
@@ -6738,6 +7013,22 @@ export interface ConversationsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Contact) => void,
+  ): ClientUnaryCall;
+  /** What can be sent to the contact now and why not (CONTRACT 10.3); CONTACT_NOT_FOUND otherwise. */
+  getContactEligibility(
+    request: GetContactRequest,
+    callback: (error: ServiceError | null, response: ContactEligibility) => void,
+  ): ClientUnaryCall;
+  getContactEligibility(
+    request: GetContactRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ContactEligibility) => void,
+  ): ClientUnaryCall;
+  getContactEligibility(
+    request: GetContactRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ContactEligibility) => void,
   ): ClientUnaryCall;
   /** One page of the contacts matching a filter of the language of CONTRACT 10.1. */
   searchContacts(
