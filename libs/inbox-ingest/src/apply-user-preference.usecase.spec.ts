@@ -1,7 +1,7 @@
 import type { BusinessScope, ChannelEntity, ContactEntity, ContactLookupKey, ConversationEntity } from '@cmsg/dal';
 import { type UserPreferencePorts, applyUserPreference } from './apply-user-preference.usecase';
 import type { UserPreferenceRecord } from './chat-inbound-record';
-import type { KeywordConsent } from './ingest-inbound-message.usecase';
+import type { KeywordConsent } from './ports';
 
 function channel(business: string, id: string, phoneNumberId: string): ChannelEntity {
   return { _id: id, business_id: business, public_key: id, name: id, phone: '', phone_number_id: phoneNumberId, access_token: '', default_scheduled_template: null, status: 'connected', business_account_id: null, max_messages_per_second: 80, messaging_limit: null };

@@ -1,14 +1,14 @@
 import { type BusinessScope, type ChannelEntity, type ContactEntity, type ContactLookupKey, type ConversationEntity, businessScope, phoneLookupKey } from '@cmsg/dal';
 import { SYSTEM_AUTHOR } from '@cmsg/events';
 import type { UserPreferenceRecord } from './chat-inbound-record';
-import type { InboxIngestDependencies } from './ingest-inbound-message.usecase';
+import type { RecordConsent } from './ports';
 
 /** What a user preference reads (ChannelRepository, ContactRepository, ConversationRepository in the app) and the consent port it writes through. */
 export interface UserPreferencePorts {
   channels: { findByPhoneNumberIdAcrossBusinesses(phoneNumberId: string): Promise<ChannelEntity | null> };
   contacts: { findOldestOnChannel(scope: BusinessScope, channelId: string, key: ContactLookupKey): Promise<ContactEntity | null> };
   conversations: { findByContactId(scope: BusinessScope, contactId: string): Promise<ConversationEntity | null> };
-  recordConsent?: InboxIngestDependencies['recordConsent'];
+  recordConsent?: RecordConsent;
 }
 
 /** The provider's preference values and the marketing consent each states (CONTRACT 10.2). */

@@ -1,7 +1,7 @@
 import { webhookTimestampToDate } from '@cmsg/chat-platform';
 import { businessScope } from '@cmsg/dal';
 import { type OutboxRecorder, SYSTEM_AUTHOR, messageAuthorOf, messageTimelineItem, outboxEntry } from '@cmsg/events';
-import type { InboxIngestDependencies } from './ingest-inbound-message.usecase';
+import type { RecordConsent } from './ports';
 import type { InboundStatusRecord } from './chat-inbound-record';
 import { deliveryFailureOf, deliveryPricingOf, isDeliveryStatus, statusesReplacedBy } from './delivery-status';
 import { repositories } from './repositories';
@@ -28,7 +28,7 @@ export async function ingestDeliveryStatus(
   record: InboundStatusRecord,
   attempt: number,
   now: Date,
-  recordConsent?: InboxIngestDependencies['recordConsent'],
+  recordConsent?: RecordConsent,
 ): Promise<StatusIngestOutcome> {
   const status = record.status.status;
   if (!isDeliveryStatus(status)) return 'unknown_status';

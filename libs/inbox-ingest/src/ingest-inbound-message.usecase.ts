@@ -13,7 +13,7 @@ import { retryMediaAwaitingTranscription } from './media-awaiting-retry';
 import { type ConsentKeywordLists, consentKeywordOf } from './consent-keywords';
 import { inboundMessageTime } from './inbound-message-time';
 import { inboxIds } from './name-based-ids';
-import type { AiRunQueue } from './ports';
+import type { AiRunQueue, KeywordConsent, RecordConsent } from './ports';
 import { repositories } from './repositories';
 import { resolveSenderConversation } from './sender-conversation';
 
@@ -28,18 +28,9 @@ export interface InboxIngestDependencies extends InboundMediaDependencies {
   /** Where a user preference finds its contact (the consent it states goes through recordConsent). */
   userPreferences: Omit<UserPreferencePorts, 'recordConsent'>;
   /** Records consent a keyword states (CONTRACT 10.2); the message is recorded as usual either way. */
-  recordConsent?: (scope: BusinessScope, update: KeywordConsent) => Promise<void>;
+  recordConsent?: RecordConsent;
 }
 
-/** Consent the customer (a keyword) or the provider (a late 131050 failure, a user preference) stated. */
-export interface KeywordConsent {
-  contactId: string;
-  /** Null when the contact has no conversation yet (a user preference may come before any message). */
-  conversationId: string | null;
-  consent: { marketing?: 'opted_in' | 'opted_out'; utility?: 'opted_in' | 'opted_out' };
-  source: 'keyword' | 'provider';
-  author: OutboxAuthor;
-}
 
 /** Published on conversation-events for every new customer message, from its message.received entry (the scheduler cancels cancel_on_customer_reply schedules on it). */
 export { CUSTOMER_MESSAGE_RECEIVED };

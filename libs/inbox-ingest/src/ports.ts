@@ -1,3 +1,4 @@
+import type { BusinessScope, OutboxAuthor } from '@cmsg/dal';
 import type { DescribeImageOptions, TranscriptionOptions } from '@cmsg/ai-provider';
 import type { DownloadOptions, MediaDownload, MediaInfo } from '@cmsg/chat-platform';
 import type { AiRunCommand } from '@cmsg/conversation-commands';
@@ -18,3 +19,16 @@ export interface MediaTranscriber {
 export interface AiRunQueue {
   submit(conversationUuid: string, command: AiRunCommand): Promise<void>;
 }
+
+/** Consent the customer (a keyword) or the provider (a late 131050 failure, a user preference) stated. */
+export interface KeywordConsent {
+  contactId: string;
+  /** Null when the contact has no conversation yet (a user preference may come before any message). */
+  conversationId: string | null;
+  consent: { marketing?: 'opted_in' | 'opted_out'; utility?: 'opted_in' | 'opted_out' };
+  source: 'keyword' | 'provider';
+  author: OutboxAuthor;
+}
+
+/** Records consent a keyword or the provider stated (the conversations service's contact writer). */
+export type RecordConsent = (scope: BusinessScope, update: KeywordConsent) => Promise<void>;
