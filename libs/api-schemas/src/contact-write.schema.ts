@@ -1,4 +1,4 @@
-import { UuidSchema } from './common.schema';
+import { UuidSchema, nullable } from './common.schema';
 import { AttributeValueSchema, ContactSchema } from './contact-list.schema';
 import { requiredText } from './text.schema';
 import { z } from './zod';
@@ -22,7 +22,7 @@ export const ConsentInputSchema = z
   .object({ marketing: ConsentInputStateSchema.optional(), utility: ConsentInputStateSchema.optional() })
   .openapi('ConsentInput', { description: 'Recorded with source `api`; each category changes only when its status differs.' });
 
-const AttributeWritesSchema = z.record(z.string(), AttributeValueSchema.nullable()).openapi('ContactAttributeWrites', {
+const AttributeWritesSchema = z.record(z.string(), nullable(AttributeValueSchema)).openapi('ContactAttributeWrites', {
   description:
     'Values by attribute key, each checked against its definition: an undefined key is 422 ATTRIBUTE_UNDEFINED, a value of the wrong type (a text over 1,024 characters, a list value outside its options, a date that is not YYYY-MM-DD) 400 INVALID_REQUEST naming the key. `null` removes the key; keys not named keep their values.',
 });

@@ -2599,7 +2599,7 @@ export interface components {
         };
         /** @description Values by attribute key, each checked against its definition: an undefined key is 422 ATTRIBUTE_UNDEFINED, a value of the wrong type (a text over 1,024 characters, a list value outside its options, a date that is not YYYY-MM-DD) 400 INVALID_REQUEST naming the key. `null` removes the key; keys not named keep their values. */
         ContactAttributeWrites: {
-            [key: string]: components["schemas"]["ContactAttributeValue"];
+            [key: string]: string | number | boolean | null;
         };
         /** @description Recorded with source `api`; each category changes only when its status differs. */
         ConsentInput: {
