@@ -46,8 +46,6 @@ export const UpsertContactResponseSchema = z.object({ contact: ContactSchema, cr
 
 export const ContactParamsSchema = z.object({ uuid: UuidSchema });
 
-const NOT_PATCHABLE = ['phone', 'chat_user_id'] as const;
-
 /** RFC 7386: a member set to null removes it, an absent one is left alone. */
 export const PatchContactRequestSchema = z
   .object({
@@ -56,16 +54,10 @@ export const PatchContactRequestSchema = z
     email: EmailSchema.nullable().optional(),
     language: LanguageSchema.nullable().optional(),
     external_id: ExternalIdSchema.nullable().optional(),
-    attributes: AttributeWritesSchema.nullable().optional(),
-    phone: z.unknown().optional().openapi({ description: 'Not patchable: sending it is 400 INVALID_REQUEST.' }),
-    chat_user_id: z.unknown().optional().openapi({ description: 'Not patchable: sending it is 400 INVALID_REQUEST.' }),
+    attributes: nullable(AttributeWritesSchema).optional(),
+    phone: z.never({ error: 'phone is not patchable; create a contact with POST /contacts' }).optional().openapi({ type: 'string', not: {}, description: 'Not patchable: sending it is 400 INVALID_REQUEST.' }),
+    chat_user_id: z.never({ error: 'chat_user_id is not patchable; create a contact with POST /contacts' }).optional().openapi({ type: 'string', not: {}, description: 'Not patchable: sending it is 400 INVALID_REQUEST.' }),
   })
-  .superRefine((patch, context) => {
-    for (const field of NOT_PATCHABLE) {
-      if (patch[field] !== undefined) context.addIssue({ code: 'custom', path: [field], message: `${field} is not patchable; create a contact with POST /contacts` });
-    }
-  })
-  .transform(({ phone: _phone, chat_user_id: _chatUserId, ...patch }) => patch)
   .openapi('PatchContactRequest', { description: 'JSON Merge Patch (RFC 7386) of the contact; send it as application/json or application/merge-patch+json.' });
 
 export type UpsertContactRequest = z.infer<typeof UpsertContactRequestSchema>;

@@ -2628,11 +2628,11 @@ export interface components {
              * @example crm-000123
              */
             external_id?: string | null;
-            attributes?: components["schemas"]["ContactAttributeWrites"] & (Record<string, never> | null);
+            attributes?: components["schemas"]["ContactAttributeWrites"] | null;
             /** @description Not patchable: sending it is 400 INVALID_REQUEST. */
-            phone?: unknown;
+            phone?: string;
             /** @description Not patchable: sending it is 400 INVALID_REQUEST. */
-            chat_user_id?: unknown;
+            chat_user_id?: string;
         };
         SearchContactsRequest: {
             filter: components["schemas"]["ContactFilter"];
@@ -2726,9 +2726,19 @@ export interface components {
              */
             key: string;
             /** @enum {string} */
-            type: "text" | "number" | "boolean" | "date" | "list";
-            /** @description The allowed values of a `list` attribute (1 to 50 distinct strings); only for `list`. */
-            options?: string[];
+            type: "list";
+            /** @description The allowed values of a list attribute: 1 to 50 distinct strings. */
+            options: string[];
+        } | {
+            /**
+             * @description Lowercase letters, digits and _, starting with a letter, at most 40 characters.
+             * @example plan
+             */
+            key: string;
+            /** @enum {string} */
+            type: "text" | "number" | "boolean" | "date";
+            /** @description Only for a list attribute: sending it with another type is 400. */
+            options?: string;
         };
         ContactAttributeList: {
             items: components["schemas"]["ContactAttributeDefinition"][];
