@@ -233,7 +233,8 @@ describe('seedDatabase on MongoDB', () => {
     const [second] = (await seedDatabase(seed, { now: later })).businesses;
     expect(second.counts.messages).toEqual({ total: 5, inserted: 0, updated: 1 });
     expect(second.counts.conversations).toEqual({ total: 3, inserted: 0, updated: 1 });
-    expect(second.counts.contacts.updated).toBe(0);
+    // The contact whose customer message moved keeps a copy of its conversation's last_inbound_at (contact search, docs/contacts.md).
+    expect(second.counts.contacts.updated).toBe(1);
     const conversation = await conversations.findById(businessScope(first.uuid), seedIds.conversation(seed.businesses[0].contacts![2].uuid));
     // created_at was decided by the first load; only the relative message moved.
     expect(conversation).toMatchObject({ created_at: NOW, last_inbound_at: new Date(later.getTime() - 30 * 60_000) });
