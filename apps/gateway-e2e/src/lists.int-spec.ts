@@ -103,6 +103,15 @@ describe('GET /{slug}/conversations, /contacts, /tester/contacts (SPEC 4.4, 4.6)
       is_tester: false,
       created_at: expect.any(String),
       updated_at: expect.any(String),
+      // CONTRACT 10.1: the fields every contact now carries.
+      channel: business.channelKey,
+      phone: expect.stringMatching(/^\+\d+$/),
+      email: null,
+      language: null,
+      external_id: null,
+      attributes: {},
+      consent: { marketing: { status: 'unknown', source: null, updated_at: null }, utility: { status: 'unknown', source: null, updated_at: null } },
+      conversation: { uuid: expect.any(String) },
     });
     const testers = await business.api.get('/tester/contacts');
     expect(testers.body.items.map((item: { is_tester: boolean }) => item.is_tester)).toEqual([true]);
