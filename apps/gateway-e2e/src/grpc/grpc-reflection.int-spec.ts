@@ -52,7 +52,9 @@ describe('gRPC server reflection (local stack: on by default)', () => {
           (error, response) => (error ? reject(error) : resolve(response)),
         ),
       );
-      expect(answer).toEqual({ items: [{ public_key: business.channelKey, name: 'Main line', phone: expect.any(String), status: expect.any(String) }] });
+      expect(answer).toEqual({
+        items: [{ public_key: business.channelKey, name: 'Main line', phone: expect.any(String), status: expect.any(String), max_messages_per_second: 80, messaging_limit: 'unlimited' }],
+      });
     } finally {
       client.close();
     }

@@ -73,8 +73,9 @@ messageSchema.index({ business_id: 1, _id: 1 }, { unique: true });
 // and GET /conversation/timeline; the seed reads a conversation's messages.
 messageSchema.index({ business_id: 1, conversation_id: 1, created_at: -1, _id: -1 });
 // What was sent to a tester conversation, newest first; a contact's eligibility (its newest outbound
-// message, and its 131049 refusals of the last 24 h).
-messageSchema.index({ business_id: 1, conversation_id: 1, is_from_customer: 1, created_at: -1, _id: -1 });
+// message, and its 131049 refusals of the last 24 h: error.code checked on the keys after the sort).
+// Replaces the same index without error.code, which a deployed database keeps until dropped by hand.
+messageSchema.index({ business_id: 1, conversation_id: 1, is_from_customer: 1, created_at: -1, _id: -1, 'error.code': 1 });
 // Delivery status webhooks find the outbound message by the provider's id (then update it by id
 // while its status is one the new status may follow).
 messageSchema.index({ business_id: 1, provider_message_id: 1, is_from_customer: 1, status: 1 });
