@@ -113,8 +113,9 @@ runGrpcService({
       isHealthy: async () => isMongoConnected(),
       details: { topic, group_id: config.COMMAND_CONSUMER_GROUP_ID },
       afterListening: async () => {
-        await consumer.start();
+        // Webhooks flow while the command stream joins its group (after a crash, that waits out the dead member's session).
         dispatcher.start();
+        await consumer.start();
         return [
           { name: 'command-stream', close: () => consumer.stop() },
           { name: 'webhooks', close: () => dispatcher.stop() },
