@@ -9,7 +9,7 @@ APPS=(conversations scheduler actions-runner gateway)
 RUN_DIR=.run
 LOG_DIR=$RUN_DIR/logs
 
-log() { printf '[cmsg] %s\n' "$*" >&2; }
+log() { printf '[cmsg] +%ss %s\n' "$SECONDS" "$*" >&2; }
 
 die() {
   log "ERROR: $*"
