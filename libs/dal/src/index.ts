@@ -26,6 +26,11 @@ export { ContactAttributeDefinitionRepository } from './business/contact-attribu
 export type { DefineOutcome, StoredAttributeDefinition } from './business/contact-attribute-definitions.repository';
 export type { ContactListFilter, NewContact } from './contact/contact.repository';
 export type { ContactEntity, ContactLookupKey } from './contact/contact.entity';
+export { ContactErasureRepository } from './contact-erasure/contact-erasure.repository';
+export type { ClaimedErasure } from './contact-erasure/contact-erasure.repository';
+export type { ContactErasureEntity, ErasureState } from './contact-erasure/contact-erasure.entity';
+export { ConversationDataEraser } from './contact-erasure/conversation-data-eraser';
+export type { ErasableFile } from './contact-erasure/conversation-data-eraser';
 export { ConversationRepository } from './conversation/conversation.repository';
 export type { NewConversation, ConversationChange, InboxStatusChange, InboundMessageApplied } from './conversation/conversation.repository';
 export type { ConversationListFilter } from './conversation/conversation.repository';

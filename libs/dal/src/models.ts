@@ -23,6 +23,7 @@ import { ScheduledMessageModel } from './scheduled-message/scheduled-message.sch
 import { ActionGroupModel } from './action-group/action-group.schema';
 import { WebhookDeliveryModel } from './webhook-delivery/webhook-delivery.schema';
 import { EventModel } from './event/event.schema';
+import { ContactErasureModel } from './contact-erasure/contact-erasure.schema';
 
 export {
   BusinessModel,
@@ -65,4 +66,5 @@ export const ALL_MODELS = [
   ActionGroupModel,
   WebhookDeliveryModel,
   EventModel,
+  ContactErasureModel,
 ] as const;

@@ -2,6 +2,7 @@ import type { Collection } from 'mongodb';
 import type { Model } from 'mongoose';
 import { ActionGroupModel } from '../action-group/action-group.schema';
 import { ContactModel } from '../contact/contact.schema';
+import { ContactErasureModel } from '../contact-erasure/contact-erasure.schema';
 import { ConversationModel } from '../conversation/conversation.schema';
 import { MessageModel } from '../message/message.schema';
 import { ScheduledMessageModel } from '../scheduled-message/scheduled-message.schema';
@@ -10,7 +11,7 @@ import { type BusinessScope, scopedFilter } from '../shared/business-scope';
 import type { OutboxEntry } from '../shared/outbox-entry.schema';
 
 /** The collections whose writes push outbox entries (docs/events.md). */
-export const OUTBOX_COLLECTIONS = ['conversations', 'messages', 'timeline_events', 'scheduled_messages', 'action_groups', 'contacts'] as const;
+export const OUTBOX_COLLECTIONS = ['conversations', 'messages', 'timeline_events', 'scheduled_messages', 'action_groups', 'contacts', 'contact_erasures'] as const;
 export type OutboxCollection = (typeof OUTBOX_COLLECTIONS)[number];
 
 const MODELS: Record<OutboxCollection, Model<any>> = {
@@ -20,6 +21,7 @@ const MODELS: Record<OutboxCollection, Model<any>> = {
   scheduled_messages: ScheduledMessageModel,
   action_groups: ActionGroupModel,
   contacts: ContactModel,
+  contact_erasures: ContactErasureModel,
 };
 
 /** A document with entries still in its outbox. */

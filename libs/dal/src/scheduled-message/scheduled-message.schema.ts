@@ -75,6 +75,8 @@ scheduledMessageSchema.index({ status: 1, is_tester: 1, schedule_at: 1 });
 // Claimed firings whose claimer died before producing (lease expired), in firing-time order like the
 // other two alternatives of the due-schedule query's $or.
 scheduledMessageSchema.index({ status: 1, schedule_at: 1, fire_lease_until: 1 });
+// A conversation's schedules, every state: a contact's erasure deletes them.
+scheduledMessageSchema.index({ business_id: 1, conversation_id: 1 });
 // Outbox relay: schedules with entries older than its delay, across businesses.
 scheduledMessageSchema.index({ 'outbox.created_at': 1 });
 
