@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 /** Namespaces of the ids an operation names; never change one, or repeated operations would act again. */
 const OUTBOUND_MESSAGE_NAMESPACE = Buffer.from('9d3c1b7e0a2f4c58b6e1d4a7f3c2b190', 'hex');
 const NOTE_NAMESPACE = Buffer.from('4b8e2f6a1c3d4e7f9a0b5c6d7e8f9012', 'hex');
+const CONTACT_ERASED_NAMESPACE = Buffer.from('c7a1e5d93b2f4806a4e8d1f0b6c39a25', 'hex');
 
 /**
  * The uuid of part `part` (0-based) of an operation's send: a name-based UUID (RFC 9562 version 5,
@@ -17,6 +18,11 @@ export function operationMessageId(businessId: string, operationId: string, part
 /** The uuid of the note an operation adds, named the same way: a repeated AddNote finds the first note. */
 export function operationNoteId(businessId: string, operationId: string): string {
   return nameBasedUuid(NOTE_NAMESPACE, `${businessId}\n${operationId}`);
+}
+
+/** The id of a contact's contact.erased event: every pass of its erasure names the same event. */
+export function contactErasedEventId(businessId: string, contactId: string): string {
+  return nameBasedUuid(CONTACT_ERASED_NAMESPACE, `${businessId}\n${contactId}`);
 }
 
 function nameBasedUuid(namespace: Buffer, name: string): string {

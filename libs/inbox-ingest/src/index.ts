@@ -12,4 +12,4 @@ export type { StatusIngestOutcome } from './ingest-delivery-status.usecase';
 export type { InboundMediaOptions, MediaTranscriptionStatus } from './inbound-media';
 export type { MediaSource, MediaTranscriber, AiRunQueue } from './ports';
 export { inboundAiRunCommand, shouldQueueAiRun } from './ai-run-command';
-export { inboxIds, nameBasedUuid } from './name-based-ids';
+export { inboxIds, nameBasedUuid, newSenderContactId } from './name-based-ids';

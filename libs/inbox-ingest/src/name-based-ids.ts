@@ -13,6 +13,17 @@ export function nameBasedUuid(kind: string, ...names: string[]): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
+/**
+ * The id of a sender's new contact: the one derived from it, or, when a contact with that id was
+ * erased, the next of a chain derived from the erased id (CONTRACT 10.1: a sender that comes back
+ * after an erasure is a new contact). Derived, so two deliveries of its first message agree.
+ */
+export async function newSenderContactId(channelId: string, identity: string, wasErased: (contactId: string) => Promise<boolean>): Promise<string> {
+  let id = inboxIds.contact(channelId, identity);
+  while (await wasErased(id)) id = nameBasedUuid('contact-after-erasure', id);
+  return id;
+}
+
 /** Every id ingestion derives, in one place so two writers never derive one differently. */
 export const inboxIds = {
   message: (channelId: string, providerMessageId: string) => nameBasedUuid('message', channelId, providerMessageId),

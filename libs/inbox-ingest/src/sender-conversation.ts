@@ -11,7 +11,7 @@ import {
   usernameLookupKey,
 } from '@cmsg/dal';
 import { type OutboxRecorder, SYSTEM_AUTHOR, conversationCreatedData, outboxEntry } from '@cmsg/events';
-import { inboxIds } from './name-based-ids';
+import { inboxIds, newSenderContactId } from './name-based-ids';
 import { repositories } from './repositories';
 
 export type SenderContact = ContactEntity;
@@ -89,7 +89,7 @@ async function refreshContact(scope: BusinessScope, contact: SenderContact, send
 
 async function createContact(scope: BusinessScope, channelId: string, sender: InboundSender, keys: SenderKeys, now: Date): Promise<SenderContact> {
   const identity = keys.phoneKey ? `phone:${keys.phoneKey}` : keys.userId ? `user:${keys.userId}` : `username:${keys.usernameKey}`;
-  const id = inboxIds.contact(channelId, identity);
+  const id = await newSenderContactId(channelId, identity, (contactId) => repositories.contactErasures.exists(scope, contactId));
   await repositories.contacts.insertIfAbsent(scope, {
     _id: id,
     channel_id: channelId,

@@ -54,7 +54,8 @@ export interface ContactConversations {
  */
 export interface ContactIds {
   random(): string;
-  contactFor(channelId: string, identity: string): string;
+  /** The id a sender's new contact takes (never the id of an erased contact). */
+  contactFor(scope: BusinessScope, channelId: string, identity: string): Promise<string>;
   conversationFor(contactId: string): string;
 }
 

@@ -11,3 +11,5 @@ export { planContactChange } from './contact-edit';
 export type { ContactEdit, ConsentCategory, ConsentStatus, ConsentSource } from './contact-edit';
 export { recordConsent } from './record-consent.usecase';
 export type { ConsentRecorder, ConsentUpdate } from './record-consent.usecase';
+export { requestContactErasure, runErasurePass, runDueErasures } from './erase-contact.usecase';
+export type { ContactErasurePorts, ErasureRequested } from './erase-contact.usecase';

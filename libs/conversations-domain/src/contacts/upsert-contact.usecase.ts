@@ -56,7 +56,7 @@ export async function upsertContact(ports: ContactPorts, scope: BusinessScope, a
     }
     const creating = channel ?? (await onlyChannel(ports, scope));
     const identity = phoneKey !== undefined ? `phone:${phoneKey}` : `user:${command.chat_user_id}`;
-    const id = idTaken ? ports.ids.random() : ports.ids.contactFor(creating.id, identity);
+    const id = idTaken ? ports.ids.random() : await ports.ids.contactFor(scope, creating.id, identity);
     const { contact, outbox } = newContact(ports, scope, id, creating, edit, author);
     const inserted = await ports.contacts.insertNew(scope, contact);
     if (inserted === 'inserted') {

@@ -46,7 +46,7 @@ export function inMemoryContactPorts(): ContactPorts & { rows: ContactEntity[] }
     },
     events: { recordQuietly: async () => undefined },
     clock: () => new Date('2026-11-29T00:00:00Z'),
-    ids: { random: () => `random-${(counter += 1)}`, contactFor: (channelId, identity) => `${channelId}:${identity}`, conversationFor: (contactId) => `conv-${contactId}` },
+    ids: { random: () => `random-${(counter += 1)}`, contactFor: async (_scope, channelId, identity) => `${channelId}:${identity}`, conversationFor: (contactId) => `conv-${contactId}` },
   };
 }
 
