@@ -3,13 +3,14 @@ import {
   type BusinessScope,
   ChannelRepository,
   ContactAttributeDefinitionRepository,
+  ContactErasureRepository,
   type ContactEntity,
   ContactRepository,
   ConversationRepository,
   contactSnapshotOf,
 } from '@cmsg/dal';
 import { type OutboxRecorder, SYSTEM_AUTHOR, conversationCreatedData, outboxEntry } from '@cmsg/events';
-import { inboxIds } from '@cmsg/inbox-ingest';
+import { inboxIds, newSenderContactId } from '@cmsg/inbox-ingest';
 import { randomUUID } from 'node:crypto';
 
 /** The contact use cases' ports over the data layer (built once, in main.ts). */
@@ -17,6 +18,7 @@ export function contactPorts(outbox: OutboxRecorder): ContactPorts {
   const contacts = new ContactRepository();
   const channels = new ChannelRepository();
   const conversations = new ConversationRepository();
+  const erasures = new ContactErasureRepository();
   return {
     contacts,
     attributeDefinitions: new ContactAttributeDefinitionRepository(),
@@ -34,7 +36,11 @@ export function contactPorts(outbox: OutboxRecorder): ContactPorts {
     },
     events: outbox,
     clock: () => new Date(),
-    ids: { random: randomUUID, contactFor: inboxIds.contact, conversationFor: inboxIds.conversation },
+    ids: {
+      random: randomUUID,
+      contactFor: (scope, channelId, identity) => newSenderContactId(channelId, identity, (contactId) => erasures.exists(scope, contactId)),
+      conversationFor: inboxIds.conversation,
+    },
   };
 }
 

@@ -1,6 +1,8 @@
 import { businessScope } from '@cmsg/dal';
 import {
   type ContactPorts,
+  type ContactErasurePorts,
+  requestContactErasure,
   type EligibilityPorts,
   getContactEligibility,
   addNote,
@@ -40,11 +42,14 @@ export interface ConversationsHandlerDependencies {
   templates: TemplateDependencies;
   channelLimits: ChannelLimitsStore;
   eligibility: EligibilityPorts;
+  erasures: ContactErasurePorts;
+  /** Runs the erasure's first pass now, beside the answer (the sweeper runs it otherwise). */
+  eraseSoon: (businessId: string, contactId: string) => void;
 }
 
 /** Transport adapter: proto request -> use case -> proto response. No rules live here. */
 export function conversationsHandlers(dependencies: ConversationsHandlerDependencies): AsyncUnaryImplementation<ConversationsServiceServer> {
-  const { cursorCodec, outbox, contacts, templates, channelLimits, eligibility } = dependencies;
+  const { cursorCodec, outbox, contacts, templates, channelLimits, eligibility, erasures, eraseSoon } = dependencies;
   return {
     authenticateToken: (request) => authenticateToken(request.token_sha256),
     getConversationStatus: (request) => getConversationStatus(scopeOf(request.caller), referenceOf(request.conversation)),
@@ -76,6 +81,12 @@ export function conversationsHandlers(dependencies: ConversationsHandlerDependen
         consent: request.consent && { marketing: consentStatusOf(request.consent.marketing), utility: consentStatusOf(request.consent.utility) },
       }),
     getContact: (request) => getContact(contacts, scopeOf(request.caller), request.uuid),
+    eraseContact: async (request) => {
+      const scope = scopeOf(request.caller);
+      const { contactId, conversationId } = await requestContactErasure(erasures, scope, request.uuid);
+      eraseSoon(scope.businessId, contactId);
+      return { contact_uuid: contactId, conversation_uuid: conversationId ?? undefined, status: 'erasing' };
+    },
     getContactEligibility: async (request) => {
       const { window, can_send, reasons } = await getContactEligibility(eligibility, scopeOf(request.caller), request.uuid);
       return { window: { status: window.status, expires_at: window.expires_at ?? undefined }, can_send, reasons };

@@ -31,6 +31,7 @@ import { startChatInboundConsumer } from './chat-inbound.consumer';
 import { conversationActionHandlers } from './conversation-actions.grpc';
 import { config } from './config';
 import { contactPorts } from './contact-ports';
+import { contactErasurePorts, startContactErasureWorker } from './contact-erasure-worker';
 import { eligibilityPorts } from './eligibility-ports';
 import { conversationsHandlers } from './conversations.grpc';
 import { messageSendingHandlers } from './message-sending.grpc';
@@ -75,6 +76,8 @@ runGrpcService({
       bsuidSendEnabled: config.CHAT_BSUID_SEND_ENABLED,
     });
     const contacts = contactPorts(outbox);
+    const erasures = contactErasurePorts(contacts, outbox);
+    const erasureWorker = startContactErasureWorker(erasures, logger);
     // Consent the customer or the provider states; a failure to record it never fails the message it came with.
     const recordContactConsent: ConsentRecorder = (scope, update) =>
       recordConsent(contacts, scope, update).catch((error: unknown) => logger.warn({ err: error, contact_uuid: update.contactId }, 'recording consent failed'));
@@ -93,6 +96,8 @@ runGrpcService({
           templates: { templates: new TemplateRepository(), channels },
           channelLimits: channels,
           eligibility: eligibilityPorts(),
+          erasures,
+          eraseSoon: erasureWorker.eraseSoon,
         }),
         logger,
       ),
@@ -140,6 +145,7 @@ runGrpcService({
           { name: 'outbox-relay', close: async () => relay.stop() },
           { name: 'chat-inbound', close: () => chatInbound.stop() },
           { name: 'upload-sweeper', close: async () => uploadSweeper.stop() },
+          { name: 'contact-erasures', close: () => erasureWorker.stop() },
         ];
       },
       closers: [

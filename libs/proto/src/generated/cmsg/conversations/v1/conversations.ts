@@ -259,6 +259,16 @@ export interface GetContactRequest {
   uuid: string;
 }
 
+export interface EraseContactResponse {
+  contact_uuid: string;
+  /** The contact's conversation, if it had one (its data is erased too). */
+  conversation_uuid?:
+    | string
+    | undefined;
+  /** Always "erasing": contact.erased tells when it is done. */
+  status: string;
+}
+
 export interface PatchContactRequest {
   caller: Caller | undefined;
   uuid: string;
@@ -3221,6 +3231,85 @@ export const GetContactRequest: MessageFns<GetContactRequest> = {
       ? Caller.fromPartial(object.caller)
       : undefined;
     message.uuid = object.uuid ?? "";
+    return message;
+  },
+};
+
+function createBaseEraseContactResponse(): EraseContactResponse {
+  return { contact_uuid: "", conversation_uuid: undefined, status: "" };
+}
+
+export const EraseContactResponse: MessageFns<EraseContactResponse> = {
+  encode(message: EraseContactResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.contact_uuid !== "") {
+      writer.uint32(10).string(message.contact_uuid);
+    }
+    if (message.conversation_uuid !== undefined) {
+      writer.uint32(18).string(message.conversation_uuid);
+    }
+    if (message.status !== "") {
+      writer.uint32(26).string(message.status);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EraseContactResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEraseContactResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.contact_uuid = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.conversation_uuid = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<EraseContactResponse>): EraseContactResponse {
+    return EraseContactResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<EraseContactResponse>): EraseContactResponse {
+    const message = createBaseEraseContactResponse();
+    message.contact_uuid = object.contact_uuid ?? "";
+    message.conversation_uuid = object.conversation_uuid ?? undefined;
+    message.status = object.status ?? "";
     return message;
   },
 };
@@ -6700,6 +6789,20 @@ export const ConversationsServiceService = {
     responseSerialize: (value: Contact): Buffer => Buffer.from(Contact.encode(value).finish()),
     responseDeserialize: (value: Buffer): Contact => Contact.decode(value),
   },
+  /**
+   * Starts the erasure of every personal datum of the contact (CONTRACT 10.1); it runs on after the
+   * answer. A repeat while it runs answers the same; CONTACT_NOT_FOUND once erased or otherwise.
+   */
+  eraseContact: {
+    path: "/cmsg.conversations.v1.ConversationsService/EraseContact" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetContactRequest): Buffer => Buffer.from(GetContactRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetContactRequest => GetContactRequest.decode(value),
+    responseSerialize: (value: EraseContactResponse): Buffer =>
+      Buffer.from(EraseContactResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): EraseContactResponse => EraseContactResponse.decode(value),
+  },
   /** What can be sent to the contact now and why not (CONTRACT 10.3); CONTACT_NOT_FOUND otherwise. */
   getContactEligibility: {
     path: "/cmsg.conversations.v1.ConversationsService/GetContactEligibility" as const,
@@ -6875,6 +6978,11 @@ export interface ConversationsServiceServer extends UntypedServiceImplementation
   getContact: handleUnaryCall<GetContactRequest, Contact>;
   /** A JSON Merge Patch (RFC 7386) of the contact's names, email, language, external_id, attributes. */
   patchContact: handleUnaryCall<PatchContactRequest, Contact>;
+  /**
+   * Starts the erasure of every personal datum of the contact (CONTRACT 10.1); it runs on after the
+   * answer. A repeat while it runs answers the same; CONTACT_NOT_FOUND once erased or otherwise.
+   */
+  eraseContact: handleUnaryCall<GetContactRequest, EraseContactResponse>;
   /** What can be sent to the contact now and why not (CONTRACT 10.3); CONTACT_NOT_FOUND otherwise. */
   getContactEligibility: handleUnaryCall<GetContactRequest, ContactEligibility>;
   /** One page of the contacts matching a filter of the language of CONTRACT 10.1. */
@@ -7013,6 +7121,25 @@ export interface ConversationsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Contact) => void,
+  ): ClientUnaryCall;
+  /**
+   * Starts the erasure of every personal datum of the contact (CONTRACT 10.1); it runs on after the
+   * answer. A repeat while it runs answers the same; CONTACT_NOT_FOUND once erased or otherwise.
+   */
+  eraseContact(
+    request: GetContactRequest,
+    callback: (error: ServiceError | null, response: EraseContactResponse) => void,
+  ): ClientUnaryCall;
+  eraseContact(
+    request: GetContactRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: EraseContactResponse) => void,
+  ): ClientUnaryCall;
+  eraseContact(
+    request: GetContactRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: EraseContactResponse) => void,
   ): ClientUnaryCall;
   /** What can be sent to the contact now and why not (CONTRACT 10.3); CONTACT_NOT_FOUND otherwise. */
   getContactEligibility(
