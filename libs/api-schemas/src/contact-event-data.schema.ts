@@ -6,7 +6,7 @@ import { z } from './zod';
  * changed, never its personal data: a receiver reads the contact with GET /contacts/{uuid}, and an
  * erasure has nothing to take back from events already delivered.
  */
-const ContactIdSchema = z.object({ uuid: UuidSchema }).openapi('ContactId');
+export const ContactIdSchema = z.object({ uuid: UuidSchema }).openapi('ContactId');
 
 export const CONTACT_FIELDS_IN_CHANGES = ['first_name', 'last_name', 'email', 'language', 'external_id', 'phone', 'chat_user_id', 'attributes'] as const;
 

@@ -1,5 +1,6 @@
 import { getContactEligibilityEndpoint } from './contact-eligibility.schema';
 import { ContactAttributeDefinitionSchema, ContactAttributeListResponseSchema, ContactAttributeParamsSchema, DefineContactAttributeRequestSchema } from './contact-attribute.schema';
+import { ContactIdSchema } from './contact-event-data.schema';
 import { ContactFilterSchema } from './contact-filter.schema';
 import { ContactListResponseSchema, ContactSchema } from './contact-list.schema';
 import { ContactParamsSchema, PatchContactRequestSchema, UpsertContactRequestSchema, UpsertContactResponseSchema } from './contact-write.schema';
@@ -60,6 +61,27 @@ export const patchContactEndpoint = definePublicEndpoint({
   errorCodes: ['CONTACT_NOT_FOUND', 'CONTACT_IDENTIFIER_CONFLICT', 'ATTRIBUTE_UNDEFINED'],
   schemas: { params: ContactParamsSchema, body: PatchContactRequestSchema, response: ContactSchema },
   requestExample: { body: { email: 'ana.lopez@example.com', attributes: { plan: 'platinum', renewal: null } } },
+});
+
+export const EraseContactResponseSchema = z
+  .object({
+    contact: ContactIdSchema,
+    status: z.literal('erasing').openapi({ description: 'The erasure runs on after the answer; the contact.erased event tells when it is done (within seconds).' }),
+  })
+  .openapi('EraseContactResponse');
+
+export const eraseContactEndpoint = definePublicEndpoint({
+  operationId: 'eraseContact',
+  method: 'delete',
+  path: '/contacts/:uuid',
+  summary: 'Erase a contact and every personal datum of it (right to be forgotten)',
+  description:
+    'Answers 202 at once; the contact is 404 CONTACT_NOT_FOUND from then on. Within seconds every personal datum of the contact is deleted: its names, phone, email, ids and attributes, its conversation with every message, media file, note, timeline row and event, its schedules (pending ones are cancelled), its action groups and payments, and the webhook deliveries of its events. What stays: counters, and the contact.erased event carrying only the uuid. A repeat while it runs answers 202 again; after it: 404. An inbound message from the same number later creates a new contact, with a new uuid. Details: docs/contacts.md, "Erasure".',
+  tag: TAG,
+  successStatus: 202,
+  successDescription: 'The erasure started.',
+  errorCodes: ['CONTACT_NOT_FOUND'],
+  schemas: { params: ContactParamsSchema, response: EraseContactResponseSchema },
 });
 
 export const SearchContactsRequestSchema = z
@@ -133,6 +155,7 @@ export const CONTACT_ENDPOINTS: readonly PublicEndpoint[] = [
   upsertContactEndpoint,
   getContactEndpoint,
   patchContactEndpoint,
+  eraseContactEndpoint,
   searchContactsEndpoint,
   getContactEligibilityEndpoint,
   defineContactAttributeEndpoint,

@@ -25,6 +25,11 @@ export type IdempotencyClaim =
 /** Implemented on Redis (shared by every replica) and in memory for unit tests. */
 export interface IdempotencyStore {
   claim(scope: IdempotencyScope, fingerprint: string): Promise<IdempotencyClaim>;
+  /**
+   * Drops every stored response whose body mentions one of these strings (a contact's erasure:
+   * CONTRACT 10.1), of every token: a later request with such a key runs again. Answers how many.
+   */
+  forgetResponsesMentioning(needles: readonly string[]): Promise<number>;
 }
 
 /** How long a completed response is replayed (CONTRACT 1). */

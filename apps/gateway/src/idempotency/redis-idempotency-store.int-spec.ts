@@ -43,6 +43,22 @@ describe('RedisIdempotencyStore (real Redis)', () => {
     await expect(store.claim(scope, 'fp-2')).resolves.toMatchObject({ outcome: 'completed', fingerprint: 'fp-1' });
   });
 
+  it('forgets the stored responses that mention a string, of every token, and keeps the others (a contact erasure)', async () => {
+    const contact = randomUUID();
+    const stored = async (tokenUuid: string, body: unknown) => {
+      const keyed = { tokenUuid, key: `key-${randomUUID()}` };
+      const claim = await store.claim(keyed, 'fp');
+      if (claim.outcome !== 'claimed') throw new Error('expected claimed');
+      await claim.handle.complete({ status: 201, body, headers: {} });
+      return keyed;
+    };
+    const mentioning = [await stored(randomUUID(), { contact: { uuid: contact, first_name: 'Ana' } }), await stored(randomUUID(), { items: [{ uuid: contact }] })];
+    const unrelated = await stored(randomUUID(), { contact: { uuid: randomUUID() } });
+    await expect(store.forgetResponsesMentioning([contact, randomUUID()])).resolves.toBe(2);
+    for (const keyed of mentioning) await expect(store.claim(keyed, 'fp')).resolves.toMatchObject({ outcome: 'claimed' });
+    await expect(store.claim(unrelated, 'fp')).resolves.toMatchObject({ outcome: 'completed' });
+  });
+
   it('release frees the key for the next claim', async () => {
     const claim = await store.claim(scope, 'fp');
     if (claim.outcome !== 'claimed') throw new Error('expected claimed');

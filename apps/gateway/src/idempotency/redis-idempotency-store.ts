@@ -21,6 +21,8 @@ const COMPLETE_IF_OWNED = `if redis.call('GET', KEYS[1]) == ARGV[1] then return 
 const RELEASE_IF_OWNED = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
 const CLAIM_ATTEMPTS = 3;
+/** Keys read per SCAN page and per MGET when forgetting responses. */
+const FORGET_SCAN_BATCH = 500;
 
 function unavailable(cause: unknown): CatalogError {
   return new CatalogError('SERVICE_UNAVAILABLE', 'The idempotency store is unavailable; retry with backoff.', { cause });
@@ -54,6 +56,29 @@ export class RedisIdempotencyStore implements IdempotencyStore {
       throw unavailable(error);
     }
     throw new CatalogError('IDEMPOTENCY_REQUEST_IN_PROGRESS', undefined, { retryAfterSeconds: 1 });
+  }
+
+  async forgetResponsesMentioning(needles: readonly string[]): Promise<number> {
+    if (needles.length === 0) return 0;
+    let forgotten = 0;
+    let batch: string[] = [];
+    const forgetBatch = async (): Promise<void> => {
+      const values = await this.redis.mGet(batch);
+      const mentioning = batch.filter((_, index) => needles.some((needle) => values[index]?.includes(needle)));
+      if (mentioning.length > 0) forgotten += await this.redis.del(mentioning);
+      batch = [];
+    };
+    try {
+      // Every key of the store: an erasure is rare, and keys live one day.
+      for await (const key of this.redis.scanIterator({ MATCH: `${this.keyPrefix}:*`, COUNT: FORGET_SCAN_BATCH })) {
+        batch.push(key);
+        if (batch.length >= FORGET_SCAN_BATCH) await forgetBatch();
+      }
+      if (batch.length > 0) await forgetBatch();
+    } catch (error) {
+      throw unavailable(error);
+    }
+    return forgotten;
   }
 
   private handleFor(key: string, inProgress: string, fingerprint: string): IdempotencyClaimHandle {

@@ -7,7 +7,7 @@ import { requestFingerprint } from '../idempotency/request-fingerprint';
 import { type IdempotentOutcome, runIdempotently } from '../idempotency/run-idempotently';
 import { callerOf } from '../request-state';
 import { parseEndpointInput, parseIdempotencyKey } from '../validate';
-import type { BusinessRoute } from './business-route';
+import type { BusinessRoute, RouteServices } from './business-route';
 
 export interface RouteHandlerDependencies {
   upstreams: Upstreams;
@@ -28,11 +28,12 @@ function send(res: Response, { response, replayed }: IdempotentOutcome): void {
  */
 export function businessRouteHandler(route: BusinessRoute, routePath: string, dependencies: RouteHandlerDependencies): RequestHandler {
   const { endpoint } = route;
+  const services: RouteServices = { ...dependencies.upstreams, idempotencyRecords: dependencies.idempotencyStore };
   return async (req, res) => {
     const input = parseEndpointInput(endpoint, req);
     const idempotencyKey = endpoint.method === 'post' ? parseIdempotencyKey(req) : undefined;
     const caller = callerOf(res);
-    const execute = async (): Promise<StoredResponse> => ({ ...(await route.handle({ ...input, caller, idempotencyKey }, dependencies.upstreams)), headers: {} });
+    const execute = async (): Promise<StoredResponse> => ({ ...(await route.handle({ ...input, caller, idempotencyKey }, services)), headers: {} });
     if (idempotencyKey === undefined) {
       send(res, { response: await execute(), replayed: false });
       return;

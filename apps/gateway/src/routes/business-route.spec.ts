@@ -1,6 +1,5 @@
 import { assignTagsEndpoint } from '@cmsg/api-schemas';
-import type { Upstreams } from '../gateway-dependencies';
-import { type BusinessRoute, StatusResponse, businessRoute } from './business-route';
+import { type BusinessRoute, type RouteServices, StatusResponse, businessRoute } from './business-route';
 
 // The pipeline hands every route the request parsed by that route's own endpoint schemas.
 const request = {
@@ -9,7 +8,7 @@ const request = {
   body: { conversation: { uuid: 'c' }, tags: [{ name: 'vip' }] },
   caller: { business_id: 'b', token_uuid: 't' },
 } as unknown as Parameters<BusinessRoute['handle']>[0];
-const upstreams = {} as Upstreams;
+const upstreams = {} as RouteServices;
 const body = { conversation: { uuid: '11111111-2222-4333-8444-555555555555' }, tags: [] };
 
 describe('businessRoute', () => {

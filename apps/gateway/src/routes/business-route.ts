@@ -1,6 +1,7 @@
 import type { EndpointInput, EndpointResponse, PublicEndpoint } from '@cmsg/api-schemas';
 import type { Caller } from '@cmsg/proto';
 import type { Upstreams } from '../gateway-dependencies';
+import type { IdempotencyStore } from '../idempotency/idempotency-store';
 
 /** What a route's upstream call receives: the validated request parts and the caller to scope by. */
 export type BusinessRouteRequest<Endpoint extends PublicEndpoint> = EndpointInput<Endpoint> & {
@@ -26,10 +27,13 @@ export interface RouteResult {
   body: unknown;
 }
 
+/** What a route's call reaches: the gRPC services, and the stored idempotent responses (an erasure forgets those about the contact). */
+export type RouteServices = Upstreams & { idempotencyRecords: Pick<IdempotencyStore, 'forgetResponsesMentioning'> };
+
 /** A business endpoint bound to its handler; the pipeline around it is the same for all. */
 export interface BusinessRoute {
   readonly endpoint: PublicEndpoint;
-  handle(request: BusinessRouteRequest<PublicEndpoint>, upstreams: Upstreams): Promise<RouteResult>;
+  handle(request: BusinessRouteRequest<PublicEndpoint>, services: RouteServices): Promise<RouteResult>;
 }
 
 /**
@@ -41,15 +45,15 @@ export interface BusinessRoute {
 export function businessRoute<Endpoint extends PublicEndpoint, UpstreamResponse>(
   endpoint: Endpoint,
   steps: {
-    call: (upstreams: Upstreams, request: BusinessRouteRequest<Endpoint>) => Promise<UpstreamResponse>;
+    call: (services: RouteServices, request: BusinessRouteRequest<Endpoint>) => Promise<UpstreamResponse>;
     toResponse: (upstream: UpstreamResponse) => EndpointResponse<Endpoint> | StatusResponse;
   },
 ): BusinessRoute {
   return {
     endpoint,
     // The pipeline parsed the request with this same endpoint's schemas.
-    handle: async (request, upstreams) => {
-      const response = steps.toResponse(await steps.call(upstreams, request as BusinessRouteRequest<Endpoint>));
+    handle: async (request, services) => {
+      const response = steps.toResponse(await steps.call(services, request as BusinessRouteRequest<Endpoint>));
       return response instanceof StatusResponse ? { status: response.status, body: response.body } : { status: endpoint.successStatus, body: response };
     },
   };

@@ -2,6 +2,7 @@ import {
   defineContactAttributeEndpoint,
   getContactEligibilityEndpoint,
   deleteContactAttributeEndpoint,
+  eraseContactEndpoint,
   getContactEndpoint,
   listContactAttributesEndpoint,
   patchContactEndpoint,
@@ -36,6 +37,15 @@ export const contactRoutes: readonly BusinessRoute[] = [
   businessRoute(getContactEndpoint, {
     call: ({ conversations }, { caller, params }) => conversations.getContact({ caller, uuid: params.uuid }),
     toResponse: toContact,
+  }),
+  businessRoute(eraseContactEndpoint, {
+    call: async ({ conversations, idempotencyRecords }, { caller, params }) => {
+      const erasing = await conversations.eraseContact({ caller, uuid: params.uuid });
+      // Replays of idempotent requests about the contact hold its data too (CONTRACT 10.1).
+      await idempotencyRecords.forgetResponsesMentioning([erasing.contact_uuid, ...(erasing.conversation_uuid ? [erasing.conversation_uuid] : [])]);
+      return erasing;
+    },
+    toResponse: (response) => ({ contact: { uuid: response.contact_uuid }, status: 'erasing' as const }),
   }),
   businessRoute(getContactEligibilityEndpoint, {
     call: ({ conversations }, { caller, params }) => conversations.getContactEligibility({ caller, uuid: params.uuid }),

@@ -134,6 +134,9 @@ export class FakeConversationsService {
       patchContact: async () => {
         throw new CatalogError('CONTACT_NOT_FOUND');
       },
+      eraseContact: async () => {
+        throw new CatalogError('CONTACT_NOT_FOUND');
+      },
       getContactEligibility: async () => {
         throw new CatalogError('CONTACT_NOT_FOUND');
       },

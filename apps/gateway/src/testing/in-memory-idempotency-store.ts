@@ -7,6 +7,19 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
   readonly records = new Map<string, MemoryRecord>();
   private nextClaimId = 1;
 
+  async forgetResponsesMentioning(needles: readonly string[]): Promise<number> {
+    let forgotten = 0;
+    for (const [key, record] of this.records) {
+      if (record.state !== 'completed') continue;
+      const body = JSON.stringify(record.response.body);
+      if (needles.some((needle) => body.includes(needle))) {
+        this.records.delete(key);
+        forgotten += 1;
+      }
+    }
+    return forgotten;
+  }
+
   async claim(scope: IdempotencyScope, fingerprint: string): Promise<IdempotencyClaim> {
     const key = `${scope.tokenUuid}:${scope.key}`;
     const existing = this.records.get(key);
