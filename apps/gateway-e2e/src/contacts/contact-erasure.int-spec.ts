@@ -1,0 +1,224 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { generateApiToken } from '@cmsg/seed';
+import {
+  type TestBusiness,
+  WebhookReceiver,
+  createTestBusiness,
+  eventually,
+  fakeWamid,
+  inboundMediaWebhook,
+  inboundTextWebhook,
+  integrationStack,
+  storedCollection,
+  uniquePhone,
+} from '@cmsg/testing';
+import mongoose from 'mongoose';
+import { createClient } from 'redis';
+import { disconnectStackDatabase } from '../action-groups/action-group-fixtures';
+import { channelOf, cloudApi, deliverWebhook, inboundMessageByProviderId } from '../inbound/inbound-fixtures';
+
+jest.setTimeout(180_000);
+
+type EventItem = { id: string; type: string; conversation: { uuid: string } | null; sequence: number; data: Record<string, unknown> };
+
+/** Where each planted string was found: `<collection>` or `redis:<key>`. */
+interface ScanResult {
+  found: Map<string, Set<string>>;
+  collections: string[];
+  documents: number;
+  gridFsChunks: number;
+  redisKeys: number;
+}
+
+/**
+ * Every document of every collection of the stack's database (GridFS chunks as bytes), and every
+ * Redis key with its value, searched for the strings.
+ */
+async function scanFor(needles: readonly string[]): Promise<ScanResult> {
+  const result: ScanResult = { found: new Map(), collections: [], documents: 0, gridFsChunks: 0, redisKeys: 0 };
+  const note = (where: string, text: string | Buffer) => {
+    for (const needle of needles) {
+      if (text.includes(needle)) result.found.set(needle, new Set([...(result.found.get(needle) ?? []), where]));
+    }
+  };
+  const db = mongoose.connection.db!;
+  for (const { name } of await db.listCollections({}, { nameOnly: true }).toArray()) {
+    result.collections.push(name);
+    for await (const document of db.collection(name).find()) {
+      if (name.endsWith('.chunks')) {
+        result.gridFsChunks += 1;
+        note(name, Buffer.from((document['data'] as { buffer: Uint8Array }).buffer));
+      } else {
+        result.documents += 1;
+        note(name, JSON.stringify(document));
+      }
+    }
+  }
+  const redis = createClient({ url: integrationStack().env['REDIS_URL'] });
+  await redis.connect();
+  try {
+    for await (const key of redis.scanIterator({ COUNT: 1000 })) {
+      result.redisKeys += 1;
+      const type = await redis.type(key);
+      const value =
+        type === 'string'
+          ? await redis.get(key)
+          : type === 'hash'
+            ? JSON.stringify(await redis.hGetAll(key))
+            : type === 'list'
+              ? JSON.stringify(await redis.lRange(key, 0, -1))
+              : type === 'set'
+                ? JSON.stringify(await redis.sMembers(key))
+                : type === 'zset'
+                  ? JSON.stringify(await redis.zRange(key, 0, -1))
+                  : '';
+      note(`redis:${key.split(':')[0]}`, `${key} ${value ?? ''}`);
+    }
+  } finally {
+    await redis.quit();
+  }
+  return result;
+}
+
+/** DELETE /contacts/{uuid} (CONTRACT 10.1, docs/contacts.md "Erasure"). */
+describe('contact erasure', () => {
+  let business: TestBusiness;
+  let other: TestBusiness;
+  const readToken = generateApiToken();
+  const receiver = new WebhookReceiver(() => 500);
+  const template = randomUUID();
+
+  beforeAll(async () => {
+    await receiver.start();
+    business = await createTestBusiness((seed) => {
+      seed.attribute_definitions = [{ key: 'nickname', type: 'text' }];
+      // A schedule's fallback when the window is closed at firing.
+      seed.templates = [{ uuid: template, name: 'see_you', language: 'es_MX', status: 'approved', category: 'utility', body: 'Hasta pronto', channel: seed.channels![0]!.public_key }];
+      seed.api_tokens!.push({ uuid: randomUUID(), token: readToken, scopes: ['conversations:read'] });
+    });
+    other = await createTestBusiness();
+    // Every event of the business is queued for a receiver that keeps failing: deliveries stay pending, bodies and all.
+    expect((await business.api.post('/webhook-endpoints', { url: `${receiver.url}/hooks`, events: ['*'] })).status).toBe(201);
+  });
+
+  afterAll(async () => {
+    await receiver.stop();
+    await disconnectStackDatabase();
+  });
+
+  const contactEvents = async (type: string, uuid: string): Promise<EventItem[]> =>
+    (await business.api.get<{ items: EventItem[] }>('/events', { type, limit: 100 })).body.items.filter((event) => (event.data['contact'] as { uuid?: string } | undefined)?.uuid === uuid);
+
+  const erasedEvent = (uuid: string) => eventually(() => contactEvents('contact.erased', uuid), (events) => events.length > 0, 30_000);
+
+  const writeAsCustomer = async (phone: string, text: string) => {
+    const id = fakeWamid();
+    expect((await deliverWebhook(inboundTextWebhook({ ...channelOf(business), from: phone.replace(/\D/g, ''), id, text }))).status).toBe(200);
+    await eventually(() => inboundMessageByProviderId(business.businessId, id), (message) => message?.ingest?.conversation_applied === true);
+  };
+
+  it('deletes every planted personal datum within seconds: a scan of every collection, GridFS chunk and Redis key finds none', async () => {
+    const suffix = randomBytes(6).toString('hex');
+    const phone = uniquePhone();
+    const planted = {
+      phone: phone.replace(/\D/g, ''),
+      firstName: `Erasmo${suffix}`,
+      lastName: `Olvido${suffix}`,
+      email: `erase.${suffix}@example.com`,
+      externalId: `crm-erase-${suffix}`,
+      attribute: `nick-${suffix}`,
+      inbound: `inbound-text-${suffix}`,
+      caption: `caption-${suffix}`,
+      media: `media-bytes-${suffix}`,
+      note: `note-${suffix}`,
+      reply: `reply-${suffix}`,
+      schedule: `schedule-${suffix}`,
+    };
+    const created = await business.api.post(
+      '/contacts',
+      { phone, first_name: planted.firstName, last_name: planted.lastName, email: planted.email, external_id: planted.externalId, attributes: { nickname: planted.attribute } },
+      { 'idempotency-key': `erase-${suffix}` },
+    );
+    expect(created.status).toBe(201);
+    const { uuid, conversation } = created.body.contact as { uuid: string; conversation: { uuid: string } };
+
+    await writeAsCustomer(phone, planted.inbound);
+    const image = await cloudApi().registerMedia({ bytes: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(planted.media)]), mime_type: 'image/png' });
+    const imageId = fakeWamid();
+    const media = inboundMediaWebhook({ ...channelOf(business), from: planted.phone, id: imageId, media_type: 'image', media: { id: image.id, mime_type: 'image/png', caption: planted.caption } });
+    expect((await deliverWebhook(media)).status).toBe(200);
+    await eventually(() => inboundMessageByProviderId(business.businessId, imageId), (message) => typeof message?.media?.file_uuid === 'string');
+    expect((await business.api.post('/conversation/notes', { conversation: { uuid: conversation.uuid }, note: planted.note })).status).toBe(201);
+    expect((await business.api.post('/conversation/messages/text', { conversation: { uuid: conversation.uuid }, text: planted.reply })).status).toBe(201);
+    const inTwoDays = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const scheduled = await business.api.post('/conversation/scheduled-message', {
+      executor_kind: 'human_user',
+      conversation: { uuid: conversation.uuid },
+      schedule_at: { date: inTwoDays, time: '09:30' },
+      message_kind: 'message',
+      payload: { kind: 'message', text: planted.schedule },
+      template_uuid: template,
+    });
+    expect(scheduled.status).toBe(201);
+    const needles = Object.values(planted);
+    // The scan finds what is there: before the erasure, every planted string, in each kind of store.
+    await eventually(
+      () => storedCollection('webhook_deliveries').countDocuments({ business_id: business.businessId, body: { $regex: planted.reply } }),
+      (count) => count > 0,
+      30_000,
+    );
+    const before = await scanFor(needles);
+    expect(needles.filter((needle) => !before.found.has(needle))).toEqual([]);
+    const places = new Set([...before.found.values()].flatMap((where) => [...where]));
+    for (const store of ['contacts', 'conversations', 'messages', 'timeline_events', 'scheduled_messages', 'events', 'webhook_deliveries', 'file_contents.chunks', 'redis:idem']) {
+      expect(places).toContain(store);
+    }
+
+    // Another business's token cannot erase it, nor can a read-only token.
+    expect((await other.api.delete(`/contacts/${uuid}`)).body).toMatchObject({ code: 'CONTACT_NOT_FOUND' });
+    const readOnly = await business.api.withToken(readToken).delete(`/contacts/${uuid}`);
+    expect({ status: readOnly.status, code: readOnly.body.code }).toEqual({ status: 403, code: 'TOKEN_SCOPE_INSUFFICIENT' });
+    expect((await business.api.get(`/contacts/${uuid}`)).status).toBe(200);
+
+    const requestedAt = Date.now();
+    const erased = await business.api.delete(`/contacts/${uuid}`);
+    expect({ status: erased.status, body: erased.body }).toEqual({ status: 202, body: { contact: { uuid }, status: 'erasing' } });
+    const gone = await business.api.get(`/contacts/${uuid}`);
+    expect({ status: gone.status, code: gone.body.code }).toEqual({ status: 404, code: 'CONTACT_NOT_FOUND' });
+
+    const [event, ...more] = await erasedEvent(uuid);
+    const erasedAfterMs = Date.now() - requestedAt;
+    expect(more).toEqual([]);
+    expect(event).toMatchObject({ type: 'contact.erased', conversation: { uuid: conversation.uuid }, data: { contact: { uuid } } });
+    expect(Object.keys(event!.data)).toEqual(['contact']);
+    expect(erasedAfterMs).toBeLessThan(20_000);
+
+    const after = await scanFor(needles);
+    console.log(
+      `[erasure] ${needles.length} strings planted (${Object.keys(planted).join(', ')}); erased ${erasedAfterMs} ms after the request; ` +
+        `scanned ${after.collections.length} collections (${after.documents} documents), ${after.gridFsChunks} GridFS chunks, ${after.redisKeys} Redis keys: ` +
+        `${after.found.size} found (before: ${before.found.size} found in ${[...places].sort().join(', ')})`,
+    );
+    expect(Object.fromEntries([...after.found].map(([needle, where]) => [needle, [...where]]))).toEqual({});
+    // What stays: the erasure's ids and the event.
+    expect(await storedCollection('contact_erasures').findOne({ _id: uuid })).toMatchObject({ business_id: business.businessId, conversation_id: conversation.uuid, state: 'erased' });
+    expect((await business.api.post('/conversation/status', { conversation: { uuid: conversation.uuid } })).body).toMatchObject({ code: 'CONVERSATION_NOT_FOUND' });
+    expect((await business.api.delete(`/contacts/${uuid}`)).body).toMatchObject({ code: 'CONTACT_NOT_FOUND' });
+  });
+
+  it('answers a repeat while the erasure runs 202 again, and makes a sender who writes later a new contact with a new uuid', async () => {
+    const phone = uniquePhone();
+    const created = await business.api.post('/contacts', { phone, first_name: 'Forgotten' });
+    const { uuid } = created.body.contact as { uuid: string };
+    const [first, repeat] = await Promise.all([business.api.delete(`/contacts/${uuid}`), business.api.delete(`/contacts/${uuid}`)]);
+    expect([first.status, repeat.status]).toEqual([202, 202]);
+    await erasedEvent(uuid);
+
+    await writeAsCustomer(phone, 'hola de nuevo');
+    const found = await business.api.get<{ items: { uuid: string; first_name: string | null; phone: string }[] }>('/contacts', { phone });
+    expect(found.body.items).toHaveLength(1);
+    expect(found.body.items[0]).toMatchObject({ first_name: null, phone });
+    expect(found.body.items[0]!.uuid).not.toBe(uuid);
+    expect((await business.api.get(`/contacts/${uuid}`)).status).toBe(404);
+  });
+});
