@@ -29,6 +29,7 @@ export const inboxIds = {
   message: (channelId: string, providerMessageId: string) => nameBasedUuid('message', channelId, providerMessageId),
   contact: (channelId: string, identity: string) => nameBasedUuid('contact', channelId, identity),
   conversation: (contactId: string) => nameBasedUuid('conversation', contactId),
+  contactCreatedEvent: (contactId: string) => nameBasedUuid('contact-created-event', contactId),
   mediaFile: (businessId: string, providerMediaId: string) => nameBasedUuid('media-file', businessId, providerMediaId),
   aiRunGroup: (messageId: string) => nameBasedUuid('ai-run', messageId),
   customerMessageEvent: (messageId: string) => nameBasedUuid('customer-message-event', messageId),

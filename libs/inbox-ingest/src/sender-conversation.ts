@@ -5,6 +5,8 @@ import {
   type ContactEntity,
   type ContactLookupKey,
   type ConversationEntity,
+  type NewContact,
+  type OutboxEntry,
   businessScope,
   contactSnapshotOf,
   phoneLookupKey,
@@ -51,8 +53,11 @@ export async function resolveSenderConversation(
   if (!keys) return undefined;
   const scope = businessScope(channel.business_id);
   const found = await findContact(scope, channel._id, keys);
-  const contact = found ? await refreshContact(scope, found, sender, keys, now) : await createContact(scope, channel._id, sender, keys, now);
+  const created = found ? undefined : await createContact(scope, channel._id, sender, keys, now);
+  const contact = created ? created.contact : await refreshContact(scope, found!, sender, keys, now);
   const conversation = await conversationOf(scope, channel, contact, now, events);
+  // After conversation.created, so its sequence follows it, as for a contact the API creates.
+  if (created?.event) await events.recordQuietly('contacts', scope, contact._id, [created.event]);
   return { contact, conversation };
 }
 
@@ -87,10 +92,12 @@ async function refreshContact(scope: BusinessScope, contact: SenderContact, send
   return (await repositories.contacts.updateFields(scope, contact._id, changes, now)) ?? { ...contact, ...changes };
 }
 
-async function createContact(scope: BusinessScope, channelId: string, sender: InboundSender, keys: SenderKeys, now: Date): Promise<SenderContact> {
+/** The new contact, with its contact.created entry when this call inserted it (a redelivery finds it inserted). */
+async function createContact(scope: BusinessScope, channelId: string, sender: InboundSender, keys: SenderKeys, now: Date): Promise<{ contact: SenderContact; event: OutboxEntry | null }> {
   const identity = keys.phoneKey ? `phone:${keys.phoneKey}` : keys.userId ? `user:${keys.userId}` : `username:${keys.usernameKey}`;
   const id = await newSenderContactId(channelId, identity, (contactId) => repositories.contactErasures.exists(scope, contactId));
-  await repositories.contacts.insertIfAbsent(scope, {
+  const event = outboxEntry('contact.created', inboxIds.conversation(id), { contact: { uuid: id } }, SYSTEM_AUTHOR, now, inboxIds.contactCreatedEvent(id));
+  const inserted = await repositories.contacts.insertIfAbsent(scope, {
     _id: id,
     channel_id: channelId,
     ...statedFields(sender, keys),
@@ -98,10 +105,11 @@ async function createContact(scope: BusinessScope, channelId: string, sender: In
     is_tester: false,
     created_at: now,
     updated_at: now,
-  });
+    outbox: [event],
+  } as NewContact);
   const contact = await repositories.contacts.findById(scope, id);
   if (!contact) throw new Error(`contact ${id} vanished right after it was created`);
-  return contact;
+  return { contact, event: inserted ? event : null };
 }
 
 /** The contact's one conversation (created for a new contact, with its conversation.created entry), its snapshot refreshed. */

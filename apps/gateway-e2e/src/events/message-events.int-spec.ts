@@ -32,7 +32,7 @@ describe('message events', () => {
     await cloudApi().addRules({ match: { to: digits(phones.failing) }, status: 500, error: { message: 'Service temporarily unavailable', code: 2 } });
   });
 
-  it('a new sender: conversation.created, then message.received with the message as a timeline item', async () => {
+  it('a new sender: conversation.created, contact.created, then message.received with the message as a timeline item', async () => {
     const userId = `MX.${randomUUID()}`;
     const wamid = fakeWamid();
     const payload = inboundTextWebhook({ ...channelOf(business), from_user_id: userId, name: 'Nueva Cliente', id: wamid, text: 'Hola, ¿tienen mesa?' });
@@ -43,15 +43,17 @@ describe('message events', () => {
     const conversationId = message!.conversation_id as string;
     const contact = await storedCollection('contacts').findOne({ business_id: business.businessId, chat_user_id: userId });
 
-    const events = await settledEvents(conversationId, 2);
-    expect(typesOf(events)).toEqual(['conversation.created', 'message.received']);
+    const events = await settledEvents(conversationId, 3);
+    expect(typesOf(events)).toEqual(['conversation.created', 'contact.created', 'message.received']);
     expect(strictlyIncreasing(events)).toBe(true);
     expect(events[0]!.data).toEqual({
       contact: { uuid: contact!._id, name: 'Nueva Cliente', profile_name: 'Nueva Cliente', phone: null, chat_user_id: userId },
       channel: { public_key: business.channelKey },
       is_tester: false,
     });
-    expect(events[1]!.data).toEqual({
+    // The contact made by the message: its uuid only (CONTRACT 10.1), as for one the API creates.
+    expect(events[1]!.data).toEqual({ contact: { uuid: contact!._id } });
+    expect(events[2]!.data).toEqual({
       uuid: message!._id,
       kind: 'message',
       created_at: (message!.created_at as Date).toISOString(),
@@ -65,6 +67,7 @@ describe('message events', () => {
       pricing: null,
     });
     expect(await outboxOf('conversations', conversationId)).toEqual([]);
+    expect(await outboxOf('contacts', contact!._id as string)).toEqual([]);
     // Messages are timeline items themselves: no event rows.
     expect(await eventRowsOf(conversationId)).toEqual([]);
   });
