@@ -3,6 +3,7 @@ import { generateApiToken } from '@cmsg/seed';
 import {
   type TestBusiness,
   WebhookReceiver,
+  contactSeed,
   createTestBusiness,
   eventually,
   fakeWamid,
@@ -15,7 +16,7 @@ import {
 import mongoose from 'mongoose';
 import { createClient } from 'redis';
 import { disconnectStackDatabase } from '../action-groups/action-group-fixtures';
-import { channelOf, cloudApi, deliverWebhook, inboundMessageByProviderId } from '../inbound/inbound-fixtures';
+import { aiProvider, channelOf, cloudApi, deliverWebhook, inboundMessageByProviderId } from '../inbound/inbound-fixtures';
 
 jest.setTimeout(180_000);
 
@@ -87,12 +88,19 @@ describe('contact erasure', () => {
   const readToken = generateApiToken();
   const receiver = new WebhookReceiver(() => 500);
   const template = randomUUID();
+  const ai = randomUUID();
+  // A model of this file only, so the fake AI's reply rule is this file's.
+  const MODEL = `gpt-erasure-${randomUUID().slice(0, 8)}`;
+  // The customer the first test erases: AI-owned, so an AI run answers what they write.
+  const customer = { phone: uniquePhone(), contact: '', conversation: randomUUID() };
 
   beforeAll(async () => {
     await receiver.start();
     business = await createTestBusiness((seed) => {
       seed.attribute_definitions = [{ key: 'nickname', type: 'text' }];
       // A schedule's fallback when the window is closed at firing.
+      seed.ai_employees = [{ uuid: ai, name: 'Rosa', model: MODEL, wallet_tokens: 100_000 }];
+      customer.contact = contactSeed(seed, { phone: customer.phone, conversation: { uuid: customer.conversation, ai_employee: ai, inbox_status: 'resolved' } }).uuid!;
       seed.templates = [{ uuid: template, name: 'see_you', language: 'es_MX', status: 'approved', category: 'utility', body: 'Hasta pronto', channel: seed.channels![0]!.public_key }];
       seed.api_tokens!.push({ uuid: randomUUID(), token: readToken, scopes: ['conversations:read'] });
     });
@@ -119,7 +127,7 @@ describe('contact erasure', () => {
 
   it('deletes every planted personal datum within seconds: a scan of every collection, GridFS chunk and Redis key finds none', async () => {
     const suffix = randomBytes(6).toString('hex');
-    const phone = uniquePhone();
+    const { phone } = customer;
     const planted = {
       phone: phone.replace(/\D/g, ''),
       firstName: `Erasmo${suffix}`,
@@ -131,32 +139,42 @@ describe('contact erasure', () => {
       caption: `caption-${suffix}`,
       media: `media-bytes-${suffix}`,
       note: `note-${suffix}`,
+      aiReply: `ai-reply-${suffix}`,
+      groupNote: `group-note-${suffix}`,
       reply: `reply-${suffix}`,
       schedule: `schedule-${suffix}`,
     };
+    // The CRM writes the customer the inbound message made: a match by phone (200).
     const created = await business.api.post(
       '/contacts',
       { phone, first_name: planted.firstName, last_name: planted.lastName, email: planted.email, external_id: planted.externalId, attributes: { nickname: planted.attribute } },
       { 'idempotency-key': `erase-${suffix}` },
     );
-    expect(created.status).toBe(201);
+    expect({ status: created.status, created: created.body.created }).toEqual({ status: 200, created: false });
     const { uuid, conversation } = created.body.contact as { uuid: string; conversation: { uuid: string } };
+    expect({ uuid, conversation: conversation.uuid }).toEqual({ uuid: customer.contact, conversation: customer.conversation });
 
+    // The AI employee answers the customer (an AI run: its action group and its reply).
+    await aiProvider().addRules({ match: { model: MODEL }, reply: planted.aiReply, times: 1 });
     await writeAsCustomer(phone, planted.inbound);
+    await eventually(() => storedCollection('messages').findOne({ conversation_id: conversation.uuid, body: planted.aiReply }), (reply) => reply !== null, 60_000);
     const image = await cloudApi().registerMedia({ bytes: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(planted.media)]), mime_type: 'image/png' });
     const imageId = fakeWamid();
     const media = inboundMediaWebhook({ ...channelOf(business), from: planted.phone, id: imageId, media_type: 'image', media: { id: image.id, mime_type: 'image/png', caption: planted.caption } });
     expect((await deliverWebhook(media)).status).toBe(200);
     await eventually(() => inboundMessageByProviderId(business.businessId, imageId), (message) => typeof message?.media?.file_uuid === 'string');
     expect((await business.api.post('/conversation/notes', { conversation: { uuid: conversation.uuid }, note: planted.note })).status).toBe(201);
+    // An action group keeps its actions' parameters.
+    const group = await business.api.post('/conversation/actions', { conversation: { uuid: conversation.uuid }, actions: [{ type: 'context_note', note: planted.groupNote }] });
+    expect(group.status).toBe(202);
+    await eventually(() => storedCollection('action_groups').findOne({ _id: group.body.action_group.uuid }), (stored) => stored?.['status'] === 'succeeded', 60_000);
     expect((await business.api.post('/conversation/messages/text', { conversation: { uuid: conversation.uuid }, text: planted.reply })).status).toBe(201);
     const inTwoDays = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
     const scheduled = await business.api.post('/conversation/scheduled-message', {
-      executor_kind: 'human_user',
+      executor_kind: 'ai_employee',
       conversation: { uuid: conversation.uuid },
       schedule_at: { date: inTwoDays, time: '09:30' },
-      message_kind: 'message',
-      payload: { kind: 'message', text: planted.schedule },
+      reason: planted.schedule,
       template_uuid: template,
     });
     expect(scheduled.status).toBe(201);
@@ -170,7 +188,7 @@ describe('contact erasure', () => {
     const before = await scanFor(needles);
     expect(needles.filter((needle) => !before.found.has(needle))).toEqual([]);
     const places = new Set([...before.found.values()].flatMap((where) => [...where]));
-    for (const store of ['contacts', 'conversations', 'messages', 'timeline_events', 'scheduled_messages', 'events', 'webhook_deliveries', 'file_contents.chunks', 'redis:idem']) {
+    for (const store of ['contacts', 'conversations', 'messages', 'timeline_events', 'scheduled_messages', 'action_groups', 'events', 'webhook_deliveries', 'file_contents.chunks', 'redis:idem']) {
       expect(places).toContain(store);
     }
 
