@@ -138,11 +138,12 @@ describe('message events', () => {
     const reply = await business.api.post('/conversation/messages/text', { conversation: { uuid: conversationId }, text: 'Respuesta simulada' });
     expect(reply.status).toBe(201);
 
-    const events: StoredEvent[] = await settledEvents(conversationId, 3);
-    expect(typesOf(events)).toEqual(['conversation.created', 'message.received', 'message.sent']);
+    const events: StoredEvent[] = await settledEvents(conversationId, 4);
+    expect(typesOf(events)).toEqual(['conversation.created', 'contact.created', 'message.received', 'message.sent']);
     expect(strictlyIncreasing(events)).toBe(true);
     expect(events[0]!.data).toMatchObject({ contact: { uuid: contactId, name: 'Tess' }, channel: { public_key: business.channelKey }, is_tester: true });
-    expect(events[1]!.data).toMatchObject({ uuid: inbound.body.message.uuid, direction: 'inbound', body: 'Hola desde pruebas', author: { type: 'customer', uuid: contactId, name: 'Tess' }, status: 'received' });
-    expect(events[2]!.data).toMatchObject({ uuid: reply.body.message.uuid, direction: 'outbound', body: 'Respuesta simulada', status: 'sent', author: tokenAuthor(business.tokenUuid) });
+    expect(events[1]!.data).toEqual({ contact: { uuid: contactId } });
+    expect(events[2]!.data).toMatchObject({ uuid: inbound.body.message.uuid, direction: 'inbound', body: 'Hola desde pruebas', author: { type: 'customer', uuid: contactId, name: 'Tess' }, status: 'received' });
+    expect(events[3]!.data).toMatchObject({ uuid: reply.body.message.uuid, direction: 'outbound', body: 'Respuesta simulada', status: 'sent', author: tokenAuthor(business.tokenUuid) });
   });
 });

@@ -142,10 +142,10 @@ describe('scheduled message events', () => {
     const uuid = await schedule(humanSchedule(conversation, ZONE, business.catalog, { cancel_on_customer_reply: true }));
     const reply = await business.nextClient().post('/tester/inbound', { conversation: { uuid: conversation }, text: 'cancel it' });
     expect(reply.body.cancelled_schedules).toEqual([uuid]);
-    const events = await settledEvents(conversation, 4);
+    const events = await settledEvents(conversation, 5);
     // Sequence follows the changes: the message's update took its number before the cancellation.
-    expect(typesOf(events)).toEqual(['conversation.created', 'message.received', 'message.received', 'scheduled_message.cancelled']);
-    const [replyEvent, cancellation] = [events[2]!, events[3]!];
+    expect(typesOf(events)).toEqual(['conversation.created', 'contact.created', 'message.received', 'message.received', 'scheduled_message.cancelled']);
+    const [replyEvent, cancellation] = [events[3]!, events[4]!];
     expect(replyEvent.data).toMatchObject({ body: 'cancel it', direction: 'inbound' });
     expect(cancellation.data).toEqual({ scheduled_message_uuid: uuid });
     // Recorded first, so that the answer could name it.

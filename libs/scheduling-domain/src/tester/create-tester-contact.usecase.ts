@@ -21,13 +21,15 @@ export interface CreateTesterContactInput {
  * CONTRACT 6: a tester contact and its one conversation (fictitious: sends to it are simulated,
  * its window and schedules run on the business virtual clock). Written contact first: a crash in
  * between leaves a contact without conversation, never a conversation without contact. The
- * conversation is inserted with its conversation.created entry.
+ * conversation is inserted with its conversation.created entry, the contact with its
+ * contact.created entry (recorded after it, as for every new contact).
  */
 export async function createTesterContact(scope: BusinessScope, events: OutboxRecorder, input: CreateTesterContactInput, now: Date): Promise<TesterContact> {
   const channel = await testerChannel(scope, input.channel);
   const channelId = channel._id;
   const phoneKey = input.phone ? phoneLookupKey(input.phone) : '';
   const username = input.chat_username ? input.chat_username.trim().replace(/^@/, '') : '';
+  const conversationId = randomUUID();
   const contact = {
     _id: randomUUID(),
     channel_id: channelId,
@@ -42,8 +44,8 @@ export async function createTesterContact(scope: BusinessScope, events: OutboxRe
     created_at: now,
     updated_at: now,
   };
-  await contacts.insertIfAbsent(scope, contact);
-  const conversationId = randomUUID();
+  const contactCreated = outboxEntry('contact.created', conversationId, { contact: { uuid: contact._id } }, SYSTEM_AUTHOR, now);
+  await contacts.insertIfAbsent(scope, { ...contact, outbox: [contactCreated] } as Parameters<ContactRepository['insertIfAbsent']>[1]);
   const snapshot = contactSnapshotOf(contact);
   const created = outboxEntry('conversation.created', conversationId, conversationCreatedData(contact._id, snapshot, channel.public_key, true), SYSTEM_AUTHOR, now);
   await conversations.createIfAbsent(scope, {
@@ -59,6 +61,7 @@ export async function createTesterContact(scope: BusinessScope, events: OutboxRe
     outbox: [created],
   });
   await events.recordQuietly('conversations', scope, conversationId, [created]);
+  await events.recordQuietly('contacts', scope, contact._id, [contactCreated]);
   return { contact: publicContact(contact, channel.public_key, conversationId), conversation_uuid: conversationId };
 }
 
