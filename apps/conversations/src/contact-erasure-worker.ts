@@ -5,8 +5,12 @@ import { FileContentStore } from '@cmsg/files';
 import type { Logger } from '@cmsg/platform';
 import type { ContactPorts } from '@cmsg/conversations-domain';
 
-/** A pass's lease: far above what deleting one conversation's data takes. */
-const ERASURE_LEASE_MS = 60_000;
+/**
+ * A pass's lease: how long a pass whose process died blocks its retry. Above what deleting one
+ * conversation's data takes; a pass that outlives it is only run again by another replica (every
+ * step is a repeatable delete, and only the holder of the newer lease can settle or finish it).
+ */
+const ERASURE_LEASE_MS = 15_000;
 /** The wait before the settling pass: longer than a write in flight at the first pass takes to land. */
 const ERASURE_SETTLE_MS = 3_000;
 /** How often every replica looks for due passes, and how many it runs per look. */
