@@ -1,9 +1,8 @@
-import { type ContactErasurePorts, runDueErasures, runErasurePass } from '@cmsg/conversations-domain';
+import { type ContactErasurePorts, type ContactPorts, runDueErasures, runErasurePass } from '@cmsg/conversations-domain';
 import { ContactErasureRepository, ConversationDataEraser, businessScope } from '@cmsg/dal';
 import type { OutboxRecorder } from '@cmsg/events';
 import { FileContentStore } from '@cmsg/files';
 import type { Logger } from '@cmsg/platform';
-import type { ContactPorts } from '@cmsg/conversations-domain';
 
 /**
  * A pass's lease: how long a pass whose process died blocks its retry. Above what deleting one

@@ -31,7 +31,6 @@ export interface InboxIngestDependencies extends InboundMediaDependencies {
   recordConsent?: RecordConsent;
 }
 
-
 /** Published on conversation-events for every new customer message, from its message.received entry (the scheduler cancels cancel_on_customer_reply schedules on it). */
 export { CUSTOMER_MESSAGE_RECEIVED };
 

@@ -5,7 +5,6 @@ import {
   type ContactEntity,
   type ContactLookupKey,
   type ConversationEntity,
-  type NewContact,
   type OutboxEntry,
   businessScope,
   contactSnapshotOf,
@@ -53,11 +52,12 @@ export async function resolveSenderConversation(
   if (!keys) return undefined;
   const scope = businessScope(channel.business_id);
   const found = await findContact(scope, channel._id, keys);
-  const created = found ? undefined : await createContact(scope, channel._id, sender, keys, now);
-  const contact = created ? created.contact : await refreshContact(scope, found!, sender, keys, now);
+  const { contact, createdEvent } = found
+    ? { contact: await refreshContact(scope, found, sender, keys, now), createdEvent: null }
+    : await createContact(scope, channel._id, sender, keys, now);
   const conversation = await conversationOf(scope, channel, contact, now, events);
   // After conversation.created, so its sequence follows it, as for a contact the API creates.
-  if (created?.event) await events.recordQuietly('contacts', scope, contact._id, [created.event]);
+  if (createdEvent) await events.recordQuietly('contacts', scope, contact._id, [createdEvent]);
   return { contact, conversation };
 }
 
@@ -93,7 +93,7 @@ async function refreshContact(scope: BusinessScope, contact: SenderContact, send
 }
 
 /** The new contact, with its contact.created entry when this call inserted it (a redelivery finds it inserted). */
-async function createContact(scope: BusinessScope, channelId: string, sender: InboundSender, keys: SenderKeys, now: Date): Promise<{ contact: SenderContact; event: OutboxEntry | null }> {
+async function createContact(scope: BusinessScope, channelId: string, sender: InboundSender, keys: SenderKeys, now: Date): Promise<{ contact: SenderContact; createdEvent: OutboxEntry | null }> {
   const identity = keys.phoneKey ? `phone:${keys.phoneKey}` : keys.userId ? `user:${keys.userId}` : `username:${keys.usernameKey}`;
   const id = await newSenderContactId(channelId, identity, (contactId) => repositories.contactErasures.exists(scope, contactId));
   const event = outboxEntry('contact.created', inboxIds.conversation(id), { contact: { uuid: id } }, SYSTEM_AUTHOR, now, inboxIds.contactCreatedEvent(id));
@@ -106,10 +106,10 @@ async function createContact(scope: BusinessScope, channelId: string, sender: In
     created_at: now,
     updated_at: now,
     outbox: [event],
-  } as NewContact);
+  });
   const contact = await repositories.contacts.findById(scope, id);
   if (!contact) throw new Error(`contact ${id} vanished right after it was created`);
-  return { contact, event: inserted ? event : null };
+  return { contact, createdEvent: inserted ? event : null };
 }
 
 /** The contact's one conversation (created for a new contact, with its conversation.created entry), its snapshot refreshed. */

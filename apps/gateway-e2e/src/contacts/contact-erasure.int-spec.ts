@@ -10,10 +10,10 @@ import {
   inboundMediaWebhook,
   inboundTextWebhook,
   integrationStack,
+  scanStoredDocuments,
   storedCollection,
   uniquePhone,
 } from '@cmsg/testing';
-import mongoose from 'mongoose';
 import { createClient } from 'redis';
 import { disconnectStackDatabase } from '../action-groups/action-group-fixtures';
 import { aiProvider, channelOf, cloudApi, deliverWebhook, inboundMessageByProviderId } from '../inbound/inbound-fixtures';
@@ -36,49 +36,49 @@ interface ScanResult {
  * Redis key with its value, searched for the strings.
  */
 async function scanFor(needles: readonly string[]): Promise<ScanResult> {
-  const result: ScanResult = { found: new Map(), collections: [], documents: 0, gridFsChunks: 0, redisKeys: 0 };
-  const note = (where: string, text: string | Buffer) => {
+  const stored = await scanStoredDocuments(needles);
+  const result: ScanResult = {
+    found: new Map([...stored.found].map(([needle, places]) => [needle, new Set(Object.keys(places))])),
+    collections: stored.collections,
+    documents: stored.documents,
+    gridFsChunks: stored.gridFsChunks,
+    redisKeys: 0,
+  };
+  const note = (where: string, text: string) => {
     for (const needle of needles) {
       if (text.includes(needle)) result.found.set(needle, new Set([...(result.found.get(needle) ?? []), where]));
     }
   };
-  const db = mongoose.connection.db!;
-  for (const { name } of await db.listCollections({}, { nameOnly: true }).toArray()) {
-    result.collections.push(name);
-    for await (const document of db.collection(name).find()) {
-      if (name.endsWith('.chunks')) {
-        result.gridFsChunks += 1;
-        note(name, Buffer.from((document['data'] as { buffer: Uint8Array }).buffer));
-      } else {
-        result.documents += 1;
-        note(name, JSON.stringify(document));
-      }
-    }
-  }
   const redis = createClient({ url: integrationStack().env['REDIS_URL'] });
   await redis.connect();
   try {
     for await (const key of redis.scanIterator({ COUNT: 1000 })) {
       result.redisKeys += 1;
-      const type = await redis.type(key);
-      const value =
-        type === 'string'
-          ? await redis.get(key)
-          : type === 'hash'
-            ? JSON.stringify(await redis.hGetAll(key))
-            : type === 'list'
-              ? JSON.stringify(await redis.lRange(key, 0, -1))
-              : type === 'set'
-                ? JSON.stringify(await redis.sMembers(key))
-                : type === 'zset'
-                  ? JSON.stringify(await redis.zRange(key, 0, -1))
-                  : '';
-      note(`redis:${key.split(':')[0]}`, `${key} ${value ?? ''}`);
+      const value = await redisValue(redis, key);
+      note(`redis:${key.split(':')[0]}`, `${key} ${value}`);
     }
   } finally {
     await redis.quit();
   }
   return result;
+}
+
+/** A Redis key's value as text, whatever its type. */
+async function redisValue(redis: ReturnType<typeof createClient>, key: string): Promise<string> {
+  switch (await redis.type(key)) {
+    case 'string':
+      return (await redis.get(key)) ?? '';
+    case 'hash':
+      return JSON.stringify(await redis.hGetAll(key));
+    case 'list':
+      return JSON.stringify(await redis.lRange(key, 0, -1));
+    case 'set':
+      return JSON.stringify(await redis.sMembers(key));
+    case 'zset':
+      return JSON.stringify(await redis.zRange(key, 0, -1));
+    default:
+      return '';
+  }
 }
 
 /** DELETE /contacts/{uuid} (CONTRACT 10.1, docs/contacts.md "Erasure"). */

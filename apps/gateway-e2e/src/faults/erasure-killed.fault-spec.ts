@@ -1,22 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { uniquePhone } from '@cmsg/testing';
+import { scanStoredDocuments, uniquePhone } from '@cmsg/testing';
 import mongoose from 'mongoose';
 import { type FaultStack, reportFault, startFaultStack } from './fault-stack';
 
 const PLANTED_MESSAGES = 3_000;
-
-/** Every document of the fault stack's database that still holds the string: `<collection>: n`. */
-async function documentsHolding(text: string): Promise<Record<string, number>> {
-  const db = mongoose.connection.db!;
-  const found: Record<string, number> = {};
-  for (const { name } of await db.listCollections({}, { nameOnly: true }).toArray()) {
-    for await (const document of db.collection(name).find()) {
-      const holds = name.endsWith('.chunks') ? Buffer.from((document['data'] as { buffer: Uint8Array }).buffer).includes(text) : JSON.stringify(document).includes(text);
-      if (holds) found[name] = (found[name] ?? 0) + 1;
-    }
-  }
-  return found;
-}
 
 /**
  * The conversations service killed with SIGKILL right after it answered an erasure's 202 (CONTRACT
@@ -74,7 +61,7 @@ describe('a contact erasure cut off by kill -9 of the conversations service', ()
     // A moment for a second recording, if the restarted service and the first pass both finished.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(await events.countDocuments({ business_id: fault.business.businessId, type: 'contact.erased', 'data.contact.uuid': uuid })).toBe(1);
-    expect(await documentsHolding(marker)).toEqual({});
+    expect((await scanStoredDocuments([marker])).found.get(marker) ?? {}).toEqual({});
     expect(await mongoose.connection.collection('contact_erasures').findOne({ _id: uuid as never })).toMatchObject({ state: 'erased', conversation_id: conversation.uuid });
     reportFault('conversations service killed right after an erasure was accepted', {
       messages_planted: PLANTED_MESSAGES,

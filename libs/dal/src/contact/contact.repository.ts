@@ -23,7 +23,7 @@ function definedOnly(fields: Fields): Fields {
 }
 
 /** A new contact, as stored (without business_id, which the scope gives); absent fields take their defaults. */
-export type NewContact = Pick<ContactEntity, '_id' | 'channel_id' | 'created_at' | 'updated_at'> & Partial<Omit<ContactEntity, 'business_id'>>;
+export type NewContact = Pick<ContactEntity, '_id' | 'channel_id' | 'created_at' | 'updated_at'> & Partial<Omit<ContactEntity, 'business_id' | 'outbox'>> & { outbox?: OutboxEntry[] };
 
 export class ContactRepository extends TenantRepository<ContactEntity> {
   constructor() {

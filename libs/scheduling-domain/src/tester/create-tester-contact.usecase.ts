@@ -45,7 +45,7 @@ export async function createTesterContact(scope: BusinessScope, events: OutboxRe
     updated_at: now,
   };
   const contactCreated = outboxEntry('contact.created', conversationId, { contact: { uuid: contact._id } }, SYSTEM_AUTHOR, now);
-  await contacts.insertIfAbsent(scope, { ...contact, outbox: [contactCreated] } as Parameters<ContactRepository['insertIfAbsent']>[1]);
+  await contacts.insertIfAbsent(scope, { ...contact, outbox: [contactCreated] });
   const snapshot = contactSnapshotOf(contact);
   const created = outboxEntry('conversation.created', conversationId, conversationCreatedData(contact._id, snapshot, channel.public_key, true), SYSTEM_AUTHOR, now);
   await conversations.createIfAbsent(scope, {
