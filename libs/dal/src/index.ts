@@ -30,6 +30,14 @@ export { ContactErasureRepository } from './contact-erasure/contact-erasure.repo
 export type { ClaimedErasure } from './contact-erasure/contact-erasure.repository';
 export type { ContactErasureEntity, ErasureState } from './contact-erasure/contact-erasure.entity';
 export { ConversationDataEraser } from './contact-erasure/conversation-data-eraser';
+export { BroadcastRepository } from './broadcast/broadcast.repository';
+export type { BroadcastChange, ClaimedBroadcast } from './broadcast/broadcast.repository';
+export { BROADCAST_STATES, BROADCAST_PAUSE_REASONS, emptyBroadcastCounts } from './broadcast/broadcast.entity';
+export type { BroadcastEntity, BroadcastState, BroadcastPauseReason, BroadcastAudienceEntity, BroadcastCountsEntity, BroadcastFreezeCheckpoint } from './broadcast/broadcast.entity';
+export { BroadcastRecipientRepository } from './broadcast-recipient/broadcast-recipient.repository';
+export type { RecipientOutcomes, RecipientSendOutcome } from './broadcast-recipient/broadcast-recipient.repository';
+export { RECIPIENT_STATES, RECIPIENT_SKIP_REASONS } from './broadcast-recipient/broadcast-recipient.entity';
+export type { BroadcastRecipientEntity, RecipientState, RecipientSkipReason, RecipientError } from './broadcast-recipient/broadcast-recipient.entity';
 export type { ErasableFile } from './contact-erasure/conversation-data-eraser';
 export { ConversationRepository } from './conversation/conversation.repository';
 export type { NewConversation, ConversationChange, InboxStatusChange, InboundMessageApplied } from './conversation/conversation.repository';

@@ -24,6 +24,8 @@ import { ActionGroupModel } from './action-group/action-group.schema';
 import { WebhookDeliveryModel } from './webhook-delivery/webhook-delivery.schema';
 import { EventModel } from './event/event.schema';
 import { ContactErasureModel } from './contact-erasure/contact-erasure.schema';
+import { BroadcastModel } from './broadcast/broadcast.schema';
+import { BroadcastRecipientModel } from './broadcast-recipient/broadcast-recipient.schema';
 
 export {
   BusinessModel,
@@ -67,4 +69,6 @@ export const ALL_MODELS = [
   WebhookDeliveryModel,
   EventModel,
   ContactErasureModel,
+  BroadcastModel,
+  BroadcastRecipientModel,
 ] as const;

@@ -3,6 +3,7 @@ export * from './generated/google/rpc/status';
 export * from './generated/grpc/health/v1/health';
 export * from './generated/cmsg/conversations/v1/conversations';
 export * from './generated/cmsg/conversations/v1/conversation_actions';
+export * from './generated/cmsg/conversations/v1/broadcasts';
 export * from './generated/cmsg/actions/v1/actions';
 export * from './generated/google/protobuf/struct';
 export * from './generated/cmsg/scheduler/v1/scheduler';

@@ -3,6 +3,7 @@ import type { Model } from 'mongoose';
 import { ActionGroupModel } from '../action-group/action-group.schema';
 import { ContactModel } from '../contact/contact.schema';
 import { ContactErasureModel } from '../contact-erasure/contact-erasure.schema';
+import { BroadcastModel } from '../broadcast/broadcast.schema';
 import { ConversationModel } from '../conversation/conversation.schema';
 import { MessageModel } from '../message/message.schema';
 import { ScheduledMessageModel } from '../scheduled-message/scheduled-message.schema';
@@ -11,7 +12,7 @@ import { type BusinessScope, scopedFilter } from '../shared/business-scope';
 import type { OutboxEntry } from '../shared/outbox-entry.schema';
 
 /** The collections whose writes push outbox entries (docs/events.md). */
-export const OUTBOX_COLLECTIONS = ['conversations', 'messages', 'timeline_events', 'scheduled_messages', 'action_groups', 'contacts', 'contact_erasures'] as const;
+export const OUTBOX_COLLECTIONS = ['conversations', 'messages', 'timeline_events', 'scheduled_messages', 'action_groups', 'contacts', 'contact_erasures', 'broadcasts'] as const;
 export type OutboxCollection = (typeof OUTBOX_COLLECTIONS)[number];
 
 const MODELS: Record<OutboxCollection, Model<any>> = {
@@ -22,6 +23,7 @@ const MODELS: Record<OutboxCollection, Model<any>> = {
   action_groups: ActionGroupModel,
   contacts: ContactModel,
   contact_erasures: ContactErasureModel,
+  broadcasts: BroadcastModel,
 };
 
 /** A document with entries still in its outbox. */

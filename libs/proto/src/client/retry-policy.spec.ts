@@ -4,6 +4,7 @@ describe('read methods (idempotency_level = NO_SIDE_EFFECTS in the .proto files)
   it('are the reads docs/grpc.md lists as safe to retry', () => {
     expect(Object.fromEntries(readMethodsByService())).toEqual({
       'cmsg.conversations.v1.ConversationsService': ['AuthenticateToken', 'GetConversationStatus', 'ListConversations', 'ListContacts', 'GetContact', 'GetContactEligibility', 'SearchContacts', 'ListContactAttributes', 'ListChannels', 'GetConversationTimeline', 'ListEvents', 'GetEvent', 'ListTemplates', 'GetTemplate'],
+      'cmsg.conversations.v1.BroadcastsService': ['PreviewBroadcast', 'GetBroadcast', 'ListBroadcasts', 'ListBroadcastRecipients'],
       'cmsg.conversations.v1.ConversationActionsService': ['ResolveConversation', 'GetConversationContext', 'GetRecentTimeline', 'ResolveAiEmployee'],
       'cmsg.actions.v1.ActionsService': ['GetActionGroup'],
       'cmsg.files.v1.FilesService': ['DownloadContent'],

@@ -201,7 +201,17 @@ export interface SendMessageRequest {
     | TemplateContent
     | undefined;
   /** Deprecated send_quick_reply_or_template: quick reply while the window is open, else template. */
-  quick_reply_or_template?: QuickReplyOrTemplateContent | undefined;
+  quick_reply_or_template?:
+    | QuickReplyOrTemplateContent
+    | undefined;
+  /** Set by the broadcast sender: the send waits behind live traffic and under the broadcast's rate. */
+  broadcast: BroadcastSend | undefined;
+}
+
+export interface BroadcastSend {
+  uuid: string;
+  /** The broadcast's own cap (0: the channel's). */
+  max_per_second: number;
 }
 
 export interface SentMessage {
@@ -2070,6 +2080,7 @@ function createBaseSendMessageRequest(): SendMessageRequest {
     quick_reply: undefined,
     template: undefined,
     quick_reply_or_template: undefined,
+    broadcast: undefined,
   };
 }
 
@@ -2101,6 +2112,9 @@ export const SendMessageRequest: MessageFns<SendMessageRequest> = {
     }
     if (message.quick_reply_or_template !== undefined) {
       QuickReplyOrTemplateContent.encode(message.quick_reply_or_template, writer.uint32(74).fork()).join();
+    }
+    if (message.broadcast !== undefined) {
+      BroadcastSend.encode(message.broadcast, writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -2190,6 +2204,14 @@ export const SendMessageRequest: MessageFns<SendMessageRequest> = {
             message.quick_reply_or_template = QuickReplyOrTemplateContent.decode(reader, reader.uint32());
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.broadcast = BroadcastSend.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2233,6 +2255,76 @@ export const SendMessageRequest: MessageFns<SendMessageRequest> = {
       (object.quick_reply_or_template !== undefined && object.quick_reply_or_template !== null)
         ? QuickReplyOrTemplateContent.fromPartial(object.quick_reply_or_template)
         : undefined;
+    message.broadcast = (object.broadcast !== undefined && object.broadcast !== null)
+      ? BroadcastSend.fromPartial(object.broadcast)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseBroadcastSend(): BroadcastSend {
+  return { uuid: "", max_per_second: 0 };
+}
+
+export const BroadcastSend: MessageFns<BroadcastSend> = {
+  encode(message: BroadcastSend, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.uuid !== "") {
+      writer.uint32(10).string(message.uuid);
+    }
+    if (message.max_per_second !== 0) {
+      writer.uint32(16).int32(message.max_per_second);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BroadcastSend {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBroadcastSend();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.uuid = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.max_per_second = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<BroadcastSend>): BroadcastSend {
+    return BroadcastSend.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BroadcastSend>): BroadcastSend {
+    const message = createBaseBroadcastSend();
+    message.uuid = object.uuid ?? "";
+    message.max_per_second = object.max_per_second ?? 0;
     return message;
   },
 };
