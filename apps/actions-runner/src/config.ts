@@ -24,6 +24,14 @@ const actionsRunnerConfigShape = {
   COMMAND_SESSION_TIMEOUT_MS: positiveInt(30_000, 6_000),
   /** Partitions of the command topic when this service creates it. */
   COMMAND_TOPIC_PARTITIONS: positiveInt(12),
+  /** Consumer group of broadcast-sends (default KAFKA_TOPIC_PREFIX + `broadcast-senders`): every replica shares every broadcast. */
+  BROADCAST_CONSUMER_GROUP_ID: z.string().min(1).optional(),
+  /** Broadcast slices (partitions of broadcast-sends) one replica sends at once. */
+  BROADCAST_SLICE_CONCURRENCY: positiveInt(12),
+  /** Recipients of one slice in flight at once. */
+  BROADCAST_SEND_CONCURRENCY: positiveInt(4),
+  /** Partitions of broadcast-sends when this service creates it. */
+  BROADCAST_TOPIC_PARTITIONS: positiveInt(12),
   /** Webhook attempts in flight in one replica, all endpoints together (each mostly waits on the network). */
   WEBHOOK_CONCURRENCY: positiveInt(64),
   /** Webhook attempts in flight to one endpoint in one replica; its other due deliveries wait, nobody else's do. */
@@ -45,7 +53,11 @@ const actionsRunnerConfigShape = {
 /** Parsed once at boot by main.ts; fails fast listing every invalid variable. */
 export function loadActionsRunnerConfig(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(actionsRunnerConfigShape, env);
-  return { ...config, COMMAND_CONSUMER_GROUP_ID: config.COMMAND_CONSUMER_GROUP_ID ?? `${config.KAFKA_TOPIC_PREFIX}actions-runner` };
+  return {
+    ...config,
+    COMMAND_CONSUMER_GROUP_ID: config.COMMAND_CONSUMER_GROUP_ID ?? `${config.KAFKA_TOPIC_PREFIX}actions-runner`,
+    BROADCAST_CONSUMER_GROUP_ID: config.BROADCAST_CONSUMER_GROUP_ID ?? `${config.KAFKA_TOPIC_PREFIX}broadcast-senders`,
+  };
 }
 
 export type ActionsRunnerConfig = ReturnType<typeof loadActionsRunnerConfig>;

@@ -10,13 +10,14 @@ import {
 } from '@cmsg/actions-domain';
 import { AiProvider } from '@cmsg/ai-provider';
 import { CommandStreamConsumer, CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
-import { ActionGroupRepository, WebhookDeliveryRepository, WebhookEndpointRepository, connectMongo, disconnectMongo, isMongoConnected } from '@cmsg/dal';
+import { ActionGroupRepository, BroadcastRecipientRepository, BroadcastRepository, WebhookDeliveryRepository, WebhookEndpointRepository, connectMongo, disconnectMongo, isMongoConnected } from '@cmsg/dal';
 import { BusinessSlugs, EventOutbox, EventRecorder, kafkaConversationEventBus } from '@cmsg/events';
 import { TOPIC, adaptUnaryService, cmsgMetrics, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
 import { ActionsServiceService, type ActionsServiceServer } from '@cmsg/proto';
 import { DEFAULT_WEBHOOK_RETRY_POLICY, HttpWebhookTransport, WebhookDispatcher, WebhookFanOut } from '@cmsg/webhooks';
 import { Partitioners } from 'kafkajs';
 import { actionsHandlers } from './actions.grpc';
+import { broadcastSendTemplate, startBroadcastSends } from './broadcast-sends.consumer';
 import { loadActionsRunnerConfig } from './config';
 import { conversationCommandHandler, conversationCommandPoisonHandler } from './conversation-command.handler';
 import { connectConversationServices } from './infrastructure/conversation-clients';
@@ -44,6 +45,8 @@ runGrpcService({
     const kafka = createKafka('actions-runner', config.KAFKA_BROKERS, logger);
     const topic = topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationCommands);
     await ensureTopics(kafka, [topic], { partitions: config.COMMAND_TOPIC_PARTITIONS });
+    const broadcastSendsTopic = topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.broadcastSends);
+    await ensureTopics(kafka, [broadcastSendsTopic], { partitions: config.BROADCAST_TOPIC_PARTITIONS });
     const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
     await producer.connect();
 
@@ -115,8 +118,26 @@ runGrpcService({
       afterListening: async () => {
         // Webhooks flow while the command stream joins its group (after a crash, that waits out the dead member's session).
         dispatcher.start();
+        const broadcastSends = await startBroadcastSends(
+          kafka,
+          {
+            store: { broadcasts: new BroadcastRepository(), recipients: new BroadcastRecipientRepository() },
+            events,
+            clock: { now: () => new Date(clock.now()) },
+            sendTemplate: broadcastSendTemplate(services),
+          },
+          {
+            topic: broadcastSendsTopic,
+            groupId: config.BROADCAST_CONSUMER_GROUP_ID,
+            sliceConcurrency: config.BROADCAST_SLICE_CONCURRENCY,
+            sendConcurrency: config.BROADCAST_SEND_CONCURRENCY,
+            sessionTimeoutMs: config.COMMAND_SESSION_TIMEOUT_MS,
+          },
+          logger,
+        );
         await consumer.start();
         return [
+          { name: 'broadcast-sends', close: () => broadcastSends.disconnect() },
           { name: 'command-stream', close: () => consumer.stop() },
           { name: 'webhooks', close: () => dispatcher.stop() },
         ];

@@ -9,6 +9,8 @@ export const config = loadConfig({
   KAFKA_BROKERS: configVars.kafkaBrokers,
   KAFKA_TOPIC_PREFIX: configVars.kafkaTopicPrefix,
   SIGNING_SECRET: configVars.signingSecret,
+  // Partitions of broadcast-sends when this service creates it: the most actions-runner replicas that share one broadcast.
+  BROADCAST_TOPIC_PARTITIONS: z.coerce.number().int().min(1).default(12),
   OUTBOX_RELAY_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
   CHAT_API_BASE_URL: configVars.chatApiBaseUrl,
   // One Cloud API call; also bounds how long a repeated send waits for an attempt still in flight.

@@ -1,6 +1,8 @@
 import './instrument';
 import { CloudApiClient, sendDurationBoundMs } from '@cmsg/chat-platform';
-import { type ConsentRecorder, ListCursorCodec, recordConsent, startConversationBindings } from '@cmsg/conversations-domain';
+import { type CoordinatorPorts } from '@cmsg/broadcasts-domain';
+import { ensureTopics } from '@cmsg/command-stream';
+import { type ConsentRecorder, ListCursorCodec, recordConsent, sendOutcomeOf, startConversationBindings } from '@cmsg/conversations-domain';
 import {
   BusinessRepository,
   ChannelRepository,
@@ -18,6 +20,8 @@ import { BusinessSlugs, EventOutbox, EventRecorder, kafkaConversationEventBus } 
 import { Files } from '@cmsg/files';
 import { MONGODB_HEALTH_SERVICE, TOPIC, adaptUnaryService, cmsgMetrics, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
 import {
+  BroadcastsServiceService,
+  type BroadcastsServiceServer,
   ConversationActionsServiceService,
   type ConversationActionsServiceServer,
   ConversationsServiceService,
@@ -27,6 +31,9 @@ import {
   type WebhookEndpointsServiceServer,
 } from '@cmsg/proto';
 import { WebhookFanOut, systemClock } from '@cmsg/webhooks';
+import { startBroadcastCoordinator } from './broadcast-coordinator';
+import { audiencePorts, broadcastStore, definitionPorts, kafkaSlicePublisher } from './broadcast-ports';
+import { broadcastsHandlers } from './broadcasts.grpc';
 import { startChatInboundConsumer } from './chat-inbound.consumer';
 import { conversationActionHandlers } from './conversation-actions.grpc';
 import { config } from './config';
@@ -54,7 +61,10 @@ runGrpcService({
     await connectMongo(config.MONGODB_URI, { queryShapeLog: config.CMSG_MONGO_SHAPE_LOG, queryShapeSource: 'conversations' });
     await ensureIndexes();
     const files = new Files({ signingSecret: config.SIGNING_SECRET, publicBaseUrl: config.PUBLIC_BASE_URL });
-    const producer = createKafka('conversations', config.KAFKA_BROKERS, logger).producer({ allowAutoTopicCreation: true });
+    const kafka = createKafka('conversations', config.KAFKA_BROKERS, logger);
+    const broadcastSendsTopic = topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.broadcastSends);
+    await ensureTopics(kafka, [broadcastSendsTopic], { partitions: config.BROADCAST_TOPIC_PARTITIONS });
+    const producer = kafka.producer({ allowAutoTopicCreation: true });
     await producer.connect();
 
     const channels = new ChannelRepository();
@@ -86,6 +96,33 @@ runGrpcService({
     const sendLeaseMs = sendDurationBoundMs(config.CHAT_API_TIMEOUT_MS) + 5_000;
     const sendDependencies = { sender: chatApi, files, outbox, inFlightLeaseMs: sendLeaseMs, recordConsent: recordContactConsent };
 
+    const broadcasts = broadcastStore();
+    const audience = audiencePorts();
+    const clock = { now: () => new Date() };
+    const definitions = definitionPorts(async () => null);
+    const slices = kafkaSlicePublisher(producer, broadcastSendsTopic);
+    const coordinatorPorts: CoordinatorPorts = {
+      store: broadcasts,
+      audience,
+      events: outbox,
+      slices,
+      clock,
+      sendOutcome: (scope, operationId) => sendOutcomeOf(scope, operationId, { outbox, inFlightLeaseMs: sendLeaseMs }),
+      messagingLimitRemaining: async () => null,
+    };
+    const coordinator = startBroadcastCoordinator(coordinatorPorts, logger);
+    services.add(
+      BroadcastsServiceService,
+      adaptUnaryService<BroadcastsServiceServer>(
+        broadcastsHandlers({
+          create: { store: broadcasts, definitions, audience, clock },
+          read: { store: broadcasts, definitions, cursors: new ListCursorCodec(config.SIGNING_SECRET) },
+          state: { store: broadcasts, events: outbox, slices, clock },
+          wake: coordinator.wake,
+        }),
+        logger,
+      ),
+    );
     services.add(
       ConversationsServiceService,
       adaptUnaryService<ConversationsServiceServer>(
@@ -146,6 +183,7 @@ runGrpcService({
           { name: 'chat-inbound', close: () => chatInbound.stop() },
           { name: 'upload-sweeper', close: async () => uploadSweeper.stop() },
           { name: 'contact-erasures', close: () => erasureWorker.stop() },
+          { name: 'broadcast-coordinator', close: () => coordinator.stop() },
         ];
       },
       closers: [

@@ -31,6 +31,7 @@ export function messageSendingHandlers(dependencies: MessageSendingDependencies)
         operationId: request.operation_id,
         author: authorOf(request.author, request.caller),
         content: protoSendContentToDomain(request),
+        ...(request.broadcast ? { broadcast: { uuid: request.broadcast.uuid, maxPerSecond: request.broadcast.max_per_second } } : {}),
       });
       try {
         return await sendMessage(scopeOf(request.caller), command, useCaseDependencies);

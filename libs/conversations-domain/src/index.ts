@@ -26,6 +26,8 @@ export type { PageRequest } from './list-page';
 export { messagingWindow, conversationNow, MESSAGING_WINDOW_MS } from './messaging-window';
 export { fullName } from './contact-names';
 export { sendMessage } from './messaging/send-message.usecase';
+export { sendOutcomeOf } from './messaging/send-outcome.usecase';
+export type { SendOutcome } from './messaging/send-outcome.usecase';
 export type { SendMessageDependencies } from './messaging/send-message.usecase';
 export { sendMessageCommand, MESSAGE_AUTHOR_TYPES, TEMPLATE_HEADER_TYPES } from './messaging/send-message.command';
 export type {
@@ -41,7 +43,7 @@ export type {
   TemplateVariableInput,
   TemplateButtonParameterInput,
 } from './messaging/send-message.command';
-export type { MessageSender } from './messaging/message-sender';
+export type { MessageSender, SendPacing } from './messaging/message-sender';
 export type { OutboundFiles } from './messaging/outbound-file';
 export { operationMessageId } from './operation-ids';
 export { PAYMENT_MARKER_FIELDS } from './messaging/payment-markers';

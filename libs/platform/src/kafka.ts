@@ -10,6 +10,8 @@ export const TOPIC = {
   conversationEvents: 'conversation-events',
   /** Verified chat platform webhook events (messages, statuses), keyed by `<phone_number_id>:<sender>`. */
   chatInbound: 'chat-inbound',
+  /** Send slices of running broadcasts (docs/broadcasts.md), keyed by `<broadcast>:<first seq>` to spread over every partition. */
+  broadcastSends: 'broadcast-sends',
 } as const;
 
 export function topicName(prefix: string, topic: (typeof TOPIC)[keyof typeof TOPIC]): string {

@@ -5,7 +5,7 @@ export { getContact } from './get-contact.usecase';
 export { patchContact } from './patch-contact.usecase';
 export type { ContactMergePatch } from './patch-contact.usecase';
 export { searchContacts } from './search-contacts.usecase';
-export { defineContactAttribute, listContactAttributes, deleteContactAttribute } from './contact-attributes.usecase';
+export { defineContactAttribute, listContactAttributes, deleteContactAttribute, attributeDefinitionsOf } from './contact-attributes.usecase';
 export { contactView, contactViewContext } from './contact-view';
 export { planContactChange } from './contact-edit';
 export type { ContactEdit, ConsentCategory, ConsentStatus, ConsentSource } from './contact-edit';

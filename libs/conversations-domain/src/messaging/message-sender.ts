@@ -9,5 +9,21 @@ import type { ChannelCredentials, OutboundMessage, SendMessageResult } from '@cm
  * other catalog error (PREPARE_FAILED, BSUID_SEND_DISABLED, CHANNEL_NOT_CONFIGURED) means nothing was sent.
  */
 export interface MessageSender {
-  sendMessage(channel: ChannelCredentials, message: OutboundMessage): Promise<SendMessageResult>;
+  sendMessage(channel: ChannelCredentials, message: OutboundMessage, pacing?: SendPacing): Promise<SendMessageResult>;
+}
+
+/**
+ * What the send engine (libs/send-engine, docs/broadcasts.md) paces a provider call by: the channel
+ * and its limits, the contact (pair rate, messaging limit) and whether the send is live traffic or
+ * a broadcast's. MESSAGING_LIMIT_REACHED (with retryAfterSeconds) is raised before any call.
+ */
+export interface SendPacing {
+  channelId: string;
+  maxMessagesPerSecond: number;
+  /** Unique contacts a business-initiated template may reach in a moving 24 h (null: unlimited). */
+  messagingLimit: number | null;
+  contactId: string;
+  /** A template: it takes a messaging-limit unit for a contact not reached in the last 24 h. */
+  isTemplate: boolean;
+  broadcast?: { uuid: string; maxPerSecond: number };
 }

@@ -35,6 +35,8 @@ export interface SendMessageCommand {
   operationId: string;
   author: MessageAuthor;
   content: MessageContentInput;
+  /** Set for a broadcast recipient's send: it waits behind live traffic, under the broadcast's own rate. */
+  broadcast?: { uuid: string; maxPerSecond: number };
 }
 
 /**

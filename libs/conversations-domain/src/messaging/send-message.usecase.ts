@@ -7,7 +7,7 @@ import { conversationClockOffsetMs } from '../business-clock';
 import { repositories } from '../repositories';
 import { conversationNow, messagingWindow } from '../messaging-window';
 import { resolveConversationReference, type StoredContact } from '../resolve-conversation-reference';
-import type { MessageSender } from './message-sender';
+import type { MessageSender, SendPacing } from './message-sender';
 
 import { operationMessageId } from '../operation-ids';
 import type { OutboundFiles } from './outbound-file';
@@ -52,7 +52,7 @@ export async function sendMessage(scope: BusinessScope, command: SendMessageComm
   const context: SendContext = { scope, files: dependencies.files, conversation, contact, isTester, windowOpen };
 
   const parts = await planParts(context, command);
-  const channel = isTester ? undefined : await channelCredentials(scope, conversation.channel_id);
+  const channel = isTester ? undefined : await channelOf(scope, conversation.channel_id);
   const author = await messageAuthorOf(scope, command.author);
 
   const delivered: StoredOutboundMessage[] = [];
@@ -76,7 +76,7 @@ export async function sendMessage(scope: BusinessScope, command: SendMessageComm
       status: channel ? 'sending' : 'simulated',
     };
     delivered.push(
-      await deliverPart(store, claim, author, channel ? { sender: dependencies.sender, channel, contact, content: part.content } : undefined).catch(async (error: unknown) => {
+      await deliverPart(store, claim, author, channel ? { sender: dependencies.sender, channel: channel.credentials, contact, content: part.content, pacing: pacingOf(channel, contact, part.content, command) } : undefined).catch(async (error: unknown) => {
         if (isCatalogError(error) && error.code === 'CONTACT_OPTED_OUT' && error.providerCode === PROVIDER_OPTED_OUT && dependencies.recordConsent) {
           await dependencies.recordConsent(scope, { contactId: contact._id, conversationId: conversation._id, consent: { marketing: 'opted_out' }, source: 'provider', author: SYSTEM_AUTHOR });
         }
@@ -95,6 +95,7 @@ interface ProviderCall {
   channel: ChannelCredentials;
   contact: StoredContact;
   content: MessageContent;
+  pacing: SendPacing;
 }
 
 /** Claims one part, sends it (unless simulated), settles it and shows it on the conversation. */
@@ -136,11 +137,11 @@ async function finalOutcome(store: OutboundMessageStore, message: StoredOutbound
 }
 
 /** Sends the claimed part and answers it as stored with its outcome. */
-async function callProvider(store: OutboundMessageStore, { sender, channel, contact, content }: ProviderCall, claim: NewOutboundMessage, author: OutboxAuthor): Promise<StoredOutboundMessage | null> {
+async function callProvider(store: OutboundMessageStore, { sender, channel, contact, content, pacing }: ProviderCall, claim: NewOutboundMessage, author: OutboxAuthor): Promise<StoredOutboundMessage | null> {
   let providerMessageId: string;
   try {
     // The client picks the phone, or the platform user id where allowed (BSUID_SEND_DISABLED otherwise).
-    ({ provider_message_id: providerMessageId } = await sender.sendMessage(channel, { to: { phone: contact.phone, user_id: contact.chat_user_id }, content }));
+    ({ provider_message_id: providerMessageId } = await sender.sendMessage(channel, { to: { phone: contact.phone, user_id: contact.chat_user_id }, content }, pacing));
   } catch (error) {
     if (isCatalogError(error) && !mayHaveReachedProvider(error)) {
       // Refused before any network call: nothing reached the provider, nothing to remember.
@@ -163,12 +164,38 @@ function mayHaveReachedProvider(error: CatalogError): boolean {
   return error.code === 'SEND_FAILED' || error.providerCode !== undefined;
 }
 
-async function channelCredentials(scope: BusinessScope, channelId: string): Promise<ChannelCredentials> {
+interface SendingChannel {
+  id: string;
+  credentials: ChannelCredentials;
+  maxMessagesPerSecond: number;
+  messagingLimit: number | null;
+}
+
+async function channelOf(scope: BusinessScope, channelId: string): Promise<SendingChannel> {
   const channel = await repositories.channels.findById(scope, channelId);
   if (!channel?.phone_number_id || !channel.access_token) {
     throw new CatalogError('CHANNEL_NOT_CONFIGURED', 'The conversation has no chat channel with a Cloud API phone number id and access token.');
   }
-  return { phone_number_id: channel.phone_number_id, access_token: channel.access_token };
+  return {
+    id: channelId,
+    credentials: { phone_number_id: channel.phone_number_id, access_token: channel.access_token },
+    maxMessagesPerSecond: channel.max_messages_per_second ?? DEFAULT_MESSAGES_PER_SECOND,
+    messagingLimit: channel.messaging_limit ?? null,
+  };
+}
+
+/** The Cloud API's default throughput of a business number (CONTRACT 10.5). */
+const DEFAULT_MESSAGES_PER_SECOND = 80;
+
+function pacingOf(channel: SendingChannel, contact: StoredContact, content: MessageContent, command: SendMessageCommand): SendPacing {
+  return {
+    channelId: channel.id,
+    maxMessagesPerSecond: channel.maxMessagesPerSecond,
+    messagingLimit: channel.messagingLimit,
+    contactId: contact._id,
+    isTemplate: content.type === 'template',
+    ...(command.broadcast ? { broadcast: command.broadcast } : {}),
+  };
 }
 
 function responseOf(conversationId: string, messages: StoredOutboundMessage[]): SendMessageResponse {

@@ -65,6 +65,10 @@ export interface BroadcastEntity {
   dispatch_epoch: number;
   /** When recipients last changed state by a send: a running broadcast without progress is re-dispatched. */
   progress_at: Date | null;
+  /** When counts were computed. */
+  counts_at: Date | null;
+  /** Sends per second over the coordinator's last interval. */
+  current_per_second: number;
   counts: BroadcastCountsEntity;
   skipped_by_reason: Record<string, number>;
   failed_by_code: Record<string, number>;

@@ -26,6 +26,8 @@ export const broadcastSchema = new Schema(
     due_at: { type: Date, default: null },
     dispatch_epoch: { type: Number, default: 0 },
     progress_at: { type: Date, default: null },
+    counts_at: { type: Date, default: null },
+    current_per_second: { type: Number, default: 0 },
     counts: { type: Schema.Types.Mixed, required: true },
     skipped_by_reason: { type: Schema.Types.Mixed, default: {} },
     failed_by_code: { type: Schema.Types.Mixed, default: {} },

@@ -146,6 +146,16 @@ export class ContactRepository extends TenantRepository<ContactEntity> {
   }
 
   /**
+   * Contacts of a channel a compiled filter matches, in _id order after `afterId`: a broadcast's
+   * audience frozen in batches (docs/broadcasts.md). Index: {business_id, _id}.
+   */
+  findMatchingInIdOrder(scope: BusinessScope, page: { filter: Fields; channelId: string; afterId: string | null; limit: number }): Promise<ContactEntity[]> {
+    const conditions: Fields[] = [page.filter, { channel_id: page.channelId }];
+    if (page.afterId !== null) conditions.push({ _id: { $gt: page.afterId } });
+    return ContactModel.find(scopedFilter(scope, { $and: conditions })).sort({ _id: 1 }).limit(page.limit).lean<ContactEntity[]>().exec();
+  }
+
+  /**
    * Copies its conversation's searchable state onto the contact (search filters on tag, inbox_status
    * and last_inbound_at: CONTRACT 10.1). Always the conversation's current state, so copies made out
    * of order still end on the latest one.

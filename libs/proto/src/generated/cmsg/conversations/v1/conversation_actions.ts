@@ -205,7 +205,7 @@ export interface SendMessageRequest {
     | QuickReplyOrTemplateContent
     | undefined;
   /** Set by the broadcast sender: the send waits behind live traffic and under the broadcast's rate. */
-  broadcast: BroadcastSend | undefined;
+  broadcast?: BroadcastSend | undefined;
 }
 
 export interface BroadcastSend {

@@ -1,0 +1,105 @@
+import type { AudienceContact, AudiencePorts, BroadcastChannel, BroadcastStore, DefinitionPorts, SendSlice, SlicePublisher } from '@cmsg/broadcasts-domain';
+import { compileContactFilter, parseContactFilter } from '@cmsg/contact-filter';
+import { attributeDefinitionsOf } from '@cmsg/conversations-domain';
+import {
+  BroadcastRecipientRepository,
+  BroadcastRepository,
+  BusinessRepository,
+  type BusinessScope,
+  type ChannelEntity,
+  ChannelRepository,
+  ContactAttributeDefinitionRepository,
+  type ContactEntity,
+  ContactRepository,
+  ConversationRepository,
+  TemplateRepository,
+} from '@cmsg/dal';
+import { sendKeyedMany } from '@cmsg/platform';
+import type { Producer } from 'kafkajs';
+
+export function broadcastStore(): BroadcastStore {
+  return { broadcasts: new BroadcastRepository(), recipients: new BroadcastRecipientRepository() };
+}
+
+/** The contacts of an audience: CONTRACT 10.1's filter language over the contacts collection. */
+export function audiencePorts(): AudiencePorts {
+  const contacts = new ContactRepository();
+  const conversations = new ConversationRepository();
+  const definitions = new ContactAttributeDefinitionRepository();
+  const parse = async (scope: BusinessScope, filter: unknown) => parseContactFilter(filter, attributeDefinitionsOf(await definitions.list(scope)));
+  const withConversations = async (scope: BusinessScope, rows: ContactEntity[]): Promise<AudienceContact[]> => {
+    const conversationIds = await conversations.idsByContactIds(scope, rows.map((row) => row._id));
+    return rows.map((row) => audienceContactOf(row, conversationIds.get(row._id) ?? null));
+  };
+  return {
+    validateFilter: async (scope, filter) => {
+      await parse(scope, filter);
+    },
+    contactsMatching: async (scope, filter, channelId, afterId, limit) => {
+      const compiled = compileContactFilter(await parse(scope, filter));
+      return withConversations(scope, await contacts.findMatchingInIdOrder(scope, { filter: compiled, channelId, afterId, limit }));
+    },
+    contactsByIds: async (scope, ids) => withConversations(scope, await contacts.findByIds(scope, ids)),
+  };
+}
+
+function audienceContactOf(contact: ContactEntity, conversationId: string | null): AudienceContact {
+  const consent = contact.consent as { marketing?: { status?: string }; utility?: { status?: string } } | undefined;
+  return {
+    id: contact._id,
+    channel_id: contact.channel_id,
+    phone: contact.phone ?? null,
+    chat_user_id: contact.chat_user_id ?? null,
+    conversation_id: conversationId,
+    first_name: contact.first_name ?? null,
+    last_name: contact.last_name ?? null,
+    attributes: Object.fromEntries((contact.attributes ?? []).map((attribute: { k: string; v: unknown }) => [attribute.k, attribute.v])),
+    consent: { marketing: consent?.marketing?.status ?? 'unknown', utility: consent?.utility?.status ?? 'unknown' },
+  };
+}
+
+/** Channels, templates and the business time zone; the messaging limit from the send engine. */
+export function definitionPorts(messagingLimitRemaining: (channel: BroadcastChannel) => Promise<number | null>): DefinitionPorts {
+  const channels = new ChannelRepository();
+  const templates = new TemplateRepository();
+  const businesses = new BusinessRepository();
+  return {
+    channelByPublicKey: async (scope, publicKey) => channelOf(await channels.findByPublicKey(scope, publicKey)),
+    channelById: async (scope, id) => channelOf((await channels.findByIds(scope, [id]))[0] ?? null),
+    template: async (scope, channelId, reference) => {
+      const candidates = reference.uuid
+        ? [await templates.findById(scope, reference.uuid)]
+        : await templates.findByNameAndLanguage(scope, reference.name ?? '', reference.language ?? '');
+      const template = candidates.find((candidate) => candidate && candidate.channel_id === channelId);
+      if (!template) return null;
+      return { uuid: String(template._id), name: template.name, language: template.language, category: template.category, status: template.status, channel_id: template.channel_id };
+    },
+    businessTimeZone: async (scope) => (await businesses.findById(scope))?.time_zone ?? 'UTC',
+    messagingLimitRemaining: (_scope, channel) => messagingLimitRemaining(channel),
+  };
+}
+
+export function channelOf(channel: ChannelEntity | null): BroadcastChannel | null {
+  if (!channel) return null;
+  return {
+    id: String(channel._id),
+    public_key: channel.public_key,
+    max_messages_per_second: channel.max_messages_per_second ?? 80,
+    messaging_limit: channel.messaging_limit ?? null,
+  };
+}
+
+/** Kafka `broadcast-sends`: a slice per message, keyed so that slices spread over every partition. */
+export function kafkaSlicePublisher(producer: Producer, topic: string): SlicePublisher {
+  return {
+    publish: async (slices: readonly SendSlice[]) => {
+      for (let start = 0; start < slices.length; start += 500) {
+        await sendKeyedMany(
+          producer,
+          topic,
+          slices.slice(start, start + 500).map((slice) => ({ key: `${slice.broadcast_id}:${slice.from_seq}`, value: slice })),
+        );
+      }
+    },
+  };
+}

@@ -1,0 +1,192 @@
+import type { BroadcastEntity, BusinessScope, ClaimedBroadcast } from '@cmsg/dal';
+import type { AudiencePorts } from '../core/audience-ports';
+import { broadcastEvent } from '../core/broadcast-events';
+import type { BroadcastClock, BroadcastEvents, BroadcastStore, SlicePublisher } from '../core/broadcast-ports';
+import { countsOf, settledCount } from '../core/counts';
+import { businessScopeOf } from '../core/scope';
+import { type SendOutcomeLookup, recipientOperationId } from '../core/send-operation';
+import { slicesOf } from '../core/slices';
+import { freezeNextBatch } from '../freeze/freeze-audience';
+import { isInsideWindow } from '../send-window';
+
+export interface CoordinatorPorts {
+  store: BroadcastStore;
+  audience: AudiencePorts;
+  events: BroadcastEvents;
+  slices: SlicePublisher;
+  clock: BroadcastClock;
+  sendOutcome: SendOutcomeLookup;
+  /** Units left in the channel's messaging limit (null: unlimited). */
+  messagingLimitRemaining(scope: BusinessScope, channelId: string): Promise<number | null>;
+}
+
+export const COORDINATOR_TIMING = {
+  /** A step's lease: a replica that dies mid-step is replaced after it. */
+  leaseMs: 15_000,
+  /** Running broadcasts are looked at this often (counts, stale claims, completion). */
+  tickMs: 1_000,
+  /** A freezing step hands over after this long, so one broadcast cannot hold a replica. */
+  freezeSliceMs: 3_000,
+  /** A claim this old is settled from its message (its sender may have died). */
+  staleClaimMs: 10_000,
+  /** A running broadcast with pending recipients and no progress this long is dispatched again. */
+  stallMs: 15_000,
+  /** Paused by a limit: looked at this often to resume by itself. */
+  pausedTickMs: 5_000,
+};
+
+/** One coordinator step of a claimed broadcast (docs/broadcasts.md), by its state. */
+export async function coordinateBroadcast(ports: CoordinatorPorts, claimed: ClaimedBroadcast, timing = COORDINATOR_TIMING): Promise<void> {
+  const { broadcast } = claimed;
+  const scope = businessScopeOf(broadcast);
+  const now = ports.clock.now();
+  switch (broadcast.status) {
+    case 'scheduled':
+      await ports.store.broadcasts.transition(scope, broadcast._id, ['scheduled'], { set: { status: 'preparing', due_at: now } });
+      return;
+    case 'preparing':
+      return prepare(ports, claimed, timing);
+    case 'running':
+      return tick(ports, claimed, timing);
+    case 'paused':
+      return resumeWhenUnitsFree(ports, broadcast, timing);
+    case 'cancelled':
+      return settleCancelled(ports, broadcast);
+    default:
+      await ports.store.broadcasts.setDue(scope, broadcast._id, null);
+  }
+}
+
+/** After a cancel: recipients a freeze step in flight still inserted are cancelled too, and the counts made final. */
+async function settleCancelled(ports: CoordinatorPorts, broadcast: BroadcastEntity): Promise<void> {
+  const scope = businessScopeOf(broadcast);
+  await ports.store.recipients.cancelPending(scope, broadcast._id);
+  await refreshCounts(ports, broadcast);
+  await ports.store.broadcasts.setDue(scope, broadcast._id, null);
+}
+
+/** Counts from the recipients, stored on the broadcast. */
+export async function refreshCounts(ports: Pick<CoordinatorPorts, 'store' | 'clock'>, broadcast: BroadcastEntity): Promise<void> {
+  const scope = businessScopeOf(broadcast);
+  const outcomes = await ports.store.recipients.countOutcomes(scope, broadcast._id);
+  await ports.store.broadcasts.saveCounts(scope, broadcast._id, {
+    counts: countsOf(outcomes),
+    skipped_by_reason: outcomes.skippedByReason,
+    failed_by_code: outcomes.failedByCode,
+    progress_at: broadcast.progress_at,
+    counts_at: ports.clock.now(),
+    current_per_second: 0,
+  });
+}
+
+async function prepare(ports: CoordinatorPorts, claimed: ClaimedBroadcast, timing: typeof COORDINATOR_TIMING): Promise<void> {
+  const started = ports.clock.now().getTime();
+  for (;;) {
+    const progress = await freezeNextBatch(ports, claimed, new Date(ports.clock.now().getTime() + timing.leaseMs));
+    if (progress === 'lease_lost') return;
+    if (progress === 'done') break;
+    if (ports.clock.now().getTime() - started > timing.freezeSliceMs) {
+      // Hand over: the next step (this replica or another) goes on from the checkpoint.
+      await ports.store.broadcasts.saveCheckpoint(businessScopeOf(claimed.broadcast), claimed, claimed.broadcast.freeze, ports.clock.now());
+      return;
+    }
+  }
+  const scope = businessScopeOf(claimed.broadcast);
+  const now = ports.clock.now();
+  const outcomes = await ports.store.recipients.countOutcomes(scope, claimed.broadcast._id);
+  const counts = countsOf(outcomes);
+  const running = await ports.store.broadcasts.transition(scope, claimed.broadcast._id, ['preparing'], {
+    set: { status: 'running', started_at: now, due_at: new Date(now.getTime() + timing.tickMs), counts, skipped_by_reason: outcomes.skippedByReason, failed_by_code: outcomes.failedByCode, progress_at: now },
+    event: broadcastEvent('broadcast.started', claimed.broadcast, counts, null, now),
+    redispatch: true,
+  });
+  if (!running) return;
+  await ports.events.recordQuietly('broadcasts', scope, running._id, running.outbox ?? []);
+  await dispatchPending(ports, running);
+}
+
+async function tick(ports: CoordinatorPorts, claimed: ClaimedBroadcast, timing: typeof COORDINATOR_TIMING): Promise<void> {
+  const { broadcast } = claimed;
+  const scope = businessScopeOf(broadcast);
+  await settleStaleClaims(ports, broadcast, timing);
+  const now = ports.clock.now();
+  const outcomes = await ports.store.recipients.countOutcomes(scope, broadcast._id);
+  const counts = countsOf(outcomes);
+  const progressed = settledCount(counts) !== settledCount(broadcast.counts);
+  const elapsedS = broadcast.counts_at ? Math.max(0.1, (now.getTime() - broadcast.counts_at.getTime()) / 1000) : 1;
+  const perSecond = Math.max(0, settledCount(counts) - settledCount(broadcast.counts)) / elapsedS;
+  await ports.store.broadcasts.saveCounts(scope, broadcast._id, {
+    counts,
+    skipped_by_reason: outcomes.skippedByReason,
+    failed_by_code: outcomes.failedByCode,
+    progress_at: progressed ? now : broadcast.progress_at,
+    counts_at: now,
+    current_per_second: Math.round(perSecond * 10) / 10,
+  });
+  if (counts.pending === 0) {
+    const completed = await ports.store.broadcasts.transition(scope, broadcast._id, ['running'], {
+      set: { status: 'completed', finished_at: now, due_at: null, counts, current_per_second: 0 },
+      event: broadcastEvent('broadcast.completed', broadcast, counts, null, now),
+    });
+    if (completed) await ports.events.recordQuietly('broadcasts', scope, completed._id, completed.outbox ?? []);
+    return;
+  }
+  const stalled = !progressed && now.getTime() - (broadcast.progress_at?.getTime() ?? 0) > timing.stallMs;
+  if (stalled && insideWindow(broadcast, now)) {
+    const redispatched = await ports.store.broadcasts.transition(scope, broadcast._id, ['running'], { set: { progress_at: now }, redispatch: true });
+    if (redispatched) await dispatchPending(ports, redispatched);
+  }
+  await ports.store.broadcasts.setDue(scope, broadcast._id, new Date(now.getTime() + timing.tickMs));
+}
+
+/**
+ * Claims older than staleClaimMs, settled from their message: none -> the call never happened,
+ * pending again (and dispatched); sent or failed -> taken over; a message still in flight past its
+ * own lease was settled as failed with no provider answer -> unknown. Never resent once the message exists.
+ */
+async function settleStaleClaims(ports: CoordinatorPorts, broadcast: BroadcastEntity, timing: typeof COORDINATOR_TIMING): Promise<void> {
+  const scope = businessScopeOf(broadcast);
+  const stale = await ports.store.recipients.findStaleClaims(scope, broadcast._id, new Date(ports.clock.now().getTime() - timing.staleClaimMs), 500);
+  const released: number[] = [];
+  for (const recipient of stale) {
+    const outcome = await ports.sendOutcome(scope, recipientOperationId(recipient));
+    if (outcome.kind === 'in_flight') continue;
+    if (outcome.kind === 'absent') {
+      if (await ports.store.recipients.release(scope, recipient._id, false)) released.push(recipient.seq);
+    } else if (outcome.kind === 'sent') {
+      await ports.store.recipients.finish(scope, recipient._id, { status: 'sent', message_id: outcome.message_id, sent_at: outcome.sent_at });
+    } else if (outcome.error.code === 'SEND_FAILED' && outcome.error.provider_code === null) {
+      await ports.store.recipients.finish(scope, recipient._id, { status: 'unknown', message_id: outcome.message_id });
+    } else {
+      await ports.store.recipients.finish(scope, recipient._id, { status: 'failed', error: outcome.error, message_id: outcome.message_id });
+    }
+  }
+  if (released.length > 0) await ports.slices.publish(slicesOf(broadcast, released));
+}
+
+/** Every pending recipient, in slices of the broadcast's current epoch. */
+export async function dispatchPending(ports: Pick<CoordinatorPorts, 'store' | 'slices'>, broadcast: BroadcastEntity): Promise<void> {
+  const seqs = await ports.store.recipients.pendingSeqs(businessScopeOf(broadcast), broadcast._id);
+  await ports.slices.publish(slicesOf(broadcast, seqs));
+}
+
+async function resumeWhenUnitsFree(ports: CoordinatorPorts, broadcast: BroadcastEntity, timing: typeof COORDINATOR_TIMING): Promise<void> {
+  const scope = businessScopeOf(broadcast);
+  const now = ports.clock.now();
+  if (broadcast.pause_reason === 'messaging_limit') {
+    const remaining = await ports.messagingLimitRemaining(scope, broadcast.channel_id);
+    if (remaining === null || remaining > 0) {
+      const resumed = await ports.store.broadcasts.transition(scope, broadcast._id, ['paused'], {
+        set: { status: 'running', pause_reason: null, progress_at: now, due_at: new Date(now.getTime() + timing.tickMs) },
+        redispatch: true,
+      });
+      if (resumed) await dispatchPending(ports, resumed);
+      return;
+    }
+  }
+  await ports.store.broadcasts.setDue(scope, broadcast._id, broadcast.pause_reason === 'messaging_limit' ? new Date(now.getTime() + timing.pausedTickMs) : null);
+}
+
+function insideWindow(broadcast: BroadcastEntity, now: Date): boolean {
+  return broadcast.send_window === null || isInsideWindow(broadcast.send_window, broadcast.time_zone, now);
+}

@@ -1,0 +1,18 @@
+export type { AudienceContact, AudiencePorts, BroadcastChannel, BroadcastTemplateInfo, DefinitionPorts } from './core/audience-ports';
+export type { BroadcastClock, BroadcastEvents, BroadcastStore, SendSlice, SlicePublisher } from './core/broadcast-ports';
+export { recipientOperationId } from './core/send-operation';
+export type { MessageSendOutcome, SendOutcomeLookup } from './core/send-operation';
+export { SLICE_SIZE, slicesOf } from './core/slices';
+export type { BroadcastDefinitionInput } from './create/broadcast-definition';
+export { createBroadcast } from './create/create-broadcast.usecase';
+export type { CreateBroadcastPorts } from './create/create-broadcast.usecase';
+export { previewBroadcast } from './create/preview-broadcast.usecase';
+export { COORDINATOR_TIMING, coordinateBroadcast } from './coordinate/coordinate-broadcast.usecase';
+export { runDueBroadcasts } from './coordinate/run-due-broadcasts.usecase';
+export type { CoordinatorPorts } from './coordinate/coordinate-broadcast.usecase';
+export { BROADCAST_TRANSITIONS, RETRYABLE_PROVIDER_CODES, changeBroadcastState } from './state/change-broadcast-state.usecase';
+export type { BroadcastTransition, StatePorts } from './state/change-broadcast-state.usecase';
+export { getBroadcast, listBroadcasts, listRecipients, viewOf } from './read/read-broadcasts.usecase';
+export type { CursorCodec, ReadPorts } from './read/read-broadcasts.usecase';
+export { sendSlice } from './send/send-slice.usecase';
+export type { BroadcastSendRequest, SenderPorts, SliceResult } from './send/send-slice.usecase';
