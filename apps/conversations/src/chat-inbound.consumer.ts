@@ -2,11 +2,11 @@ import type { ConsentRecorder } from '@cmsg/conversations-domain';
 import { AiProvider } from '@cmsg/ai-provider';
 import type { CloudApiClient } from '@cmsg/chat-platform';
 import { CommandStreamConsumer, CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
-import { ChannelRepository, ContactRepository, ConversationRepository, TemplateRepository } from '@cmsg/dal';
+import { BroadcastRecipientRepository, ChannelRepository, ContactRepository, ConversationRepository, TemplateRepository } from '@cmsg/dal';
 import type { Files } from '@cmsg/files';
 import type { AiRunCommand } from '@cmsg/conversation-commands';
 import type { OutboxRecorder } from '@cmsg/events';
-import { type ChatInboundRecord, InboxIngest, parseChatInboundRecord } from '@cmsg/inbox-ingest';
+import { type BroadcastProgress, type ChatInboundRecord, InboxIngest, parseChatInboundRecord } from '@cmsg/inbox-ingest';
 import { TOPIC, createKafka, type Logger, topicName } from '@cmsg/platform';
 import type { Producer } from 'kafkajs';
 import type { ConversationsConfig } from './config';
@@ -46,6 +46,7 @@ export async function startChatInboundConsumer(dependencies: ChatInboundConsumer
     aiRuns,
     events: dependencies.outbox,
     recordConsent: dependencies.recordConsent,
+    broadcastProgress: broadcastProgressOf(new BroadcastRecipientRepository()),
     logger,
     now: () => new Date(),
     templateStatuses: { channels: new ChannelRepository(), templates: new TemplateRepository() },
@@ -69,4 +70,11 @@ export async function startChatInboundConsumer(dependencies: ChatInboundConsumer
   await consumer.start();
   logger.info({ topic: inboundTopic }, 'chat inbound consumer started');
   return { stop: () => consumer.stop() };
+}
+
+function broadcastProgressOf(recipients: BroadcastRecipientRepository): BroadcastProgress {
+  return {
+    delivered: (scope, messageId, status) => recipients.recordDelivery(scope, messageId, status),
+    replied: (scope, conversationId, since) => recipients.recordReply(scope, conversationId, since),
+  };
 }

@@ -11,6 +11,10 @@ export const config = loadConfig({
   SIGNING_SECRET: configVars.signingSecret,
   // Partitions of broadcast-sends when this service creates it: the most actions-runner replicas that share one broadcast.
   BROADCAST_TOPIC_PARTITIONS: z.coerce.number().int().min(1).default(12),
+  // The send engine's shared rate budget, back-off, pair rate and messaging limit (docs/broadcasts.md).
+  REDIS_URL: configVars.redisUrl,
+  // The least time between two broadcast sends to one contact on a channel (the provider's pair rate, 131056).
+  SEND_PAIR_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(6_000),
   OUTBOX_RELAY_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
   CHAT_API_BASE_URL: configVars.chatApiBaseUrl,
   // One Cloud API call; also bounds how long a repeated send waits for an attempt still in flight.

@@ -18,7 +18,19 @@ import {
 } from '@cmsg/dal';
 import { BusinessSlugs, EventOutbox, EventRecorder, kafkaConversationEventBus } from '@cmsg/events';
 import { Files } from '@cmsg/files';
-import { MONGODB_HEALTH_SERVICE, TOPIC, adaptUnaryService, cmsgMetrics, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
+import {
+  MONGODB_HEALTH_SERVICE,
+  TOPIC,
+  adaptUnaryService,
+  closeRedisClient,
+  cmsgMetrics,
+  createKafka,
+  createLogger,
+  createRedisClient,
+  runGrpcService,
+  topicName,
+} from '@cmsg/platform';
+import { ChannelBackOff, ChannelRateBudget, DEFAULT_PACED_SENDER_OPTIONS, MessagingLimitLedger, PacedSender, PairPacer } from '@cmsg/send-engine';
 import {
   BroadcastsServiceService,
   type BroadcastsServiceServer,
@@ -84,7 +96,17 @@ runGrpcService({
       baseUrl: config.CHAT_API_BASE_URL,
       timeoutMs: config.CHAT_API_TIMEOUT_MS,
       bsuidSendEnabled: config.CHAT_BSUID_SEND_ENABLED,
+      // The send engine retries 130429 and 131056 within the channel's shared budget.
+      retryRateLimits: false,
     });
+    const redis = createRedisClient(config.REDIS_URL, logger);
+    await redis.connect();
+    const ledger = new MessagingLimitLedger(redis);
+    const pacedSender = new PacedSender(
+      chatApi,
+      { budget: new ChannelRateBudget(redis), backOff: new ChannelBackOff(redis), pairs: new PairPacer(redis), ledger },
+      { ...DEFAULT_PACED_SENDER_OPTIONS, pairIntervalMs: config.SEND_PAIR_INTERVAL_MS },
+    );
     const contacts = contactPorts(outbox);
     const erasures = contactErasurePorts(contacts, outbox);
     const erasureWorker = startContactErasureWorker(erasures, logger);
@@ -93,13 +115,14 @@ runGrpcService({
       recordConsent(contacts, scope, update).catch((error: unknown) => logger.warn({ err: error, contact_uuid: update.contactId }, 'recording consent failed'));
     // A send still in flight this long after it started (its calls and rate-limit retries at their
     // longest, plus a margin) was cut off by a crash (see OutboundMessageStore.settle).
-    const sendLeaseMs = sendDurationBoundMs(config.CHAT_API_TIMEOUT_MS) + 5_000;
-    const sendDependencies = { sender: chatApi, files, outbox, inFlightLeaseMs: sendLeaseMs, recordConsent: recordContactConsent };
+    // Broadcast sends also wait out the pair interval and their turn in the channel's budget.
+    const sendLeaseMs = sendDurationBoundMs(config.CHAT_API_TIMEOUT_MS) + config.SEND_PAIR_INTERVAL_MS + 15_000;
+    const sendDependencies = { sender: pacedSender, files, outbox, inFlightLeaseMs: sendLeaseMs, recordConsent: recordContactConsent };
 
     const broadcasts = broadcastStore();
     const audience = audiencePorts();
     const clock = { now: () => new Date() };
-    const definitions = definitionPorts(async () => null);
+    const definitions = definitionPorts((channel) => ledger.remaining({ channelKey: channel.id, limit: channel.messaging_limit }));
     const slices = kafkaSlicePublisher(producer, broadcastSendsTopic);
     const coordinatorPorts: CoordinatorPorts = {
       store: broadcasts,
@@ -108,7 +131,10 @@ runGrpcService({
       slices,
       clock,
       sendOutcome: (scope, operationId) => sendOutcomeOf(scope, operationId, { outbox, inFlightLeaseMs: sendLeaseMs }),
-      messagingLimitRemaining: async () => null,
+      messagingLimitRemaining: async (scope, channelId) => {
+        const channel = await definitions.channelById(scope, channelId);
+        return channel ? ledger.remaining({ channelKey: channel.id, limit: channel.messaging_limit }) : null;
+      },
     };
     const coordinator = startBroadcastCoordinator(coordinatorPorts, logger);
     services.add(
@@ -189,6 +215,7 @@ runGrpcService({
       closers: [
         { name: 'kafka', close: () => producer.disconnect() },
         { name: 'mongodb', close: () => disconnectMongo() },
+        { name: 'redis', close: () => closeRedisClient(redis) },
       ],
     };
   },

@@ -1,10 +1,17 @@
 import './instrument';
-import { GrpcClients, createLogger, installGracefulShutdown, startMetricsServer } from '@cmsg/platform';
+import {
+  GrpcClients,
+  closeRedisClient,
+  connectRedisClient,
+  createLogger,
+  createRedisClient,
+  installGracefulShutdown,
+  startMetricsServer,
+} from '@cmsg/platform';
 import { createGatewayApp } from './app';
 import { loadGatewayConfig } from './config';
 import { closeHttpServer, listen } from './infrastructure/http-server';
 import { kafkaAdminFactory } from './infrastructure/kafka-admin';
-import { closeRedisClient, connectRedisClient, createRedisClient } from './infrastructure/redis-client';
 import { createRedisTokenRateLimiter } from './infrastructure/token-rate-limiter';
 import { connectUpstreams } from './infrastructure/upstream-clients';
 import { connectChatInboundPublisher } from './infrastructure/chat-inbound-producer';

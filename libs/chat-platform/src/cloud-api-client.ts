@@ -19,6 +19,11 @@ export interface CloudApiClientConfig {
   sleep?: Sleeper;
   /** The jitter's source, in [0, 1). */
   random?: () => number;
+  /**
+   * Whether 130429 / 131056 answers are retried here (send-retry.ts). False behind the send engine
+   * (libs/send-engine), which retries them within the channel's shared budget and back-off.
+   */
+  retryRateLimits?: boolean;
 }
 
 /** The channel's Cloud API identity (stored per channel, CONTRACT section 8). */
@@ -66,6 +71,7 @@ export class CloudApiClient {
   private readonly bsuidSendEnabled: boolean;
   private readonly sleep: Sleeper;
   private readonly random: () => number;
+  private readonly retryRateLimits: boolean;
 
   constructor(config: CloudApiClientConfig) {
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
@@ -73,6 +79,7 @@ export class CloudApiClient {
     this.bsuidSendEnabled = config.bsuidSendEnabled ?? false;
     this.sleep = config.sleep ?? realSleeper;
     this.random = config.random ?? Math.random;
+    this.retryRateLimits = config.retryRateLimits ?? true;
   }
 
   /**
@@ -92,7 +99,7 @@ export class CloudApiClient {
       try {
         answer = await this.callJson(url, init);
       } catch (failure) {
-        const delay = retryDelayMs(failure, attempt, this.random());
+        const delay = this.retryRateLimits ? retryDelayMs(failure, attempt, this.random()) : undefined;
         if (delay === undefined) throw sendFailureError(failure as CloudApiFailure);
         await this.sleep(delay);
       }

@@ -10,6 +10,6 @@ export type { InboxIngestDependencies, MessageIngestOutcome } from './ingest-inb
 export { ingestDeliveryStatus, OutboundMessageNotYetRecorded, STATUS_ATTEMPTS_BEFORE_GIVING_UP } from './ingest-delivery-status.usecase';
 export type { StatusIngestOutcome } from './ingest-delivery-status.usecase';
 export type { InboundMediaOptions, MediaTranscriptionStatus } from './inbound-media';
-export type { MediaSource, MediaTranscriber, AiRunQueue } from './ports';
+export type { MediaSource, MediaTranscriber, AiRunQueue, BroadcastProgress } from './ports';
 export { inboundAiRunCommand, shouldQueueAiRun } from './ai-run-command';
 export { inboxIds, nameBasedUuid, newSenderContactId } from './name-based-ids';

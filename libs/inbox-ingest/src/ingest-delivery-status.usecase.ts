@@ -1,7 +1,7 @@
 import { webhookTimestampToDate } from '@cmsg/chat-platform';
 import { businessScope } from '@cmsg/dal';
 import { type OutboxRecorder, SYSTEM_AUTHOR, messageAuthorOf, messageTimelineItem, outboxEntry } from '@cmsg/events';
-import type { RecordConsent } from './ports';
+import type { BroadcastProgress, RecordConsent } from './ports';
 import type { InboundStatusRecord } from './chat-inbound-record';
 import { deliveryFailureOf, deliveryPricingOf, isDeliveryStatus, statusesReplacedBy } from './delivery-status';
 import { repositories } from './repositories';
@@ -29,6 +29,7 @@ export async function ingestDeliveryStatus(
   attempt: number,
   now: Date,
   recordConsent?: RecordConsent,
+  broadcastProgress?: BroadcastProgress,
 ): Promise<StatusIngestOutcome> {
   const status = record.status.status;
   if (!isDeliveryStatus(status)) return 'unknown_status';
@@ -54,6 +55,7 @@ export async function ingestDeliveryStatus(
   );
   if (!updated) return 'already_further';
   await events.recordQuietly('messages', scope, message._id, [event]);
+  if (status === 'delivered' || status === 'read') await broadcastProgress?.delivered(scope, message._id, status);
   // A late failure with 131050: the customer stopped marketing messages (CONTRACT 10.2, source provider).
   if (error?.code === 'CONTACT_OPTED_OUT' && error.provider_code === '131050' && recordConsent) {
     const conversation = await repositories.conversations.findById(scope, message.conversation_id);

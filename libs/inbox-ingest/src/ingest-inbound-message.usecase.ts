@@ -13,7 +13,7 @@ import { retryMediaAwaitingTranscription } from './media-awaiting-retry';
 import { type ConsentKeywordLists, consentKeywordOf } from './consent-keywords';
 import { inboundMessageTime } from './inbound-message-time';
 import { inboxIds } from './name-based-ids';
-import type { AiRunQueue, KeywordConsent, RecordConsent } from './ports';
+import type { AiRunQueue, BroadcastProgress, KeywordConsent, RecordConsent } from './ports';
 import { repositories } from './repositories';
 import { resolveSenderConversation } from './sender-conversation';
 
@@ -29,7 +29,11 @@ export interface InboxIngestDependencies extends InboundMediaDependencies {
   userPreferences: Omit<UserPreferencePorts, 'recordConsent'>;
   /** Records consent a keyword states (CONTRACT 10.2); the message is recorded as usual either way. */
   recordConsent?: RecordConsent;
+  broadcastProgress?: BroadcastProgress;
 }
+
+/** How long after a broadcast's send a customer message counts as its reply (docs/broadcasts.md). */
+export const BROADCAST_REPLY_WINDOW_MS = 7 * 24 * 3_600_000;
 
 /** Published on conversation-events for every new customer message, from its message.received entry (the scheduler cancels cancel_on_customer_reply schedules on it). */
 export { CUSTOMER_MESSAGE_RECEIVED };
@@ -89,6 +93,7 @@ export async function ingestInboundMessage(dependencies: InboxIngestDependencies
       aiRunQueued = true;
     }
   }
+  await dependencies.broadcastProgress?.replied(scope, conversationId, new Date(now.getTime() - BROADCAST_REPLY_WINDOW_MS));
   return { outcome: 'recorded', messageId: message._id, conversationId, media, aiRunQueued };
 }
 

@@ -32,3 +32,11 @@ export interface KeywordConsent {
 
 /** Records consent a keyword or the provider stated (the conversations service's contact writer). */
 export type RecordConsent = (scope: BusinessScope, update: KeywordConsent) => Promise<void>;
+
+/** Broadcast recipients moved forward by what their message's customer and provider report (CONTRACT 10.4). */
+export interface BroadcastProgress {
+  /** A delivery status of a sent message: its recipient, if any, becomes delivered or read. */
+  delivered(scope: BusinessScope, messageId: string, status: 'delivered' | 'read'): Promise<void>;
+  /** A customer message: recipients of its conversation sent since `since` become replied. */
+  replied(scope: BusinessScope, conversationId: string, since: Date): Promise<void>;
+}

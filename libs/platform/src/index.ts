@@ -24,3 +24,5 @@ export { cmsgMetrics, reportConsumerLag } from './metrics/cmsg-metrics';
 export type { GaugeReading, LabelledGaugeReading } from './metrics/cmsg-metrics';
 export { startMetricsServer } from './metrics/metrics-server';
 export type { MetricsServer } from './metrics/metrics-server';
+export { createRedisClient, connectRedisClient, closeRedisClient } from './redis-client';
+export type { RedisClient } from './redis-client';

@@ -1,7 +1,6 @@
-import { createLogger } from '@cmsg/platform';
+import { type RedisClient, closeRedisClient, createLogger, createRedisClient } from '@cmsg/platform';
 import { randomUUID } from 'node:crypto';
 import { RateLimiterRes } from 'rate-limiter-flexible';
-import { type RedisClient, closeRedisClient, createRedisClient } from './redis-client';
 import { createRedisTokenRateLimiter } from './token-rate-limiter';
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:16379';

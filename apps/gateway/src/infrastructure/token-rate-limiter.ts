@@ -1,5 +1,5 @@
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { RedisClient } from './redis-client';
+import type { RedisClient } from '@cmsg/platform';
 
 const WINDOW_SECONDS = 60;
 const KEY_PREFIX = 'rl:token';

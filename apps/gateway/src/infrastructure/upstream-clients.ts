@@ -1,6 +1,7 @@
 import { type GrpcClients, MONGODB_HEALTH_SERVICE } from '@cmsg/platform';
 import {
   ActionsServiceClient,
+  BroadcastsServiceClient,
   ConversationActionsServiceClient,
   ConversationsServiceClient,
   FilesServiceClient,
@@ -48,6 +49,7 @@ export function connectUpstreams(clients: GrpcClients, addresses: UpstreamAddres
       scheduler: clients.connect(SchedulerServiceClient, { address: addresses.SCHEDULER_GRPC_ADDRESS, deadlineMs: UPSTREAM_DEADLINE_MS }).rpc,
       files: files.rpc,
       webhookEndpoints: clients.connect(WebhookEndpointsServiceClient, { address: addresses.CONVERSATIONS_GRPC_ADDRESS, deadlineMs: UPSTREAM_DEADLINE_MS }).rpc,
+      broadcasts: clients.connect(BroadcastsServiceClient, { address: addresses.CONVERSATIONS_GRPC_ADDRESS, deadlineMs: UPSTREAM_DEADLINE_MS }).rpc,
     },
     fileContent: new FileContentForwarder(files),
     healthChecks,

@@ -1,4 +1,4 @@
-import type { RedisClient } from '../infrastructure/redis-client';
+import type { RedisClient } from '@cmsg/platform';
 import type { ReadinessCheck } from './readiness-check';
 
 export function redisReadinessCheck(redis: RedisClient): ReadinessCheck {

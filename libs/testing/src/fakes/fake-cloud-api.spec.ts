@@ -37,6 +37,7 @@ describe('FakeCloudApi messages endpoint', () => {
     const [record] = fake.requests();
     expect(record).toMatchObject({
       seq: expect.any(Number),
+      at_ms: expect.any(Number),
       kind: 'message',
       method: 'POST',
       path: '/v21.0/106540352242922/messages',
@@ -149,7 +150,7 @@ describe('FakeCloudApi rules', () => {
     expect(fake.requests({ kind: 'message', to: '15550142' }).map((record) => record.status)).toEqual([400, 400, 200]);
   });
 
-  it.each([131047, 131049, 131050, 130472, 130429, 131056])('answers code %i with its own message and details, always when no times is given', async (code) => {
+  it.each([131047, 131048, 131049, 131050, 130472, 130429, 131056])('answers code %i with its own message and details, always when no times is given', async (code) => {
     fake.addRule({ match: { to: '15550143' }, error: { code } });
     for (let call = 0; call < 3; call += 1) {
       const response = await send(text('+1 555 0143'));
@@ -160,6 +161,27 @@ describe('FakeCloudApi rules', () => {
       expect(body.error.error_data.details.length).toBeGreaterThan(0);
     }
     expect((await send(text('15550144'))).status).toBe(200);
+  });
+
+  it.each([
+    [130429, 'Rate limit hit'],
+    [131048, 'Spam rate limit hit'],
+    [131056, '(Business Account, Consumer Account) pair rate limit hit'],
+  ])('fails a chosen recipient with rate limit %i for the next N calls only', async (code, title) => {
+    fake.addRule({ match: { to: '+1 555 0145' }, error: { code }, times: 2 });
+    for (let call = 0; call < 2; call += 1) {
+      const response = await send(text('15550145'));
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: { code, message: `(#${code}) ${title}`, type: 'OAuthException', fbtrace_id: expect.any(String) } });
+    }
+    expect((await send(text('15550146'))).status).toBe(200);
+    expect((await send(text('15550145'))).status).toBe(200);
+    expect(fake.requests({ kind: 'message', to: '15550145' }).map((record) => [record.status, record.error_code])).toEqual([
+      [400, code],
+      [400, code],
+      [200, undefined],
+    ]);
+    expect(fake.rules.list()).toHaveLength(0);
   });
 
   it('delays the answer', async () => {

@@ -5,6 +5,7 @@ import { bearerToken, FakeHttpServer, parseJson, sendJson } from './fake-http';
 import { type FakeRuleBase, RuleBook } from './fake-rules';
 import { CLOUD_API_ERROR_SAMPLES, CLOUD_API_ERROR_STATUS } from './cloud-api-error-samples';
 import { validateMessageRequest } from './cloud-api-request-validation';
+import { CloudApiThroughput, handleThroughputControl, type ThroughputOption, type ThroughputScope, type ThroughputSettings } from './cloud-api-throughput';
 
 export type CloudApiRequestKind = 'message' | 'media_info' | 'media_download' | 'other';
 
@@ -14,6 +15,8 @@ export interface CloudApiRecord {
   seq: number;
   /** ISO time of arrival. */
   at: string;
+  /** Arrival as epoch ms, with sub-millisecond precision (the `clock` option when given). */
+  at_ms: number;
   kind: CloudApiRequestKind;
   method: string;
   path: string;
@@ -26,6 +29,8 @@ export interface CloudApiRecord {
   to?: string;
   /** The HTTP status the fake answered; 0 while pending or when it dropped the connection. */
   status: number;
+  /** The Graph error code of an error answer, e.g. 130429 for a send above the throughput. */
+  error_code?: number;
   /** The `wamid.` id given to an accepted message. */
   provider_message_id?: string;
 }
@@ -72,6 +77,16 @@ export interface FakeCloudApiOptions {
   /** When set for a phone_number_id, only that exact token is accepted for it (401 code 190 otherwise). */
   accessTokens?: Record<string, string>;
   host?: string;
+  /**
+   * Accepted message sends per phone_number_id in any sliding 1,000 ms, for every number or per
+   * number (a `'*'` key: the others); a send above it is answered 130429. Unlimited when absent.
+   */
+  throughputPerSecond?: ThroughputOption;
+  /**
+   * Epoch ms of an arrival (`at_ms`, `at`, the throughput window); by default the wall clock at
+   * sub-millisecond precision. A test steps its own to count throughput exactly on a busy machine.
+   */
+  clock?: () => number;
 }
 
 const VERSION_SEGMENT = /^v\d+\.\d+$/;
@@ -86,6 +101,8 @@ export class FakeCloudApi {
   private readonly http: FakeHttpServer;
   private readonly apiVersion: string;
   private readonly accessTokens: Record<string, string>;
+  private readonly throughput: CloudApiThroughput;
+  private readonly clock: () => number;
   private records: CloudApiRecord[] = [];
   private media = new Map<string, { bytes: Buffer; info: Omit<RegisteredMedia, 'url'> }>();
   private seq = 0;
@@ -93,6 +110,8 @@ export class FakeCloudApi {
   constructor(options: FakeCloudApiOptions = {}) {
     this.apiVersion = options.apiVersion ?? 'v21.0';
     this.accessTokens = { ...(options.accessTokens ?? {}) };
+    this.throughput = new CloudApiThroughput(options.throughputPerSecond);
+    this.clock = options.clock ?? (() => performance.timeOrigin + performance.now());
     this.http = new FakeHttpServer((req, res, body) => this.handle(req, res, body), options.host);
   }
 
@@ -169,17 +188,32 @@ export class FakeCloudApi {
     this.accessTokens[phoneNumberId] = token;
   }
 
-  /** Forgets requests, rules and media. */
+  /**
+   * Sets the throughput of one number, or with `'*'` of every number without its own; null removes
+   * that limit (a number falls back to `'*'`, `'*'` to unlimited). Applies to sends arriving from now.
+   * A fake shared by parallel tests is best limited per number, each test on its own number.
+   */
+  setThroughput(phoneNumberId: ThroughputScope, perSecond: number | null): void {
+    this.throughput.set(phoneNumberId, perSecond);
+  }
+
+  throughputSettings(): ThroughputSettings {
+    return this.throughput.settings();
+  }
+
+  /** Forgets requests, rules and media, and restores the throughput given at construction. */
   reset(): void {
     this.records = [];
     this.rules.clear();
     this.media.clear();
+    this.throughput.reset();
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://fake');
     if (url.pathname.startsWith(CONTROL_PREFIX)) {
       if (this.handleFakeMedia(req, res, body, url)) return;
+      if (handleThroughputControl(this.throughput, req, res, body, url)) return;
       if (handleControlRequest(this.controlTarget, req, res, body, url)) return;
       sendJson(res, 404, { error: `no control route ${req.method} ${url.pathname}` });
       return;
@@ -207,7 +241,21 @@ export class FakeCloudApi {
     });
     if (!this.authorized(req, res, record, phoneNumberId)) return;
     if (!body) return this.answerError(res, record, 400, { message: '(#100) Invalid parameter', code: 100, details: 'The request body is not a JSON object.' });
+    // Before the rules, so a throttled send leaves a rule's `times` for its retry.
+    if (!this.throughput.admit(phoneNumberId, record.at_ms)) return this.answerError(res, record, CLOUD_API_ERROR_STATUS, { code: 130429 });
+    await this.answerMessage(req, res, record, body, phoneNumberId, to);
+    if (record.status !== 200) this.throughput.withdraw(phoneNumberId, record.at_ms);
+  }
 
+  /** Rules, validation, then the accepted answer (status 200 on the record). */
+  private async answerMessage(
+    req: IncomingMessage,
+    res: ServerResponse,
+    record: CloudApiRecord,
+    body: Record<string, unknown>,
+    phoneNumberId: string,
+    to: string | undefined,
+  ): Promise<void> {
     const type = typeof body['type'] === 'string' ? body['type'] : 'text';
     const rule = this.rules.take((candidate) => ruleMatches(candidate, phoneNumberId, to, type));
     if (rule) {
@@ -298,9 +346,11 @@ export class FakeCloudApi {
   }
 
   private record(req: IncomingMessage, kind: CloudApiRequestKind, fields: Partial<CloudApiRecord>): CloudApiRecord {
+    const atMs = this.clock();
     const record: CloudApiRecord = {
       seq: ++this.seq,
-      at: new Date().toISOString(),
+      at: new Date(atMs).toISOString(),
+      at_ms: atMs,
       kind,
       method: req.method ?? 'GET',
       path: new URL(req.url ?? '/', 'http://fake').pathname,
@@ -316,6 +366,7 @@ export class FakeCloudApi {
     record.status = status;
     const defaults = defaultError(status);
     const code = spec.code ?? defaults.code;
+    record.error_code = code;
     const sample = CLOUD_API_ERROR_SAMPLES[code];
     const details = spec.details ?? sample?.details;
     sendJson(res, status, {

@@ -1,4 +1,5 @@
 import type { AiRecord, AiRecordFilter, AiRule } from './fake-ai-server';
+import type { ThroughputScope, ThroughputSettings } from './cloud-api-throughput';
 import type { CloudApiRecord, CloudApiRecordFilter, CloudApiRule, RegisteredMedia } from './fake-cloud-api';
 import type { FakeRuleBase } from './fake-rules';
 
@@ -57,6 +58,16 @@ export class FakeCloudApiRemote extends FakeRemoteControl<CloudApiRecord, CloudA
       data_base64: input.bytes.toString('base64'),
       ...(input.id ? { id: input.id } : {}),
     })) as RegisteredMedia;
+  }
+
+  /** As FakeCloudApi.setThroughput: `'*'` for every number without its own limit, null to remove a limit. */
+  async setThroughput(phoneNumberId: ThroughputScope, perSecond: number | null): Promise<ThroughputSettings> {
+    const body = phoneNumberId === '*' ? { per_second: perSecond } : { phone_number_id: phoneNumberId, per_second: perSecond };
+    return (await this.call('PUT', 'throughput', body)) as ThroughputSettings;
+  }
+
+  async throughputSettings(): Promise<ThroughputSettings> {
+    return (await this.call('GET', 'throughput')) as ThroughputSettings;
   }
 
   /** Polls until `count` accepted sends match, for work that happens in the background. */

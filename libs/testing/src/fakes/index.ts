@@ -8,6 +8,8 @@ export type {
   RegisteredMedia,
   FakeCloudApiOptions,
 } from './fake-cloud-api';
+export type { ThroughputOption, ThroughputScope, ThroughputSettings } from './cloud-api-throughput';
+export { maxInAnyWindow, gapPercentile } from './arrival-windows';
 export { FakeAiServer } from './fake-ai-server';
 export type { AiRecord, AiRecordFilter, AiEndpoint, AiRule, AiErrorSpec, FakeAiServerOptions } from './fake-ai-server';
 export type { FakeRuleBase } from './fake-rules';

@@ -1,4 +1,4 @@
-import type { Logger } from '@cmsg/platform';
+import type { Logger } from './logger';
 import { createClient } from 'redis';
 
 export type RedisClient = ReturnType<typeof createClient>;

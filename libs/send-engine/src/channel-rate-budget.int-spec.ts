@@ -1,0 +1,150 @@
+import type { RedisClient } from '@cmsg/platform';
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { ChannelBackOff } from './channel-back-off';
+import { ChannelRateBudget } from './channel-rate-budget';
+import { SendEngineKeys } from './keys';
+import { closeReplicas, connectReplicas, mostInAnyWindow, sleep, uniqueKeyPrefix } from './send-engine.int-fixture';
+import { type SlotRequest, waitForSlots } from './wait-for-slots';
+
+describe('ChannelRateBudget (real Redis)', () => {
+  let replicas: RedisClient[];
+  beforeAll(async () => {
+    replicas = await connectReplicas(5);
+  });
+  afterAll(() => closeReplicas(replicas));
+
+  /** Keeps asking for broadcast slots until the signal ends, noting when each granted slot arrived. */
+  async function saturate(budget: ChannelRateBudget, request: Omit<SlotRequest, 'waiterId'>, signal: AbortSignal, grantTimes: number[]) {
+    for (;;) {
+      const result = await budget.waitForSlots(request, { signal }).catch(() => undefined);
+      if (!result) return;
+      const at = performance.now();
+      for (let i = 0; i < result.granted; i++) grantTimes.push(at);
+    }
+  }
+
+  it('shares one sliding window across replicas: never more than perSecond in any 1,000 ms, close to perSecond on average', async () => {
+    const keyPrefix = uniqueKeyPrefix();
+    const channelKey = randomUUID();
+    const grantTimes: number[] = [];
+    const startedAt = performance.now();
+    const signal = AbortSignal.timeout(3000);
+    await Promise.all(
+      replicas.map((redis, index) =>
+        saturate(new ChannelRateBudget(redis, { keyPrefix }), { channelKey, perSecond: 50, priority: 'broadcast', count: 1 + (index % 3) }, signal, grantTimes),
+      ),
+    );
+    expect(mostInAnyWindow(grantTimes, 1000)).toBeLessThanOrEqual(50);
+    const inThreeSeconds = grantTimes.filter((at) => at - startedAt <= 3000).length;
+    expect(inThreeSeconds / 3).toBeGreaterThanOrEqual(45);
+  });
+
+  it('gives the next free slot to a waiting live send before broadcasts that keep polling', async () => {
+    const keyPrefix = uniqueKeyPrefix();
+    const channelKey = randomUUID();
+    const broadcastGrants: number[] = [];
+    const controller = new AbortController();
+    const broadcasts = replicas
+      .slice(0, 3)
+      .map((redis) => saturate(new ChannelRateBudget(redis, { keyPrefix }), { channelKey, perSecond: 20, priority: 'broadcast' }, controller.signal, broadcastGrants));
+    await sleep(1300);
+
+    const live = new ChannelRateBudget(replicas[3], { keyPrefix });
+    const attempts: number[] = [];
+    const { granted, waitedMs } = await waitForSlots(
+      async (request) => {
+        const grant = await live.acquire(request);
+        attempts.push(performance.now());
+        return grant;
+      },
+      { channelKey, perSecond: 20, priority: 'live' },
+    );
+    const liveGrantedAt = performance.now();
+    controller.abort();
+    await Promise.all(broadcasts);
+
+    expect(granted).toBe(1);
+    expect(attempts.length).toBeGreaterThan(1);
+    // The broadcast kept the window full, so the live send waited for one slot to free: at most
+    // the window (1,000 ms + 25 ms margin) and some scheduling.
+    expect(waitedMs).toBeGreaterThan(0);
+    expect(waitedMs).toBeLessThan(1000 + 25 + 75);
+    const overtaking = broadcastGrants.filter((at) => at > attempts[0] + 5 && at < liveGrantedAt - 5);
+    expect(overtaking).toEqual([]);
+  });
+
+  it('grants a broadcast batch up to the room of both the channel and the broadcast, never past a waiting live send', async () => {
+    const keyPrefix = uniqueKeyPrefix();
+    const channelKey = randomUUID();
+    const budget = new ChannelRateBudget(replicas[0], { keyPrefix });
+    const broadcast = (broadcastKey: string, count: number) =>
+      budget.acquire({ channelKey, perSecond: 10, priority: 'broadcast', count, broadcastKey, broadcastPerSecond: 4 });
+
+    await expect(broadcast('first', 9)).resolves.toEqual({ granted: 4, retryInMs: 0 });
+    const ownLogFull = await broadcast('first', 1);
+    expect(ownLogFull.granted).toBe(0);
+    expect(ownLogFull.retryInMs).toBeGreaterThan(900);
+    expect(ownLogFull.retryInMs).toBeLessThanOrEqual(1025);
+    await expect(broadcast('second', 9)).resolves.toEqual({ granted: 4, retryInMs: 0 });
+    await expect(budget.acquire({ channelKey, perSecond: 10, priority: 'live' })).resolves.toEqual({ granted: 1, retryInMs: 0 });
+    await expect(broadcast('third', 9)).resolves.toEqual({ granted: 1, retryInMs: 0 });
+
+    const waiterId = randomUUID();
+    const liveRefused = await budget.acquire({ channelKey, perSecond: 10, priority: 'live', waiterId });
+    expect(liveRefused.granted).toBe(0);
+    expect(liveRefused.retryInMs).toBeGreaterThan(900);
+    // A higher limit has room, but the live send is waiting: the broadcast yields.
+    const yielded = await budget.acquire({ channelKey, perSecond: 20, priority: 'broadcast' });
+    expect(yielded.granted).toBe(0);
+    expect(yielded.retryInMs).toBeGreaterThan(0);
+    expect(yielded.retryInMs).toBeLessThanOrEqual(20);
+    await expect(budget.acquire({ channelKey, perSecond: 20, priority: 'live', waiterId })).resolves.toEqual({ granted: 1, retryInMs: 0 });
+    await expect(budget.acquire({ channelKey, perSecond: 20, priority: 'broadcast' })).resolves.toEqual({ granted: 1, retryInMs: 0 });
+  });
+
+  it('stops holding broadcasts back when a waiting live send gives up', async () => {
+    const keyPrefix = uniqueKeyPrefix();
+    const channelKey = randomUUID();
+    const budget = new ChannelRateBudget(replicas[0], { keyPrefix, liveWaiterTtlMs: 200 });
+    await budget.acquire({ channelKey, perSecond: 1, priority: 'live' });
+    await budget.acquire({ channelKey, perSecond: 1, priority: 'live', waiterId: randomUUID() });
+    await expect(budget.acquire({ channelKey, perSecond: 2, priority: 'broadcast' })).resolves.toMatchObject({ granted: 0 });
+    await sleep(250);
+    await expect(budget.acquire({ channelKey, perSecond: 2, priority: 'broadcast' })).resolves.toEqual({ granted: 1, retryInMs: 0 });
+  });
+
+  it('grants nothing while the channel backs off, then serves the live send that waited through it first', async () => {
+    const keyPrefix = uniqueKeyPrefix();
+    const channelKey = randomUUID();
+    const budget = new ChannelRateBudget(replicas[0], { keyPrefix });
+    const backOffMs = await new ChannelBackOff(replicas[1], { keyPrefix, baseMs: 300 }).recordThrottled(channelKey, 0);
+    expect(backOffMs).toBe(300);
+
+    const waiterId = randomUUID();
+    const live = await budget.acquire({ channelKey, perSecond: 100, priority: 'live', waiterId });
+    expect(live.granted).toBe(0);
+    expect(live.retryInMs).toBeGreaterThan(200);
+    expect(live.retryInMs).toBeLessThanOrEqual(300);
+    await expect(budget.acquire({ channelKey, perSecond: 100, priority: 'broadcast', count: 5 })).resolves.toMatchObject({ granted: 0 });
+
+    await sleep(live.retryInMs + 5);
+    await expect(budget.acquire({ channelKey, perSecond: 100, priority: 'broadcast', count: 5 })).resolves.toMatchObject({ granted: 0 });
+    await expect(budget.acquire({ channelKey, perSecond: 100, priority: 'live', waiterId })).resolves.toEqual({ granted: 1, retryInMs: 0 });
+    await expect(budget.acquire({ channelKey, perSecond: 100, priority: 'broadcast', count: 5 })).resolves.toEqual({ granted: 5, retryInMs: 0 });
+  });
+
+  it('leaves nothing behind for an idle channel', async () => {
+    const keyPrefix = uniqueKeyPrefix();
+    const channelKey = randomUUID();
+    const keys = new SendEngineKeys(keyPrefix);
+    const budget = new ChannelRateBudget(replicas[0], { keyPrefix, liveWaiterTtlMs: 300 });
+    await budget.acquire({ channelKey, perSecond: 1, priority: 'broadcast', broadcastKey: 'b', broadcastPerSecond: 1 });
+    await budget.acquire({ channelKey, perSecond: 1, priority: 'live', waiterId: 'w' });
+    for (const key of [keys.rateLog(channelKey), keys.broadcastRateLog(channelKey, 'b'), keys.liveWaiters(channelKey)]) {
+      const ttl = await replicas[0].pTTL(key);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(3000);
+    }
+  });
+});

@@ -1,0 +1,171 @@
+import type { RedisClient } from '@cmsg/platform';
+import { randomUUID } from 'node:crypto';
+import { SendEngineKeys, type SendEngineKeyOptions } from './keys';
+import { LuaScript, REDIS_NOW_MS_LUA, integerReply } from './lua-script';
+import { type SlotGrant, type SlotRequest, type SlotsWaited, type WaitForSlotsOptions, waitForSlots } from './wait-for-slots';
+
+export interface ChannelRateBudgetOptions extends SendEngineKeyOptions {
+  /** Counted on top of the 1,000 ms window so network jitter between grant and provider never puts
+   * more than perSecond calls in a provider-side second. */
+  marginMs?: number;
+  /** A live waiter that stops asking (crash, abort) stops holding broadcasts back after this. */
+  liveWaiterTtlMs?: number;
+  /** Broadcasts refused for a waiting live send ask again this soon: the live send takes one slot only. */
+  yieldToLiveRetryMs?: number;
+}
+
+const WINDOW_MS = 1000;
+
+/**
+ * KEYS: rate log, live waiters, back-off until, [broadcast rate log].
+ * ARGV: perSecond, priority, count, windowMs, waiterId ('' = none), waiterTtlMs, broadcastPerSecond,
+ * nonce (makes log members unique), yieldToLiveRetryMs.
+ * Returns {granted, retryInMs}.
+ */
+const ACQUIRE_LUA = `${REDIS_NOW_MS_LUA}
+local rateKey, waitersKey, untilKey, broadcastKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local perSecond = tonumber(ARGV[1])
+local live = ARGV[2] == 'live'
+local count = tonumber(ARGV[3])
+local windowMs = tonumber(ARGV[4])
+local waiterId = ARGV[5]
+local waiterTtlMs = tonumber(ARGV[6])
+local broadcastPerSecond = tonumber(ARGV[7])
+local nonce = ARGV[8]
+local yieldToLiveRetryMs = tonumber(ARGV[9])
+
+local function extendExpiry(key, ms)
+  if redis.call('PTTL', key) < ms then redis.call('PEXPIRE', key, ms) end
+end
+
+local function waitAsLive(expiresAt)
+  if live and waiterId ~= '' then
+    redis.call('ZADD', waitersKey, expiresAt, waiterId)
+    extendExpiry(waitersKey, expiresAt - now)
+  end
+end
+
+-- Entries scored at or before now - windowMs have left the window.
+local function used(key)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - windowMs)
+  return redis.call('ZCARD', key)
+end
+
+-- Time until the log holds fewer than limit entries: the entry at index (count - limit) must leave.
+local function freesInMs(key, count, limit)
+  local entry = redis.call('ZRANGE', key, count - limit, count - limit, 'WITHSCORES')
+  if entry[2] == nil then return 1 end
+  return math.max(1, tonumber(entry[2]) + windowMs - now)
+end
+
+local function record(key, granted)
+  local entries = {}
+  for i = 1, granted do
+    entries[#entries + 1] = now
+    entries[#entries + 1] = nonce .. ':' .. i
+  end
+  redis.call('ZADD', key, unpack(entries))
+  redis.call('PEXPIRE', key, windowMs + 1000)
+end
+
+redis.call('ZREMRANGEBYSCORE', waitersKey, '-inf', now)
+
+local backOffUntil = tonumber(redis.call('GET', untilKey) or '0')
+if backOffUntil > now then
+  -- Still first in line when the back-off ends.
+  waitAsLive(backOffUntil + waiterTtlMs)
+  return {0, backOffUntil - now}
+end
+
+local channelUsed = used(rateKey)
+local room = perSecond - channelUsed
+
+if live then
+  if room <= 0 then
+    waitAsLive(now + waiterTtlMs)
+    return {0, freesInMs(rateKey, channelUsed, perSecond)}
+  end
+  local granted = math.min(count, room)
+  record(rateKey, granted)
+  if waiterId ~= '' then redis.call('ZREM', waitersKey, waiterId) end
+  return {granted, 0}
+end
+
+if redis.call('ZCARD', waitersKey) > 0 then
+  if room <= 0 then return {0, math.max(yieldToLiveRetryMs, freesInMs(rateKey, channelUsed, perSecond))} end
+  return {0, yieldToLiveRetryMs}
+end
+
+local granted = math.min(count, room)
+local retryInMs = 0
+if room <= 0 then retryInMs = freesInMs(rateKey, channelUsed, perSecond) end
+if broadcastKey then
+  local broadcastUsed = used(broadcastKey)
+  local broadcastRoom = broadcastPerSecond - broadcastUsed
+  if broadcastRoom <= 0 then
+    retryInMs = math.max(retryInMs, freesInMs(broadcastKey, broadcastUsed, broadcastPerSecond))
+  end
+  granted = math.min(granted, broadcastRoom)
+end
+if granted <= 0 then return {0, retryInMs} end
+record(rateKey, granted)
+if broadcastKey then record(broadcastKey, granted) end
+return {granted, 0}
+`;
+
+const acquireScript = new LuaScript(ACQUIRE_LUA);
+
+/**
+ * The channel's max_messages_per_second shared by every replica: a sliding log of grant times in
+ * Redis, where live sends go before broadcast sends and a back-off stops everything.
+ */
+export class ChannelRateBudget {
+  private readonly keys: SendEngineKeys;
+  private readonly windowMs: number;
+  private readonly liveWaiterTtlMs: number;
+  private readonly yieldToLiveRetryMs: number;
+
+  constructor(
+    private readonly redis: RedisClient,
+    { keyPrefix, marginMs = 25, liveWaiterTtlMs = 1500, yieldToLiveRetryMs = 10 }: ChannelRateBudgetOptions = {},
+  ) {
+    this.keys = new SendEngineKeys(keyPrefix);
+    this.windowMs = WINDOW_MS + marginMs;
+    this.liveWaiterTtlMs = liveWaiterTtlMs;
+    this.yieldToLiveRetryMs = yieldToLiveRetryMs;
+  }
+
+  /** One atomic attempt: grants up to `count` slots now, or says when to ask again. */
+  async acquire(request: SlotRequest): Promise<SlotGrant> {
+    const { channelKey, perSecond, priority, count = 1, broadcastKey, broadcastPerSecond, waiterId } = request;
+    assertPositiveInteger('perSecond', perSecond);
+    assertPositiveInteger('count', count);
+    if (broadcastKey !== undefined) assertPositiveInteger('broadcastPerSecond', broadcastPerSecond);
+    const keys = [this.keys.rateLog(channelKey), this.keys.liveWaiters(channelKey), this.keys.backOffUntil(channelKey)];
+    if (broadcastKey !== undefined) keys.push(this.keys.broadcastRateLog(channelKey, broadcastKey));
+    const reply = await acquireScript.run(this.redis, keys, [
+      perSecond,
+      priority,
+      count,
+      this.windowMs,
+      priority === 'live' ? (waiterId ?? '') : '',
+      this.liveWaiterTtlMs,
+      broadcastPerSecond ?? 0,
+      randomUUID(),
+      this.yieldToLiveRetryMs,
+    ]);
+    const [granted, retryInMs] = integerReply(reply, 2);
+    return { granted, retryInMs };
+  }
+
+  /** Waits until at least one slot is granted (a live request under one waiter id throughout). */
+  waitForSlots(request: Omit<SlotRequest, 'waiterId'>, options?: WaitForSlotsOptions): Promise<SlotsWaited> {
+    return waitForSlots((attempt) => this.acquire(attempt), request, options);
+  }
+}
+
+function assertPositiveInteger(name: string, value: number | undefined): void {
+  if (value === undefined || !Number.isInteger(value) || value < 1) {
+    throw new Error(`send engine: ${name} must be a positive integer, got ${String(value)}`);
+  }
+}

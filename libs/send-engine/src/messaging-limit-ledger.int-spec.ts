@@ -1,0 +1,84 @@
+import type { RedisClient } from '@cmsg/platform';
+import { randomUUID } from 'node:crypto';
+import { MessagingLimitLedger } from './messaging-limit-ledger';
+import { closeReplicas, connectReplicas, sleep, uniqueKeyPrefix } from './send-engine.int-fixture';
+
+const WINDOW_MS = 2000;
+
+describe('MessagingLimitLedger (real Redis)', () => {
+  let replicas: RedisClient[];
+  beforeAll(async () => {
+    replicas = await connectReplicas(2);
+  });
+  afterAll(() => closeReplicas(replicas));
+
+  function ledgers() {
+    const keyPrefix = uniqueKeyPrefix();
+    return replicas.map((redis) => new MessagingLimitLedger(redis, { keyPrefix, windowMs: WINDOW_MS }));
+  }
+
+  it('takes one unit per contact reached in the window, on every replica', async () => {
+    const [first, second] = ledgers();
+    const channelKey = randomUUID();
+    await expect(first.take({ channelKey, contactKey: 'a', limit: 5 })).resolves.toMatchObject({ ok: true, newUnit: true });
+    await expect(second.take({ channelKey, contactKey: 'b', limit: 5 })).resolves.toMatchObject({ ok: true, newUnit: true });
+    await expect(second.take({ channelKey, contactKey: 'a', limit: 5 })).resolves.toEqual({ ok: true, newUnit: false });
+    await expect(first.remaining({ channelKey, limit: 5 })).resolves.toBe(3);
+    await expect(first.remaining({ channelKey: randomUUID(), limit: 5 })).resolves.toBe(5);
+  });
+
+  it('refuses a new contact at the limit until the oldest unit leaves the window, 24 h (here 2 s) after it was taken', async () => {
+    const [ledger] = ledgers();
+    const channelKey = randomUUID();
+    await ledger.take({ channelKey, contactKey: 'a', limit: 2 });
+    await sleep(300);
+    await ledger.take({ channelKey, contactKey: 'b', limit: 2 });
+    await sleep(300);
+    // Reaching a contact again does not move its unit: 'a' still frees 2 s after its first take.
+    await expect(ledger.take({ channelKey, contactKey: 'a', limit: 2 })).resolves.toEqual({ ok: true, newUnit: false });
+
+    const refused = await ledger.take({ channelKey, contactKey: 'c', limit: 2 });
+    expect(refused.ok).toBe(false);
+    const { retryAfterMs } = refused as { retryAfterMs: number };
+    expect(retryAfterMs).toBeGreaterThan(WINDOW_MS - 900);
+    expect(retryAfterMs).toBeLessThanOrEqual(WINDOW_MS - 600);
+    await expect(ledger.remaining({ channelKey, limit: 2 })).resolves.toBe(0);
+
+    await sleep(retryAfterMs + 5);
+    await expect(ledger.remaining({ channelKey, limit: 2 })).resolves.toBe(1);
+    await expect(ledger.take({ channelKey, contactKey: 'c', limit: 2 })).resolves.toMatchObject({ ok: true, newUnit: true });
+    await expect(ledger.take({ channelKey, contactKey: 'a', limit: 2 })).resolves.toMatchObject({ ok: false });
+    await sleep(350);
+    // 'b' left the window: 'a', reached more than 2 s ago, takes a new unit.
+    await expect(ledger.take({ channelKey, contactKey: 'a', limit: 2 })).resolves.toMatchObject({ ok: true, newUnit: true });
+  });
+
+  it('records every contact when unlimited', async () => {
+    const [ledger] = ledgers();
+    const channelKey = randomUUID();
+    for (const contactKey of ['a', 'b', 'c']) {
+      await expect(ledger.take({ channelKey, contactKey, limit: null })).resolves.toMatchObject({ ok: true, newUnit: true });
+    }
+    await expect(ledger.remaining({ channelKey, limit: null })).resolves.toBeNull();
+    await expect(ledger.remaining({ channelKey, limit: 10 })).resolves.toBe(7);
+    await expect(ledger.take({ channelKey, contactKey: 'd', limit: 3 })).resolves.toMatchObject({ ok: false });
+  });
+
+  it('gives back only the unit its take added', async () => {
+    const [ledger] = ledgers();
+    const channelKey = randomUUID();
+    const taken = await ledger.take({ channelKey, contactKey: 'a', limit: 1 });
+    if (!taken.ok || !taken.newUnit) throw new Error(`expected a new unit, got ${JSON.stringify(taken)}`);
+    await expect(ledger.take({ channelKey, contactKey: 'b', limit: 1 })).resolves.toMatchObject({ ok: false });
+
+    await expect(ledger.release({ channelKey, contactKey: 'a', token: taken.token })).resolves.toBe(true);
+    await expect(ledger.release({ channelKey, contactKey: 'a', token: taken.token })).resolves.toBe(false);
+    await expect(ledger.remaining({ channelKey, limit: 1 })).resolves.toBe(1);
+
+    await sleep(5);
+    const retaken = await ledger.take({ channelKey, contactKey: 'a', limit: 1 });
+    expect(retaken).toMatchObject({ ok: true, newUnit: true });
+    await expect(ledger.release({ channelKey, contactKey: 'a', token: taken.token })).resolves.toBe(false);
+    await expect(ledger.remaining({ channelKey, limit: 1 })).resolves.toBe(0);
+  });
+});

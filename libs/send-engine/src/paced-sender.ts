@@ -1,0 +1,144 @@
+import type { ChannelCredentials, OutboundMessage, SendMessageResult } from '@cmsg/chat-platform';
+import { CatalogError, isCatalogError } from '@cmsg/errors';
+import type { ChannelBackOff } from './channel-back-off';
+import type { ChannelRateBudget } from './channel-rate-budget';
+import type { MessagingLimitLedger, MessagingUnitTaken } from './messaging-limit-ledger';
+import type { PairPacer } from './pair-pacer';
+
+/** The provider call itself: the Cloud API client without its own rate-limit retries. */
+export interface ProviderSender {
+  sendMessage(channel: ChannelCredentials, message: OutboundMessage): Promise<SendMessageResult>;
+}
+
+/** What a send is paced by (the conversations service's SendPacing). */
+export interface SendPacing {
+  channelId: string;
+  maxMessagesPerSecond: number;
+  messagingLimit: number | null;
+  contactId: string;
+  isTemplate: boolean;
+  broadcast?: { uuid: string; maxPerSecond: number };
+}
+
+export interface SendEngineParts {
+  budget: Pick<ChannelRateBudget, 'waitForSlots'>;
+  backOff: Pick<ChannelBackOff, 'recordThrottled'>;
+  pairs: Pick<PairPacer, 'reserve'>;
+  ledger: Pick<MessagingLimitLedger, 'take' | 'release'>;
+}
+
+export interface PacedSenderOptions {
+  /** SEND_PAIR_INTERVAL_MS: the least time between two broadcast sends to one contact on a channel. */
+  pairIntervalMs: number;
+  /** Calls of one send answered 130429 before it fails (each after the channel's back-off). */
+  throttleAttempts: number;
+  /** Calls of one send answered 131056, each after `pairRetryMs`. */
+  pairRateAttempts: number;
+  pairRetryMs: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export const DEFAULT_PACED_SENDER_OPTIONS: PacedSenderOptions = { pairIntervalMs: 6_000, throttleAttempts: 5, pairRateAttempts: 3, pairRetryMs: 6_000 };
+
+const THROUGHPUT_LIMIT = '130429';
+const PAIR_RATE_LIMIT = '131056';
+
+/**
+ * The send engine of CONTRACT 10.5 in front of the provider (docs/broadcasts.md): the messaging
+ * limit for templates, the pair rate, one Redis rate budget per channel shared by every replica
+ * with live sends ahead of broadcast sends, the channel's back-off on 130429 and the retry on
+ * 131056. Everything else the provider answers is the caller's to handle.
+ */
+export class PacedSender {
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(
+    private readonly provider: ProviderSender,
+    private readonly engine: SendEngineParts,
+    private readonly options: PacedSenderOptions = DEFAULT_PACED_SENDER_OPTIONS,
+  ) {
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  async sendMessage(channel: ChannelCredentials, message: OutboundMessage, pacing?: SendPacing): Promise<SendMessageResult> {
+    if (!pacing) return this.provider.sendMessage(channel, message);
+    const unit = pacing.isTemplate ? await beforeAnyCall(() => this.takeUnit(pacing)) : undefined;
+    try {
+      await beforeAnyCall(() => this.keepPairRate(pacing));
+      return await this.callWithinBudget(channel, message, pacing);
+    } catch (error) {
+      // A send the provider refused (or that never left) reached nobody: its unit is given back.
+      if (unit?.ok && unit.newUnit && !(isCatalogError(error) && error.code === 'SEND_FAILED' && error.providerCode === null)) {
+        await this.engine.ledger.release({ channelKey: pacing.channelId, contactKey: pacing.contactId, token: unit.token }).catch(() => false);
+      }
+      throw error;
+    }
+  }
+
+  private async takeUnit(pacing: SendPacing): Promise<MessagingUnitTaken> {
+    const unit = await this.engine.ledger.take({ channelKey: pacing.channelId, contactKey: pacing.contactId, limit: pacing.messagingLimit });
+    if (!unit.ok) {
+      const seconds = Math.max(1, Math.ceil(unit.retryAfterMs / 1000));
+      throw new CatalogError('MESSAGING_LIMIT_REACHED', `The channel reached its messaging limit of ${pacing.messagingLimit} contacts in 24 hours; a unit frees in ${seconds} s.`, {
+        retryAfterSeconds: seconds,
+      });
+    }
+    return unit;
+  }
+
+  /** Broadcast sends wait out the pair interval; live sends only record theirs (a reply of three parts is not held 12 s). */
+  private async keepPairRate(pacing: SendPacing): Promise<void> {
+    const reservation = { channelKey: pacing.channelId, contactKey: pacing.contactId, intervalMs: this.options.pairIntervalMs };
+    if (!pacing.broadcast) {
+      await this.engine.pairs.reserve({ ...reservation, mode: 'record' });
+      return;
+    }
+    for (;;) {
+      const { retryInMs } = await this.engine.pairs.reserve({ ...reservation, mode: 'wait' });
+      if (retryInMs <= 0) return;
+      await this.sleep(retryInMs);
+    }
+  }
+
+  private async callWithinBudget(channel: ChannelCredentials, message: OutboundMessage, pacing: SendPacing): Promise<SendMessageResult> {
+    let throttled = 0;
+    let pairLimited = 0;
+    for (;;) {
+      await beforeAnyCall(() => this.engine.budget.waitForSlots({
+        channelKey: pacing.channelId,
+        perSecond: pacing.maxMessagesPerSecond,
+        priority: pacing.broadcast ? 'broadcast' : 'live',
+        ...(pacing.broadcast && pacing.broadcast.maxPerSecond > 0 ? { broadcastKey: pacing.broadcast.uuid, broadcastPerSecond: pacing.broadcast.maxPerSecond } : {}),
+      }));
+      try {
+        return await this.provider.sendMessage(channel, message);
+      } catch (error) {
+        const code = isCatalogError(error) ? error.providerCode : undefined;
+        if (code === THROUGHPUT_LIMIT && ++throttled < this.options.throttleAttempts) {
+          // The budget refuses every replica's slots until the back-off ends.
+          await beforeAnyCall(() => this.engine.backOff.recordThrottled(pacing.channelId));
+          continue;
+        }
+        if (code === PAIR_RATE_LIMIT && ++pairLimited < this.options.pairRateAttempts) {
+          await this.sleep(this.options.pairRetryMs);
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+}
+
+/**
+ * A step of the engine before the provider call: a catalog error passes (MESSAGING_LIMIT_REACHED),
+ * anything else (Redis unreachable) becomes SERVICE_UNAVAILABLE without a provider code, which the
+ * send use case reads as "nothing was sent" (the message is not kept, a retry may send it).
+ */
+async function beforeAnyCall<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (isCatalogError(error)) throw error;
+    throw new CatalogError('SERVICE_UNAVAILABLE', 'The send engine could not reach its rate store (Redis); nothing was sent, retry later.', { cause: error });
+  }
+}

@@ -1,0 +1,40 @@
+import { type RedisClient, closeRedisClient, createLogger, createRedisClient } from '@cmsg/platform';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:16379';
+const logger = createLogger('test', 'silent');
+
+export { sleep };
+
+/** One connection per simulated replica, as separate processes would have. */
+export async function connectReplicas(count: number): Promise<RedisClient[]> {
+  return Promise.all(
+    Array.from({ length: count }, async () => {
+      const client = createRedisClient(REDIS_URL, logger);
+      await client.connect();
+      return client;
+    }),
+  );
+}
+
+export async function closeReplicas(clients: RedisClient[]): Promise<void> {
+  await Promise.all(clients.map((client) => closeRedisClient(client)));
+}
+
+/** Each test writes under its own prefix and never sees another's state. */
+export function uniqueKeyPrefix(): string {
+  return `send-test-${randomUUID()}`;
+}
+
+/** The most entries of sorted times that fall in any window of windowMs (half-open). */
+export function mostInAnyWindow(times: number[], windowMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  let start = 0;
+  for (let end = 0; end < sorted.length; end++) {
+    while (sorted[end] - sorted[start] >= windowMs) start++;
+    most = Math.max(most, end - start + 1);
+  }
+  return most;
+}
