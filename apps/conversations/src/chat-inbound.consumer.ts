@@ -6,7 +6,7 @@ import { BroadcastRecipientRepository, ChannelRepository, ContactRepository, Con
 import type { Files } from '@cmsg/files';
 import type { AiRunCommand } from '@cmsg/conversation-commands';
 import type { OutboxRecorder } from '@cmsg/events';
-import { type BroadcastProgress, type ChatInboundRecord, InboxIngest, parseChatInboundRecord } from '@cmsg/inbox-ingest';
+import { type BroadcastProgress, type ChatInboundRecord, InboxIngest, type TemplateStatusPorts, parseChatInboundRecord } from '@cmsg/inbox-ingest';
 import { TOPIC, createKafka, type Logger, topicName } from '@cmsg/platform';
 import type { Producer } from 'kafkajs';
 import type { ConversationsConfig } from './config';
@@ -21,6 +21,8 @@ export interface ChatInboundConsumerDependencies {
   producer: Producer;
   /** Consent keywords, late 131050 failures and user preferences (CONTRACT 10.2). */
   recordConsent: ConsentRecorder;
+  /** Pauses the running broadcasts of a template the provider no longer approves. */
+  templateNotApproved: TemplateStatusPorts['templateNotApproved'];
 }
 
 /** Ingestion retries (download, AI) before giving up on a medium; statuses wait for their message meanwhile. */
@@ -49,7 +51,7 @@ export async function startChatInboundConsumer(dependencies: ChatInboundConsumer
     broadcastProgress: broadcastProgressOf(new BroadcastRecipientRepository()),
     logger,
     now: () => new Date(),
-    templateStatuses: { channels: new ChannelRepository(), templates: new TemplateRepository() },
+    templateStatuses: { channels: new ChannelRepository(), templates: new TemplateRepository(), templateNotApproved: dependencies.templateNotApproved },
     userPreferences: { channels: new ChannelRepository(), contacts: new ContactRepository(), conversations: new ConversationRepository() },
     options: { visionModel: config.VISION_MODEL, speechTranscriptionCost: config.SPEECH_TRANSCRIPTION_COST_TOKENS, maxAttempts: INGEST_ATTEMPTS },
   });

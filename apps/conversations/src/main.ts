@@ -1,6 +1,6 @@
 import './instrument';
 import { CloudApiClient, sendDurationBoundMs } from '@cmsg/chat-platform';
-import { type CoordinatorPorts } from '@cmsg/broadcasts-domain';
+import { type CoordinatorPorts, pauseChannelBroadcasts, pauseTemplateBroadcasts } from '@cmsg/broadcasts-domain';
 import { ensureTopics } from '@cmsg/command-stream';
 import { type ConsentRecorder, ListCursorCodec, recordConsent, sendOutcomeOf, startConversationBindings } from '@cmsg/conversations-domain';
 import {
@@ -10,6 +10,7 @@ import {
   TemplateRepository,
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
+  businessScope,
   connectMongo,
   disconnectMongo,
   ensureIndexes,
@@ -102,10 +103,19 @@ runGrpcService({
     const redis = createRedisClient(config.REDIS_URL, logger);
     await redis.connect();
     const ledger = new MessagingLimitLedger(redis);
+    const broadcasts = broadcastStore();
+    const clock = { now: () => new Date() };
     const pacedSender = new PacedSender(
       chatApi,
       { budget: new ChannelRateBudget(redis), backOff: new ChannelBackOff(redis), pairs: new PairPacer(redis), ledger },
-      { ...DEFAULT_PACED_SENDER_OPTIONS, pairIntervalMs: config.SEND_PAIR_INTERVAL_MS },
+      {
+        ...DEFAULT_PACED_SENDER_OPTIONS,
+        pairIntervalMs: config.SEND_PAIR_INTERVAL_MS,
+        onSpamRateLimit: async (pacing) => {
+          const paused = await pauseChannelBroadcasts({ store: broadcasts, events: outbox, clock }, businessScope(pacing.businessId), pacing.channelId, 'spam_rate_limit');
+          if (paused > 0) logger.warn({ channel_id: pacing.channelId, broadcasts: paused }, 'spam rate limit (131048): running broadcasts of the channel paused');
+        },
+      },
     );
     const contacts = contactPorts(outbox);
     const erasures = contactErasurePorts(contacts, outbox);
@@ -119,9 +129,7 @@ runGrpcService({
     const sendLeaseMs = sendDurationBoundMs(config.CHAT_API_TIMEOUT_MS) + config.SEND_PAIR_INTERVAL_MS + 15_000;
     const sendDependencies = { sender: pacedSender, files, outbox, inFlightLeaseMs: sendLeaseMs, recordConsent: recordContactConsent };
 
-    const broadcasts = broadcastStore();
     const audience = audiencePorts();
-    const clock = { now: () => new Date() };
     const definitions = definitionPorts((channel) => ledger.remaining({ channelKey: channel.id, limit: channel.messaging_limit }));
     const slices = kafkaSlicePublisher(producer, broadcastSendsTopic);
     const coordinatorPorts: CoordinatorPorts = {
@@ -202,7 +210,18 @@ runGrpcService({
       dependencyChecks: { [MONGODB_HEALTH_SERVICE]: () => pingMongo(MONGODB_PING_TIMEOUT_MS) },
       afterListening: async () => {
         const relay = startOutboxRelay(outbox, config.OUTBOX_RELAY_INTERVAL_MS, logger);
-        const chatInbound = await startChatInboundConsumer({ config, logger, files, chatApi, outbox, producer, recordConsent: recordContactConsent });
+        const chatInbound = await startChatInboundConsumer({
+          config,
+          logger,
+          files,
+          chatApi,
+          outbox,
+          producer,
+          recordConsent: recordContactConsent,
+          templateNotApproved: async (scope, channelId, template) => {
+            await pauseTemplateBroadcasts({ store: broadcasts, events: outbox, clock }, scope, channelId, template);
+          },
+        });
         const uploadSweeper = startUploadSweeper(files, config.FILE_SWEEP_INTERVAL_MS, logger);
         return [
           { name: 'outbox-relay', close: async () => relay.stop() },

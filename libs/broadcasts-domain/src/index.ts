@@ -10,7 +10,7 @@ export { previewBroadcast } from './create/preview-broadcast.usecase';
 export { COORDINATOR_TIMING, coordinateBroadcast } from './coordinate/coordinate-broadcast.usecase';
 export { runDueBroadcasts } from './coordinate/run-due-broadcasts.usecase';
 export type { CoordinatorPorts } from './coordinate/coordinate-broadcast.usecase';
-export { BROADCAST_TRANSITIONS, RETRYABLE_PROVIDER_CODES, changeBroadcastState } from './state/change-broadcast-state.usecase';
+export { BROADCAST_TRANSITIONS, RETRYABLE_PROVIDER_CODES, changeBroadcastState, pauseChannelBroadcasts, pauseTemplateBroadcasts } from './state/change-broadcast-state.usecase';
 export type { BroadcastTransition, StatePorts } from './state/change-broadcast-state.usecase';
 export { getBroadcast, listBroadcasts, listRecipients, viewOf } from './read/read-broadcasts.usecase';
 export type { CursorCodec, ReadPorts } from './read/read-broadcasts.usecase';

@@ -5,6 +5,8 @@ import type { TemplateStatusRecord } from './chat-inbound-record';
 export interface TemplateStatusPorts {
   channels: { findByBusinessAccountIdAcrossBusinesses(businessAccountId: string): Promise<ChannelEntity[]> };
   templates: { setStatusOnChannel(scope: BusinessScope, channelId: string, match: TemplateMatch, status: string): Promise<number> };
+  /** A template no longer approved: the running broadcasts of it on the channel pause (CONTRACT 10.3, `template_not_approved`). */
+  templateNotApproved?(scope: BusinessScope, channelId: string, template: { name: string; language: string }): Promise<void>;
 }
 
 /** The provider's events that move a template's status (CONTRACT 10.3); any other is logged and ignored. */
@@ -36,8 +38,12 @@ export async function applyTemplateStatus(ports: TemplateStatusPorts, record: Te
   for (const channel of channels) {
     const scope = businessScope(channel.business_id);
     const byId = await ports.templates.setStatusOnChannel(scope, channel._id, { providerTemplateId: record.update.message_template_id }, status);
-    templates +=
+    const changed =
       byId > 0 ? byId : await ports.templates.setStatusOnChannel(scope, channel._id, { name: record.update.message_template_name, language: record.update.message_template_language }, status);
+    templates += changed;
+    if (changed > 0 && status !== 'approved') {
+      await ports.templateNotApproved?.(scope, channel._id, { name: record.update.message_template_name, language: record.update.message_template_language });
+    }
   }
   return templates > 0 ? { outcome: 'updated', status, templates } : { outcome: 'unknown_template' };
 }

@@ -12,6 +12,7 @@ export interface ProviderSender {
 
 /** What a send is paced by (the conversations service's SendPacing). */
 export interface SendPacing {
+  businessId: string;
   channelId: string;
   maxMessagesPerSecond: number;
   messagingLimit: number | null;
@@ -36,12 +37,15 @@ export interface PacedSenderOptions {
   pairRateAttempts: number;
   pairRetryMs: number;
   sleep?: (ms: number) => Promise<void>;
+  /** The provider answered 131048 (spam rate limit): every running broadcast of the channel pauses (CONTRACT 10.5). */
+  onSpamRateLimit?: (pacing: SendPacing) => Promise<void>;
 }
 
 export const DEFAULT_PACED_SENDER_OPTIONS: PacedSenderOptions = { pairIntervalMs: 6_000, throttleAttempts: 5, pairRateAttempts: 3, pairRetryMs: 6_000 };
 
 const THROUGHPUT_LIMIT = '130429';
 const PAIR_RATE_LIMIT = '131056';
+const SPAM_RATE_LIMIT = '131048';
 
 /**
  * The send engine of CONTRACT 10.5 in front of the provider (docs/broadcasts.md): the messaging
@@ -123,6 +127,7 @@ export class PacedSender {
           await this.sleep(this.options.pairRetryMs);
           continue;
         }
+        if (code === SPAM_RATE_LIMIT) await this.options.onSpamRateLimit?.(pacing).catch(() => undefined);
         throw error;
       }
     }

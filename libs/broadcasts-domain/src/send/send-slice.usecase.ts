@@ -4,7 +4,7 @@ import type { BroadcastClock, BroadcastEvents, BroadcastStore, SendSlice } from 
 import { businessScopeOf } from '../core/scope';
 import { recipientOperationId } from '../core/send-operation';
 import { isInsideWindow } from '../send-window';
-import { pauseBroadcast } from '../state/change-broadcast-state.usecase';
+import { pauseBroadcast, pauseChannelBroadcasts } from '../state/change-broadcast-state.usecase';
 
 /** One recipient's template send, through the conversations service (SendMessage with broadcast priority). */
 export interface BroadcastSendRequest {
@@ -112,7 +112,8 @@ async function settleFailure(ports: SenderPorts, scope: BusinessScope, broadcast
   const pause = error.providerCode === SPAM_RATE_LIMIT ? { reason: 'spam_rate_limit' as const, nextAttempt: true } : PAUSES[error.code];
   if (pause) {
     await ports.store.recipients.release(scope, recipient._id, pause.nextAttempt);
-    await pauseBroadcast(ports, scope, broadcast, pause.reason);
+    if (pause.reason === 'spam_rate_limit') await pauseChannelBroadcasts(ports, scope, broadcast.channel_id, pause.reason);
+    else await pauseBroadcast(ports, scope, broadcast, pause.reason);
     return 'paused';
   }
   if (error.code === 'CONTACT_OPTED_OUT' && error.providerCode === undefined) {

@@ -70,6 +70,21 @@ export async function pauseBroadcast(ports: Pick<StatePorts, 'store' | 'events' 
   return paused;
 }
 
+/** Every running broadcast of a channel pauses with `reason` (the provider's spam rate limit, 131048). */
+export async function pauseChannelBroadcasts(ports: Pick<StatePorts, 'store' | 'events' | 'clock'>, scope: BusinessScope, channelId: string, reason: BroadcastPauseReason): Promise<number> {
+  const running = await ports.store.broadcasts.findOnChannel(scope, channelId, ['running']);
+  for (const broadcast of running) await pauseBroadcast(ports, scope, broadcast, reason);
+  return running.length;
+}
+
+/** The running broadcasts of a template that is no longer approved pause (`template_not_approved`). */
+export async function pauseTemplateBroadcasts(ports: Pick<StatePorts, 'store' | 'events' | 'clock'>, scope: BusinessScope, channelId: string, template: { name: string; language: string }): Promise<number> {
+  const running = await ports.store.broadcasts.findOnChannel(scope, channelId, ['running']);
+  const ofTemplate = running.filter((broadcast) => broadcast.template.name === template.name && broadcast.template.language === template.language);
+  for (const broadcast of ofTemplate) await pauseBroadcast(ports, scope, broadcast, 'template_not_approved');
+  return ofTemplate.length;
+}
+
 async function retryFailed(ports: StatePorts, scope: BusinessScope, current: BroadcastEntity): Promise<BroadcastEntity> {
   const from: BroadcastState[] = ['running', 'paused', 'completed'];
   if (!from.includes(current.status)) throw conflict(current, 'retry_failed');

@@ -18,6 +18,7 @@ export interface MessageSender {
  * a broadcast's. MESSAGING_LIMIT_REACHED (with retryAfterSeconds) is raised before any call.
  */
 export interface SendPacing {
+  businessId: string;
   channelId: string;
   maxMessagesPerSecond: number;
   /** Unique contacts a business-initiated template may reach in a moving 24 h (null: unlimited). */

@@ -76,7 +76,7 @@ export async function sendMessage(scope: BusinessScope, command: SendMessageComm
       status: channel ? 'sending' : 'simulated',
     };
     delivered.push(
-      await deliverPart(store, claim, author, channel ? { sender: dependencies.sender, channel: channel.credentials, contact, content: part.content, pacing: pacingOf(channel, contact, part.content, command) } : undefined).catch(async (error: unknown) => {
+      await deliverPart(store, claim, author, channel ? { sender: dependencies.sender, channel: channel.credentials, contact, content: part.content, pacing: pacingOf(scope, channel, contact, part.content, command) } : undefined).catch(async (error: unknown) => {
         if (isCatalogError(error) && error.code === 'CONTACT_OPTED_OUT' && error.providerCode === PROVIDER_OPTED_OUT && dependencies.recordConsent) {
           await dependencies.recordConsent(scope, { contactId: contact._id, conversationId: conversation._id, consent: { marketing: 'opted_out' }, source: 'provider', author: SYSTEM_AUTHOR });
         }
@@ -187,8 +187,9 @@ async function channelOf(scope: BusinessScope, channelId: string): Promise<Sendi
 /** The Cloud API's default throughput of a business number (CONTRACT 10.5). */
 const DEFAULT_MESSAGES_PER_SECOND = 80;
 
-function pacingOf(channel: SendingChannel, contact: StoredContact, content: MessageContent, command: SendMessageCommand): SendPacing {
+function pacingOf(scope: BusinessScope, channel: SendingChannel, contact: StoredContact, content: MessageContent, command: SendMessageCommand): SendPacing {
   return {
+    businessId: scope.businessId,
     channelId: channel.id,
     maxMessagesPerSecond: channel.maxMessagesPerSecond,
     messagingLimit: channel.messagingLimit,
