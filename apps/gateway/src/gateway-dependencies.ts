@@ -1,6 +1,7 @@
 import type { Logger } from '@cmsg/platform';
 import type {
   ActionsServiceClient,
+  BroadcastsServiceClient,
   ConversationActionsServiceClient,
   ConversationsServiceClient,
   FilesServiceClient,
@@ -23,6 +24,7 @@ export interface Upstreams {
   scheduler: PromiseClient<SchedulerServiceClient>;
   files: PromiseClient<FilesServiceClient>;
   webhookEndpoints: PromiseClient<WebhookEndpointsServiceClient>;
+  broadcasts: PromiseClient<BroadcastsServiceClient>;
 }
 
 /** Everything createGatewayApp needs from the outside; main.ts wires real ones, tests wire doubles. */

@@ -25,13 +25,20 @@ describe('requiredScopeOf (CONTRACT 9.3)', () => {
     ['get', '/webhook-endpoints-archive', 'conversations:read'],
     ['get', '/events', 'conversations:read'],
     ['get', '/events/:id', 'conversations:read'],
+    ['post', '/broadcasts', 'conversations:write'],
+    ['post', '/broadcasts/preview', 'conversations:read'],
+    ['get', '/broadcasts/:uuid', 'conversations:read'],
+    ['get', '/broadcasts/:uuid/recipients', 'conversations:read'],
+    ['post', '/broadcasts/:uuid/pause', 'conversations:write'],
+    ['post', '/broadcasts/:uuid/retry-failed', 'conversations:write'],
   ])('%s %s needs %s', (method, path, scope) => {
     expect(requiredScopeOf({ method, path })).toBe(scope);
   });
 
-  it('gives every public endpoint a scope: reads for GETs, the status snapshot and the contact search, writes for the rest', () => {
+  it('gives every public endpoint a scope: reads for GETs, the status snapshot, the contact search and the broadcast preview, writes for the rest', () => {
+    const readsWithABody = ['getConversationStatus', 'searchContacts', 'previewBroadcast'];
     for (const endpoint of PUBLIC_ENDPOINTS) {
-      const read = endpoint.method === 'get' || endpoint.operationId === 'getConversationStatus' || endpoint.operationId === 'searchContacts';
+      const read = endpoint.method === 'get' || readsWithABody.includes(endpoint.operationId);
       const webhooks = endpoint.path.startsWith('/webhook-endpoints');
       expect({ operation: endpoint.operationId, scope: requiredScopeOf(endpoint) }).toEqual({
         operation: endpoint.operationId,

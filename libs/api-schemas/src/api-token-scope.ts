@@ -8,8 +8,8 @@ export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
 export const ApiTokenScopeSchema = z.enum(API_TOKEN_SCOPES);
 
 export const API_TOKEN_SCOPE_DESCRIPTIONS: Readonly<Record<ApiTokenScope, string>> = {
-  'conversations:read': 'Read conversations, contacts, channels and everything else a GET returns, POST /conversation/status and POST /contacts/search.',
-  'conversations:write': 'Every other business endpoint: messages, notes, inbox status, tags, mailboxes, AI, schedules, action groups, files, the tester module.',
+  'conversations:read': 'Read conversations, contacts, channels and everything else a GET returns, POST /conversation/status, POST /contacts/search and POST /broadcasts/preview.',
+  'conversations:write': 'Every other business endpoint: messages, notes, inbox status, tags, mailboxes, AI, schedules, action groups, broadcasts, files, the tester module.',
   'webhooks:manage': 'Register, change, rotate, ping and delete webhook endpoints and read their deliveries (/webhook-endpoints and below).',
 };
 
@@ -27,7 +27,7 @@ export function grantedScopesOf(stored: readonly string[] | null | undefined): A
 }
 
 const WEBHOOK_ENDPOINTS_PATH = '/webhook-endpoints';
-const READS_WITH_A_BODY = ['/conversation/status', '/contacts/search'];
+const READS_WITH_A_BODY = ['/conversation/status', '/contacts/search', '/broadcasts/preview'];
 
 /**
  * The one rule deciding the scope a business route needs (CONTRACT 9.3): the gateway enforces it
@@ -36,7 +36,7 @@ const READS_WITH_A_BODY = ['/conversation/status', '/contacts/search'];
  */
 export function requiredScopeOf(route: { method: string; path: string }): ApiTokenScope {
   if (route.path === WEBHOOK_ENDPOINTS_PATH || route.path.startsWith(`${WEBHOOK_ENDPOINTS_PATH}/`)) return 'webhooks:manage';
-  // The status snapshot and the contact search are reads that carry their input in a body.
+  // The status snapshot, the contact search and the broadcast preview are reads that carry their input in a body.
   if (route.method === 'get' || (route.method === 'post' && READS_WITH_A_BODY.includes(route.path))) return 'conversations:read';
   return 'conversations:write';
 }

@@ -2,7 +2,7 @@ import { EVENT_ENVELOPES, EVENT_TYPES, EventEnvelopeSchema, componentNameOf } fr
 import { EVENT_EXAMPLES } from './event-examples';
 
 describe('the public event envelopes', () => {
-  it('has the 15 types of CONTRACT 9.2 and the 4 contact types of 10.1', () => {
+  it('has the 15 types of CONTRACT 9.2, the 4 contact types of 10.1 and the 3 broadcast types of 10.4', () => {
     expect([...EVENT_TYPES].sort()).toEqual(
       [
         'message.received',
@@ -24,6 +24,9 @@ describe('the public event envelopes', () => {
         'contact.updated',
         'contact.consent_changed',
         'contact.erased',
+        'broadcast.started',
+        'broadcast.paused',
+        'broadcast.completed',
       ].sort(),
     );
   });
@@ -47,6 +50,14 @@ describe('the public event envelopes', () => {
     expect(ping).toMatchObject({ conversation: null, sequence: 0, data: {} });
     expect(EVENT_ENVELOPES.ping.safeParse({ ...ping, sequence: 1 }).success).toBe(false);
     expect(EVENT_ENVELOPES.ping.safeParse({ ...ping, conversation: { uuid: '0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b' } }).success).toBe(false);
+  });
+
+  it.each(['broadcast.started', 'broadcast.paused', 'broadcast.completed'] as const)('sends %s with conversation null, sequence 0, the broadcast, its counts and a reason', (type) => {
+    const event = EVENT_EXAMPLES[type];
+    expect(event).toMatchObject({ conversation: null, sequence: 0, data: { broadcast: { uuid: expect.any(String), name: expect.any(String) } } });
+    expect(event.data.counts.total).toBe(Object.entries(event.data.counts).reduce((sum, [state, count]) => (state === 'total' ? sum : sum + count), 0));
+    expect(EVENT_ENVELOPES[type].safeParse({ ...event, conversation: { uuid: '0b6d5c1e-8f3a-4c2d-9e7b-5a4f3e2d1c0b' } }).success).toBe(false);
+    expect(EVENT_ENVELOPES[type].safeParse({ ...event, data: { ...event.data, reason: undefined } }).success).toBe(false);
   });
 
   it('refuses a conversation event without a conversation or with sequence 0', () => {

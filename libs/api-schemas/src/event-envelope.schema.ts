@@ -1,6 +1,7 @@
 import { ContactConsentChangedDataSchema, ContactCreatedDataSchema, ContactErasedDataSchema, ContactUpdatedDataSchema } from './contact-event-data.schema';
 import { ACTION_TYPES } from './action-objects.schema';
 import { ActionGroupStatusSchema, ActionStatusSchema } from './action-group.schema';
+import { BroadcastCountsSchema } from './broadcast.schema';
 import { ContactSummarySchema, ConversationIdSchema, DateTimeSchema, UuidSchema, nullable } from './common.schema';
 import { ErrorBodySchema } from './error-body.schema';
 import {
@@ -64,6 +65,18 @@ export const ActionGroupFinishedDataSchema = z
 
 export const PingDataSchema = z.object({}).openapi('PingData', { description: 'Always empty.' });
 
+/** CONTRACT 10.4: the same data for each change of a broadcast's course. */
+export const BroadcastEventDataSchema = z
+  .object({
+    broadcast: z.object({ uuid: UuidSchema, name: z.string() }),
+    counts: BroadcastCountsSchema,
+    reason: z
+      .string()
+      .nullable()
+      .openapi({ description: 'On broadcast.paused, the pause_reason (manual, messaging_limit, spam_rate_limit, template_not_approved); null when there is nothing to add.' }),
+  })
+  .openapi('BroadcastEventData', { description: 'Read the whole broadcast with GET /broadcasts/{uuid}.' });
+
 /** Every public event type and the schema of its `data`. */
 export const EVENT_DATA = {
   'message.received': TimelineMessageItemSchema,
@@ -84,6 +97,9 @@ export const EVENT_DATA = {
   'contact.updated': ContactUpdatedDataSchema,
   'contact.consent_changed': ContactConsentChangedDataSchema,
   'contact.erased': ContactErasedDataSchema,
+  'broadcast.started': BroadcastEventDataSchema,
+  'broadcast.paused': BroadcastEventDataSchema,
+  'broadcast.completed': BroadcastEventDataSchema,
   ping: PingDataSchema,
 } as const;
 
@@ -111,21 +127,27 @@ const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   'contact.updated': 'Fields of a contact changed. data: its uuid and the names of the fields that changed.',
   'contact.consent_changed': 'A consent category of the contact changed (by the API, a keyword the customer sent, or the provider).',
   'contact.erased': 'The contact was erased: every personal datum is gone. data: its uuid only.',
+  'broadcast.started': 'A broadcast started: its audience is frozen and sending begins. Not about one conversation: conversation null, sequence 0.',
+  'broadcast.paused': 'A broadcast paused, by a caller or a limit (reason). Not about one conversation: conversation null, sequence 0.',
+  'broadcast.completed': 'Every recipient of a broadcast has a final state; counts are exact. Not about one conversation: conversation null, sequence 0.',
   ping: 'Sent by POST /webhook-endpoints/{uuid}/ping to that endpoint only, whatever it subscribes to.',
 };
 
 export const EventBusinessSchema = z.object({ slug: z.string() }).openapi('EventBusiness');
 
+/** Events about no one conversation: `conversation` is null and `sequence` 0 (CONTRACT 9.2, 10.4). */
+export const EVENT_TYPES_WITHOUT_CONVERSATION = ['ping', 'broadcast.started', 'broadcast.paused', 'broadcast.completed'] as const satisfies readonly EventType[];
+
 function envelopeOf<Type extends EventType>(type: Type) {
-  const isPing = type === 'ping';
+  const withoutConversation = (EVENT_TYPES_WITHOUT_CONVERSATION as readonly EventType[]).includes(type);
   return z
     .object({
       id: UuidSchema.openapi({ description: 'Unique, the same on every delivery of this event (the webhook-id header, a delivery\'s event_id).' }),
       type: z.literal(type),
       created_at: DateTimeSchema,
       business: EventBusinessSchema,
-      conversation: isPing ? z.null() : ConversationIdSchema,
-      sequence: isPing
+      conversation: withoutConversation ? z.null() : ConversationIdSchema,
+      sequence: withoutConversation
         ? z.literal(0)
         : z
             .number()
@@ -165,6 +187,9 @@ export const EVENT_ENVELOPES = {
   'contact.updated': envelopeOf('contact.updated'),
   'contact.consent_changed': envelopeOf('contact.consent_changed'),
   'contact.erased': envelopeOf('contact.erased'),
+  'broadcast.started': envelopeOf('broadcast.started'),
+  'broadcast.paused': envelopeOf('broadcast.paused'),
+  'broadcast.completed': envelopeOf('broadcast.completed'),
   ping: envelopeOf('ping'),
 } as const satisfies { [Type in EventType]: z.ZodType };
 

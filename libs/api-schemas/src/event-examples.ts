@@ -32,6 +32,10 @@ const outboundMessage: TimelineMessageItem = {
 };
 
 const envelope = <Type extends EventType>(type: Type, id: string, sequence: number) => ({ id, type, created_at: createdAt, business, conversation, sequence });
+/** An event about no one conversation (CONTRACT 10.4). */
+const businessEnvelope = <Type extends EventType>(type: Type, id: string) => ({ id, type, created_at: createdAt, business, conversation: null, sequence: 0 as const });
+
+const exampleBroadcast = { uuid: '5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b', name: 'Gold plan renewal, March' };
 
 export const EVENT_EXAMPLES: { [Type in EventType]: EventEnvelopeOf<Type> } = {
   'message.received': { ...envelope('message.received', '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f', 12), data: inboundMessage },
@@ -119,5 +123,17 @@ export const EVENT_EXAMPLES: { [Type in EventType]: EventEnvelopeOf<Type> } = {
     data: { contact: exampleContact, category: 'marketing', from: 'unknown', to: 'opted_out', source: 'keyword' },
   },
   'contact.erased': { ...envelope('contact.erased', '4d5e6f7a-8b9c-4d0e-9f2a-3b4c5d6e7f8a', 4), data: { contact: exampleContact } },
+  'broadcast.started': {
+    ...businessEnvelope('broadcast.started', '6f7a8b9c-0d1e-4f2a-9b3c-4d5e6f7a8b9c'),
+    data: { broadcast: exampleBroadcast, counts: { total: 1250, pending: 1229, sent: 0, delivered: 0, read: 0, replied: 0, failed: 0, skipped: 21, unknown: 0 }, reason: null },
+  },
+  'broadcast.paused': {
+    ...businessEnvelope('broadcast.paused', '7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d'),
+    data: { broadcast: exampleBroadcast, counts: { total: 1250, pending: 979, sent: 120, delivered: 96, read: 30, replied: 2, failed: 2, skipped: 21, unknown: 0 }, reason: 'messaging_limit' },
+  },
+  'broadcast.completed': {
+    ...businessEnvelope('broadcast.completed', '8b9c0d1e-2f3a-4b4c-9d5e-6f7a8b9c0d1e'),
+    data: { broadcast: exampleBroadcast, counts: { total: 1250, pending: 0, sent: 310, delivered: 640, read: 220, replied: 41, failed: 17, skipped: 21, unknown: 1 }, reason: null },
+  },
   ping: { id: 'f7a8b9c0-d1e2-4f3a-8b5c-6d7e8f9a0b1c', type: 'ping', created_at: createdAt, business, conversation: null, sequence: 0, data: {} },
 };

@@ -14,7 +14,7 @@ export const FILE_SIZE_CAPS: Readonly<Record<FileCategory, number>> = {
   text: 5 * MIB,
 };
 
-/** Every MIME type an upload may declare, with its category. */
+/** Every MIME type an upload of module api_messages may declare, with its category. */
 export const ALLOWED_MIME_TYPES: Readonly<Record<string, FileCategory>> = {
   'image/jpeg': 'image',
   'image/png': 'image',
@@ -45,6 +45,21 @@ export function categoryOf(mimeType: string): FileCategory | undefined {
   return ALLOWED_MIME_TYPES[normalizeMimeType(mimeType)];
 }
 
+/** The file modules an upload may name: api_messages (media of sends), broadcast_audiences (CONTRACT 10.4). */
+export const UPLOAD_FILE_MODULES = ['api_messages', 'broadcast_audiences'] as const;
+export type UploadFileModule = (typeof UPLOAD_FILE_MODULES)[number];
+
+/**
+ * The types of a broadcast audience file (module broadcast_audiences), read row by row and never
+ * sent: CSV with a header row, or one JSON object per line. One cap for both: CONTRACT 10.4's 100 MB.
+ */
+export const AUDIENCE_FILE_MIME_TYPES: readonly string[] = ['text/csv', 'application/x-ndjson'];
+export const AUDIENCE_FILE_SIZE_CAP = 100 * MIB;
+
+export function isAudienceFileMimeType(mimeType: string): boolean {
+  return AUDIENCE_FILE_MIME_TYPES.includes(normalizeMimeType(mimeType));
+}
+
 /** `image/jpeg` -> `[iI][mM][aA][gG][eE]/[jJ][pP][eE][gG]`, the rest escaped. */
 function caseInsensitive(type: string): string {
   return [...type].map((char) => (/[a-z]/.test(char) ? `[${char}${char.toUpperCase()}]` : char.replace(/[.+]/g, '\\$&'))).join('');
@@ -56,8 +71,19 @@ function caseInsensitive(type: string): string {
  * document states the rule exactly (JSON Schema has no case-insensitive flag).
  */
 export function declaredMimeTypePattern(category?: FileCategory): RegExp {
-  const types = Object.entries(ALLOWED_MIME_TYPES)
-    .filter(([, of]) => category === undefined || of === category)
-    .map(([type]) => caseInsensitive(type));
-  return new RegExp(`^[${WHITESPACE}]*(?:${types.join('|')})[${WHITESPACE}]*(?:;[\\s\\S]*)?$`);
+  return declaredTypesPattern(Object.entries(ALLOWED_MIME_TYPES).flatMap(([type, of]) => (category === undefined || of === category ? [type] : [])));
+}
+
+/** The same for the types of module broadcast_audiences. */
+export function declaredAudienceMimeTypePattern(): RegExp {
+  return declaredTypesPattern(AUDIENCE_FILE_MIME_TYPES);
+}
+
+/** Any type some upload module takes (which module takes it is checked beside the module). */
+export function declaredUploadMimeTypePattern(): RegExp {
+  return declaredTypesPattern([...Object.keys(ALLOWED_MIME_TYPES), ...AUDIENCE_FILE_MIME_TYPES]);
+}
+
+function declaredTypesPattern(types: readonly string[]): RegExp {
+  return new RegExp(`^[${WHITESPACE}]*(?:${types.map(caseInsensitive).join('|')})[${WHITESPACE}]*(?:;[\\s\\S]*)?$`);
 }

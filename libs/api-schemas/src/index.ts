@@ -78,3 +78,16 @@ export type { ListEventsQuery, EventListResponse } from './events.endpoints';
 export * from './start-conversation.schema';
 export { startConversationEndpoint, START_CONVERSATION_ENDPOINTS } from './start-conversation.endpoints';
 export * from './contact-eligibility.schema';
+export * from './broadcast.schema';
+export {
+  createBroadcastEndpoint,
+  previewBroadcastEndpoint,
+  listBroadcastsEndpoint,
+  getBroadcastEndpoint,
+  pauseBroadcastEndpoint,
+  resumeBroadcastEndpoint,
+  cancelBroadcastEndpoint,
+  retryFailedBroadcastEndpoint,
+  listBroadcastRecipientsEndpoint,
+  BROADCAST_ENDPOINTS,
+} from './broadcasts.endpoints';

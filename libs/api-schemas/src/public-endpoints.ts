@@ -6,6 +6,7 @@ import { conversationStatusEndpoint } from './conversation-status.schema';
 import { markPendingEndpoint, markResolvedEndpoint } from './inbox-status.schema';
 import { addNoteEndpoint } from './notes.schema';
 import { ACTION_GROUP_ENDPOINTS } from './action-groups.endpoints';
+import { BROADCAST_ENDPOINTS } from './broadcasts.endpoints';
 import { CONTACT_ENDPOINTS } from './contacts.endpoints';
 import { CONVERSATION_ACTION_ENDPOINTS } from './conversation-actions.endpoints';
 import { EVENT_ENDPOINTS } from './events.endpoints';
@@ -35,6 +36,7 @@ export const PUBLIC_ENDPOINTS: readonly PublicEndpoint[] = [
   ...CONVERSATION_ACTION_ENDPOINTS,
   ...MESSAGE_ENDPOINTS,
   ...START_CONVERSATION_ENDPOINTS,
+  ...BROADCAST_ENDPOINTS,
   ...ACTION_GROUP_ENDPOINTS,
   ...SCHEDULED_MESSAGE_ENDPOINTS,
   ...TESTER_ENDPOINTS,

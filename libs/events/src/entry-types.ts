@@ -47,6 +47,9 @@ export const OUTBOX_ENTRY_KINDS = {
   'contact.updated': { publicEvent: true, timeline: null },
   'contact.consent_changed': { publicEvent: true, timeline: null },
   'contact.erased': { publicEvent: true, timeline: null },
+  'broadcast.started': { publicEvent: true, timeline: null },
+  'broadcast.paused': { publicEvent: true, timeline: null },
+  'broadcast.completed': { publicEvent: true, timeline: null },
 } as const satisfies Record<Exclude<EventType, 'ping'> | `${string}.${string}`, EntryKind>;
 
 export type OutboxEntryType = keyof typeof OUTBOX_ENTRY_KINDS;

@@ -1,5 +1,6 @@
 import type { BusinessRoute } from './business-route';
 import { actionGroupRoutes } from './action-group.routes';
+import { broadcastRoutes } from './broadcast.routes';
 import { channelRoutes } from './channel.routes';
 import { conversationActionRoutes } from './conversation-action.routes';
 import { contactRoutes } from './contact.routes';
@@ -15,4 +16,4 @@ import { testerRoutes } from './tester.routes';
 import { webhookEndpointRoutes } from './webhook-endpoint.routes';
 
 /** Every business route; a spec checks this matches PUBLIC_ENDPOINTS one to one. */
-export const BUSINESS_ROUTES: readonly BusinessRoute[] = [...conversationRoutes, ...listRoutes, ...contactRoutes, ...channelRoutes, ...templateRoutes, ...conversationActionRoutes, ...messageRoutes, ...startConversationRoutes, ...actionGroupRoutes, ...scheduledMessageRoutes, ...testerRoutes, ...fileRoutes, ...webhookEndpointRoutes, ...eventRoutes];
+export const BUSINESS_ROUTES: readonly BusinessRoute[] = [...conversationRoutes, ...listRoutes, ...contactRoutes, ...channelRoutes, ...templateRoutes, ...conversationActionRoutes, ...messageRoutes, ...startConversationRoutes, ...broadcastRoutes, ...actionGroupRoutes, ...scheduledMessageRoutes, ...testerRoutes, ...fileRoutes, ...webhookEndpointRoutes, ...eventRoutes];

@@ -1,6 +1,7 @@
 import { createLogger, currentRequestContext } from '@cmsg/platform';
 import {
   ActionsServiceClient,
+  BroadcastsServiceClient,
   ConversationActionsServiceClient,
   ConversationsServiceClient,
   FilesServiceClient,
@@ -17,6 +18,7 @@ import type { IdempotencyStore } from '../idempotency/idempotency-store';
 import { closeHttpServer, listen } from '../infrastructure/http-server';
 import { createMemoryTokenRateLimiter } from '../infrastructure/token-rate-limiter';
 import type { ReadinessCheck } from '../readiness/readiness-check';
+import { FakeBroadcastsService } from './fake-broadcasts-service';
 import { FakeConversationsService, TEST_TOKEN } from './fake-conversations-service';
 import { InMemoryIdempotencyStore } from './in-memory-idempotency-store';
 import { FileContentForwarder } from '../file-transfers/file-content-forwarder';
@@ -39,6 +41,7 @@ export interface GatewayHarness {
   /** The app itself, for what only its router can tell (the routes it serves). */
   app: Express;
   conversations: FakeConversationsService;
+  broadcasts: FakeBroadcastsService;
   idempotencyStore: IdempotencyStore;
   /** What POST /webhooks/chat published (instead of Kafka). */
   chatInbound: ChatInboundMessage[];
@@ -52,6 +55,8 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
   const logger = createLogger('gateway-test', 'silent');
   const conversations = new FakeConversationsService();
   const address = await conversations.start(logger);
+  const broadcasts = new FakeBroadcastsService();
+  const broadcastsAddress = await broadcasts.start(logger);
   // Services this harness does not fake answer UNIMPLEMENTED from the same in-process server.
   const clientOptions = { address, security: { insecure: true }, deadlineMs: 5000, callContext: currentRequestContext };
   const clients = {
@@ -61,6 +66,7 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
     scheduler: createServiceClient(SchedulerServiceClient, clientOptions),
     files: createServiceClient(FilesServiceClient, clientOptions),
     webhookEndpoints: createServiceClient(WebhookEndpointsServiceClient, clientOptions),
+    broadcasts: createServiceClient(BroadcastsServiceClient, { ...clientOptions, address: broadcastsAddress }),
   };
   const chatInbound: ChatInboundMessage[] = [];
   const idempotencyStore = options.idempotencyStore ?? new InMemoryIdempotencyStore();
@@ -74,6 +80,7 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
       scheduler: clients.scheduler.rpc,
       files: clients.files.rpc,
       webhookEndpoints: clients.webhookEndpoints.rpc,
+      broadcasts: clients.broadcasts.rpc,
     },
     rateLimiter: options.rateLimiter ?? createMemoryTokenRateLimiter(1000),
     idempotencyStore,
@@ -91,6 +98,7 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
     baseUrl,
     app,
     conversations,
+    broadcasts,
     idempotencyStore,
     chatInbound,
     request: (path, { json, anonymous, headers, ...init } = {}) => {
@@ -103,6 +111,7 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
       await closeHttpServer(server);
       for (const client of Object.values(clients)) client.close();
       conversations.stop();
+      broadcasts.stop();
     },
   };
 }

@@ -532,6 +532,167 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/{slug}/broadcasts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the business's broadcasts, newest first
+         * @description status filters and is bound into the cursor (a cursor used with another status is INVALID_CURSOR).
+         */
+        get: operations["listBroadcasts"];
+        put?: never;
+        /**
+         * Create a broadcast: one approved template to an audience, sent at the channel's limits, once per recipient
+         * @description The channel, the template (on that channel; approved, else 422 TEMPLATE_NOT_APPROVED), the placeholders (`{{row.*}}` only with a file audience: 400 INVALID_REQUEST) and the audience are checked before anything is stored; a filter is checked as POST /contacts/search checks it (400 INVALID_REQUEST naming its path). It starts at send_at (default now): `scheduled` until then, `preparing` while the audience is frozen, then `running`. Each recipient's message is an ordinary outbound message in its conversation. Events: broadcast.started, broadcast.paused, broadcast.completed. With an Idempotency-Key a retry answers the first answer.
+         */
+        post: operations["createBroadcast"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{slug}/broadcasts/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count the audience of a broadcast as it would be frozen now; nothing is stored or sent
+         * @description A read (`conversations:read`) with the body of POST /broadcasts. The channel, the template (on that channel; approved, else 422 TEMPLATE_NOT_APPROVED), the placeholders (`{{row.*}}` only with a file audience: 400 INVALID_REQUEST) and the audience are checked before anything is stored; a filter is checked as POST /contacts/search checks it (400 INVALID_REQUEST naming its path).
+         */
+        post: operations["previewBroadcast"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{slug}/broadcasts/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One broadcast: its status, counts and rate */
+        get: operations["getBroadcast"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{slug}/broadcasts/{uuid}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a broadcast
+         * @description A running broadcast stops sending (pause_reason `manual`) until resumed; the calls already in flight end. A transition that does not apply to the broadcast's status: 409 BROADCAST_STATE_CONFLICT.
+         */
+        post: operations["pauseBroadcast"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{slug}/broadcasts/{uuid}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused broadcast
+         * @description A paused broadcast goes on where it stopped. One paused for its messaging limit also resumes by itself when units free up. A transition that does not apply to the broadcast's status: 409 BROADCAST_STATE_CONFLICT.
+         */
+        post: operations["resumeBroadcast"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{slug}/broadcasts/{uuid}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a broadcast
+         * @description Every pending recipient becomes skipped (`cancelled`); the calls in flight end. Final: cancelled. A transition that does not apply to the broadcast's status: 409 BROADCAST_STATE_CONFLICT.
+         */
+        post: operations["cancelBroadcast"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{slug}/broadcasts/{uuid}/retry-failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send again to the recipients that failed with a retryable provider error
+         * @description For a running, paused or completed broadcast: recipients that failed with a provider code the provider documents as temporary (131000, 131016, and 130429, 131056, 131048 once their retries ran out) go back to pending and are sent again, as a new message; a completed broadcast runs again. Never `unknown` recipients, whose call may have reached the provider. A transition that does not apply to the broadcast's status: 409 BROADCAST_STATE_CONFLICT.
+         */
+        post: operations["retryFailedBroadcast"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{slug}/broadcasts/{uuid}/recipients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A broadcast's recipients in the order the audience was frozen: status, skip reason, error, message
+         * @description status filters and is bound into the cursor (a cursor used with another status is INVALID_CURSOR). Empty until the audience is frozen.
+         */
+        get: operations["listBroadcastRecipients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/{slug}/conversation/actions": {
         parameters: {
             query?: never;
@@ -1390,6 +1551,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "broadcast.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * broadcast.started event
+         * @description POSTed as JSON to each enabled endpoint subscribed to this type (or to `*`), at least once. Verify the signature over the raw body before parsing it (Standard Webhooks libraries do); order by `sequence` per conversation and drop ids you already have. GET /events lists the last 30 days of events for reconciling after downtime.
+         */
+        post: operations["onBroadcastStartedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "broadcast.paused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * broadcast.paused event
+         * @description POSTed as JSON to each enabled endpoint subscribed to this type (or to `*`), at least once. Verify the signature over the raw body before parsing it (Standard Webhooks libraries do); order by `sequence` per conversation and drop ids you already have. GET /events lists the last 30 days of events for reconciling after downtime.
+         */
+        post: operations["onBroadcastPausedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "broadcast.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * broadcast.completed event
+         * @description POSTed as JSON to each enabled endpoint subscribed to this type (or to `*`), at least once. Verify the signature over the raw body before parsing it (Standard Webhooks libraries do); order by `sequence` per conversation and drop ids you already have. GET /events lists the last 30 days of events for reconciling after downtime.
+         */
+        post: operations["onBroadcastCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -1426,7 +1647,7 @@ export interface components {
             provider_code?: string | null;
         };
         /** @description One event, as a webhook delivery carries it and GET /events answers it; `type` tells the shape of `data`. */
-        EventEnvelope: components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["MessageStatusUpdatedEvent"] | components["schemas"]["ConversationCreatedEvent"] | components["schemas"]["ConversationInboxStatusChangedEvent"] | components["schemas"]["ConversationAssignmentChangedEvent"] | components["schemas"]["ConversationTagsChangedEvent"] | components["schemas"]["ConversationMailboxChangedEvent"] | components["schemas"]["NoteCreatedEvent"] | components["schemas"]["ScheduledMessageSentEvent"] | components["schemas"]["ScheduledMessageFailedEvent"] | components["schemas"]["ScheduledMessageCancelledEvent"] | components["schemas"]["ActionFailedEvent"] | components["schemas"]["ActionGroupFinishedEvent"] | components["schemas"]["ContactCreatedEvent"] | components["schemas"]["ContactUpdatedEvent"] | components["schemas"]["ContactConsentChangedEvent"] | components["schemas"]["ContactErasedEvent"] | components["schemas"]["PingEvent"];
+        EventEnvelope: components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["MessageStatusUpdatedEvent"] | components["schemas"]["ConversationCreatedEvent"] | components["schemas"]["ConversationInboxStatusChangedEvent"] | components["schemas"]["ConversationAssignmentChangedEvent"] | components["schemas"]["ConversationTagsChangedEvent"] | components["schemas"]["ConversationMailboxChangedEvent"] | components["schemas"]["NoteCreatedEvent"] | components["schemas"]["ScheduledMessageSentEvent"] | components["schemas"]["ScheduledMessageFailedEvent"] | components["schemas"]["ScheduledMessageCancelledEvent"] | components["schemas"]["ActionFailedEvent"] | components["schemas"]["ActionGroupFinishedEvent"] | components["schemas"]["ContactCreatedEvent"] | components["schemas"]["ContactUpdatedEvent"] | components["schemas"]["ContactConsentChangedEvent"] | components["schemas"]["ContactErasedEvent"] | components["schemas"]["BroadcastStartedEvent"] | components["schemas"]["BroadcastPausedEvent"] | components["schemas"]["BroadcastCompletedEvent"] | components["schemas"]["PingEvent"];
         /** @description A customer message arrived. data: its timeline item. */
         MessageReceivedEvent: {
             /**
@@ -2116,6 +2337,107 @@ export interface components {
         /** @description Only the uuid: everything else of the contact is gone. */
         ContactErasedData: {
             contact: components["schemas"]["ContactId"];
+        };
+        /** @description A broadcast started: its audience is frozen and sending begins. Not about one conversation: conversation null, sequence 0. */
+        BroadcastStartedEvent: {
+            /**
+             * Format: uuid
+             * @description Unique, the same on every delivery of this event (the webhook-id header, a delivery's event_id).
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "broadcast.started";
+            /**
+             * Format: date-time
+             * @example 2025-01-31T18:04:05.000Z
+             */
+            created_at: string;
+            business: components["schemas"]["EventBusiness"];
+            conversation: null;
+            /** @enum {number} */
+            sequence: 0;
+            data: components["schemas"]["BroadcastEventData"];
+        };
+        /** @description Read the whole broadcast with GET /broadcasts/{uuid}. */
+        BroadcastEventData: {
+            broadcast: {
+                /**
+                 * Format: uuid
+                 * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+                 */
+                uuid: string;
+                name: string;
+            };
+            counts: components["schemas"]["BroadcastCounts"];
+            /** @description On broadcast.paused, the pause_reason (manual, messaging_limit, spam_rate_limit, template_not_approved); null when there is nothing to add. */
+            reason: string | null;
+        };
+        /** @description Recipients of the frozen audience by their latest state, each counted once; zero until sending starts. */
+        BroadcastCounts: {
+            /** @description Recipients of the frozen audience: always the sum of the others. */
+            total: number;
+            /** @description Not sent yet (sending included). */
+            pending: number;
+            /** @description Accepted by the provider, not (yet) delivered. */
+            sent: number;
+            delivered: number;
+            read: number;
+            replied: number;
+            failed: number;
+            skipped: number;
+            unknown: number;
+        };
+        /** @description A broadcast paused, by a caller or a limit (reason). Not about one conversation: conversation null, sequence 0. */
+        BroadcastPausedEvent: {
+            /**
+             * Format: uuid
+             * @description Unique, the same on every delivery of this event (the webhook-id header, a delivery's event_id).
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "broadcast.paused";
+            /**
+             * Format: date-time
+             * @example 2025-01-31T18:04:05.000Z
+             */
+            created_at: string;
+            business: components["schemas"]["EventBusiness"];
+            conversation: null;
+            /** @enum {number} */
+            sequence: 0;
+            data: components["schemas"]["BroadcastEventData"];
+        };
+        /** @description Every recipient of a broadcast has a final state; counts are exact. Not about one conversation: conversation null, sequence 0. */
+        BroadcastCompletedEvent: {
+            /**
+             * Format: uuid
+             * @description Unique, the same on every delivery of this event (the webhook-id header, a delivery's event_id).
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "broadcast.completed";
+            /**
+             * Format: date-time
+             * @example 2025-01-31T18:04:05.000Z
+             */
+            created_at: string;
+            business: components["schemas"]["EventBusiness"];
+            conversation: null;
+            /** @enum {number} */
+            sequence: 0;
+            data: components["schemas"]["BroadcastEventData"];
         };
         /** @description Sent by POST /webhook-endpoints/{uuid}/ping to that endpoint only, whatever it subscribes to. */
         PingEvent: {
@@ -3121,6 +3443,241 @@ export interface components {
              */
             external_id?: string;
         };
+        /** @description Counts are refreshed every second while it prepares or runs, and exact once it is final. */
+        Broadcast: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            uuid: string;
+            name: string;
+            /** @description The channel's public key. */
+            channel: string;
+            template: components["schemas"]["BroadcastTemplate"];
+            status: components["schemas"]["BroadcastStatus"];
+            /** @description Set while paused; null otherwise. */
+            pause_reason: components["schemas"]["BroadcastPauseReason"] | null;
+            /**
+             * Format: date-time
+             * @example 2025-01-31T18:04:05.000Z
+             */
+            send_at: string;
+            /**
+             * Format: date-time
+             * @description When sending started (its audience frozen); null before.
+             * @example 2025-01-31T18:04:05.000Z
+             */
+            started_at: string | null;
+            /**
+             * Format: date-time
+             * @description When it became completed, cancelled or failed.
+             * @example 2025-01-31T18:04:05.000Z
+             */
+            finished_at: string | null;
+            counts: components["schemas"]["BroadcastCounts"];
+            /**
+             * @description Skipped recipients by reason (reasons with none are left out).
+             * @example {
+             *       "opted_out": 12,
+             *       "duplicate": 3
+             *     }
+             */
+            skipped_by_reason: {
+                duplicate?: number;
+                opted_out?: number;
+                invalid_phone?: number;
+                invalid_row?: number;
+                missing_variable?: number;
+                cancelled?: number;
+            };
+            /**
+             * @description Failed recipients by the catalog code of their failure (RECIPIENT_UNDELIVERABLE, SEND_FAILED...).
+             * @example {
+             *       "RECIPIENT_UNDELIVERABLE": 4
+             *     }
+             */
+            failed_by_code: {
+                [key: string]: number;
+            };
+            rate: components["schemas"]["BroadcastRate"];
+            send_window: components["schemas"]["BroadcastSendWindow"] | null;
+            /**
+             * Format: date-time
+             * @example 2025-01-31T18:04:05.000Z
+             */
+            created_at: string;
+        };
+        BroadcastTemplate: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            uuid: string;
+            name: string;
+            /** @example es_MX */
+            language: string;
+            category: components["schemas"]["TemplateCategory"];
+        };
+        /**
+         * @description `scheduled` until send_at; `preparing` while the audience is frozen; `running` while it sends; `paused` by a caller or a limit (pause_reason); then `completed` (every recipient final), `cancelled`, or `failed`.
+         * @enum {string}
+         */
+        BroadcastStatus: "scheduled" | "preparing" | "running" | "paused" | "completed" | "cancelled" | "failed";
+        /**
+         * @description `manual`: POST /broadcasts/{uuid}/pause. `messaging_limit`: the channel reached its messaging limit; it resumes by itself when units free up. `spam_rate_limit`: the provider answered 131048. `template_not_approved`: the provider paused or disabled the template.
+         * @enum {string}
+         */
+        BroadcastPauseReason: "manual" | "messaging_limit" | "spam_rate_limit" | "template_not_approved";
+        BroadcastRate: {
+            /** @description The broadcast's own max_per_second, or the channel's when lower or unset. */
+            max_per_second: number;
+            /** @description Sends in the last 10 seconds / 10. */
+            current_per_second: number;
+        };
+        /** @description Local times of day (HH:MM) in the business time zone: sends wait outside the window. */
+        BroadcastSendWindow: {
+            /** @example 09:00 */
+            from: string;
+            /** @example 20:00 */
+            to: string;
+        };
+        /** @description The template is named by uuid, or by name and language on the broadcast's channel; it must be approved (TEMPLATE_NOT_APPROVED). */
+        CreateBroadcastRequest: {
+            /**
+             * @description Yours to recognise it by: 1 to 200 characters, not whitespace only.
+             * @example Gold plan renewal, March
+             */
+            name: string;
+            /**
+             * @description The public key of the channel it sends from (GET /channels); the template must be this channel's.
+             * @example main
+             */
+            channel: string;
+            template: components["schemas"]["TemplateReference"];
+            /**
+             * @description Values of the template's {{1}}..{{n}}, as a template send takes them, except that each value may hold placeholders filled per recipient: `{{contact.first_name}}`, `{{contact.last_name}}`, `{{contact.attributes.<key>}}`, and `{{row.<column>}}` (file audiences only), each with an optional fallback after `|`: `{{contact.first_name|there}}`. A recipient whose placeholder is empty and has no fallback is skipped (missing_variable).
+             * @default []
+             * @example [
+             *       {
+             *         "index": 1,
+             *         "value": "{{contact.first_name|there}}"
+             *       },
+             *       {
+             *         "index": 2,
+             *         "value": "{{contact.attributes.plan}}"
+             *       }
+             *     ]
+             */
+            variables: components["schemas"]["TemplateVariable"][];
+            header?: components["schemas"]["TemplateHeader"];
+            /**
+             * @description Suffixes of the template's URL buttons, by 0-based button position.
+             * @default []
+             */
+            button_parameters: components["schemas"]["TemplateButtonParameter"][];
+            audience: components["schemas"]["BroadcastAudience"];
+            /**
+             * Format: date-time
+             * @description When it starts (RFC 3339); omitted or past: now.
+             * @example 2026-03-01T15:00:00Z
+             */
+            send_at?: string;
+            /** @description Sends per second at most for this broadcast, below the channel's max_messages_per_second (never above it). */
+            max_per_second?: number;
+            send_window?: components["schemas"]["BroadcastSendWindow"];
+        };
+        /** @description Who receives it, exactly one of: `filter` (the contact filter of POST /contacts/search), `contacts`, or `file_uuid`. Frozen when the broadcast starts: one recipient per contact (duplicate), opted-out contacts skipped (opted_out), bad phones skipped (invalid_phone). */
+        BroadcastAudience: {
+            filter: components["schemas"]["ContactFilter"];
+        } | {
+            /** @description 1 to 1000 contact uuids of the business. */
+            contacts: string[];
+        } | {
+            /**
+             * Format: uuid
+             * @description A confirmed upload of module broadcast_audiences: text/csv with a header row, or application/x-ndjson; up to 100 MB and 1,000,000 rows, with a `phone` column. Each row upserts its contact as POST /contacts does; the other columns are `{{row.<column>}}`. A bad row is skipped (invalid_row), never the whole file.
+             * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+             */
+            file_uuid: string;
+        };
+        BroadcastPreview: {
+            /** @description Recipients the audience would have if frozen now, skipped ones included. */
+            total: number;
+            /**
+             * @description Skipped recipients by reason (reasons with none are left out).
+             * @example {
+             *       "opted_out": 12,
+             *       "duplicate": 3
+             *     }
+             */
+            skipped_by_reason: {
+                duplicate?: number;
+                opted_out?: number;
+                invalid_phone?: number;
+                invalid_row?: number;
+                missing_variable?: number;
+                cancelled?: number;
+            };
+            /** @description Units left in the channel's messaging limit now; null when the limit is unlimited. */
+            messaging_limit_remaining: number | null;
+            /** @description An estimate of how long sending would take at the broadcast's rate. */
+            estimated_seconds: number;
+        };
+        BroadcastList: {
+            items: components["schemas"]["Broadcast"][];
+            /** @description Pass as cursor to get the next page; empty when has_more is false. */
+            next_cursor: string;
+            has_more: boolean;
+        };
+        BroadcastRecipientList: {
+            items: components["schemas"]["BroadcastRecipient"][];
+            /** @description Pass as cursor to get the next page; empty when has_more is false. */
+            next_cursor: string;
+            has_more: boolean;
+        };
+        BroadcastRecipient: {
+            contact: {
+                /**
+                 * Format: uuid
+                 * @description Null when the recipient has no contact (a file row skipped before its contact was upserted).
+                 * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+                 */
+                uuid: string | null;
+                /**
+                 * @description E.164 with a leading +, as frozen.
+                 * @example +5215512345678
+                 */
+                phone: string | null;
+            };
+            status: components["schemas"]["BroadcastRecipientStatus"];
+            /** @description Skipped recipients only. */
+            reason: components["schemas"]["BroadcastSkipReason"] | null;
+            /** @description Failed recipients only. */
+            error: components["schemas"]["SendError"] | null;
+            /** @description The message sent to the recipient, in its conversation (timeline, statuses, message.* events). */
+            message: {
+                /**
+                 * Format: uuid
+                 * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
+                 */
+                uuid: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @example 2025-01-31T18:04:05.000Z
+             */
+            sent_at: string | null;
+        };
+        /**
+         * @description `pending` (not sent yet), `sending` (claimed, its call under way), `sent`, then `delivered`, `read`, `replied` (the recipient wrote back within 7 days); `failed` (error says why), `skipped` (reason says why) or `unknown` (the call may have reached the provider before a crash, with no answer recorded: never resent).
+         * @enum {string}
+         */
+        BroadcastRecipientStatus: "pending" | "sending" | "sent" | "delivered" | "read" | "replied" | "failed" | "skipped" | "unknown";
+        /**
+         * @description `duplicate` (the contact is already a recipient), `opted_out`, `invalid_phone`, `invalid_row` (a file row that could not be read), `missing_variable` (a placeholder with no value and no fallback), `cancelled` (pending when the broadcast was cancelled).
+         * @enum {string}
+         */
+        BroadcastSkipReason: "duplicate" | "opted_out" | "invalid_phone" | "invalid_row" | "missing_variable" | "cancelled";
         SubmitActionGroupResponse: {
             conversation: components["schemas"]["ConversationId"];
             /** @enum {string} */
@@ -3828,7 +4385,7 @@ export interface components {
              *       "conversation.inbox_status_changed"
              *     ]
              */
-            events: ("message.received" | "message.sent" | "message.status_updated" | "conversation.created" | "conversation.inbox_status_changed" | "conversation.assignment_changed" | "conversation.tags_changed" | "conversation.mailbox_changed" | "note.created" | "scheduled_message.sent" | "scheduled_message.failed" | "scheduled_message.cancelled" | "action.failed" | "action_group.finished" | "contact.created" | "contact.updated" | "contact.consent_changed" | "contact.erased" | "ping" | "*")[];
+            events: ("message.received" | "message.sent" | "message.status_updated" | "conversation.created" | "conversation.inbox_status_changed" | "conversation.assignment_changed" | "conversation.tags_changed" | "conversation.mailbox_changed" | "note.created" | "scheduled_message.sent" | "scheduled_message.failed" | "scheduled_message.cancelled" | "action.failed" | "action_group.finished" | "contact.created" | "contact.updated" | "contact.consent_changed" | "contact.erased" | "broadcast.started" | "broadcast.paused" | "broadcast.completed" | "ping" | "*")[];
             description?: string | null;
         };
         WebhookEndpointList: {
@@ -3851,7 +4408,7 @@ export interface components {
              *       "conversation.inbox_status_changed"
              *     ]
              */
-            events?: ("message.received" | "message.sent" | "message.status_updated" | "conversation.created" | "conversation.inbox_status_changed" | "conversation.assignment_changed" | "conversation.tags_changed" | "conversation.mailbox_changed" | "note.created" | "scheduled_message.sent" | "scheduled_message.failed" | "scheduled_message.cancelled" | "action.failed" | "action_group.finished" | "contact.created" | "contact.updated" | "contact.consent_changed" | "contact.erased" | "ping" | "*")[];
+            events?: ("message.received" | "message.sent" | "message.status_updated" | "conversation.created" | "conversation.inbox_status_changed" | "conversation.assignment_changed" | "conversation.tags_changed" | "conversation.mailbox_changed" | "note.created" | "scheduled_message.sent" | "scheduled_message.failed" | "scheduled_message.cancelled" | "action.failed" | "action_group.finished" | "contact.created" | "contact.updated" | "contact.consent_changed" | "contact.erased" | "broadcast.started" | "broadcast.paused" | "broadcast.completed" | "ping" | "*")[];
             /** @description null clears it. */
             description?: string | null;
             /** @description false stops deliveries (pending ones fail); true also forgets earlier failures. */
@@ -3906,7 +4463,7 @@ export interface components {
          * @example message.received
          * @enum {string}
          */
-        EventType: "message.received" | "message.sent" | "message.status_updated" | "conversation.created" | "conversation.inbox_status_changed" | "conversation.assignment_changed" | "conversation.tags_changed" | "conversation.mailbox_changed" | "note.created" | "scheduled_message.sent" | "scheduled_message.failed" | "scheduled_message.cancelled" | "action.failed" | "action_group.finished" | "contact.created" | "contact.updated" | "contact.consent_changed" | "contact.erased" | "ping";
+        EventType: "message.received" | "message.sent" | "message.status_updated" | "conversation.created" | "conversation.inbox_status_changed" | "conversation.assignment_changed" | "conversation.tags_changed" | "conversation.mailbox_changed" | "note.created" | "scheduled_message.sent" | "scheduled_message.failed" | "scheduled_message.cancelled" | "action.failed" | "action_group.finished" | "contact.created" | "contact.updated" | "contact.consent_changed" | "contact.erased" | "broadcast.started" | "broadcast.paused" | "broadcast.completed" | "ping";
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -9062,6 +9619,1375 @@ export interface operations {
             };
         };
     };
+    listBroadcasts: {
+        parameters: {
+            query?: {
+                /** @description Opaque; the next_cursor of the previous page of the same endpoint, sort and filters. Expires after 24 h. */
+                cursor?: string;
+                /** @example 20 */
+                limit?: number;
+                /**
+                 * @description `scheduled` until send_at; `preparing` while the audience is frozen; `running` while it sends; `paused` by a caller or a limit (pause_reason); then `completed` (every recipient final), `cancelled`, or `failed`.
+                 * @example running
+                 */
+                status?: components["schemas"]["BroadcastStatus"];
+            };
+            header?: {
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description The business slug (case-insensitive); must be the token's business. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of broadcasts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BroadcastList"];
+                };
+            };
+            /** @description Codes: INVALID_REQUEST, INVALID_CURSOR. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: INVALID_API_TOKEN. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: UNKNOWN_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createBroadcast: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
+                "X-Request-Id"?: string;
+                /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The business slug (case-insensitive); must be the token's business. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Gold plan renewal, March",
+                 *       "channel": "main",
+                 *       "template": {
+                 *         "name": "plan_renewal",
+                 *         "language": "es_MX"
+                 *       },
+                 *       "variables": [
+                 *         {
+                 *           "index": 1,
+                 *           "value": "{{contact.first_name|there}}"
+                 *         },
+                 *         {
+                 *           "index": 2,
+                 *           "value": "{{contact.attributes.renewal}}"
+                 *         }
+                 *       ],
+                 *       "audience": {
+                 *         "filter": {
+                 *           "and": [
+                 *             {
+                 *               "field": "attributes.plan",
+                 *               "op": "eq",
+                 *               "value": "gold"
+                 *             },
+                 *             {
+                 *               "field": "consent.marketing",
+                 *               "op": "neq",
+                 *               "value": "opted_out"
+                 *             }
+                 *           ]
+                 *         }
+                 *       },
+                 *       "send_at": "2026-03-01T15:00:00Z",
+                 *       "max_per_second": 40,
+                 *       "send_window": {
+                 *         "from": "09:00",
+                 *         "to": "20:00"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateBroadcastRequest"];
+            };
+        };
+        responses: {
+            /** @description The broadcast, scheduled or preparing. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Broadcast"];
+                };
+            };
+            /** @description Codes: INVALID_REQUEST. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: INVALID_API_TOKEN. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: CHANNEL_NOT_FOUND, TEMPLATE_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description JSON body larger than 1048576 bytes (INVALID_REQUEST). Codes: INVALID_REQUEST. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TEMPLATE_NOT_APPROVED. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: UNKNOWN_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    previewBroadcast: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
+                "X-Request-Id"?: string;
+                /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The business slug (case-insensitive); must be the token's business. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Order follow-up",
+                 *       "channel": "main",
+                 *       "template": {
+                 *         "uuid": "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d"
+                 *       },
+                 *       "variables": [
+                 *         {
+                 *           "index": 1,
+                 *           "value": "{{contact.first_name|there}}"
+                 *         }
+                 *       ],
+                 *       "audience": {
+                 *         "contacts": [
+                 *           "3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c",
+                 *           "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateBroadcastRequest"];
+            };
+        };
+        responses: {
+            /** @description What the broadcast would reach now. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BroadcastPreview"];
+                };
+            };
+            /** @description Codes: INVALID_REQUEST. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: INVALID_API_TOKEN. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: CHANNEL_NOT_FOUND, TEMPLATE_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_REQUEST_IN_PROGRESS. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description JSON body larger than 1048576 bytes (INVALID_REQUEST). Codes: INVALID_REQUEST. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TEMPLATE_NOT_APPROVED. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: UNKNOWN_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getBroadcast: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description The business slug (case-insensitive); must be the token's business. */
+                slug: string;
+                /** @description The broadcast uuid. */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The broadcast. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Broadcast"];
+                };
+            };
+            /** @description Codes: INVALID_REQUEST. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: INVALID_API_TOKEN. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: BROADCAST_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: UNKNOWN_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    pauseBroadcast: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
+                "X-Request-Id"?: string;
+                /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The business slug (case-insensitive); must be the token's business. */
+                slug: string;
+                /** @description The broadcast uuid. */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The broadcast after the transition. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Broadcast"];
+                };
+            };
+            /** @description Codes: INVALID_REQUEST. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: INVALID_API_TOKEN. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: BROADCAST_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_REQUEST_IN_PROGRESS, BROADCAST_STATE_CONFLICT. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: UNKNOWN_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resumeBroadcast: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
+                "X-Request-Id"?: string;
+                /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The business slug (case-insensitive); must be the token's business. */
+                slug: string;
+                /** @description The broadcast uuid. */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The broadcast after the transition. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Broadcast"];
+                };
+            };
+            /** @description Codes: INVALID_REQUEST. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: INVALID_API_TOKEN. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: BROADCAST_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_REQUEST_IN_PROGRESS, BROADCAST_STATE_CONFLICT. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: UNKNOWN_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancelBroadcast: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
+                "X-Request-Id"?: string;
+                /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The business slug (case-insensitive); must be the token's business. */
+                slug: string;
+                /** @description The broadcast uuid. */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The broadcast after the transition. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Broadcast"];
+                };
+            };
+            /** @description Codes: INVALID_REQUEST. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: INVALID_API_TOKEN. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: BROADCAST_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_REQUEST_IN_PROGRESS, BROADCAST_STATE_CONFLICT. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: UNKNOWN_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    retryFailedBroadcast: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
+                "X-Request-Id"?: string;
+                /** @description Optional on every POST. The same key and body within 24 h replays the first response (with Idempotent-Replayed: true) and does nothing again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The business slug (case-insensitive); must be the token's business. */
+                slug: string;
+                /** @description The broadcast uuid. */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The broadcast after the transition. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Broadcast"];
+                };
+            };
+            /** @description Codes: INVALID_REQUEST. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: INVALID_API_TOKEN. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: BROADCAST_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_REQUEST_IN_PROGRESS, BROADCAST_STATE_CONFLICT. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: UNKNOWN_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listBroadcastRecipients: {
+        parameters: {
+            query?: {
+                /** @description Opaque; the next_cursor of the previous page of the same endpoint, sort and filters. Expires after 24 h. */
+                cursor?: string;
+                /** @example 100 */
+                limit?: number;
+                /**
+                 * @description `pending` (not sent yet), `sending` (claimed, its call under way), `sent`, then `delivered`, `read`, `replied` (the recipient wrote back within 7 days); `failed` (error says why), `skipped` (reason says why) or `unknown` (the call may have reached the provider before a crash, with no answer recorded: never resent).
+                 * @example failed
+                 */
+                status?: components["schemas"]["BroadcastRecipientStatus"];
+            };
+            header?: {
+                /** @description Any value: a UUID is kept, anything else is replaced by a generated UUID; the id is echoed on every response. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description The business slug (case-insensitive); must be the token's business. */
+                slug: string;
+                /** @description The broadcast uuid. */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of recipients. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BroadcastRecipientList"];
+                };
+            };
+            /** @description Codes: INVALID_REQUEST, INVALID_CURSOR. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: INVALID_API_TOKEN. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: TOKEN_BUSINESS_MISMATCH, TOKEN_SCOPE_INSUFFICIENT. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: BROADCAST_NOT_FOUND. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: RATE_LIMIT_EXCEEDED. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: UNKNOWN_ERROR. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Codes: SERVICE_UNAVAILABLE. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     submitActionGroup: {
         parameters: {
             query?: never;
@@ -14169,6 +16095,210 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["ContactErasedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: answer any 2xx within 10 s. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 10 s, is retried with exponential back-off and jitter for 24 h, then the delivery is failed. An endpoint failing every delivery for 3 days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBroadcastStartedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the envelope `id`): the same on every retry; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. Refuse one more than 5 minutes from your clock (replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, one per live secret of the endpoint (two for 24 h after a rotation). The HMAC key is the base64-decoded part of the `whsec_<base64>` secret. Any one matching is enough. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the whole `whsec_...` secret string, as before Standard Webhooks; one `v1=` per live secret (two for 24 h after a rotation). */
+                "X-Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "6f7a8b9c-0d1e-4f2a-9b3c-4d5e6f7a8b9c",
+                 *       "type": "broadcast.started",
+                 *       "created_at": "2026-01-31T18:04:05.000Z",
+                 *       "business": {
+                 *         "slug": "acme"
+                 *       },
+                 *       "conversation": null,
+                 *       "sequence": 0,
+                 *       "data": {
+                 *         "broadcast": {
+                 *           "uuid": "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b",
+                 *           "name": "Gold plan renewal, March"
+                 *         },
+                 *         "counts": {
+                 *           "total": 1250,
+                 *           "pending": 1229,
+                 *           "sent": 0,
+                 *           "delivered": 0,
+                 *           "read": 0,
+                 *           "replied": 0,
+                 *           "failed": 0,
+                 *           "skipped": 21,
+                 *           "unknown": 0
+                 *         },
+                 *         "reason": null
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["BroadcastStartedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: answer any 2xx within 10 s. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 10 s, is retried with exponential back-off and jitter for 24 h, then the delivery is failed. An endpoint failing every delivery for 3 days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBroadcastPausedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the envelope `id`): the same on every retry; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. Refuse one more than 5 minutes from your clock (replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, one per live secret of the endpoint (two for 24 h after a rotation). The HMAC key is the base64-decoded part of the `whsec_<base64>` secret. Any one matching is enough. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the whole `whsec_...` secret string, as before Standard Webhooks; one `v1=` per live secret (two for 24 h after a rotation). */
+                "X-Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                 *       "type": "broadcast.paused",
+                 *       "created_at": "2026-01-31T18:04:05.000Z",
+                 *       "business": {
+                 *         "slug": "acme"
+                 *       },
+                 *       "conversation": null,
+                 *       "sequence": 0,
+                 *       "data": {
+                 *         "broadcast": {
+                 *           "uuid": "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b",
+                 *           "name": "Gold plan renewal, March"
+                 *         },
+                 *         "counts": {
+                 *           "total": 1250,
+                 *           "pending": 979,
+                 *           "sent": 120,
+                 *           "delivered": 96,
+                 *           "read": 30,
+                 *           "replied": 2,
+                 *           "failed": 2,
+                 *           "skipped": 21,
+                 *           "unknown": 0
+                 *         },
+                 *         "reason": "messaging_limit"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["BroadcastPausedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: answer any 2xx within 10 s. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 10 s, is retried with exponential back-off and jitter for 24 h, then the delivery is failed. An endpoint failing every delivery for 3 days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBroadcastCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the envelope `id`): the same on every retry; deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. Refuse one more than 5 minutes from your clock (replays). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, one per live secret of the endpoint (two for 24 h after a rotation). The HMAC key is the base64-decoded part of the `whsec_<base64>` secret. Any one matching is enough. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed with the whole `whsec_...` secret string, as before Standard Webhooks; one `v1=` per live secret (two for 24 h after a rotation). */
+                "X-Webhook-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "8b9c0d1e-2f3a-4b4c-9d5e-6f7a8b9c0d1e",
+                 *       "type": "broadcast.completed",
+                 *       "created_at": "2026-01-31T18:04:05.000Z",
+                 *       "business": {
+                 *         "slug": "acme"
+                 *       },
+                 *       "conversation": null,
+                 *       "sequence": 0,
+                 *       "data": {
+                 *         "broadcast": {
+                 *           "uuid": "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b",
+                 *           "name": "Gold plan renewal, March"
+                 *         },
+                 *         "counts": {
+                 *           "total": 1250,
+                 *           "pending": 0,
+                 *           "sent": 310,
+                 *           "delivered": 640,
+                 *           "read": 220,
+                 *           "replied": 41,
+                 *           "failed": 17,
+                 *           "skipped": 21,
+                 *           "unknown": 1
+                 *         },
+                 *         "reason": null
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["BroadcastCompletedEvent"];
             };
         };
         responses: {
