@@ -44,6 +44,7 @@ import {
   type WebhookEndpointsServiceServer,
 } from '@cmsg/proto';
 import { WebhookFanOut, systemClock } from '@cmsg/webhooks';
+import { broadcastAdmission } from './broadcast-admission';
 import { startBroadcastCoordinator } from './broadcast-coordinator';
 import { audiencePorts, broadcastStore, definitionPorts, kafkaSlicePublisher } from './broadcast-ports';
 import { broadcastsHandlers } from './broadcasts.grpc';
@@ -111,6 +112,7 @@ runGrpcService({
       {
         ...DEFAULT_PACED_SENDER_OPTIONS,
         pairIntervalMs: config.SEND_PAIR_INTERVAL_MS,
+        admitBroadcastSend: broadcastAdmission(broadcasts),
         onSpamRateLimit: async (pacing) => {
           const paused = await pauseChannelBroadcasts({ store: broadcasts, events: outbox, clock }, businessScope(pacing.businessId), pacing.channelId, 'spam_rate_limit');
           if (paused > 0) logger.warn({ channel_id: pacing.channelId, broadcasts: paused }, 'spam rate limit (131048): running broadcasts of the channel paused');
@@ -129,7 +131,7 @@ runGrpcService({
     const sendLeaseMs = sendDurationBoundMs(config.CHAT_API_TIMEOUT_MS) + config.SEND_PAIR_INTERVAL_MS + 15_000;
     const sendDependencies = { sender: pacedSender, files, outbox, inFlightLeaseMs: sendLeaseMs, recordConsent: recordContactConsent };
 
-    const audience = audiencePorts();
+    const audience = audiencePorts({ files, contacts });
     const definitions = definitionPorts((channel) => ledger.remaining({ channelKey: channel.id, limit: channel.messaging_limit }));
     const slices = kafkaSlicePublisher(producer, broadcastSendsTopic);
     const coordinatorPorts: CoordinatorPorts = {

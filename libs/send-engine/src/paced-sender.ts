@@ -37,6 +37,11 @@ export interface PacedSenderOptions {
   pairRateAttempts: number;
   pairRetryMs: number;
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Asked once a broadcast send has its slot, right before the call: throws (a catalog error) when
+   * the broadcast stopped running meanwhile, so a pause or cancel holds the sends already waiting.
+   */
+  admitBroadcastSend?: (pacing: SendPacing) => Promise<void>;
   /** The provider answered 131048 (spam rate limit): every running broadcast of the channel pauses (CONTRACT 10.5). */
   onSpamRateLimit?: (pacing: SendPacing) => Promise<void>;
 }
@@ -114,6 +119,7 @@ export class PacedSender {
         priority: pacing.broadcast ? 'broadcast' : 'live',
         ...(pacing.broadcast && pacing.broadcast.maxPerSecond > 0 ? { broadcastKey: pacing.broadcast.uuid, broadcastPerSecond: pacing.broadcast.maxPerSecond } : {}),
       }));
+      if (pacing.broadcast) await beforeAnyCall(async () => this.options.admitBroadcastSend?.(pacing));
       try {
         return await this.provider.sendMessage(channel, message);
       } catch (error) {

@@ -51,18 +51,24 @@ export async function coordinateBroadcast(ports: CoordinatorPorts, claimed: Clai
     case 'paused':
       return resumeWhenUnitsFree(ports, broadcast, timing);
     case 'cancelled':
-      return settleCancelled(ports, broadcast);
+      return settleCancelled(ports, broadcast, timing);
     default:
       await ports.store.broadcasts.setDue(scope, broadcast._id, null);
   }
 }
 
-/** After a cancel: recipients a freeze step in flight still inserted are cancelled too, and the counts made final. */
-async function settleCancelled(ports: CoordinatorPorts, broadcast: BroadcastEntity): Promise<void> {
+/**
+ * After a cancel, once a tick until nothing is open: recipients a freeze step in flight still
+ * inserted, or a sender gave back (the send waited for its slot when the cancel came), are
+ * cancelled too; claims whose sender died are settled; then the counts are final.
+ */
+async function settleCancelled(ports: CoordinatorPorts, broadcast: BroadcastEntity, timing: typeof COORDINATOR_TIMING): Promise<void> {
   const scope = businessScopeOf(broadcast);
+  await settleStaleClaims(ports, broadcast, timing, false);
   await ports.store.recipients.cancelPending(scope, broadcast._id);
   await refreshCounts(ports, broadcast);
-  await ports.store.broadcasts.setDue(scope, broadcast._id, null);
+  const open = await ports.store.recipients.hasOpenRecipients(scope, broadcast._id);
+  await ports.store.broadcasts.setDue(scope, broadcast._id, open ? new Date(ports.clock.now().getTime() + timing.tickMs) : null);
 }
 
 /** Counts from the recipients, stored on the broadcast. */
@@ -144,7 +150,7 @@ async function tick(ports: CoordinatorPorts, claimed: ClaimedBroadcast, timing: 
  * pending again (and dispatched); sent or failed -> taken over; a message still in flight past its
  * own lease was settled as failed with no provider answer -> unknown. Never resent once the message exists.
  */
-async function settleStaleClaims(ports: CoordinatorPorts, broadcast: BroadcastEntity, timing: typeof COORDINATOR_TIMING): Promise<void> {
+async function settleStaleClaims(ports: CoordinatorPorts, broadcast: BroadcastEntity, timing: typeof COORDINATOR_TIMING, dispatchReleased = true): Promise<void> {
   const scope = businessScopeOf(broadcast);
   const stale = await ports.store.recipients.findStaleClaims(scope, broadcast._id, new Date(ports.clock.now().getTime() - timing.staleClaimMs), 500);
   const released: number[] = [];
@@ -161,7 +167,7 @@ async function settleStaleClaims(ports: CoordinatorPorts, broadcast: BroadcastEn
       await ports.store.recipients.finish(scope, recipient._id, { status: 'failed', error: outcome.error, message_id: outcome.message_id });
     }
   }
-  if (released.length > 0) await ports.slices.publish(slicesOf(broadcast, released));
+  if (dispatchReleased && released.length > 0) await ports.slices.publish(slicesOf(broadcast, released));
 }
 
 /** Every pending recipient, in slices of the broadcast's current epoch. */

@@ -116,6 +116,11 @@ async function settleFailure(ports: SenderPorts, scope: BusinessScope, broadcast
     else await pauseBroadcast(ports, scope, broadcast, pause.reason);
     return 'paused';
   }
+  if (error.code === 'BROADCAST_STATE_CONFLICT') {
+    // Paused or cancelled while this send waited for its slot: nothing was sent.
+    await ports.store.recipients.release(scope, recipient._id, false);
+    return 'paused';
+  }
   if (error.code === 'CONTACT_OPTED_OUT' && error.providerCode === undefined) {
     // Refused before any call: the contact opted out after the audience was frozen.
     await ports.store.recipients.finish(scope, recipient._id, { status: 'skipped', reason: 'opted_out' });

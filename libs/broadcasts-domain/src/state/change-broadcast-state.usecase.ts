@@ -39,9 +39,9 @@ export async function changeBroadcastState(ports: StatePorts, scope: BusinessSco
     }
     case 'cancel': {
       const cancelled = orConflict(
-        // Due again after a lease: a freeze step in flight may still insert pending recipients.
+        // Due again at the next tick: recipients a freeze step or a sender still leaves pending are cancelled then.
         await ports.store.broadcasts.transition(scope, id, ['scheduled', 'preparing', 'running', 'paused'], {
-          set: { status: 'cancelled', pause_reason: null, finished_at: now, due_at: new Date(now.getTime() + COORDINATOR_TIMING.leaseMs) },
+          set: { status: 'cancelled', pause_reason: null, finished_at: now, due_at: new Date(now.getTime() + COORDINATOR_TIMING.tickMs) },
         }),
         current,
         transition,
