@@ -67,8 +67,8 @@ describe('broadcasts', () => {
     const recipients = await api().get(`/broadcasts/${created.body.uuid}/recipients`, { status: 'skipped' });
     expect(recipients.body.items).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ status: 'skipped', reason: 'opted_out', message: null }),
-        expect.objectContaining({ status: 'skipped', reason: 'missing_variable', message: null }),
+        expect.objectContaining({ contact: expect.objectContaining({ uuid: await contactOf(optedOut) }), status: 'skipped', reason: 'opted_out', message: null }),
+        expect.objectContaining({ contact: expect.objectContaining({ uuid: await contactOf(noName) }), status: 'skipped', reason: 'missing_variable', message: null }),
       ]),
     );
     const failed = await api().get(`/broadcasts/${created.body.uuid}/recipients`, { status: 'failed' });
