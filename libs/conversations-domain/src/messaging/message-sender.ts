@@ -1,4 +1,5 @@
 import type { ChannelCredentials, OutboundMessage, SendMessageResult } from '@cmsg/chat-platform';
+import type { SendPacing } from '@cmsg/send-engine';
 
 /**
  * The chat platform's send (CloudApiClient in production). Contract the use case relies on: once
@@ -12,19 +13,5 @@ export interface MessageSender {
   sendMessage(channel: ChannelCredentials, message: OutboundMessage, pacing?: SendPacing): Promise<SendMessageResult>;
 }
 
-/**
- * What the send engine (libs/send-engine, docs/broadcasts.md) paces a provider call by: the channel
- * and its limits, the contact (pair rate, messaging limit) and whether the send is live traffic or
- * a broadcast's. MESSAGING_LIMIT_REACHED (with retryAfterSeconds) is raised before any call.
- */
-export interface SendPacing {
-  businessId: string;
-  channelId: string;
-  maxMessagesPerSecond: number;
-  /** Unique contacts a business-initiated template may reach in a moving 24 h (null: unlimited). */
-  messagingLimit: number | null;
-  contactId: string;
-  /** A template: it takes a messaging-limit unit for a contact not reached in the last 24 h. */
-  isTemplate: boolean;
-  broadcast?: { uuid: string; maxPerSecond: number };
-}
+/** What the send engine paces a provider call by (libs/send-engine, docs/broadcasts.md). */
+export type { SendPacing } from '@cmsg/send-engine';
