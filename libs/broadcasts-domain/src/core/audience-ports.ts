@@ -1,4 +1,5 @@
 import type { BusinessScope } from '@cmsg/dal';
+import type { AudienceByteSource } from '../audience-file';
 
 /** One contact as freezing reads it. */
 export interface AudienceContact {
@@ -13,7 +14,22 @@ export interface AudienceContact {
   consent: { marketing: string; utility: string };
 }
 
-/** The contacts an audience names (the contact filter language of libs/contact-filter in the apps). */
+/** A stored file as a file audience checks it (libs/files in the apps). */
+export interface AudienceFileInfo {
+  id: string;
+  /** The upload's module: an audience file is one of `broadcast_audiences`. */
+  module: string;
+  /** pending | confirmed | expired: only a confirmed file is read. */
+  status: string;
+  /** Normalised: text/csv or application/x-ndjson for an audience file. */
+  mime_type: string;
+  size: number;
+}
+
+/**
+ * The contacts an audience names: the contact filter language of libs/contact-filter, the contacts
+ * collection, and for file audiences the file store and the contact upsert of POST /contacts.
+ */
 export interface AudiencePorts {
   /** Throws INVALID_REQUEST naming the problem (CONTRACT 10.1's filter rules). */
   validateFilter(scope: BusinessScope, filter: unknown): Promise<void>;
@@ -21,6 +37,25 @@ export interface AudiencePorts {
   contactsMatching(scope: BusinessScope, filter: unknown, channelId: string, afterId: string | null, limit: number): Promise<AudienceContact[]>;
   /** The contacts of these ids (absent ones are left out). */
   contactsByIds(scope: BusinessScope, ids: readonly string[]): Promise<AudienceContact[]>;
+  /** The business's file of this id, whatever its module and status; null when there is none. */
+  fileInfo(scope: BusinessScope, fileId: string): Promise<AudienceFileInfo | null>;
+  /**
+   * A confirmed file's bytes from byte `startOffset` on (at most its size), streamed: the store skips
+   * to the offset without reading what comes before it. Leaving the iteration early closes the read.
+   */
+  openFile(scope: BusinessScope, fileId: string, startOffset: number): AudienceByteSource;
+  /**
+   * The contact of a file row's phone, upserted as POST /contacts does with only `phone` and the
+   * channel: matched by its digits within the channel (nothing written to it then), else created with
+   * its conversation. `invalid_phone` when POST /contacts would refuse the phone. Idempotent: the same
+   * phone again answers the same contact, so a batch frozen again after a crash gives the same recipients.
+   */
+  upsertByPhone(scope: BusinessScope, channelId: string, phone: string): Promise<AudienceContact | 'invalid_phone'>;
+  /**
+   * The existing contacts of the channel with these phone digits (at most 100 keys), by key: the one an
+   * upsert would match (the oldest). A preview reads them without creating anything.
+   */
+  contactsByPhoneKeys(scope: BusinessScope, channelId: string, phoneKeys: readonly string[]): Promise<Map<string, AudienceContact>>;
 }
 
 export interface BroadcastChannel {

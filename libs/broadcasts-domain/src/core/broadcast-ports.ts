@@ -6,6 +6,7 @@ export interface BroadcastStore {
   recipients: Pick<
     BroadcastRecipientRepository,
     | 'insertBatch'
+    | 'discardFrom'
     | 'insertSkipped'
     | 'findPendingInRange'
     | 'pendingSeqs'

@@ -27,11 +27,11 @@ export function effectiveRate(broadcast: Pick<BroadcastEntity, 'max_per_second'>
   return broadcast.max_per_second === null ? channelPerSecond : Math.min(broadcast.max_per_second, channelPerSecond);
 }
 
+/** A recipient as listed: `sending` while claimed (the counts keep it under `pending`). */
 export function recipientView(recipient: BroadcastRecipientEntity): BroadcastRecipient {
-  const status = recipient.status === 'sending' ? 'pending' : recipient.status;
   return {
     contact: { uuid: recipient.contact_id ?? undefined, phone: recipient.phone ?? undefined },
-    status,
+    status: recipient.status,
     reason: recipient.reason ?? undefined,
     error: recipient.error ? { code: recipient.error.code, message: recipient.error.message } : undefined,
     provider_code: recipient.error?.provider_code ?? undefined,

@@ -31,12 +31,7 @@ export async function createBroadcast(ports: CreateBroadcastPorts, scope: Busine
     variables: input.variables,
     header: input.header,
     button_parameters: input.button_parameters,
-    audience:
-      input.audience.kind === 'filter'
-        ? { kind: 'filter', filter: input.audience.filter as Record<string, unknown> }
-        : input.audience.kind === 'contacts'
-          ? { kind: 'contacts', contact_ids: [...input.audience.contact_ids] }
-          : { kind: 'file', file_id: input.audience.file_uuid, format: 'csv' },
+    audience: valid.audience,
     send_at: sendAt,
     send_window: input.send_window ?? null,
     time_zone: valid.timeZone,

@@ -1,10 +1,12 @@
-import type { BroadcastFreezeCheckpoint, BroadcastRecipientEntity, ClaimedBroadcast } from '@cmsg/dal';
-import { randomUUID } from 'node:crypto';
+import type { BroadcastRecipientEntity, ClaimedBroadcast } from '@cmsg/dal';
 import type { AudiencePorts } from '../core/audience-ports';
 import type { BroadcastStore } from '../core/broadcast-ports';
 import { parseVariableTemplates } from '../variables';
-import { type FrozenRecipient, classifyContact, skippedRow } from './classify-contact';
+import { classifyContact, skippedRow } from './classify-contact';
+import { recipientId } from '../core/recipient-id';
 import { businessScopeOf } from '../core/scope';
+import type { FreezeBatch } from './freeze-batch';
+import { readFileBatch } from './freeze-file-batch';
 
 export const FREEZE_BATCH_SIZE = 500;
 
@@ -27,11 +29,13 @@ export async function freezeNextBatch(ports: FreezePorts, claimed: ClaimedBroadc
   if (batch.recipients.length === 0) return 'done';
   const recipients: BroadcastRecipientEntity[] = batch.recipients.map((recipient, index) => ({
     ...recipient,
-    _id: randomUUID(),
+    _id: recipientId(broadcast._id, broadcast.freeze.next_seq + index),
     business_id: broadcast.business_id,
     broadcast_id: broadcast._id,
     seq: broadcast.freeze.next_seq + index,
   }));
+  // A step cut off after its insert and before its checkpoint left recipients past the checkpoint.
+  await ports.store.recipients.discardFrom(scope, broadcast._id, broadcast.freeze.next_seq);
   const { duplicates } = await ports.store.recipients.insertBatch(recipients);
   await ports.store.recipients.insertSkipped(duplicates.map((duplicate) => ({ ...duplicate, ...skippedRow('duplicate', `dup:${duplicate.seq}`, duplicate.row, duplicate.phone), contact_id: duplicate.contact_id })));
   const saved = await ports.store.broadcasts.saveCheckpoint(scope, claimed, batch.checkpoint(broadcast.freeze.next_seq + recipients.length), leaseUntil);
@@ -40,12 +44,8 @@ export async function freezeNextBatch(ports: FreezePorts, claimed: ClaimedBroadc
   return 'more';
 }
 
-interface Batch {
-  recipients: FrozenRecipient[];
-  checkpoint(nextSeq: number): BroadcastFreezeCheckpoint;
-}
-
-async function readBatch(audience: AudiencePorts, { broadcast }: ClaimedBroadcast): Promise<Batch> {
+async function readBatch(audience: AudiencePorts, claimed: ClaimedBroadcast): Promise<FreezeBatch> {
+  const { broadcast } = claimed;
   const scope = businessScopeOf(broadcast);
   const variables = parseVariableTemplates(broadcast.variables);
   const source = broadcast.audience;
@@ -68,5 +68,5 @@ async function readBatch(audience: AudiencePorts, { broadcast }: ClaimedBroadcas
       checkpoint: (nextSeq) => ({ ...broadcast.freeze, rows: broadcast.freeze.rows + ids.length, next_seq: nextSeq }),
     };
   }
-  return { recipients: [], checkpoint: (nextSeq) => ({ ...broadcast.freeze, next_seq: nextSeq }) };
+  return readFileBatch(audience, claimed, source, variables);
 }

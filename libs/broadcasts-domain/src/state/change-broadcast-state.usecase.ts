@@ -90,18 +90,25 @@ async function retryFailed(ports: StatePorts, scope: BusinessScope, current: Bro
   if (!from.includes(current.status)) throw conflict(current, 'retry_failed');
   const reset = await ports.store.recipients.retryFailed(scope, current._id, RETRYABLE_PROVIDER_CODES);
   if (reset === 0) return current;
-  const now = ports.clock.now();
-  const next = current.status === 'completed' ? 'running' : current.status;
-  const changed = orConflict(
-    await ports.store.broadcasts.transition(scope, current._id, [current.status], {
-      set: { status: next, finished_at: next === 'running' ? null : current.finished_at, progress_at: now, due_at: now },
+  // The recipients are pending again: whatever the broadcast became meanwhile (a tick may have
+  // completed it on counts read before the reset), it is moved on from its state as it is now.
+  let state = current;
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    const now = ports.clock.now();
+    const next = state.status === 'completed' ? 'running' : state.status;
+    const changed = await ports.store.broadcasts.transition(scope, current._id, [state.status], {
+      set: { status: next, finished_at: next === 'running' ? null : state.finished_at, progress_at: now, due_at: now },
       redispatch: next === 'running',
-    }),
-    current,
-    'retry_failed',
-  );
-  if (next === 'running') await dispatchPending(ports, changed);
-  return changed;
+    });
+    if (changed) {
+      if (next === 'running') await dispatchPending(ports, changed);
+      return changed;
+    }
+    const reread = await ports.store.broadcasts.findById(scope, current._id);
+    if (!reread || !from.includes(reread.status)) break;
+    state = reread;
+  }
+  throw conflict(current, 'retry_failed');
 }
 
 function orConflict(changed: BroadcastEntity | null, current: BroadcastEntity, transition: BroadcastTransition): BroadcastEntity {

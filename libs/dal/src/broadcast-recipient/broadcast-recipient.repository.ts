@@ -53,6 +53,15 @@ export class BroadcastRecipientRepository extends TenantRepository<BroadcastReci
     return { duplicates };
   }
 
+  /**
+   * Removes the recipients from `fromSeq` on: what an interrupted freeze step stored past the
+   * checkpoint, before the step is run again (the audience may have changed since, so it is frozen
+   * anew rather than matched). Index: {broadcast_id, seq}.
+   */
+  async discardFrom(scope: BusinessScope, broadcastId: string, fromSeq: number): Promise<void> {
+    await this.collection().deleteMany(scopedFilter(scope, { broadcast_id: broadcastId, seq: { $gte: fromSeq } }) as Filter<BroadcastRecipientEntity>);
+  }
+
   /** The pending recipients of a slice of seqs. Index: {broadcast_id, status, seq}. */
   findPendingInRange(scope: BusinessScope, broadcastId: string, fromSeq: number, toSeq: number): Promise<BroadcastRecipientEntity[]> {
     return this.collection()

@@ -8,10 +8,15 @@ export type BroadcastState = (typeof BROADCAST_STATES)[number];
 export const BROADCAST_PAUSE_REASONS = ['manual', 'messaging_limit', 'spam_rate_limit', 'template_not_approved'] as const;
 export type BroadcastPauseReason = (typeof BROADCAST_PAUSE_REASONS)[number];
 
-export type BroadcastAudienceEntity =
-  | { kind: 'filter'; filter: Record<string, unknown> }
-  | { kind: 'contacts'; contact_ids: string[] }
-  | { kind: 'file'; file_id: string; format: 'csv' | 'ndjson' };
+/**
+ * A file audience keeps its format and, for CSV, the header read when the broadcast was created (its
+ * columns and the byte offset just after it), so freezing resumes at a byte offset without re-reading it.
+ */
+export type BroadcastFileAudienceEntity =
+  | { kind: 'file'; file_id: string; format: 'csv'; header: { columns: string[]; end_offset: number } }
+  | { kind: 'file'; file_id: string; format: 'ndjson' };
+
+export type BroadcastAudienceEntity = { kind: 'filter'; filter: Record<string, unknown> } | { kind: 'contacts'; contact_ids: string[] } | BroadcastFileAudienceEntity;
 
 /** Where freezing the audience stands: a restart resumes here (docs/broadcasts.md). */
 export interface BroadcastFreezeCheckpoint {

@@ -1,0 +1,62 @@
+import type { AudienceRow } from '../audience-file';
+import type { AudiencePorts } from '../core/audience-ports';
+import { businessScopeOf } from '../core/scope';
+import type { ParsedVariables } from '../variables';
+import { type FrozenRecipient, classifyContact, skippedRow } from './classify-contact';
+import { type FileAudience, fileRowsFrom, resumePoint, rowValues, sendablePhoneKey } from './file-rows';
+import type { FreezeBatch } from './freeze-batch';
+import type { ClaimedBroadcast } from '@cmsg/dal';
+
+export const FILE_FREEZE_LIMITS = {
+  /** Rows per batch (the filter and contacts audiences' FREEZE_BATCH_SIZE). */
+  rows: 500,
+  /** A batch also ends once its rows span this many bytes: 500 rows of up to 1 MiB each must not sit in memory at once. */
+  bytes: 4 * 1024 * 1024,
+  /** Contact upserts in flight at once. */
+  upserts: 8,
+};
+
+/**
+ * The next rows of a file audience as recipients, in row order (seq = row order): each valid row's
+ * contact upserted by its phone, then classified with the row's values; a bad row is skipped
+ * `invalid_row`, a phone of other than 8 to 15 digits `invalid_phone`. The checkpoint moves to the
+ * last row's end offset and number. Read again from the same checkpoint (a crash before it was
+ * saved), the same rows give the same recipients: the upserts match the contacts they created.
+ */
+export async function readFileBatch(audience: AudiencePorts, { broadcast }: ClaimedBroadcast, source: FileAudience, variables: ParsedVariables, limits = FILE_FREEZE_LIMITS): Promise<FreezeBatch> {
+  const scope = businessScopeOf(broadcast);
+  const start = resumePoint(source, broadcast.freeze);
+  const rows: AudienceRow[] = [];
+  for await (const row of fileRowsFrom(audience, scope, source, start)) {
+    rows.push(row);
+    if (rows.length >= limits.rows || row.endOffset - start.startOffset >= limits.bytes) break;
+  }
+  const recipientOf = async (row: AudienceRow): Promise<FrozenRecipient> => {
+    const rowKey = `row:${row.row}`;
+    if (row.kind === 'invalid') return skippedRow('invalid_row', rowKey, row.row, null);
+    if (sendablePhoneKey(row.phone) === null) return skippedRow('invalid_phone', rowKey, row.row, row.phone);
+    const contact = await audience.upsertByPhone(scope, broadcast.channel_id, row.phone);
+    if (contact === 'invalid_phone') return skippedRow('invalid_phone', rowKey, row.row, row.phone);
+    return classifyContact(broadcast, variables, contact, { number: row.row, columns: rowValues(row, source) });
+  };
+  const recipients = await mapInOrder(rows, limits.upserts, recipientOf);
+  const last = rows[rows.length - 1];
+  return {
+    recipients,
+    checkpoint: (nextSeq) => ({ ...broadcast.freeze, offset: last?.endOffset ?? broadcast.freeze.offset, rows: last?.row ?? broadcast.freeze.rows, next_seq: nextSeq }),
+  };
+}
+
+/** `map` over the items with at most `concurrency` calls in flight; the results keep the items' order. */
+async function mapInOrder<T, R>(items: readonly T[], concurrency: number, map: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await map(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,258 @@
+import type { ChannelCredentials, OutboundMessage, SendMessageResult } from '@cmsg/chat-platform';
+import { CatalogError } from '@cmsg/errors';
+import type { MessagingUnitRequest, MessagingUnitTaken } from './messaging-limit-ledger';
+import { PacedSender, type PacedSenderOptions, type ProviderSender, type SendEngineParts, type SendPacing } from './paced-sender';
+import type { PairReservation } from './pair-pacer';
+import type { SlotRequest } from './wait-for-slots';
+
+const channel: ChannelCredentials = { phone_number_id: 'pn1', access_token: 't' };
+const message = { to: { phone: '+5215512345678' }, content: { type: 'text', text: { body: 'Hi' } } } as unknown as OutboundMessage;
+const live: SendPacing = { businessId: 'b1', channelId: 'ch1', maxMessagesPerSecond: 80, messagingLimit: 1000, contactId: 'c1', isTemplate: false };
+const template: SendPacing = { ...live, isTemplate: true };
+const broadcast: SendPacing = { ...template, broadcast: { uuid: 'bc1', maxPerSecond: 20 } };
+const refused = (providerCode: string | null) => new CatalogError('SEND_FAILED', 'x', { providerCode });
+
+/** The four parts of the engine as deterministic fakes that keep what they were asked. */
+class FakeEngine implements SendEngineParts {
+  readonly slots: SlotRequest[] = [];
+  readonly throttles: string[] = [];
+  readonly reservations: PairReservation[] = [];
+  readonly taken: MessagingUnitRequest[] = [];
+  readonly released: { channelKey: string; contactKey: string; token: string }[] = [];
+  /** retryInMs the pair pacer answers in turn (then 0). */
+  pairWaits: number[] = [];
+  unit: MessagingUnitTaken = { ok: true, newUnit: true, token: '1700000000000' };
+  /** A part that throws a plain Error (Redis unreachable). */
+  down: 'budget' | 'backOff' | 'pairs' | 'ledger' | null = null;
+
+  private check(part: NonNullable<FakeEngine['down']>): void {
+    if (this.down === part) throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
+  }
+
+  budget = {
+    waitForSlots: async (request: SlotRequest) => {
+      this.check('budget');
+      this.slots.push(request);
+      return { granted: 1, waitedMs: 0 };
+    },
+  };
+  backOff = {
+    recordThrottled: async (channelKey: string) => {
+      this.check('backOff');
+      this.throttles.push(channelKey);
+      return 1000;
+    },
+  };
+  pairs = {
+    reserve: async (reservation: PairReservation) => {
+      this.check('pairs');
+      this.reservations.push(reservation);
+      return { retryInMs: this.pairWaits.shift() ?? 0 };
+    },
+  };
+  ledger = {
+    take: async (request: MessagingUnitRequest) => {
+      this.check('ledger');
+      this.taken.push(request);
+      return this.unit;
+    },
+    release: async (request: { channelKey: string; contactKey: string; token: string }) => {
+      this.released.push(request);
+      return true;
+    },
+  };
+}
+
+/** The provider answers in turn (then a result); each answer an Error to throw or a result. */
+class FakeProvider implements ProviderSender {
+  calls = 0;
+  constructor(private readonly answers: (Error | SendMessageResult)[] = []) {}
+  async sendMessage(): Promise<SendMessageResult> {
+    this.calls += 1;
+    const answer = this.answers.shift() ?? { provider_message_id: `wamid.${this.calls}` };
+    if (answer instanceof Error) throw answer;
+    return answer;
+  }
+}
+
+describe('PacedSender', () => {
+  let engine: FakeEngine;
+  let sleeps: number[];
+  let spamPaused: SendPacing[];
+  const options = (): PacedSenderOptions => ({
+    pairIntervalMs: 6_000,
+    throttleAttempts: 3,
+    pairRateAttempts: 2,
+    pairRetryMs: 6_000,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    onSpamRateLimit: async (pacing) => {
+      spamPaused.push(pacing);
+    },
+  });
+  const sender = (provider: FakeProvider, overrides: Partial<PacedSenderOptions> = {}) => new PacedSender(provider, engine, { ...options(), ...overrides });
+
+  beforeEach(() => {
+    engine = new FakeEngine();
+    sleeps = [];
+    spamPaused = [];
+  });
+
+  it('calls the provider directly, touching no part, for a send without pacing', async () => {
+    const provider = new FakeProvider();
+    await expect(sender(provider).sendMessage(channel, message)).resolves.toEqual({ provider_message_id: 'wamid.1' });
+    expect([engine.slots, engine.reservations, engine.taken]).toEqual([[], [], []]);
+  });
+
+  it('asks the budget for a live slot of the channel, and only records the pair time of a live send', async () => {
+    const provider = new FakeProvider();
+    await expect(sender(provider).sendMessage(channel, message, live)).resolves.toEqual({ provider_message_id: 'wamid.1' });
+    expect(engine.slots).toEqual([{ channelKey: 'ch1', perSecond: 80, priority: 'live' }]);
+    expect(engine.reservations).toEqual([{ channelKey: 'ch1', contactKey: 'c1', intervalMs: 6_000, mode: 'record' }]);
+    expect(sleeps).toEqual([]);
+    // Not a template: no messaging-limit unit.
+    expect(engine.taken).toEqual([]);
+  });
+
+  it("asks for a broadcast slot under the broadcast's own per-second key, after waiting out the pair interval", async () => {
+    engine.pairWaits = [4_200, 1_300];
+    const provider = new FakeProvider();
+    await sender(provider).sendMessage(channel, message, broadcast);
+    expect(engine.reservations).toEqual(Array(3).fill({ channelKey: 'ch1', contactKey: 'c1', intervalMs: 6_000, mode: 'wait' }));
+    expect(sleeps).toEqual([4_200, 1_300]);
+    expect(engine.slots).toEqual([{ channelKey: 'ch1', perSecond: 80, priority: 'broadcast', broadcastKey: 'bc1', broadcastPerSecond: 20 }]);
+    expect(provider.calls).toBe(1);
+  });
+
+  it('asks for a broadcast slot without a key of its own when the broadcast sets no max_per_second', async () => {
+    await sender(new FakeProvider()).sendMessage(channel, message, { ...broadcast, broadcast: { uuid: 'bc1', maxPerSecond: 0 } });
+    expect(engine.slots).toEqual([{ channelKey: 'ch1', perSecond: 80, priority: 'broadcast' }]);
+  });
+
+  describe('provider rate limits', () => {
+    it('records the channel back-off on 130429 and calls again after a new slot', async () => {
+      const provider = new FakeProvider([refused('130429'), refused('130429')]);
+      await expect(sender(provider).sendMessage(channel, message, live)).resolves.toEqual({ provider_message_id: 'wamid.3' });
+      expect(engine.throttles).toEqual(['ch1', 'ch1']);
+      expect(engine.slots).toHaveLength(3);
+      expect(sleeps).toEqual([]);
+    });
+
+    it('surfaces 130429 once throttleAttempts calls were throttled', async () => {
+      const provider = new FakeProvider([refused('130429'), refused('130429'), refused('130429'), refused('130429')]);
+      await expect(sender(provider).sendMessage(channel, message, live)).rejects.toMatchObject({ code: 'SEND_FAILED', providerCode: '130429' });
+      expect(provider.calls).toBe(3);
+      expect(engine.throttles).toEqual(['ch1', 'ch1']);
+    });
+
+    it('calls again after pairRetryMs on 131056, and surfaces it once pairRateAttempts calls were refused', async () => {
+      const retried = new FakeProvider([refused('131056')]);
+      await expect(sender(retried).sendMessage(channel, message, live)).resolves.toEqual({ provider_message_id: 'wamid.2' });
+      expect(sleeps).toEqual([6_000]);
+      expect(engine.throttles).toEqual([]);
+
+      sleeps = [];
+      const refusedTwice = new FakeProvider([refused('131056'), refused('131056'), refused('131056')]);
+      await expect(sender(refusedTwice).sendMessage(channel, message, broadcast)).rejects.toMatchObject({ providerCode: '131056' });
+      expect(refusedTwice.calls).toBe(2);
+      expect(sleeps).toEqual([6_000]);
+    });
+
+    it('counts 130429 and 131056 apart', async () => {
+      const provider = new FakeProvider([refused('130429'), refused('131056'), refused('130429')]);
+      await expect(sender(provider).sendMessage(channel, message, live)).resolves.toEqual({ provider_message_id: 'wamid.4' });
+      expect(engine.throttles).toEqual(['ch1', 'ch1']);
+      expect(sleeps).toEqual([6_000]);
+    });
+
+    it('surfaces 131048 at once, after telling the channel to pause its broadcasts (a failure of which is not the send’s)', async () => {
+      const provider = new FakeProvider([refused('131048')]);
+      await expect(sender(provider).sendMessage(channel, message, broadcast)).rejects.toMatchObject({ providerCode: '131048' });
+      expect(provider.calls).toBe(1);
+      expect(spamPaused).toEqual([broadcast]);
+
+      const failingPause = new FakeProvider([refused('131048')]);
+      const pausing = sender(failingPause, { onSpamRateLimit: async () => Promise.reject(new Error('mongo down')) });
+      await expect(pausing.sendMessage(channel, message, broadcast)).rejects.toMatchObject({ code: 'SEND_FAILED', providerCode: '131048' });
+    });
+
+    it('surfaces any other provider answer at once', async () => {
+      const provider = new FakeProvider([refused('131026')]);
+      await expect(sender(provider).sendMessage(channel, message, live)).rejects.toMatchObject({ providerCode: '131026' });
+      expect(provider.calls).toBe(1);
+      expect([engine.throttles, sleeps, spamPaused]).toEqual([[], [], []]);
+    });
+  });
+
+  describe('messaging limit', () => {
+    it("takes a unit of the channel's limit for the contact before a template send", async () => {
+      await sender(new FakeProvider()).sendMessage(channel, message, template);
+      expect(engine.taken).toEqual([{ channelKey: 'ch1', contactKey: 'c1', limit: 1000 }]);
+      expect(engine.released).toEqual([]);
+    });
+
+    it('answers MESSAGING_LIMIT_REACHED with the seconds until a unit frees when the ledger refuses, calling nobody', async () => {
+      engine.unit = { ok: false, retryAfterMs: 90_200 };
+      const provider = new FakeProvider();
+      const error = await sender(provider).sendMessage(channel, message, broadcast).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(CatalogError);
+      expect(error).toMatchObject({ code: 'MESSAGING_LIMIT_REACHED', retryAfterSeconds: 91, providerCode: undefined });
+      expect(provider.calls).toBe(0);
+      expect([engine.reservations, engine.slots, engine.released]).toEqual([[], [], []]);
+
+      engine.unit = { ok: false, retryAfterMs: 20 };
+      await expect(sender(provider).sendMessage(channel, message, template)).rejects.toMatchObject({ code: 'MESSAGING_LIMIT_REACHED', retryAfterSeconds: 1 });
+    });
+
+    it('gives the unit back when the provider refused the send with a code', async () => {
+      await expect(sender(new FakeProvider([refused('131026')])).sendMessage(channel, message, template)).rejects.toMatchObject({ providerCode: '131026' });
+      expect(engine.released).toEqual([{ channelKey: 'ch1', contactKey: 'c1', token: '1700000000000' }]);
+    });
+
+    it('keeps the unit when the send failed without a provider answer (the call may have reached the provider)', async () => {
+      await expect(sender(new FakeProvider([refused(null)])).sendMessage(channel, message, template)).rejects.toMatchObject({ code: 'SEND_FAILED', providerCode: null });
+      expect(engine.released).toEqual([]);
+    });
+
+    it('gives back nothing when the contact was reached within the window (no new unit)', async () => {
+      engine.unit = { ok: true, newUnit: false };
+      await expect(sender(new FakeProvider([refused('131026')])).sendMessage(channel, message, template)).rejects.toMatchObject({ providerCode: '131026' });
+      expect(engine.released).toEqual([]);
+    });
+
+    it('surfaces the provider refusal even when giving the unit back fails', async () => {
+      engine.ledger.release = async () => Promise.reject(new Error('connect ECONNREFUSED'));
+      await expect(sender(new FakeProvider([refused('131026')])).sendMessage(channel, message, template)).rejects.toMatchObject({ providerCode: '131026' });
+    });
+  });
+
+  describe('the rate store unreachable', () => {
+    it.each(['ledger', 'pairs', 'budget'] as const)('answers SERVICE_UNAVAILABLE without a provider code and calls nobody when the %s fails', async (part) => {
+      engine.down = part;
+      const provider = new FakeProvider();
+      const error = await sender(provider).sendMessage(channel, message, broadcast).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(CatalogError);
+      expect(error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', providerCode: undefined, cause: expect.objectContaining({ message: 'connect ECONNREFUSED 127.0.0.1:6379' }) });
+      expect(provider.calls).toBe(0);
+    });
+
+    it('gives the unit taken back when a later part fails before the call', async () => {
+      engine.down = 'budget';
+      await expect(sender(new FakeProvider()).sendMessage(channel, message, template)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      expect(engine.released).toEqual([{ channelKey: 'ch1', contactKey: 'c1', token: '1700000000000' }]);
+    });
+
+    it('answers SERVICE_UNAVAILABLE, calling no more, when the back-off cannot be recorded after a 130429', async () => {
+      engine.down = 'backOff';
+      const provider = new FakeProvider([refused('130429')]);
+      await expect(sender(provider).sendMessage(channel, message, live)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      expect(provider.calls).toBe(1);
+    });
+
+    it('lets a catalog error of a part through as it is', async () => {
+      engine.budget.waitForSlots = async () => Promise.reject(new CatalogError('MESSAGING_LIMIT_REACHED', 'x', { retryAfterSeconds: 5 }));
+      await expect(sender(new FakeProvider()).sendMessage(channel, message, live)).rejects.toMatchObject({ code: 'MESSAGING_LIMIT_REACHED', retryAfterSeconds: 5 });
+    });
+  });
+});
