@@ -105,11 +105,11 @@ export class BroadcastRecipientRepository extends TenantRepository<BroadcastReci
     return result.modifiedCount === 1;
   }
 
-  /** Claims older than `before`: their sender may have died. Index: {broadcast_id, status, seq}. */
+  /** Claims older than `before`, oldest first: their sender may have died. Index: {broadcast_id, status, claimed_at}. */
   findStaleClaims(scope: BusinessScope, broadcastId: string, before: Date, limit: number): Promise<BroadcastRecipientEntity[]> {
     return this.collection()
       .find(scopedFilter(scope, { broadcast_id: broadcastId, status: 'sending', claimed_at: { $lt: before } }) as Filter<BroadcastRecipientEntity>)
-      .sort({ seq: 1 })
+      .sort({ claimed_at: 1 })
       .limit(limit)
       .toArray() as Promise<BroadcastRecipientEntity[]>;
   }
@@ -168,13 +168,13 @@ export class BroadcastRecipientRepository extends TenantRepository<BroadcastReci
       .toArray() as Promise<BroadcastRecipientEntity[]>;
   }
 
-  /** A provider status of a sent message moves its recipient forward (never back). Index: {business_id, message_id}. */
+  /** A provider status of a sent message moves its recipient forward (never back). Index: {business_id, message_id, status}. */
   async recordDelivery(scope: BusinessScope, messageId: string, status: 'delivered' | 'read'): Promise<void> {
     const earlier = DELIVERY_PROGRESS.slice(0, DELIVERY_PROGRESS.indexOf(status));
     await this.collection().updateOne(scopedFilter(scope, { message_id: messageId, status: { $in: [...earlier] } }) as Filter<BroadcastRecipientEntity>, { $set: { status } });
   }
 
-  /** A customer's reply counts the sends to its conversation since `since` as replied. Index: {conversation_id, sent_at}. */
+  /** A customer's reply counts the sends to its conversation since `since` as replied. Index: {conversation_id, status, sent_at}. */
   async recordReply(scope: BusinessScope, conversationId: string, since: Date): Promise<void> {
     await this.collection().updateMany(
       scopedFilter(scope, { conversation_id: conversationId, sent_at: { $gte: since }, status: { $in: ['sent', 'delivered', 'read'] } }) as Filter<BroadcastRecipientEntity>,

@@ -30,9 +30,11 @@ broadcastRecipientSchema.index({ business_id: 1, broadcast_id: 1, seq: 1 }, { un
 broadcastRecipientSchema.index({ business_id: 1, broadcast_id: 1, dedupe_key: 1 }, { unique: true });
 // The recipients list by status, stale claims, re-dispatch of pending ones, counts.
 broadcastRecipientSchema.index({ business_id: 1, broadcast_id: 1, status: 1, seq: 1 });
-// Status webhooks of a sent message.
-broadcastRecipientSchema.index({ business_id: 1, message_id: 1 });
-// A reply in the conversation counts the latest sends to it as replied.
-broadcastRecipientSchema.index({ business_id: 1, conversation_id: 1, sent_at: -1 });
+// Claims older than the coordinator's threshold (their sender may have died).
+broadcastRecipientSchema.index({ business_id: 1, broadcast_id: 1, status: 1, claimed_at: 1 });
+// Status webhooks of a sent message (only while its recipient is at an earlier status).
+broadcastRecipientSchema.index({ business_id: 1, message_id: 1, status: 1 });
+// A reply in the conversation counts the recent sends to it as replied.
+broadcastRecipientSchema.index({ business_id: 1, conversation_id: 1, status: 1, sent_at: -1 });
 
 export const BroadcastRecipientModel = model('BroadcastRecipient', broadcastRecipientSchema, 'broadcast_recipients');

@@ -10,6 +10,18 @@ export interface AllowedUnindexedQuery {
 
 export const UNINDEXED_QUERY_ALLOWLIST: readonly AllowedUnindexedQuery[] = [
   {
+    shape: 'update broadcast_recipients {broadcast_id: eq, business_id: eq, error.provider_code: in, status: eq}',
+    reason: 'POST /broadcasts/{uuid}/retry-failed: bounded by the broadcast\'s failed recipients on {business_id, broadcast_id, status, seq}; the provider code is checked on each (once per request, never on a hot path). docs/broadcasts.md',
+  },
+  {
+    shape: 'find contacts {business_id: eq, channel_id: eq, first_name_key: eq} sort {_id: 1}',
+    reason: 'A broadcast audience frozen from a filter: one pass over the business\'s contacts in _id order per broadcast, 500 at a time (docs/broadcasts.md, "Known costs"); names have no index of their own.',
+  },
+  {
+    shape: 'find contacts {_id: range, business_id: eq, channel_id: eq, first_name_key: eq} sort {_id: 1}',
+    reason: 'The next batches of the same pass (the checkpoint\'s last _id bounds the read on {business_id, _id}).',
+  },
+  {
     shape: 'find contacts {attributes.k: eq, attributes.v: eq, business_id: eq, tag_ids: eq} sort {created_at: -1, _id: -1}',
     reason: 'POST /contacts/search, an attribute AND a tag: MongoDB bounds the read by the attribute on {business_id, attributes.k, attributes.v, created_at, _id} (in page order) and checks tag_ids on each contact it fetches; no index can hold both arrays (MongoDB refuses parallel arrays in one compound index). docs/contacts.md',
   },
