@@ -1,6 +1,6 @@
 import type { AudienceContact, AudiencePorts, BroadcastChannel, BroadcastStore, DefinitionPorts, SendSlice, SlicePublisher } from '@cmsg/broadcasts-domain';
 import { compileContactFilter, parseContactFilter } from '@cmsg/contact-filter';
-import { attributeDefinitionsOf } from '@cmsg/conversations-domain';
+import { type ContactPorts, attributeDefinitionsOf, upsertContact } from '@cmsg/conversations-domain';
 import {
   BroadcastRecipientRepository,
   BroadcastRepository,
@@ -14,6 +14,8 @@ import {
   ConversationRepository,
   TemplateRepository,
 } from '@cmsg/dal';
+import { CatalogError, isCatalogError } from '@cmsg/errors';
+import type { Files } from '@cmsg/files';
 import { sendKeyedMany } from '@cmsg/platform';
 import type { Producer } from 'kafkajs';
 
@@ -21,9 +23,25 @@ export function broadcastStore(): BroadcastStore {
   return { broadcasts: new BroadcastRepository(), recipients: new BroadcastRecipientRepository() };
 }
 
-/** The contacts of an audience: CONTRACT 10.1's filter language over the contacts collection. */
-export function audiencePorts(): AudiencePorts {
+/** What a file audience needs besides the contacts collection: the file store and POST /contacts' upsert. */
+export interface AudienceFileDependencies {
+  files: Files;
+  /** The contact use cases' ports (contact-ports.ts), shared with POST /contacts. */
+  contacts: ContactPorts;
+}
+
+/** Keys a phone lookup of a preview sends at once, and the contacts it reads for them (a phone may be on several channels). */
+const PHONE_LOOKUP_KEYS = 100;
+const CONTACTS_PER_PHONE_KEY = 20;
+
+/**
+ * The contacts of an audience: CONTRACT 10.1's filter language over the contacts collection; for a
+ * file audience, the file in GridFS and each row's contact upserted by upsertContact, as POST
+ * /contacts does.
+ */
+export function audiencePorts({ files, contacts: contactUseCasePorts }: AudienceFileDependencies): AudiencePorts {
   const contacts = new ContactRepository();
+  const channels = new ChannelRepository();
   const conversations = new ConversationRepository();
   const definitions = new ContactAttributeDefinitionRepository();
   const parse = async (scope: BusinessScope, filter: unknown) => parseContactFilter(filter, attributeDefinitionsOf(await definitions.list(scope)));
@@ -40,7 +58,48 @@ export function audiencePorts(): AudiencePorts {
       return withConversations(scope, await contacts.findMatchingInIdOrder(scope, { filter: compiled, channelId, afterId, limit }));
     },
     contactsByIds: async (scope, ids) => withConversations(scope, await contacts.findByIds(scope, ids)),
+    fileInfo: async (scope, fileId) => {
+      const file = await files.describeFile(scope, fileId);
+      return file && { id: file.uuid, module: file.module, status: file.status, mime_type: file.mime_type, size: file.size };
+    },
+    openFile: (scope, fileId, startOffset) => fileContent(files, scope, fileId, startOffset),
+    upsertByPhone: async (scope, channelId, phone) => {
+      const [channel] = await channels.findByIds(scope, [channelId]);
+      if (!channel) throw new CatalogError('CHANNEL_NOT_FOUND', `The channel ${channelId} of the broadcast no longer exists.`);
+      let upserted;
+      try {
+        // Like POST /contacts with only phone and channel; the author is an api_token without a uuid.
+        upserted = await upsertContact(contactUseCasePorts, scope, { tokenUuid: '' }, { channel: channel.public_key, phone });
+      } catch (error) {
+        if (isCatalogError(error) && error.code === 'INVALID_REQUEST') return 'invalid_phone';
+        throw error;
+      }
+      const uuid = upserted.contact?.uuid;
+      const [contact] = uuid ? await withConversations(scope, await contacts.findByIds(scope, [uuid])) : [];
+      if (!contact) throw new CatalogError('UPDATE_FAILED', `The contact of ${phone} vanished right after it was upserted; the batch is frozen again.`);
+      return contact;
+    },
+    contactsByPhoneKeys: async (scope, channelId, phoneKeys) => {
+      const found = new Map<string, AudienceContact>();
+      for (let start = 0; start < phoneKeys.length; start += PHONE_LOOKUP_KEYS) {
+        const keys = phoneKeys.slice(start, start + PHONE_LOOKUP_KEYS);
+        // Newest first (the phone lookup index of contact searches): the last one seen per key is the oldest, the one an upsert matches.
+        const page = await contacts.searchPage(scope, { filter: { phone_key: { $in: keys } }, after: {}, limit: keys.length * CONTACTS_PER_PHONE_KEY });
+        for (const contact of page) if (contact.channel_id === channelId && contact.phone_key) found.set(contact.phone_key, audienceContactOf(contact, null));
+      }
+      return found;
+    },
   };
+}
+
+/** A confirmed file's bytes from `startOffset`; leaving the iteration early destroys the GridFS stream. */
+async function* fileContent(files: Files, scope: BusinessScope, fileId: string, startOffset: number): AsyncGenerator<Buffer> {
+  const content = await files.openConfirmedContent(scope, fileId, startOffset);
+  try {
+    for await (const chunk of content as AsyncIterable<Buffer>) yield chunk;
+  } finally {
+    content.destroy();
+  }
 }
 
 function audienceContactOf(contact: ContactEntity, conversationId: string | null): AudienceContact {

@@ -1,7 +1,7 @@
 import type { ServerReadableStream, ServerWritableStream, handleClientStreamingCall, handleServerStreamingCall } from '@grpc/grpc-js';
 import { CatalogError, isCatalogError, toCatalogError } from '@cmsg/errors';
 import { businessScope } from '@cmsg/dal';
-import type { Files } from '@cmsg/files';
+import { type Files, UPLOAD_FILE_MODULES, isUploadModule } from '@cmsg/files';
 import { adaptUnaryService, type Logger, requestContextOf, runWithRequestContext } from '@cmsg/platform';
 import {
   type Caller,
@@ -23,9 +23,10 @@ export function filesHandlers({ files, logger }: FilesHandlerDependencies): File
   const unary = adaptUnaryService<Pick<FilesServiceServer, 'requestUpload' | 'confirmUpload'>>(
     {
       requestUpload: async (request) => {
-        if (request.module !== 'api_messages') throw new CatalogError('INVALID_REQUEST', 'Invalid request: module must be api_messages.');
+        const fileModule = request.module;
+        if (!isUploadModule(fileModule)) throw new CatalogError('INVALID_REQUEST', `Invalid request: module must be one of ${UPLOAD_FILE_MODULES.join(', ')}.`);
         const requested = await files.requestUpload(scopeOf(request.caller), {
-          module: 'api_messages',
+          module: fileModule,
           fileName: request.file_name,
           mimeType: request.mime_type,
           size: request.size,

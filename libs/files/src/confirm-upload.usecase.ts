@@ -1,5 +1,7 @@
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope, FileEntity } from '@cmsg/dal';
+import { sniffedAsDeclared } from './content-sniffing';
+import { isUploadModule } from './file-types';
 import type { FilesContext } from './files-context';
 import { repositories } from './repositories';
 
@@ -21,7 +23,7 @@ export interface ConfirmedFile {
 export async function confirmUpload(context: FilesContext, scope: BusinessScope, fileUuid: string): Promise<ConfirmedFile> {
   const now = context.now();
   const file = await repositories.files.findById(scope, fileUuid);
-  if (!file || file.module !== 'api_messages' || file.status !== 'pending' || (file.pending_expires_at && file.pending_expires_at <= now)) {
+  if (!file || !isUploadModule(file.module) || file.status !== 'pending' || (file.pending_expires_at && file.pending_expires_at <= now)) {
     throw new CatalogError('FILE_NOT_FOUND', `No pending upload ${fileUuid} in this business.`);
   }
   assertUploadedAsDeclared(file);
@@ -48,7 +50,7 @@ function assertUploadedAsDeclared(file: FileEntity): void {
   if (upload.received_bytes !== file.size) {
     throw new CatalogError('SIZE_MISMATCH', `The upload has ${upload.received_bytes} bytes; ${file.size} were declared.`);
   }
-  if (!upload.sniffed_mime_types.includes(file.mime_type)) {
+  if (!sniffedAsDeclared(upload.sniffed_mime_types, file.mime_type)) {
     const detected = upload.sniffed_mime_types[0] ?? 'an unrecognised type';
     throw new CatalogError('MIME_MISMATCH', `The content is ${detected}; ${file.mime_type} was declared.`);
   }

@@ -1,4 +1,4 @@
-import { contentMatchesDeclaredType, sniffContent } from './content-sniffing';
+import { contentMatchesDeclaredType, sniffContent, sniffedAsDeclared } from './content-sniffing';
 
 const bytes = (...values: number[]) => Buffer.from(values);
 const ascii = (text: string) => Buffer.from(text, 'latin1');
@@ -65,5 +65,30 @@ describe('sniffContent', () => {
   it('does not mistake text starting like a media signature for media', () => {
     expect(sniffContent(ascii('ID3 tags are metadata\n')).detected).toBe('text/plain');
     expect(sniffContent(ascii('OggS is a container\n')).detected).toBe('text/plain');
+  });
+});
+
+describe('text formats of broadcast audience files (sniffedAsDeclared)', () => {
+  const csv = Buffer.concat([bytes(0xef, 0xbb, 0xbf), Buffer.from('phone,name,code\r\n+5511999990001,"Silva, João",A1\r\n')]);
+  const ndjson = Buffer.from('{"phone":"+5511999990001","code":"A1"}\n{"phone":5511999990002}\n');
+
+  it.each([
+    ['text/csv', csv],
+    ['application/x-ndjson', ndjson],
+  ])('accepts text content declared as %s', (type, head) => {
+    expect(sniffContent(head).candidates).toEqual(['text/plain']);
+    expect(contentMatchesDeclaredType(head, type)).toBe(true);
+    expect(sniffedAsDeclared(sniffContent(head).candidates, type)).toBe(true);
+  });
+
+  it.each(['text/csv', 'application/x-ndjson'])('refuses binary content declared as %s', (type) => {
+    expect(contentMatchesDeclaredType(bytes(0xff, 0xd8, 0xff, 0xe0, 0, 0x10), type)).toBe(false);
+    expect(contentMatchesDeclaredType(Buffer.from('phone\n1\0\n'), type)).toBe(false);
+    expect(sniffedAsDeclared([], type)).toBe(false);
+  });
+
+  it('does not widen what text/plain or the media types accept', () => {
+    expect(sniffedAsDeclared(['text/csv'], 'text/plain')).toBe(false);
+    expect(sniffedAsDeclared(['text/plain'], 'application/pdf')).toBe(false);
   });
 });

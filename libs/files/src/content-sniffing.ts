@@ -31,9 +31,21 @@ export function sniffContent(head: Buffer): SniffResult {
   return { detected: candidates[0], candidates };
 }
 
+/**
+ * Text formats that have no magic number of their own: content that sniffs as text may be any of
+ * them (a CSV or NDJSON audience file is checked row by row when it is read, not here).
+ */
+const TEXT_FORMATS: readonly string[] = ['text/csv', 'application/x-ndjson'];
+
+/** Whether content sniffed as `candidates` (sniffContent's) can be what the upload declared. */
+export function sniffedAsDeclared(candidates: readonly string[], declaredMimeType: string): boolean {
+  if (candidates.includes(declaredMimeType)) return true;
+  return TEXT_FORMATS.includes(declaredMimeType) && candidates.includes('text/plain');
+}
+
 /** Whether a file whose first bytes are `head` can be what the upload declared. */
 export function contentMatchesDeclaredType(head: Buffer, declaredMimeType: string): boolean {
-  return sniffContent(head).candidates.includes(declaredMimeType);
+  return sniffedAsDeclared(sniffContent(head).candidates, declaredMimeType);
 }
 
 function candidatesOf(head: Buffer): string[] {

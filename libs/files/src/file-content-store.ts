@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { CatalogError } from '@cmsg/errors';
 import mongoose, { type Types } from 'mongoose';
 import { SNIFF_BYTES } from './content-sniffing';
@@ -55,9 +55,14 @@ export class FileContentStore {
     return { contentId: upload.id, size: received, sha256: hash.digest('hex'), head: Buffer.concat(headParts) };
   }
 
-  /** The stored bytes as a stream. */
-  openRead(contentId: Types.ObjectId): Readable {
-    return this.bucket().openDownloadStream(contentId);
+  /**
+   * The stored bytes as a stream; with a range, bytes `start` to `end` (exclusive, at most the
+   * content's length). Both ends are given: the driver takes a `start` without an `end` for a range
+   * ending at 0.
+   */
+  openRead(contentId: Types.ObjectId, range?: { start: number; end: number }): Readable {
+    if (range && range.start >= range.end) return Readable.from([]);
+    return this.bucket().openDownloadStream(contentId, range && range.start > 0 ? { start: range.start, end: range.end } : undefined);
   }
 
   /** Reads at most `maxBytes` of the content into memory (media for the AI, at most 20 MB). */

@@ -1,4 +1,4 @@
-import { FILE_SIZE_CAPS, categoryOf, checkDeclaredFile, defaultFileName, normalizeMimeType } from './file-types';
+import { AUDIENCE_FILE_CATEGORY, FILE_SIZE_CAPS, UPLOAD_FILE_MODULES, categoryOf, checkDeclaredFile, defaultFileName, isUploadModule, normalizeMimeType } from './file-types';
 
 const MIB = 1024 * 1024;
 
@@ -35,5 +35,28 @@ describe('checkDeclaredFile', () => {
   it('gives media without a name one with the right extension', () => {
     expect(defaultFileName('voice', 'audio/ogg; codecs=opus')).toBe('voice.ogg');
     expect(defaultFileName('x', 'application/x-unknown')).toBe('x.bin');
+  });
+});
+
+describe('checkDeclaredFile for module broadcast_audiences', () => {
+  it.each(['text/csv', 'application/x-ndjson', 'Text/CSV; charset=utf-8'])('takes %j up to 100 MiB', (mimeType) => {
+    expect(checkDeclaredFile(mimeType, 100 * MIB, 'broadcast_audiences')).toEqual({ mimeType: normalizeMimeType(mimeType), category: AUDIENCE_FILE_CATEGORY });
+    expect(() => checkDeclaredFile(mimeType, 100 * MIB + 1, 'broadcast_audiences')).toThrow(expect.objectContaining({ code: 'FILE_TOO_LARGE', httpStatus: 400 }));
+  });
+
+  it.each(['image/jpeg', 'text/plain', 'application/pdf', 'application/json'])('refuses %j: INVALID_FILE_TYPE', (mimeType) => {
+    expect(() => checkDeclaredFile(mimeType, 10, 'broadcast_audiences')).toThrow(expect.objectContaining({ code: 'INVALID_FILE_TYPE', httpStatus: 400 }));
+  });
+
+  it('keeps the api_messages list as it was: no CSV or NDJSON there', () => {
+    expect(() => checkDeclaredFile('text/csv', 10, 'api_messages')).toThrow(expect.objectContaining({ code: 'INVALID_FILE_TYPE' }));
+    expect(() => checkDeclaredFile('application/x-ndjson', 10)).toThrow(expect.objectContaining({ code: 'INVALID_FILE_TYPE' }));
+    expect(checkDeclaredFile('text/plain', 10, 'api_messages')).toEqual({ mimeType: 'text/plain', category: 'text' });
+  });
+
+  it('knows the upload modules (inbound_media is not one)', () => {
+    expect(UPLOAD_FILE_MODULES).toEqual(['api_messages', 'broadcast_audiences']);
+    expect(isUploadModule('broadcast_audiences')).toBe(true);
+    expect(isUploadModule('inbound_media')).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { type BusinessScope, type FileEntity, businessScope } from '@cmsg/dal';
 import { type ConfirmedFile, confirmUpload } from './confirm-upload.usecase';
 import { type CleanupResult, sweepExpiredUploads } from './expired-uploads';
@@ -8,6 +9,7 @@ import { DEFAULT_FILE_POLICY, type FilePolicy, type FilesContext } from './files
 import { receiveUpload } from './receive-upload.usecase';
 import { type RequestUploadCommand, type RequestedUpload, requestUpload } from './request-upload.usecase';
 import { type InboundMediaInput, storeInboundMedia } from './store-inbound-media.usecase';
+import { type StoredFileFacts, describeFile, openConfirmedContent } from './stored-files';
 
 export interface FilesConfig {
   /** SIGNING_SECRET. */
@@ -70,6 +72,16 @@ export class Files {
 
   storeInboundMedia(scope: BusinessScope, input: InboundMediaInput): Promise<FileEntity> {
     return storeInboundMedia(this.context, scope, input);
+  }
+
+  /** Any file of the business by uuid (module, status, type, size), or null. */
+  describeFile(scope: BusinessScope, fileUuid: string): Promise<StoredFileFacts | null> {
+    return describeFile(scope, fileUuid);
+  }
+
+  /** A confirmed file's bytes from byte `start` on (broadcast audience files, read in batches). */
+  openConfirmedContent(scope: BusinessScope, fileUuid: string, start: number): Promise<Readable> {
+    return openConfirmedContent(this.context, scope, fileUuid, start);
   }
 
   readContent(file: Pick<FileEntity, 'content_id'>, maxBytes: number): Promise<Buffer> {

@@ -5,9 +5,21 @@ export type { FilePolicy, FilesContext } from './files-context';
 export { FileContentStore, CONTENT_BUCKET } from './file-content-store';
 export { FileUrlSigner, UPLOAD_PATH_PREFIX, DOWNLOAD_PATH_PREFIX } from './file-url-signing';
 export type { FileGrant, FileUrlPurpose } from './file-url-signing';
-export { ALLOWED_MIME_TYPES, FILE_SIZE_CAPS, categoryOf, checkDeclaredFile, normalizeMimeType, defaultFileName } from './file-types';
-export type { FileCategory } from './file-types';
-export { sniffContent, contentMatchesDeclaredType, SNIFF_BYTES } from './content-sniffing';
+export {
+  ALLOWED_MIME_TYPES,
+  AUDIENCE_FILE_CATEGORY,
+  AUDIENCE_FILE_MIME_TYPES,
+  AUDIENCE_FILE_SIZE_CAP,
+  FILE_SIZE_CAPS,
+  UPLOAD_FILE_MODULES,
+  categoryOf,
+  checkDeclaredFile,
+  isUploadModule,
+  normalizeMimeType,
+  defaultFileName,
+} from './file-types';
+export type { FileCategory, UploadFileModule } from './file-types';
+export { sniffContent, sniffedAsDeclared, contentMatchesDeclaredType, SNIFF_BYTES } from './content-sniffing';
 export type { SniffResult } from './content-sniffing';
 export {
   MAX_TRANSCRIBABLE_BYTES,
@@ -23,3 +35,4 @@ export type { RequestUploadCommand, RequestedUpload } from './request-upload.use
 export type { ConfirmedFile } from './confirm-upload.usecase';
 export type { FileForSend, FileDownload } from './file-downloads';
 export type { CleanupResult } from './expired-uploads';
+export type { StoredFileFacts } from './stored-files';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
 import { sniffContent } from './content-sniffing';
+import { isUploadModule } from './file-types';
 import type { FilesContext } from './files-context';
 import { repositories } from './repositories';
 
@@ -14,7 +15,7 @@ import { repositories } from './repositories';
 export async function receiveUpload(context: FilesContext, scope: BusinessScope, fileUuid: string, content: AsyncIterable<Buffer>): Promise<{ receivedBytes: number }> {
   const now = context.now();
   const file = await repositories.files.findById(scope, fileUuid);
-  if (!file || file.module !== 'api_messages' || file.status !== 'pending' || (file.pending_expires_at && file.pending_expires_at <= now)) {
+  if (!file || !isUploadModule(file.module) || file.status !== 'pending' || (file.pending_expires_at && file.pending_expires_at <= now)) {
     throw new CatalogError('FILE_NOT_FOUND', `No pending upload ${fileUuid} in this business; request a new upload.`);
   }
   const attemptId = randomUUID();
@@ -24,7 +25,7 @@ export async function receiveUpload(context: FilesContext, scope: BusinessScope,
   try {
     stored = await context.store.write(content, {
       filename: fileUuid,
-      metadata: { business_id: scope.businessId, file_uuid: fileUuid, module: 'api_messages' },
+      metadata: { business_id: scope.businessId, file_uuid: fileUuid, module: file.module },
       maxBytes: file.size,
       tooLong: (maxBytes) => new CatalogError('SIZE_MISMATCH', `The body is longer than the declared size of ${maxBytes} bytes; it was cut off and discarded.`),
     });

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope, StorageReservation } from '@cmsg/dal';
 import { type CleanupResult, removeExpiredUploads } from './expired-uploads';
-import { checkDeclaredFile } from './file-types';
+import { type UploadFileModule, checkDeclaredFile } from './file-types';
 import type { FilesContext } from './files-context';
 import { repositories } from './repositories';
 
 export interface RequestUploadCommand {
-  module: 'api_messages';
+  module: UploadFileModule;
   fileName: string;
   mimeType: string;
   size: number;
@@ -19,7 +19,8 @@ export interface RequestedUpload {
 }
 
 /**
- * POST /files/request-upload: checks the declared type and size, reserves the space, answers a
+ * POST /files/request-upload: checks the declared type and size against the module's (api_messages:
+ * the chat platform's media; broadcast_audiences: CSV and NDJSON), reserves the space, answers a
  * signed PUT URL. The pending file is inserted first, then its bytes and its place among the
  * pending uploads are reserved on the business in one conditional update (used + size <= quota,
  * fewer pending uploads than the cap): of concurrent requests exactly those that fit are admitted.
@@ -27,7 +28,7 @@ export interface RequestedUpload {
  * without giving back bytes it never took.
  */
 export async function requestUpload(context: FilesContext, scope: BusinessScope, command: RequestUploadCommand): Promise<RequestedUpload> {
-  const { mimeType, category } = checkDeclaredFile(command.mimeType, command.size);
+  const { mimeType, category } = checkDeclaredFile(command.mimeType, command.size, command.module);
   const quota = await storageQuotaOf(context, scope);
   if (quota === 0) throw new CatalogError('STORAGE_QUOTA_EXCEEDED', 'File storage is disabled for this business (quota 0).');
   if (command.size > quota) throw new CatalogError('STORAGE_QUOTA_EXCEEDED', `The file (${command.size} bytes) is larger than the storage quota (${quota} bytes).`);

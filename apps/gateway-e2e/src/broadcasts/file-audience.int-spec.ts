@@ -129,6 +129,27 @@ describe('broadcasts to a file audience', () => {
     expect(await contactByPhone(fresh2)).not.toBeNull();
   });
 
+  it('resumes a file past GridFS chunk boundaries between freeze batches: every row once, in order', async () => {
+    // 1,200 rows of about 300 bytes: three freeze batches of up to 500 rows, the later ones starting
+    // past the first 255 KiB GridFS chunk. Rows whose phone is too short are skipped without a contact.
+    const valid = new Map([[1, uniquePhone()], [501, uniquePhone()], [999, uniquePhone()], [1200, uniquePhone()]]);
+    const padding = 'p'.repeat(280);
+    const rows = Array.from({ length: 1200 }, (_, index) => `${valid.get(index + 1) ?? '123'},R${index + 1},${padding}`);
+    const file = await upload(`phone,code,padding\n${rows.join('\n')}\n`, 'text/csv');
+
+    const since = await lastRequestSeq();
+    const created = await api().post('/broadcasts', broadcastBody(business, { audience: { file_uuid: file }, variables: [{ index: 1, value: '{{row.code}}' }] }));
+    expect(created.status).toBe(201);
+    const done = await waitForBroadcast(created.body.uuid, (broadcast) => broadcast['status'] === 'completed', 90_000);
+    expect(done['counts']).toMatchObject({ total: 1200, sent: 4, skipped: 1196 });
+    expect(done['skipped_by_reason']).toEqual({ invalid_phone: 1196 });
+    expect(done['freeze']).toMatchObject({ rows: 1200, next_seq: 1200 });
+    expect(await sentCodes(since)).toEqual(Object.fromEntries([...valid].map(([row, phone]) => [digits(phone), `R${row}`])));
+    const recipients = await storedRecipients(created.body.uuid);
+    expect(recipients.map((recipient) => recipient['row'])).toEqual(Array.from({ length: 1200 }, (_, index) => index + 1));
+    expect(recipients.map((recipient) => recipient['seq'])).toEqual(Array.from({ length: 1200 }, (_, index) => index));
+  });
+
   it('refuses what is not an audience file: 404 FILE_NOT_FOUND, and 400 for a CSV without a phone column or a column the variables read', async () => {
     const refused = async (audience: Record<string, unknown>, variables: unknown[], status: number, code: string, message?: RegExp) => {
       const answer = await api().post('/broadcasts', broadcastBody(business, { audience, variables }));

@@ -4301,31 +4301,46 @@ export interface components {
         RequestUploadRequest: {
             module: components["schemas"]["FileModule"];
             file_name: string;
-            /** @description One of image/jpeg, image/png, image/webp (5 MiB); video/mp4, video/3gpp (16 MiB); audio/aac, audio/mp4, audio/mpeg, audio/amr, audio/ogg (16 MiB); application/pdf and office documents (100 MiB); text/plain (5 MiB). Any case; parameters after `;` are ignored. Another type is 400 INVALID_FILE_TYPE. */
+            /** @description Module api_messages: one of image/jpeg, image/png, image/webp (5 MiB); video/mp4, video/3gpp (16 MiB); audio/aac, audio/mp4, audio/mpeg, audio/amr, audio/ogg (16 MiB); application/pdf and office documents (100 MiB); text/plain (5 MiB). Module broadcast_audiences: text/csv or application/x-ndjson (100 MiB). Any case; parameters after `;` are ignored. A type the module does not take is 400 INVALID_FILE_TYPE. */
             mime_type: string;
-            /** @description Exact size of the content in bytes, at most the cap of the type's category (400 FILE_TOO_LARGE). */
+            /** @description Exact size of the content in bytes, at most the cap of the type's category (broadcast_audiences: 100 MiB) (400 FILE_TOO_LARGE). */
             size: number;
         } | {
+            /** @constant */
+            module?: "api_messages";
             mime_type?: unknown;
             size?: unknown;
         } | {
+            /** @constant */
+            module?: "api_messages";
             mime_type?: unknown;
             size?: unknown;
         } | {
+            /** @constant */
+            module?: "api_messages";
             mime_type?: unknown;
             size?: unknown;
         } | {
+            /** @constant */
+            module?: "api_messages";
             mime_type?: unknown;
             size?: unknown;
         } | {
+            /** @constant */
+            module?: "api_messages";
+            mime_type?: unknown;
+            size?: unknown;
+        } | {
+            /** @constant */
+            module?: "broadcast_audiences";
             mime_type?: unknown;
             size?: unknown;
         };
         /**
-         * @description What the file is for; api_messages: media of messages and template headers.
+         * @description What the file is for. api_messages: media of messages and template headers. broadcast_audiences: the audience file of a broadcast (`audience: { file_uuid }` of POST /broadcasts), text/csv with a header row or application/x-ndjson; it can only be named as an audience, never sent.
          * @enum {string}
          */
-        FileModule: "api_messages";
+        FileModule: "api_messages" | "broadcast_audiences";
         ConfirmUploadResponse: {
             file: components["schemas"]["ConfirmedFile"];
         };

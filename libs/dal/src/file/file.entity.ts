@@ -1,6 +1,7 @@
 import type { Types } from 'mongoose';
 
-export const FILE_MODULES = ['api_messages', 'inbound_media'] as const;
+/** api_messages and broadcast_audiences: uploads of the public API; inbound_media: media customers sent. */
+export const FILE_MODULES = ['api_messages', 'broadcast_audiences', 'inbound_media'] as const;
 export type FileModule = (typeof FILE_MODULES)[number];
 
 /** pending: requested, content may arrive; confirmed: usable (sends, downloads); expired: being removed. */

@@ -17,8 +17,9 @@ const uploadSchema = new Schema(
 );
 
 /**
- * One stored file: an upload of the public API (module api_messages) or the media of an inbound
- * message (module inbound_media). Its bytes are one GridFS file of the `file_contents` bucket.
+ * One stored file: an upload of the public API (module api_messages: media of sends; module
+ * broadcast_audiences: a broadcast's audience file) or the media of an inbound message (module
+ * inbound_media). Its bytes are one GridFS file of the `file_contents` bucket.
  */
 export const fileSchema = new Schema(
   {
@@ -30,7 +31,7 @@ export const fileSchema = new Schema(
     file_name: { type: String, required: true },
     mime_type: { type: String, required: true },
     category: { type: String, required: true },
-    // Declared at request-upload (api_messages) or received (inbound_media).
+    // Declared at request-upload (uploads) or received (inbound_media).
     size: { type: Number, required: true },
     // GridFS id of the confirmed content.
     content_id: { type: Schema.Types.ObjectId, default: null },

@@ -34,7 +34,7 @@ export interface RequestUploadRequest {
   caller:
     | Caller
     | undefined;
-  /** api_messages */
+  /** api_messages | broadcast_audiences */
   module: string;
   file_name: string;
   mime_type: string;
