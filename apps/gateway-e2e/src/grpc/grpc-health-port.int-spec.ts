@@ -5,7 +5,13 @@ import { ConversationsServiceClient, HealthCheckResponse_ServingStatus, HealthCl
 import { AppProcess, type TestBusiness, TestPki, createTestBusiness, eventually, freePort, integrationStack } from '@cmsg/testing';
 import { ReflectionClient } from './reflection-client';
 
-const CONVERSATIONS_SERVICES = ['cmsg.conversations.v1.ConversationsService', 'cmsg.conversations.v1.ConversationActionsService', 'cmsg.files.v1.FilesService', 'cmsg.webhooks.v1.WebhookEndpointsService'];
+const CONVERSATIONS_SERVICES = [
+  'cmsg.conversations.v1.ConversationsService',
+  'cmsg.conversations.v1.ConversationActionsService',
+  'cmsg.conversations.v1.BroadcastsService',
+  'cmsg.files.v1.FilesService',
+  'cmsg.webhooks.v1.WebhookEndpointsService',
+];
 const plaintext = grpc.credentials.createInsecure();
 
 /**

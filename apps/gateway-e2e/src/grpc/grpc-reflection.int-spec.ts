@@ -31,6 +31,7 @@ describe('gRPC server reflection (local stack: on by default)', () => {
       conversations: [
         'cmsg.conversations.v1.ConversationsService',
         'cmsg.conversations.v1.ConversationActionsService',
+        'cmsg.conversations.v1.BroadcastsService',
         'cmsg.files.v1.FilesService',
         'cmsg.webhooks.v1.WebhookEndpointsService',
         'grpc.health.v1.Health',
