@@ -11,6 +11,13 @@ export const STACK_APPS = ['conversations', 'scheduler', 'actions-runner', 'gate
 export interface LocalStackOptions {
   /** How many gateway replicas (they share Redis, so rate limits are global). */
   gateways?: number;
+  /**
+   * How many actions-runner replicas (default 1), each with its own gRPC and metrics port, all in
+   * the same consumer groups: `actions-runner`, then `actions-runner-2`... The gateway calls the first.
+   */
+  actionsRunners?: number;
+  /** Extra environment of one process by its name (`actions-runner-2`, `gateway-1`...), over `env`. */
+  processEnv?: Record<string, Record<string, string>>;
   /** Extra environment for every app (fake provider URLs, limits...). */
   env?: Record<string, string>;
   build?: boolean;
@@ -89,14 +96,18 @@ export class LocalStack {
 
     const metricsPorts: Record<string, number> = {};
     const metricsEnv = async (name: string) => ({ METRICS_PORT: String((metricsPorts[name] = await freePort())) });
+    const newProcess = async (name: string, app: string, own: Record<string, string>) =>
+      new AppProcess(name, app, { ...env, ...own, ...(await metricsEnv(name)), ...this.options.processEnv?.[name] }, logDir, nodeArgs);
     this.processes.push(
-      new AppProcess('conversations', 'conversations', { ...env, GRPC_ADDRESS: env['CONVERSATIONS_GRPC_ADDRESS']!, ...(await metricsEnv('conversations')) }, logDir, nodeArgs),
-      new AppProcess('scheduler', 'scheduler', { ...env, GRPC_ADDRESS: env['SCHEDULER_GRPC_ADDRESS']!, ...(await metricsEnv('scheduler')) }, logDir, nodeArgs),
-      new AppProcess('actions-runner', 'actions-runner', { ...env, GRPC_ADDRESS: env['ACTIONS_GRPC_ADDRESS']!, ...(await metricsEnv('actions-runner')) }, logDir, nodeArgs),
+      await newProcess('conversations', 'conversations', { GRPC_ADDRESS: env['CONVERSATIONS_GRPC_ADDRESS']! }),
+      await newProcess('scheduler', 'scheduler', { GRPC_ADDRESS: env['SCHEDULER_GRPC_ADDRESS']! }),
+      await newProcess('actions-runner', 'actions-runner', { GRPC_ADDRESS: env['ACTIONS_GRPC_ADDRESS']! }),
     );
+    for (let replica = 2; replica <= (this.options.actionsRunners ?? 1); replica += 1) {
+      this.processes.push(await newProcess(`actions-runner-${replica}`, 'actions-runner', { GRPC_ADDRESS: `127.0.0.1:${await freePort()}` }));
+    }
     for (const [index, port] of gatewayPorts.entries()) {
-      const name = `gateway-${index + 1}`;
-      this.processes.push(new AppProcess(name, 'gateway', { ...env, PORT: String(port), ...(await metricsEnv(name)) }, logDir, nodeArgs));
+      this.processes.push(await newProcess(`gateway-${index + 1}`, 'gateway', { PORT: String(port) }));
     }
     for (const appProcess of this.processes) appProcess.start();
 

@@ -11,7 +11,7 @@ import type { FiguresRecorder } from './figures-recorder';
 import { CpuMeter } from './process-cpu';
 
 const DEFAULTS = { duration: 20, rounds: 3, concurrency: 64, conversations: 1000 };
-type Options = typeof DEFAULTS;
+export type ActionFloorOptions = typeof DEFAULTS;
 
 const ACTIONS_PER_GROUP = 5;
 const BUSINESS_ID = 'floor-business';
@@ -35,16 +35,20 @@ export const actionFloorBenchmark: BenchmarkModule = {
     `--concurrency <n>    groups running at once, as the runner's COMMAND_CONCURRENCY (default ${DEFAULTS.concurrency})`,
     `--conversations <n>  conversations the groups act on (default ${DEFAULTS.conversations})`,
   ],
-  run: (argv, figures) => runActionFloor(figures.parameters(integerOptions(argv, DEFAULTS)), figures),
+  run: async (argv, figures) => {
+    await runActionFloor(figures.parameters(integerOptions(argv, DEFAULTS)), figures);
+  },
 };
 
-interface Round {
+export interface ActionFloorRound {
   actionsPerSecond: number;
   /** CPU milliseconds per action, by process. */
   cpuMsPerAction: Record<FloorProcess, number>;
 }
+type Round = ActionFloorRound;
 
-async function runActionFloor(options: Options, figures: FiguresRecorder): Promise<void> {
+/** Runs the floor, prints and records its rounds; answers the medians (the other benchmarks read theirs against it). */
+export async function runActionFloor(options: ActionFloorOptions, figures: FiguresRecorder): Promise<ActionFloorRound> {
   const mongo = await startThrowawayMongoServer('memory');
   const client = await MongoClient.connect(mongo.uri, { maxPoolSize: 20 });
   let service: Awaited<ReturnType<typeof startBareServer>> | undefined;
@@ -83,6 +87,7 @@ async function runActionFloor(options: Options, figures: FiguresRecorder): Promi
     figures.record(`action floor: actions/s (median of ${options.rounds})`, median.actionsPerSecond, 'actions/s');
     for (const name of PROCESSES) figures.record(`action floor: CPU per action, ${name}`, median.cpuMsPerAction[name], 'ms');
     figures.record('action floor: CPU per action, all', total, 'ms');
+    return median;
   } finally {
     grpcClient?.close();
     await service?.stop();

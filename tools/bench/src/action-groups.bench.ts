@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { connectMongo, disconnectMongo } from '@cmsg/dal';
-import { type ApiClient, type BusinessSeedInput, LocalStack, createTestBusinessIn, minutesAgo, startFakes, uniquePhone } from '@cmsg/testing';
+import { type ApiClient, LocalStack, createTestBusinessIn, startFakes } from '@cmsg/testing';
 import mongoose from 'mongoose';
+import { ACTIONS_PER_GROUP, acceptedToLastAction, seedActionGroupTargets, submitAtFixedRate, waitForGroups } from './action-group-load';
 import { reportCallsPerUnit, scrapeAppMetrics } from './app-metrics';
 import { type BenchmarkModule, percentile } from './benchmark-module';
 import type { FiguresRecorder } from './figures-recorder';
@@ -14,12 +14,6 @@ interface Options {
   duration: number;
   conversations: number;
   cpuProf: string | undefined;
-}
-
-interface Submission {
-  uuid: string;
-  sentAt: number;
-  acceptedAt: number;
 }
 
 /** One run's figures; every name says its unit. */
@@ -54,98 +48,8 @@ interface RunFigures {
   cpu_percent_of_one_core: Record<string, number>;
 }
 
-const ACTIONS_PER_GROUP = 5;
 /** How long a run may take to finish its backlog after the submission window. */
 const DRAIN_LIMIT_MS = 180_000;
-
-/** Five non-AI actions: a tag, a note, a mailbox, a text send to the fake Cloud API, a status. */
-function groupFor(conversationUuid: string, sequence: number) {
-  return {
-    conversation: { uuid: conversationUuid },
-    actions: [
-      { type: sequence % 2 === 0 ? 'assign_label' : 'remove_label', tags: [{ name: 'bench' }] },
-      { type: 'context_note', note: `benchmark group ${sequence}` },
-      { type: 'assign_mailbox', mailbox: { name: sequence % 2 === 0 ? 'Even' : 'Odd' } },
-      { type: 'send_message', text: `benchmark message ${sequence}` },
-      { type: 'mark_pending' },
-    ],
-  };
-}
-
-function seedBusiness(seed: BusinessSeedInput, conversations: number): string[] {
-  seed.tags = [{ uuid: randomUUID(), name: 'bench', color: '#888' }];
-  seed.mailbox_categories = [{ uuid: randomUUID(), name: 'Bench', mailboxes: [{ uuid: randomUUID(), name: 'Even' }, { uuid: randomUUID(), name: 'Odd' }] }];
-  const uuids: string[] = [];
-  seed.contacts = Array.from({ length: conversations }, (_, index) => {
-    const uuid = randomUUID();
-    uuids.push(uuid);
-    return {
-      uuid: randomUUID(),
-      channel: seed.channels![0]!.public_key,
-      first_name: 'Bench',
-      last_name: `#${index}`,
-      phone: uniquePhone(),
-      // Recent customer message: the 24 h window is open, so text sends are allowed.
-      conversation: { uuid, messages: [{ uuid: randomUUID(), is_from_customer: true, body: 'hi', content_type: 'text', created_at: minutesAgo(10) }] },
-    };
-  });
-  return uuids;
-}
-
-/** Open loop: one group every 1000 / groupsPerSecond ms whatever the answers, for the duration. */
-async function submitAtFixedRate(api: ApiClient, conversations: string[], groupsPerSecond: number, durationS: number, offset: number) {
-  const accepted: Submission[] = [];
-  let refused = 0;
-  const total = Math.round(groupsPerSecond * durationS);
-  const startedAt = Date.now();
-  const inFlight: Promise<void>[] = [];
-  for (let sequence = 0; sequence < total; sequence += 1) {
-    const due = startedAt + (sequence * 1000) / groupsPerSecond;
-    const wait = due - Date.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const conversation = conversations[(offset + sequence) % conversations.length]!;
-    const sentAt = Date.now();
-    inFlight.push(
-      api.post('/conversation/actions', groupFor(conversation, offset + sequence)).then(
-        (response) => {
-          if (response.status === 202) accepted.push({ uuid: response.body.action_group.uuid, sentAt, acceptedAt: Date.now() });
-          else if (++refused <= 3) console.error(`submit refused: ${response.status} ${JSON.stringify(response.body)}`);
-        },
-        (error: unknown) => {
-          if (++refused <= 3) console.error(`submit failed: ${String(error)}`);
-        },
-      ),
-    );
-  }
-  await Promise.all(inFlight);
-  return { accepted, refused, submitted: total, startedAt, windowEnd: startedAt + durationS * 1000 };
-}
-
-interface StoredGroup {
-  _id: string;
-  status: string;
-  started_at?: Date | null;
-  finished_at?: Date | null;
-  actions: { type: string; started_at: Date | null; finished_at: Date | null }[];
-}
-
-/**
- * Reads the groups straight from MongoDB (no polling through the API, which would load the
- * gateway): the accepted ones, and how many others the run left (created after `since`).
- */
-async function waitForGroups(businessId: string, uuids: string[], since: Date): Promise<{ accepted: StoredGroup[]; others: number }> {
-  const groups = mongoose.connection.collection<StoredGroup>('action_groups');
-  const deadline = Date.now() + DRAIN_LIMIT_MS;
-  while (Date.now() < deadline && (await groups.countDocuments({ business_id: businessId, status: 'processing' })) > 0) {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-  const wanted = new Set(uuids);
-  const stored = await groups
-    .find({ business_id: businessId, created_at: { $gte: since } }, { projection: { status: 1, started_at: 1, finished_at: 1, 'actions.type': 1, 'actions.started_at': 1, 'actions.finished_at': 1 } })
-    .toArray();
-  const accepted = stored.filter((group) => wanted.has(group._id));
-  return { accepted, others: stored.length - accepted.length };
-}
 
 async function runAtRate(name: string, api: ApiClient, businessId: string, conversations: string[], actionsPerSecond: number, options: Options, pids: Record<string, number>, offset: number): Promise<RunFigures> {
   console.log(`\n${name}: ${actionsPerSecond} actions/s (${actionsPerSecond / ACTIONS_PER_GROUP} groups/s) for ${options.duration} s`);
@@ -160,6 +64,7 @@ async function runAtRate(name: string, api: ApiClient, businessId: string, conve
     businessId,
     run.accepted.map((group) => group.uuid),
     since,
+    DRAIN_LIMIT_MS,
   );
   const wall = (Date.now() - wallBefore) / 1000;
   const used = meter.stop();
@@ -168,7 +73,7 @@ async function runAtRate(name: string, api: ApiClient, businessId: string, conve
   for (const [name, seconds] of Object.entries(used)) cpu[name] = Math.round((seconds / wall) * 100);
 
   const byUuid = new Map(stored.map((group) => [group._id, group]));
-  const completion: number[] = [];
+  const completion = acceptedToLastAction(run.accepted, stored);
   const firstStart: number[] = [];
   const durations = new Map<string, number[]>();
   let failed = 0;
@@ -183,7 +88,6 @@ async function runAtRate(name: string, api: ApiClient, businessId: string, conve
     actionsCompleted += ends.length;
     actionsInWindow += ends.filter((end) => end <= run.windowEnd).length;
     lastEnd = Math.max(lastEnd, ...ends);
-    completion.push(Math.max(...ends) - submission.acceptedAt);
     if (group.started_at) firstStart.push(group.started_at.getTime() - submission.acceptedAt);
     for (const action of group.actions) {
       if (!action.started_at || !action.finished_at) continue;
@@ -192,7 +96,6 @@ async function runAtRate(name: string, api: ApiClient, businessId: string, conve
       durations.set(action.type, list);
     }
   }
-  completion.sort((a, b) => a - b);
   firstStart.sort((a, b) => a - b);
   const durationP50 = Object.fromEntries([...durations].map(([type, list]) => [type, percentile(list.sort((a, b) => a - b), 50)]));
   const submit = run.accepted.map((group) => group.acceptedAt - group.sentAt).sort((a, b) => a - b);
@@ -251,7 +154,7 @@ async function runActionGroupsBenchmark(options: Options, recorder: FiguresRecor
     await connectMongo(description.env['MONGODB_URI']!);
     let conversations: string[] = [];
     const business = await createTestBusinessIn(description, (seed) => {
-      conversations = seedBusiness(seed, options.conversations);
+      conversations = seedActionGroupTargets(seed, options.conversations);
     });
     const pids = { ...description.pids, ...infraServerPids(description.env) };
     console.log(`stack ${description.runId} ready; seeded ${conversations.length} conversations`);

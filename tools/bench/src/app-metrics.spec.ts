@@ -1,5 +1,5 @@
 import { parsePrometheusText } from '@cmsg/testing';
-import { growthPerUnit } from './app-metrics';
+import { growthPerUnit, writeCommandsOf } from './app-metrics';
 
 const scrape = (text: string) => parsePrometheusText(text);
 
@@ -24,5 +24,12 @@ describe('growthPerUnit', () => {
     const growth = growthPerUnit(before, after, 'cmsg_mongodb_operation_duration_seconds_count', 'command', 10);
     expect(growth).toEqual({ conversations: { find: 4, insert: 1 }, gateway: { update: 0.5 } });
     expect(Object.keys(growth['conversations']!)).toEqual(['find', 'insert']);
+  });
+});
+
+describe('writeCommandsOf', () => {
+  it('sums the commands that write, by their MongoDB command names', () => {
+    expect(writeCommandsOf({ find: 3, insert: 1, update: 2.5, findAndModify: 1, delete: 0.5, aggregate: 1, getMore: 2 })).toBe(5);
+    expect(writeCommandsOf({})).toBe(0);
   });
 });

@@ -41,3 +41,11 @@ export function reportCallsPerUnit(before: AppMetrics, after: AppMetrics, units:
     }
   }
 }
+
+/** The MongoDB commands that write; a bulk insert of 500 documents is one `insert`. */
+const MONGODB_WRITE_COMMANDS: ReadonlySet<string> = new Set(['insert', 'update', 'delete', 'findAndModify']);
+
+/** The write commands among counts by command name (growthPerUnit of `cmsg_mongodb_operation_duration_seconds_count` by `command`). */
+export function writeCommandsOf(countsByCommand: Readonly<Record<string, number>>): number {
+  return Object.entries(countsByCommand).reduce((sum, [command, count]) => sum + (MONGODB_WRITE_COMMANDS.has(command) ? count : 0), 0);
+}

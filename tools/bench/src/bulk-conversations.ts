@@ -12,6 +12,8 @@ export interface BulkConversationsOptions {
   messages: number;
   /** Inbox status and tags of conversation i (default: resolved, no tags). Every contact's `plan` attribute is gold for every 5th, else free. */
   attributes?: (index: number) => { inbox_status?: string; tag_ids?: string[] };
+  /** The stored id of the channel they are on (default `bench`, a channel that does not exist: enough for reads, not for sends). */
+  channelId?: string;
 }
 
 /**
@@ -22,6 +24,7 @@ export interface BulkConversationsOptions {
  */
 export async function insertBulkConversations(options: BulkConversationsOptions): Promise<string[]> {
   const { businessId } = options;
+  const channelId = options.channelId ?? 'bench';
   const now = Date.now();
   const uuids: string[] = [];
   const collection = (name: string) => mongoose.connection.collection<{ _id: string }>(name);
@@ -38,7 +41,7 @@ export async function insertBulkConversations(options: BulkConversationsOptions)
       contacts.push({
         _id: contactId,
         business_id: businessId,
-        channel_id: 'bench',
+        channel_id: channelId,
         first_name: 'Bench',
         last_name: `#${index}`,
         first_name_key: 'bench',
@@ -75,7 +78,7 @@ export async function insertBulkConversations(options: BulkConversationsOptions)
         business_id: businessId,
         contact_id: contactId,
         contact: { name: `Bench #${index}`, profile_name: null, phone: `+${phone}`, chat_user_id: null },
-        channel_id: 'bench',
+        channel_id: channelId,
         ai_employee_id: null,
         mailbox_id: null,
         tag_ids: [],

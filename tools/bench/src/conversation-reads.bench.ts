@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { connectMongo, disconnectMongo } from '@cmsg/dal';
-import { WORKSPACE_ROOT, createTestBusinessIn } from '@cmsg/testing';
+import { createTestBusinessIn } from '@cmsg/testing';
 import { type BareServer, startBareServer } from './bare-server-process';
 import { startBenchStack } from './bench-stack';
 import type { BenchmarkModule } from './benchmark-module';
 import { insertBulkConversations, insertBulkTimeline } from './bulk-conversations';
-import { type CpuProfile, formatProfileSummary, summarizeCpuProfile } from './cpu-profile-summary';
+import { monotonicMicros, printProcessProfiles } from './cpu-profile-files';
 import type { FiguresRecorder } from './figures-recorder';
 import { type LoadFigures, formatFigures, runLoad } from './load-test';
 import { CpuMeter } from './process-cpu';
@@ -186,7 +186,7 @@ async function runConversationReads(options: Options, figures: FiguresRecorder):
     const fullPids = { gateway: description.pids['gateway-1']!, conversations: description.pids['conversations']! };
     // Each process over the runs of its own path: their idle pollers would otherwise blur the comparison.
     const windows = { gateway: measuredWindows.full, conversations: measuredWindows.full, 'hop-forward': measuredWindows.hop, 'hop-service': measuredWindows.hop, bare: measuredWindows.bare };
-    printProfiles(profileDir, { ...fullPids, ...barePids }, windows);
+    printProcessProfiles(profileDir, { ...fullPids, ...barePids }, windows, "over its path's runs");
   }
 }
 
@@ -325,10 +325,6 @@ const PATH_LABELS: Record<Path, string> = {
   bare: 'bare Express',
 };
 
-function monotonicMicros(): number {
-  return Number(process.hrtime.bigint() / 1000n);
-}
-
 /** CPU seconds per request of each process over all the runs of one path. */
 function cpuPerRequest(runs: Run[]): Record<string, number> {
   const requests = runs.reduce((sum, run) => sum + run.load.total, 0);
@@ -367,18 +363,3 @@ async function expectAnswer(urls: Record<Path, string>, headers: Record<string, 
     if (response.status !== 200 || !isRight(body)) throw new Error(`${target} path: ${scenario.method} ${scenario.path} answered ${response.status} ${JSON.stringify(body).slice(0, 300)}`);
   }
 }
-
-/** The profiles node wrote at exit (CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile), summarised per process over the runs of its path. */
-function printProfiles(directory: string, pids: Record<string, number>, windows: Record<string, [number, number][]>): void {
-  const files = readdirSync(directory).filter((file) => file.endsWith('.cpuprofile'));
-  for (const [name, pid] of Object.entries(pids)) {
-    const file = files.find((candidate) => candidate.split('.')[3] === String(pid));
-    if (!file) {
-      console.log(`\nno CPU profile of ${name} (pid ${pid}) in ${directory}`);
-      continue;
-    }
-    const profile = JSON.parse(readFileSync(path.join(directory, file), 'utf8')) as CpuProfile;
-    console.log(`\n${formatProfileSummary(`${name} CPU profile over its path's runs (${path.join(directory, file)})`, summarizeCpuProfile(profile, WORKSPACE_ROOT, windows[name] ?? []))}`);
-  }
-}
-

@@ -4,6 +4,7 @@ import { actionFloorBenchmark } from './action-floor.bench';
 import { actionGroupsBenchmark } from './action-groups.bench';
 import { BARE_SERVER_COMMAND, runBareServer } from './bare-server-process';
 import { type BenchmarkModule, takeJsonOption } from './benchmark-module';
+import { broadcastsBenchmark } from './broadcasts.bench';
 import { conversationReadsBenchmark } from './conversation-reads.bench';
 import { FiguresRecorder } from './figures-recorder';
 import { grpcReadsBenchmark } from './grpc-reads.bench';
@@ -22,6 +23,7 @@ const BENCHMARKS: Record<string, BenchmarkModule> = {
   upload: uploadBench,
   'mongo-backends': mongoBackendsBenchmark,
   webhooks: webhooksBenchmark,
+  broadcasts: broadcastsBenchmark,
 };
 
 function usage(): string {

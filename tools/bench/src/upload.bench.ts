@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -8,6 +7,7 @@ import { createTestBusinessIn } from '@cmsg/testing';
 import { type BenchmarkModule, integerOptions } from './benchmark-module';
 import { startBenchStack } from './bench-stack';
 import type { FiguresRecorder } from './figures-recorder';
+import { RssSampler } from './process-memory';
 
 export interface UploadBenchmarkOptions {
   /** Bytes to upload; default 100 MiB, the document cap. */
@@ -102,29 +102,6 @@ function putStreamed(url: string, size: number): Promise<number> {
     put.on('error', reject);
     pipeline(Readable.from(body()), put).catch(reject);
   });
-}
-
-class RssSampler {
-  peak = 0;
-  samples = 0;
-
-  constructor(private readonly pid: number) {}
-
-  /** VmRSS in bytes (Linux). */
-  read(): number {
-    const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
-    const kib = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? 0);
-    return kib * 1024;
-  }
-
-  sample(): void {
-    try {
-      this.peak = Math.max(this.peak, this.read());
-      this.samples += 1;
-    } catch {
-      // The process is gone; the run fails on its own.
-    }
-  }
 }
 
 function mib(bytes: number): string {
