@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { generateApiToken } from '@cmsg/seed';
 import {
+  type BusinessSeedInput,
   LocalStack,
   type RunningFakes,
   type StackDescription,
@@ -35,7 +36,21 @@ export interface FaultStack {
   stop(): Promise<void>;
 }
 
-export async function startFaultStack(options: { ownMongo?: boolean; ownRedis?: boolean; conversations?: number; tokens?: number; env?: Record<string, string> } = {}): Promise<FaultStack> {
+export interface FaultStackOptions {
+  ownMongo?: boolean;
+  ownRedis?: boolean;
+  conversations?: number;
+  tokens?: number;
+  env?: Record<string, string>;
+  /** Extra environment of one process by its name (LocalStackOptions.processEnv). */
+  processEnv?: Record<string, Record<string, string>>;
+  /** actions-runner replicas (LocalStackOptions.actionsRunners; default 1). */
+  actionsRunners?: number;
+  /** Adds to the business's seed (templates, channel limits...) before it is loaded. */
+  seed?: (seed: BusinessSeedInput) => void;
+}
+
+export async function startFaultStack(options: FaultStackOptions = {}): Promise<FaultStack> {
   const fakes = await startFakes();
   const mongo = options.ownMongo ? await startThrowawayMongoServer('memory') : undefined;
   const redis = options.ownRedis ? await startThrowawayRedisServer() : undefined;
@@ -44,8 +59,16 @@ export async function startFaultStack(options: { ownMongo?: boolean; ownRedis?: 
     env: { ...fakes.env, ...(redis ? { REDIS_URL: redis.url } : {}), ...options.env },
     fakes: { chatApiBaseUrl: fakes.chatApiBaseUrl, aiBaseUrl: fakes.aiBaseUrl },
     ...(mongo ? { mongodbUri: mongo.uri } : {}),
+    ...(options.actionsRunners ? { actionsRunners: options.actionsRunners } : {}),
+    ...(options.processEnv ? { processEnv: options.processEnv } : {}),
   });
-  const description = await stack.start();
+  // A stack that does not come up has stopped its apps: the fakes and servers go too, or jest never exits.
+  const description = await stack.start().catch(async (error: unknown) => {
+    mongo?.stop();
+    await redis?.stop();
+    await fakes.stop();
+    throw error;
+  });
   await mongoose.connect(description.env['MONGODB_URI']!, { serverSelectionTimeoutMS: 30_000 });
   const conversations: string[] = [];
   const tokens = Array.from({ length: options.tokens ?? 5 }, () => generateApiToken());
@@ -56,6 +79,7 @@ export async function startFaultStack(options: { ownMongo?: boolean; ownRedis?: 
       conversations.push(uuid);
       contactSeed(seed, { conversation: { uuid, messages: [{ uuid: randomUUID(), is_from_customer: true, body: 'Hola', content_type: 'text', created_at: minutesAgo(5) }] } });
     }
+    options.seed?.(seed);
   });
   return {
     stack,

@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { gapPercentile, maxInAnyWindow } from '@cmsg/testing';
+import {
+  type BroadcastFaultStack,
+  auditBroadcast,
+  broadcastCalls,
+  createBroadcast,
+  insertAudience,
+  sendMessageOutcomes,
+  startBroadcastFaultStack,
+  waitForBroadcast,
+} from './broadcast-fault-fixtures';
+import { reportFault } from '../fault-stack';
+
+/**
+ * What the provider takes from the business's number (the fake answers 130429 above it), while
+ * the channel says 1,000. Well under what the stack sends on this 2-core machine (18-40 a second,
+ * in bursts of up to 47 in one second; see broadcast-killed.fault-spec.ts), so that the provider,
+ * not the stack, is what limits the broadcast: at 50 the fake never had to refuse a send.
+ */
+const PROVIDER_PER_SECOND = 10;
+const RECIPIENTS = 300;
+
+/**
+ * The provider's real throughput below the channel's configured one (CONTRACT 10.5): the send
+ * engine backs off on 130429 for every replica and retries, so every recipient is sent exactly
+ * once, none fails, and the broadcast still goes at close to what the provider takes. A fault spec
+ * rather than an integration one: its rate is only meaningful on a stack no other test loads.
+ */
+describe('a broadcast against a provider slower than the channel allows', () => {
+  let fault: BroadcastFaultStack;
+
+  beforeAll(async () => {
+    fault = await startBroadcastFaultStack({ maxMessagesPerSecond: 1_000 });
+    fault.fakes.cloudApi.setThroughput(fault.phoneNumberId, PROVIDER_PER_SECOND);
+  }, 240_000);
+
+  afterAll(async () => {
+    await fault?.stop();
+  });
+
+  it('sends every recipient once at close to the provider rate', async () => {
+    const marker = `bpress${randomBytes(5).toString('hex')}`;
+    await insertAudience(fault, RECIPIENTS, marker);
+    const broadcastId = await createBroadcast(fault, marker);
+    const started = Date.now();
+    // Three times what the provider's rate needs; the figures are reported whether or not it completed.
+    const completion = await waitForBroadcast(broadcastId, (broadcast) => broadcast.status === 'completed', (3 * RECIPIENTS * 1000) / PROVIDER_PER_SECOND, 'completed').then(
+      () => null,
+      (error: Error) => error,
+    );
+    const broadcastMs = Date.now() - started;
+    const audit = await auditBroadcast(fault, broadcastId, marker);
+    const calls = broadcastCalls(fault, marker);
+    const acceptedAt = calls.filter((record) => record.status === 200).map((record) => record.at_ms);
+    const spanS = acceptedAt.length > 1 ? (Math.max(...acceptedAt) - Math.min(...acceptedAt)) / 1000 : Number.NaN;
+    const perSecond = (acceptedAt.length - 1) / spanS;
+    const busiestSecond = maxInAnyWindow(acceptedAt, 1_000);
+    reportFault('broadcast against a provider capped below the channel', {
+      recipients: RECIPIENTS,
+      provider_per_second: PROVIDER_PER_SECOND,
+      broadcast_ms: broadcastMs,
+      calls: calls.length,
+      accepted: audit.accepted,
+      answered_130429: audit.throttled,
+      other_answers: calls.filter((record) => record.status !== 200 && record.error_code !== 130429).length,
+      accepted_span_s: Math.round(spanS * 10) / 10,
+      accepted_per_second: Math.round(perSecond * 10) / 10,
+      busiest_second: busiestSecond,
+      longest_gap_ms: Math.round(gapPercentile(acceptedAt, 100)),
+      ...Object.fromEntries(Object.entries(audit.recipients).map(([status, count]) => [`recipients.${status}`, count])),
+      ...Object.fromEntries(Object.entries(audit.failedByProviderCode).map(([code, count]) => [`failed.${code}`, count])),
+      unknown_never_called: audit.unknownNeverCalled,
+      unknown_message_sent: audit.unknownMessageSent,
+      ...Object.fromEntries(Object.entries(sendMessageOutcomes(fault)).map(([key, value]) => [`send_message.${key}`, value])),
+    });
+
+    expect(completion).toBeNull();
+    expect(audit.status).toBe('completed');
+    expect(audit.recipients).toEqual({ sent: RECIPIENTS });
+    expect({ calledTwice: audit.calledTwice, sentNotCalled: audit.sentNotCalled, countsGap: audit.countsGap }).toEqual({ calledTwice: 0, sentNotCalled: 0, countsGap: 0 });
+    expect(audit.accepted).toBe(RECIPIENTS);
+    expect(busiestSecond).toBeLessThanOrEqual(PROVIDER_PER_SECOND);
+    expect(perSecond).toBeGreaterThanOrEqual(PROVIDER_PER_SECOND * 0.7);
+  });
+});
