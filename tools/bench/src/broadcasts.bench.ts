@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Broadcast, BroadcastAudience, SendWindow } from '@cmsg/proto';
-import { ACTIONS_PER_GROUP, acceptedToLastAction, sequenceOfLiveText, submitAtFixedRate, waitForGroups } from './action-group-load';
+import { ACTIONS_PER_GROUP, type SubmissionRun, acceptedToLastAction, sequenceOfLiveText, submitAtFixedRate, waitForGroups } from './action-group-load';
 import { runActionFloor } from './action-floor.bench';
 import { type AppMetrics, growthPerUnit, scrapeAppMetrics, writeCommandsOf } from './app-metrics';
 import { type BenchmarkModule, percentile } from './benchmark-module';
@@ -369,51 +369,65 @@ async function runCeiling(options: Options, figures: ScenarioFigures, build: boo
   figures.line('CPU per send over CPU per floor action', sendTotal / floorTotal, 'x', 1);
 }
 
+/** Action groups on the live conversations at `live-rate` for `measure` s, each from its own sequence `offset` on. */
+function submitLiveGroups(stack: BroadcastBenchStack, options: Options, offset: number): Promise<SubmissionRun> {
+  return submitAtFixedRate(stack.business.api, stack.liveConversations, options['live-rate'] / ACTIONS_PER_GROUP, options.measure, offset);
+}
+
 /**
- * priority: the broadcast at the ceiling and, during the window, action groups at `live-rate`
- * actions/s on conversations outside the audience: the groups' 202 and 202 to last action, and
- * how long each group's text send waited from the 202 to its arrival at the fake.
+ * Once the groups finished: their 202 and 202 to last action, and how long each group's text send
+ * waited from its 202 to its arrival at the fake, as figures named `<label>: ...`.
+ */
+async function recordLiveGroups(stack: BroadcastBenchStack, figures: ScenarioFigures, label: string, submitted: SubmissionRun, since: Date): Promise<void> {
+  const { accepted: stored } = await waitForGroups(
+    stack.business.businessId,
+    submitted.accepted.map((group) => group.uuid),
+    since,
+    GROUP_DRAIN_LIMIT_MS,
+  );
+  const submitLatency = submitted.accepted.map((group) => group.acceptedAt - group.sentAt).sort((a, b) => a - b);
+  const completion = acceptedToLastAction(submitted.accepted, stored);
+  const acceptedAt = new Map(submitted.accepted.map((group) => [group.sequence, group.acceptedAt]));
+  const firstArrival = new Map<number, number>();
+  for (const send of stack.sends('text')) {
+    const sequence = send.status === 200 && send.text !== undefined ? sequenceOfLiveText(send.text) : undefined;
+    if (sequence !== undefined && acceptedAt.has(sequence) && !firstArrival.has(sequence)) firstArrival.set(sequence, send.at_ms);
+  }
+  const waits = [...firstArrival].map(([sequence, at]) => at - acceptedAt.get(sequence)!).sort((a, b) => a - b);
+  figures.line(`${label}: groups submitted`, submitted.submitted, 'groups');
+  figures.line(`${label}: groups accepted (202)`, submitted.accepted.length, 'groups');
+  figures.line(`${label}: groups finished`, completion.length, 'groups');
+  figures.line(`${label}: 202 latency p50`, percentile(submitLatency, 50), 'ms');
+  figures.line(`${label}: 202 latency p99`, percentile(submitLatency, 99), 'ms');
+  figures.line(`${label}: 202 to last action p50`, percentile(completion, 50), 'ms');
+  figures.line(`${label}: 202 to last action p99`, percentile(completion, 99), 'ms');
+  figures.line(`${label}: live text sends at the fake`, waits.length, 'sends');
+  figures.line(`${label}: live text send wait (202 to arrival at the fake) p50`, percentile(waits, 50), 'ms');
+  figures.line(`${label}: live text send wait (202 to arrival at the fake) p99`, percentile(waits, 99), 'ms');
+  figures.line(`${label}: live text send wait (202 to arrival at the fake) max`, waits.at(-1) ?? Number.NaN, 'ms');
+}
+
+/**
+ * priority: action groups at `live-rate` actions/s on conversations outside the audience, first on
+ * the idle stack, then beside the broadcast at the ceiling (its measured window): the groups' 202
+ * and 202 to last action, and how long each group's text send waited from the 202 to its arrival
+ * at the fake. The first run is what the second is read against.
  */
 async function runPriority(options: Options, figures: ScenarioFigures, build: boolean): Promise<void> {
   const stack = await BroadcastBenchStack.start(stackOptions(options, 'priority', build, { liveConversations: options['live-conversations'], nodeArgs: profiling(options) }));
   let window: CeilingWindow;
   try {
-    const groupsPerSecond = options['live-rate'] / ACTIONS_PER_GROUP;
     figures.note(
-      `${recipientsOf(options, 'priority')} recipients at ${options['ceiling-rate']}/s; during the ${options.measure} s window, ${groupsPerSecond} groups/s of ${ACTIONS_PER_GROUP} actions (one a text send) on ${stack.liveConversations.length} other conversations`,
+      `${options['live-rate'] / ACTIONS_PER_GROUP} groups/s of ${ACTIONS_PER_GROUP} actions (one a text send) on ${stack.liveConversations.length} conversations for ${options.measure} s, alone, then beside ${recipientsOf(options, 'priority')} recipients at ${options['ceiling-rate']}/s`,
     );
-    let run: Awaited<ReturnType<typeof submitAtFixedRate>> | undefined;
-    const since = new Date();
+    const aloneSince = new Date();
+    await recordLiveGroups(stack, figures, 'alone', await submitLiveGroups(stack, options, 0), aloneSince);
+    let beside: SubmissionRun | undefined;
+    const besideSince = new Date();
     window = await broadcastAtCeiling(stack, options, figures, async () => {
-      run = await submitAtFixedRate(stack.business.api, stack.liveConversations, groupsPerSecond, options.measure, 0);
+      beside = await submitLiveGroups(stack, options, 1_000_000);
     });
-    const submitted = run!;
-    const { accepted: stored } = await waitForGroups(
-      stack.business.businessId,
-      submitted.accepted.map((group) => group.uuid),
-      since,
-      GROUP_DRAIN_LIMIT_MS,
-    );
-    const submitLatency = submitted.accepted.map((group) => group.acceptedAt - group.sentAt).sort((a, b) => a - b);
-    const completion = acceptedToLastAction(submitted.accepted, stored);
-    const acceptedAt = new Map(submitted.accepted.map((group) => [group.sequence, group.acceptedAt]));
-    const firstArrival = new Map<number, number>();
-    for (const send of stack.sends('text')) {
-      const sequence = send.status === 200 && send.text !== undefined ? sequenceOfLiveText(send.text) : undefined;
-      if (sequence !== undefined && !firstArrival.has(sequence)) firstArrival.set(sequence, send.at_ms);
-    }
-    const waits = [...firstArrival].flatMap(([sequence, at]) => (acceptedAt.has(sequence) ? [at - acceptedAt.get(sequence)!] : [])).sort((a, b) => a - b);
-    figures.line('groups submitted', submitted.submitted, 'groups');
-    figures.line('groups accepted (202)', submitted.accepted.length, 'groups');
-    figures.line('groups finished', completion.length, 'groups');
-    figures.line('202 latency p50', percentile(submitLatency, 50), 'ms');
-    figures.line('202 latency p99', percentile(submitLatency, 99), 'ms');
-    figures.line('202 to last action p50', percentile(completion, 50), 'ms');
-    figures.line('202 to last action p99', percentile(completion, 99), 'ms');
-    figures.line('live text sends at the fake', waits.length, 'sends');
-    figures.line('live text send wait (202 to arrival at the fake) p50', percentile(waits, 50), 'ms');
-    figures.line('live text send wait (202 to arrival at the fake) p99', percentile(waits, 99), 'ms');
-    figures.line('live text send wait (202 to arrival at the fake) max', waits.at(-1) ?? Number.NaN, 'ms');
+    await recordLiveGroups(stack, figures, 'beside the broadcast', beside!, besideSince);
   } finally {
     await stack.stop();
   }
