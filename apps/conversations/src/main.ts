@@ -1,5 +1,5 @@
 import './instrument';
-import { CloudApiClient, sendDurationBoundMs } from '@cmsg/chat-platform';
+import { CloudApiClient } from '@cmsg/chat-platform';
 import { type CoordinatorPorts, pauseChannelBroadcasts, pauseTemplateBroadcasts } from '@cmsg/broadcasts-domain';
 import { ensureTopics } from '@cmsg/command-stream';
 import { type ConsentRecorder, ListCursorCodec, recordConsent, sendOutcomeOf, startConversationBindings } from '@cmsg/conversations-domain';
@@ -31,7 +31,7 @@ import {
   runGrpcService,
   topicName,
 } from '@cmsg/platform';
-import { ChannelBackOff, ChannelRateBudget, DEFAULT_PACED_SENDER_OPTIONS, MessagingLimitLedger, PacedSender, PairPacer } from '@cmsg/send-engine';
+import { ChannelBackOff, ChannelRateBudget, MessagingLimitLedger, PacedSender, PairPacer, pacedSenderOptionsFor, sendLeaseMs } from '@cmsg/send-engine';
 import {
   BroadcastsServiceService,
   type BroadcastsServiceServer,
@@ -106,12 +106,12 @@ runGrpcService({
     const ledger = new MessagingLimitLedger(redis);
     const broadcasts = broadcastStore();
     const clock = { now: () => new Date() };
+    const pacingOptions = pacedSenderOptionsFor(config.SEND_PAIR_INTERVAL_MS);
     const pacedSender = new PacedSender(
       chatApi,
       { budget: new ChannelRateBudget(redis), backOff: new ChannelBackOff(redis), pairs: new PairPacer(redis), ledger },
       {
-        ...DEFAULT_PACED_SENDER_OPTIONS,
-        pairIntervalMs: config.SEND_PAIR_INTERVAL_MS,
+        ...pacingOptions,
         admitBroadcastSend: broadcastAdmission(broadcasts),
         onSpamRateLimit: async (pacing) => {
           const paused = await pauseChannelBroadcasts({ store: broadcasts, events: outbox, clock }, businessScope(pacing.businessId), pacing.channelId, 'spam_rate_limit');
@@ -125,11 +125,10 @@ runGrpcService({
     // Consent the customer or the provider states; a failure to record it never fails the message it came with.
     const recordContactConsent: ConsentRecorder = (scope, update) =>
       recordConsent(contacts, scope, update).catch((error: unknown) => logger.warn({ err: error, contact_uuid: update.contactId }, 'recording consent failed'));
-    // A send still in flight this long after it started (its calls and rate-limit retries at their
-    // longest, plus a margin) was cut off by a crash (see OutboundMessageStore.settle).
-    // Broadcast sends also wait out the pair interval and their turn in the channel's budget.
-    const sendLeaseMs = sendDurationBoundMs(config.CHAT_API_TIMEOUT_MS) + config.SEND_PAIR_INTERVAL_MS + 15_000;
-    const sendDependencies = { sender: pacedSender, files, outbox, inFlightLeaseMs: sendLeaseMs, recordConsent: recordContactConsent };
+    // A send still in flight this long after it started (its pacing waits, calls and rate-limit
+    // retries at their longest, plus a margin) was cut off by a crash (see OutboundMessageStore.settle).
+    const sendLease = sendLeaseMs(config.CHAT_API_TIMEOUT_MS, pacingOptions);
+    const sendDependencies = { sender: pacedSender, files, outbox, inFlightLeaseMs: sendLease, recordConsent: recordContactConsent };
 
     const audience = audiencePorts({ files, contacts });
     const definitions = definitionPorts((channel) => ledger.remaining({ channelKey: channel.id, limit: channel.messaging_limit }));
@@ -140,7 +139,7 @@ runGrpcService({
       events: outbox,
       slices,
       clock,
-      sendOutcome: (scope, operationId) => sendOutcomeOf(scope, operationId, { outbox, inFlightLeaseMs: sendLeaseMs }),
+      sendOutcome: (scope, operationId) => sendOutcomeOf(scope, operationId, { outbox, inFlightLeaseMs: sendLease }),
       messagingLimitRemaining: async (scope, channelId) => {
         const channel = await definitions.channelById(scope, channelId);
         return channel ? ledger.remaining({ channelKey: channel.id, limit: channel.messaging_limit }) : null;

@@ -13,9 +13,9 @@ describe('ChannelBackOff (real Redis)', () => {
 
   it('starts at 1 s with up to 50 % jitter', async () => {
     const backOff = new ChannelBackOff(replicas[0], { keyPrefix: uniqueKeyPrefix() });
-    await expect(backOff.recordThrottled(randomUUID(), 0)).resolves.toBe(1000);
-    await expect(backOff.recordThrottled(randomUUID(), 0.5)).resolves.toBe(1250);
-    await expect(backOff.recordThrottled(randomUUID(), 0.999)).resolves.toBe(1499);
+    await expect(backOff.recordThrottled(randomUUID(), 0)).resolves.toMatchObject({ backOffMs: 1000 });
+    await expect(backOff.recordThrottled(randomUUID(), 0.5)).resolves.toMatchObject({ backOffMs: 1250 });
+    await expect(backOff.recordThrottled(randomUUID(), 0.999)).resolves.toMatchObject({ backOffMs: 1499 });
   });
 
   it('doubles with each throttle after the last back-off ended, up to the cap, on every replica', async () => {
@@ -24,7 +24,7 @@ describe('ChannelBackOff (real Redis)', () => {
     const [first, second] = replicas.map((redis) => new ChannelBackOff(redis, { keyPrefix, baseMs: 40, maxMs: 200 }));
     const waits: number[] = [];
     for (const backOff of [first, second, first, second, first]) {
-      const waitMs = await backOff.recordThrottled(channelKey, 0);
+      const { backOffMs: waitMs } = await backOff.recordThrottled(channelKey, 0);
       waits.push(waitMs);
       await sleep(waitMs + 5);
     }
@@ -35,24 +35,49 @@ describe('ChannelBackOff (real Redis)', () => {
     const keyPrefix = uniqueKeyPrefix();
     const channelKey = randomUUID();
     const backOff = new ChannelBackOff(replicas[0], { keyPrefix, baseMs: 100 });
-    await expect(backOff.recordThrottled(channelKey, 0)).resolves.toBe(100);
-    const sameBurst = await backOff.recordThrottled(channelKey, 0);
+    await expect(backOff.recordThrottled(channelKey, 0)).resolves.toMatchObject({ backOffMs: 100 });
+    const { backOffMs: sameBurst } = await backOff.recordThrottled(channelKey, 0);
     expect(sameBurst).toBeGreaterThan(50);
     expect(sameBurst).toBeLessThanOrEqual(100);
     await sleep(110);
-    await expect(backOff.recordThrottled(channelKey, 0)).resolves.toBe(200);
+    await expect(backOff.recordThrottled(channelKey, 0)).resolves.toMatchObject({ backOffMs: 200 });
   });
 
   it('starts again from the base once the channel has gone a while without a throttle', async () => {
     const keyPrefix = uniqueKeyPrefix();
     const channelKey = randomUUID();
     const backOff = new ChannelBackOff(replicas[0], { keyPrefix, baseMs: 20, levelTtlMs: 150 });
-    await expect(backOff.recordThrottled(channelKey, 0)).resolves.toBe(20);
+    await expect(backOff.recordThrottled(channelKey, 0)).resolves.toMatchObject({ backOffMs: 20 });
     await sleep(30);
-    await expect(backOff.recordThrottled(channelKey, 0)).resolves.toBe(40);
+    await expect(backOff.recordThrottled(channelKey, 0)).resolves.toMatchObject({ backOffMs: 40 });
     const keys = new SendEngineKeys(keyPrefix);
     expect(await replicas[0].pTTL(keys.backOffLevel(channelKey))).toBeLessThanOrEqual(150);
     await sleep(200);
-    await expect(backOff.recordThrottled(channelKey, 0)).resolves.toBe(20);
+    await expect(backOff.recordThrottled(channelKey, 0)).resolves.toMatchObject({ backOffMs: 20 });
+  });
+
+  it('learns what the provider took: the calls it accepted in the second before the burst, the most any of its throttles saw', async () => {
+    const keyPrefix = uniqueKeyPrefix();
+    const channelKey = randomUUID();
+    const [first, second] = replicas.map((redis) => new ChannelBackOff(redis, { keyPrefix, baseMs: 300 }));
+    for (let call = 0; call < 30; call += 1) await (call % 2 === 0 ? first : second).recordAccepted(channelKey);
+    // The provider took 30 in the last second: the channel keeps to 95 % of it.
+    await expect(first.recordThrottled(channelKey, 0)).resolves.toEqual({ backOffMs: 300, learnedPerSecond: 28 });
+    // A throttle of the same burst that saw no more: nothing new.
+    await expect(second.recordThrottled(channelKey, 0)).resolves.toMatchObject({ learnedPerSecond: null });
+    // Calls accepted during the burst (answered late): the best of the burst wins.
+    for (let call = 0; call < 10; call += 1) await first.recordAccepted(channelKey);
+    await expect(second.recordThrottled(channelKey, 0)).resolves.toMatchObject({ learnedPerSecond: 38 });
+    const keys = new SendEngineKeys(keyPrefix);
+    expect(await replicas[0].hGet(keys.learnedRate(channelKey), 'rate')).toBe('38');
+  });
+
+  it('learns nothing from a throttle when the provider accepted nothing in the last second', async () => {
+    const keyPrefix = uniqueKeyPrefix();
+    const channelKey = randomUUID();
+    const backOff = new ChannelBackOff(replicas[0], { keyPrefix, baseMs: 50 });
+    await backOff.recordAccepted(channelKey);
+    await sleep(1_050);
+    await expect(backOff.recordThrottled(channelKey, 0)).resolves.toEqual({ backOffMs: 50, learnedPerSecond: null });
   });
 });

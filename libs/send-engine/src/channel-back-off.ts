@@ -1,4 +1,5 @@
 import type { RedisClient } from '@cmsg/platform';
+import { randomUUID } from 'node:crypto';
 import { SendEngineKeys, type SendEngineKeyOptions } from './keys';
 import { LuaScript, REDIS_NOW_MS_LUA, integerReply } from './lua-script';
 
@@ -7,64 +8,112 @@ export interface ChannelBackOffOptions extends SendEngineKeyOptions {
   levelTtlMs?: number;
   baseMs?: number;
   maxMs?: number;
+  /** The share of the rate the provider took in a throttle burst that the channel keeps to afterwards. */
+  learnedShare?: number;
+  /** How long a learned rate is kept (ChannelRateBudget raises it again well before). */
+  learnedTtlMs?: number;
 }
 
 /**
- * KEYS: back-off until, back-off level. ARGV: random in [0, 1), levelTtlMs, baseMs, maxMs.
- * Returns {backOffMs}.
+ * KEYS: back-off until, back-off level, accepted log, learned rate, throttle burst.
+ * ARGV: random in [0, 1), levelTtlMs, baseMs, maxMs, learnedShare, learnedTtlMs.
+ * Returns {backOffMs, learnedRate (0 = none learned)}.
+ *
  * A throttle answered while the channel already backs off is the same burst (calls granted before
  * the back-off began, often from other replicas): it neither raises the level nor extends the
- * back-off, otherwise one burst of 50 in-flight calls would jump straight to the cap.
+ * back-off, otherwise one burst of 50 in-flight calls would jump straight to the cap. The burst
+ * tells what the provider takes: the calls it accepted in the second before refusing one (the
+ * most any throttle of the burst saw), and the channel keeps to `learnedShare` of that afterwards,
+ * so the budget does not grant the configured rate again the moment the back-off ends.
  */
 const RECORD_THROTTLED_LUA = `${REDIS_NOW_MS_LUA}
-local untilKey, levelKey = KEYS[1], KEYS[2]
+local untilKey, levelKey, acceptedKey, learnedKey, burstKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local random = tonumber(ARGV[1])
 local levelTtlMs = tonumber(ARGV[2])
 local baseMs = tonumber(ARGV[3])
 local maxMs = tonumber(ARGV[4])
+local learnedShare = tonumber(ARGV[5])
+local learnedTtlMs = tonumber(ARGV[6])
+
+-- The rate this throttle teaches, kept when it is the burst's best so far; 0 when it teaches nothing.
+local function learn(burstBest, burstTtlMs)
+  local accepted = redis.call('ZCOUNT', acceptedKey, '(' .. (now - 1000), '+inf')
+  local rate = math.floor(accepted * learnedShare)
+  if rate < 1 or rate <= burstBest then return 0 end
+  redis.call('SET', burstKey, rate, 'PX', burstTtlMs)
+  redis.call('HSET', learnedKey, 'rate', rate, 'at', now)
+  redis.call('PEXPIRE', learnedKey, learnedTtlMs)
+  return rate
+end
 
 local backOffUntil = tonumber(redis.call('GET', untilKey) or '0')
 if backOffUntil > now then
   redis.call('PEXPIRE', levelKey, levelTtlMs)
-  return {backOffUntil - now}
+  return {backOffUntil - now, learn(tonumber(redis.call('GET', burstKey) or '0'), backOffUntil - now)}
 end
 local level = redis.call('INCR', levelKey)
 redis.call('PEXPIRE', levelKey, levelTtlMs)
 local backOffMs = math.floor(math.min(baseMs * 2 ^ (level - 1) * (1 + 0.5 * random), maxMs))
 redis.call('SET', untilKey, now + backOffMs, 'PX', backOffMs)
-return {backOffMs}
+redis.call('DEL', burstKey)
+return {backOffMs, learn(0, backOffMs)}
 `;
 
+/** KEYS: accepted log. ARGV: nonce. Records one accepted call, keeping the last second. */
+const RECORD_ACCEPTED_LUA = `${REDIS_NOW_MS_LUA}
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - 1000)
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('PEXPIRE', KEYS[1], 2000)
+return 1
+`;
+
+const recordAcceptedScript = new LuaScript(RECORD_ACCEPTED_LUA);
 const recordThrottledScript = new LuaScript(RECORD_THROTTLED_LUA);
 
+export interface ThrottleRecorded {
+  /** How long the channel now backs off (ms). */
+  backOffMs: number;
+  /** The rate the channel now keeps to, when this throttle taught one (ChannelRateBudget raises it again over time). */
+  learnedPerSecond: number | null;
+}
+
 /**
- * The provider's 130429 (throughput exceeded) stops the channel on every replica for 1 s, 2 s, 4 s
- * ... (with up to 50 % jitter, capped at 32 s); ChannelRateBudget grants nothing until it ends.
+ * The provider's answers to a channel's calls. Its 130429 (throughput exceeded) stops the channel on
+ * every replica for 1 s, 2 s, 4 s ... (with up to 50 % jitter, capped at 32 s); ChannelRateBudget
+ * grants nothing until it ends, and then no more than the rate the provider was found to take
+ * (docs/broadcasts.md, "The send engine").
  */
 export class ChannelBackOff {
   private readonly keys: SendEngineKeys;
-  private readonly levelTtlMs: number;
-  private readonly baseMs: number;
-  private readonly maxMs: number;
+  private readonly args: Array<string | number>;
 
   constructor(
     private readonly redis: RedisClient,
-    { keyPrefix, levelTtlMs = 60_000, baseMs = 1000, maxMs = 32_000 }: ChannelBackOffOptions = {},
+    { keyPrefix, levelTtlMs = 60_000, baseMs = 1000, maxMs = 32_000, learnedShare = 0.95, learnedTtlMs = 3_600_000 }: ChannelBackOffOptions = {},
   ) {
     this.keys = new SendEngineKeys(keyPrefix);
-    this.levelTtlMs = levelTtlMs;
-    this.baseMs = baseMs;
-    this.maxMs = maxMs;
+    this.args = [levelTtlMs, baseMs, maxMs, learnedShare, learnedTtlMs];
   }
 
-  /** Records a throttle answer; returns how long the channel now backs off (ms). */
-  async recordThrottled(channelKey: string, random: number = Math.random()): Promise<number> {
+  /** Records that the provider accepted a call of the channel (what a later throttle learns from). */
+  async recordAccepted(channelKey: string): Promise<void> {
+    await recordAcceptedScript.run(this.redis, [this.keys.acceptedLog(channelKey)], [randomUUID()]);
+  }
+
+  /** Records a 130429 answer to one call. */
+  async recordThrottled(channelKey: string, random: number = Math.random()): Promise<ThrottleRecorded> {
     const reply = await recordThrottledScript.run(
       this.redis,
-      [this.keys.backOffUntil(channelKey), this.keys.backOffLevel(channelKey)],
-      [random, this.levelTtlMs, this.baseMs, this.maxMs],
+      [
+        this.keys.backOffUntil(channelKey),
+        this.keys.backOffLevel(channelKey),
+        this.keys.acceptedLog(channelKey),
+        this.keys.learnedRate(channelKey),
+        this.keys.throttleBurst(channelKey),
+      ],
+      [random, ...this.args],
     );
-    const [backOffMs] = integerReply(reply, 1);
-    return backOffMs;
+    const [backOffMs, learned] = integerReply(reply, 2);
+    return { backOffMs, learnedPerSecond: learned > 0 ? learned : null };
   }
 }

@@ -118,7 +118,7 @@ describe('ChannelRateBudget (real Redis)', () => {
     const keyPrefix = uniqueKeyPrefix();
     const channelKey = randomUUID();
     const budget = new ChannelRateBudget(replicas[0], { keyPrefix });
-    const backOffMs = await new ChannelBackOff(replicas[1], { keyPrefix, baseMs: 300 }).recordThrottled(channelKey, 0);
+    const { backOffMs } = await new ChannelBackOff(replicas[1], { keyPrefix, baseMs: 300 }).recordThrottled(channelKey, 0);
     expect(backOffMs).toBe(300);
 
     const waiterId = randomUUID();
@@ -132,6 +132,35 @@ describe('ChannelRateBudget (real Redis)', () => {
     await expect(budget.acquire({ channelKey, perSecond: 100, priority: 'broadcast', count: 5 })).resolves.toMatchObject({ granted: 0 });
     await expect(budget.acquire({ channelKey, perSecond: 100, priority: 'live', waiterId })).resolves.toEqual({ granted: 1, retryInMs: 0 });
     await expect(budget.acquire({ channelKey, perSecond: 100, priority: 'broadcast', count: 5 })).resolves.toEqual({ granted: 5, retryInMs: 0 });
+  });
+
+  it('after a throttle burst grants what the provider took, holds it, then raises it one per second at a time', async () => {
+    const keyPrefix = uniqueKeyPrefix();
+    const channelKey = randomUUID();
+    const budget = new ChannelRateBudget(replicas[0], { keyPrefix, marginMs: 0, learnedHoldMs: 1_500, learnedRiseEveryMs: 400 });
+    const backOff = new ChannelBackOff(replicas[1], { keyPrefix, baseMs: 100 });
+    for (let call = 0; call < 20; call += 1) await backOff.recordAccepted(channelKey);
+    // The provider took 20 in the second before it refused one: the channel keeps to 19.
+    const burstStarted = Date.now();
+    const { learnedPerSecond } = await backOff.recordThrottled(channelKey, 0);
+    const burstEnded = Date.now();
+    expect(learnedPerSecond).toBe(19);
+    await sleep(150);
+
+    await expect(budget.acquire({ channelKey, perSecond: 1000, priority: 'broadcast', count: 100 })).resolves.toEqual({ granted: 19, retryInMs: 0 });
+    await expect(budget.acquire({ channelKey, perSecond: 1000, priority: 'live' })).resolves.toMatchObject({ granted: 0 });
+    await sleep(2_300);
+    // Past the hold: one more a second for every 400 ms since it was learned.
+    const rises = (sinceMs: number) => Math.max(0, Math.floor((sinceMs - 1_500) / 400));
+    const earliest = Date.now() - burstEnded;
+    const later = await budget.acquire({ channelKey, perSecond: 1000, priority: 'broadcast', count: 100 });
+    const latest = Date.now() - burstStarted;
+    expect(rises(earliest)).toBeGreaterThanOrEqual(2);
+    expect(later.granted).toBeGreaterThanOrEqual(19 + rises(earliest));
+    expect(later.granted).toBeLessThanOrEqual(19 + rises(latest));
+    // Never above the channel's own rate.
+    await sleep(1_050);
+    await expect(budget.acquire({ channelKey, perSecond: 5, priority: 'broadcast', count: 100 })).resolves.toEqual({ granted: 5, retryInMs: 0 });
   });
 
   it('leaves nothing behind for an idle channel', async () => {

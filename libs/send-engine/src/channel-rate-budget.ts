@@ -12,18 +12,22 @@ export interface ChannelRateBudgetOptions extends SendEngineKeyOptions {
   liveWaiterTtlMs?: number;
   /** Broadcasts refused for a waiting live send ask again this soon: the live send takes one slot only. */
   yieldToLiveRetryMs?: number;
+  /** A rate learned from a throttle burst (ChannelBackOff) is kept this long as it is... */
+  learnedHoldMs?: number;
+  /** ...then rises by one per second every this many ms, until the provider throttles again or it reaches the channel's rate. */
+  learnedRiseEveryMs?: number;
 }
 
 const WINDOW_MS = 1000;
 
 /**
- * KEYS: rate log, live waiters, back-off until, [broadcast rate log].
+ * KEYS: rate log, live waiters, back-off until, learned rate, [broadcast rate log].
  * ARGV: perSecond, priority, count, windowMs, waiterId ('' = none), waiterTtlMs, broadcastPerSecond,
- * nonce (makes log members unique), yieldToLiveRetryMs.
+ * nonce (makes log members unique), yieldToLiveRetryMs, learnedHoldMs, learnedRiseEveryMs.
  * Returns {granted, retryInMs}.
  */
 const ACQUIRE_LUA = `${REDIS_NOW_MS_LUA}
-local rateKey, waitersKey, untilKey, broadcastKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local rateKey, waitersKey, untilKey, learnedKey, broadcastKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local perSecond = tonumber(ARGV[1])
 local live = ARGV[2] == 'live'
 local count = tonumber(ARGV[3])
@@ -33,6 +37,8 @@ local waiterTtlMs = tonumber(ARGV[6])
 local broadcastPerSecond = tonumber(ARGV[7])
 local nonce = ARGV[8]
 local yieldToLiveRetryMs = tonumber(ARGV[9])
+local learnedHoldMs = tonumber(ARGV[10])
+local learnedRiseEveryMs = tonumber(ARGV[11])
 
 local function extendExpiry(key, ms)
   if redis.call('PTTL', key) < ms then redis.call('PEXPIRE', key, ms) end
@@ -77,6 +83,13 @@ if backOffUntil > now then
   return {0, backOffUntil - now}
 end
 
+-- What the provider took in its last throttle burst, kept for a while, then probed upwards.
+local learned = redis.call('HMGET', learnedKey, 'rate', 'at')
+if learned[1] then
+  local rises = math.max(0, math.floor((now - tonumber(learned[2]) - learnedHoldMs) / learnedRiseEveryMs))
+  perSecond = math.min(perSecond, tonumber(learned[1]) + rises)
+end
+
 local channelUsed = used(rateKey)
 local room = perSecond - channelUsed
 
@@ -117,22 +130,29 @@ const acquireScript = new LuaScript(ACQUIRE_LUA);
 
 /**
  * The channel's max_messages_per_second shared by every replica: a sliding log of grant times in
- * Redis, where live sends go before broadcast sends and a back-off stops everything.
+ * Redis, where live sends go before broadcast sends and a back-off stops everything. After a
+ * throttle burst it grants no more than the rate ChannelBackOff learned from it, held for
+ * `learnedHoldMs`, then one more per second every `learnedRiseEveryMs` (the provider's tier may have
+ * risen): the channel settles just under what the provider takes instead of bursting into it.
  */
 export class ChannelRateBudget {
   private readonly keys: SendEngineKeys;
   private readonly windowMs: number;
   private readonly liveWaiterTtlMs: number;
   private readonly yieldToLiveRetryMs: number;
+  private readonly learnedHoldMs: number;
+  private readonly learnedRiseEveryMs: number;
 
   constructor(
     private readonly redis: RedisClient,
-    { keyPrefix, marginMs = 25, liveWaiterTtlMs = 1500, yieldToLiveRetryMs = 10 }: ChannelRateBudgetOptions = {},
+    { keyPrefix, marginMs = 25, liveWaiterTtlMs = 1500, yieldToLiveRetryMs = 10, learnedHoldMs = 60_000, learnedRiseEveryMs = 2_000 }: ChannelRateBudgetOptions = {},
   ) {
     this.keys = new SendEngineKeys(keyPrefix);
     this.windowMs = WINDOW_MS + marginMs;
     this.liveWaiterTtlMs = liveWaiterTtlMs;
     this.yieldToLiveRetryMs = yieldToLiveRetryMs;
+    this.learnedHoldMs = learnedHoldMs;
+    this.learnedRiseEveryMs = learnedRiseEveryMs;
   }
 
   /** One atomic attempt: grants up to `count` slots now, or says when to ask again. */
@@ -141,7 +161,7 @@ export class ChannelRateBudget {
     assertPositiveInteger('perSecond', perSecond);
     assertPositiveInteger('count', count);
     if (broadcastKey !== undefined) assertPositiveInteger('broadcastPerSecond', broadcastPerSecond);
-    const keys = [this.keys.rateLog(channelKey), this.keys.liveWaiters(channelKey), this.keys.backOffUntil(channelKey)];
+    const keys = [this.keys.rateLog(channelKey), this.keys.liveWaiters(channelKey), this.keys.backOffUntil(channelKey), this.keys.learnedRate(channelKey)];
     if (broadcastKey !== undefined) keys.push(this.keys.broadcastRateLog(channelKey, broadcastKey));
     const reply = await acquireScript.run(this.redis, keys, [
       perSecond,
@@ -153,6 +173,8 @@ export class ChannelRateBudget {
       broadcastPerSecond ?? 0,
       randomUUID(),
       this.yieldToLiveRetryMs,
+      this.learnedHoldMs,
+      this.learnedRiseEveryMs,
     ]);
     const [granted, retryInMs] = integerReply(reply, 2);
     return { granted, retryInMs };

@@ -1,14 +1,14 @@
 export { ChannelRateBudget } from './channel-rate-budget';
 export type { ChannelRateBudgetOptions } from './channel-rate-budget';
-export { waitForSlots } from './wait-for-slots';
+export { SlotWaitExpired, waitForSlots } from './wait-for-slots';
 export type { SendPriority, SlotRequest, SlotGrant, SlotsWaited, WaitForSlotsOptions } from './wait-for-slots';
 export { PairPacer } from './pair-pacer';
 export type { PairPacingMode, PairReservation } from './pair-pacer';
 export { ChannelBackOff } from './channel-back-off';
-export type { ChannelBackOffOptions } from './channel-back-off';
+export type { ChannelBackOffOptions, ThrottleRecorded } from './channel-back-off';
 export { MessagingLimitLedger } from './messaging-limit-ledger';
 export type { MessagingLimitLedgerOptions, MessagingUnitRequest, MessagingUnitTaken } from './messaging-limit-ledger';
 export { SendEngineKeys, DEFAULT_SEND_ENGINE_KEY_PREFIX } from './keys';
 export type { SendEngineKeyOptions } from './keys';
-export { PacedSender, DEFAULT_PACED_SENDER_OPTIONS } from './paced-sender';
+export { PacedSender, DEFAULT_PACED_SENDER_OPTIONS, pacedSenderOptionsFor, sendLeaseMs } from './paced-sender';
 export type { PacedSenderOptions, ProviderSender, SendEngineParts, SendPacing } from './paced-sender';

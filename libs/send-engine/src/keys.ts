@@ -37,6 +37,24 @@ export class SendEngineKeys {
     return `${this.channel(channelKey)}:back-off:level`;
   }
 
+  /** Times the provider accepted a call of the channel in the last second (sorted set, score = ms). */
+  acceptedLog(channelKey: string): string {
+    return `${this.channel(channelKey)}:accepted`;
+  }
+
+  /**
+   * The rate the provider was found to take when it answered 130429 (hash: rate, at = Redis ms it
+   * was learned); the budget grants no more than it, rising again after a while (ChannelRateBudget).
+   */
+  learnedRate(channelKey: string): string {
+    return `${this.channel(channelKey)}:learned-rate`;
+  }
+
+  /** The throttle burst under way: the best rate learned from it so far. */
+  throttleBurst(channelKey: string): string {
+    return `${this.channel(channelKey)}:back-off:burst`;
+  }
+
   /** Redis ms of the last send to one contact on the channel. */
   pairLastSend(channelKey: string, contactKey: string): string {
     return `${this.channel(channelKey)}:pair:${contactKey}`;

@@ -1,9 +1,9 @@
 import type { ChannelCredentials, OutboundMessage, SendMessageResult } from '@cmsg/chat-platform';
 import { CatalogError } from '@cmsg/errors';
 import type { MessagingUnitRequest, MessagingUnitTaken } from './messaging-limit-ledger';
-import { PacedSender, type PacedSenderOptions, type ProviderSender, type SendEngineParts, type SendPacing } from './paced-sender';
+import { DEFAULT_PACED_SENDER_OPTIONS, PacedSender, type PacedSenderOptions, type ProviderSender, type SendEngineParts, type SendPacing, pacedSenderOptionsFor, sendLeaseMs } from './paced-sender';
 import type { PairReservation } from './pair-pacer';
-import type { SlotRequest } from './wait-for-slots';
+import { type SlotRequest, SlotWaitExpired, type WaitForSlotsOptions } from './wait-for-slots';
 
 const channel: ChannelCredentials = { phone_number_id: 'pn1', access_token: 't' };
 const message = { to: { phone: '+5215512345678' }, content: { type: 'text', text: { body: 'Hi' } } } as unknown as OutboundMessage;
@@ -15,7 +15,11 @@ const refused = (providerCode: string | null) => new CatalogError('SEND_FAILED',
 /** The four parts of the engine as deterministic fakes that keep what they were asked. */
 class FakeEngine implements SendEngineParts {
   readonly slots: SlotRequest[] = [];
+  readonly slotWaitsUntil: (number | undefined)[] = [];
+  /** Slot waits granted before the budget answers SlotWaitExpired (Infinity: never). */
+  slotsBeforeExpiry = Number.POSITIVE_INFINITY;
   readonly throttles: string[] = [];
+  readonly accepted: string[] = [];
   readonly reservations: PairReservation[] = [];
   readonly taken: MessagingUnitRequest[] = [];
   readonly released: { channelKey: string; contactKey: string; token: string }[] = [];
@@ -30,17 +34,23 @@ class FakeEngine implements SendEngineParts {
   }
 
   budget = {
-    waitForSlots: async (request: SlotRequest) => {
+    waitForSlots: async (request: SlotRequest, options?: WaitForSlotsOptions) => {
       this.check('budget');
+      this.slotWaitsUntil.push(options?.until);
+      if (this.slots.length >= this.slotsBeforeExpiry) throw new SlotWaitExpired(45_000);
       this.slots.push(request);
       return { granted: 1, waitedMs: 0 };
     },
   };
   backOff = {
+    recordAccepted: async (channelKey: string) => {
+      this.accepted.push(channelKey);
+      if (this.down === 'backOff') throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
+    },
     recordThrottled: async (channelKey: string) => {
       this.check('backOff');
       this.throttles.push(channelKey);
-      return 1000;
+      return { backOffMs: 1000, learnedPerSecond: null };
     },
   };
   pairs = {
@@ -79,13 +89,17 @@ describe('PacedSender', () => {
   let engine: FakeEngine;
   let sleeps: number[];
   let spamPaused: SendPacing[];
+  let clock: number;
   const options = (): PacedSenderOptions => ({
     pairIntervalMs: 6_000,
     throttleAttempts: 3,
     pairRateAttempts: 2,
     pairRetryMs: 6_000,
+    pacingWaitMs: 10_000,
+    now: () => clock,
     sleep: async (ms) => {
       sleeps.push(ms);
+      clock += ms;
     },
     onSpamRateLimit: async (pacing) => {
       spamPaused.push(pacing);
@@ -97,6 +111,7 @@ describe('PacedSender', () => {
     engine = new FakeEngine();
     sleeps = [];
     spamPaused = [];
+    clock = 1_700_000_000_000;
   });
 
   it('calls the provider directly, touching no part, for a send without pacing', async () => {
@@ -131,10 +146,11 @@ describe('PacedSender', () => {
   });
 
   describe('provider rate limits', () => {
-    it('records the channel back-off on 130429 and calls again after a new slot', async () => {
+    it('records the channel back-off on 130429 and calls again after a new slot; the accepted call is recorded', async () => {
       const provider = new FakeProvider([refused('130429'), refused('130429')]);
       await expect(sender(provider).sendMessage(channel, message, live)).resolves.toEqual({ provider_message_id: 'wamid.3' });
       expect(engine.throttles).toEqual(['ch1', 'ch1']);
+      expect(engine.accepted).toEqual(['ch1']);
       expect(engine.slots).toHaveLength(3);
       expect(sleeps).toEqual([]);
     });
@@ -182,6 +198,44 @@ describe('PacedSender', () => {
       await expect(sender(provider).sendMessage(channel, message, live)).rejects.toMatchObject({ providerCode: '131026' });
       expect(provider.calls).toBe(1);
       expect([engine.throttles, sleeps, spamPaused]).toEqual([[], [], []]);
+    });
+  });
+
+  describe('a send never outlives its lease', () => {
+    it('gives the budget the end of its pacing wait', async () => {
+      await sender(new FakeProvider()).sendMessage(channel, message, live);
+      expect(engine.slotWaitsUntil).toEqual([clock + 10_000]);
+    });
+
+    it('answers SERVICE_UNAVAILABLE, calling nobody and giving the unit back, when no slot came within the pacing wait', async () => {
+      engine.slotsBeforeExpiry = 0;
+      const provider = new FakeProvider();
+      const error = await sender(provider).sendMessage(channel, message, template).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', providerCode: undefined, message: expect.stringContaining('within 10 s') });
+      expect(provider.calls).toBe(0);
+      expect(engine.released).toEqual([{ channelKey: 'ch1', contactKey: 'c1', token: '1700000000000' }]);
+    });
+
+    it("fails with the provider's 130429 when the wait for the next slot after a throttle runs out", async () => {
+      engine.slotsBeforeExpiry = 1;
+      const provider = new FakeProvider([refused('130429')]);
+      await expect(sender(provider).sendMessage(channel, message, broadcast)).rejects.toMatchObject({ code: 'SEND_FAILED', providerCode: '130429' });
+      expect(provider.calls).toBe(1);
+      expect(engine.slotWaitsUntil).toEqual([clock + 10_000, clock + 10_000]);
+    });
+
+    it('does not wait out a pair interval that ends after the pacing wait', async () => {
+      engine.pairWaits = [4_000, 12_000];
+      const provider = new FakeProvider();
+      await expect(sender(provider).sendMessage(channel, message, broadcast)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      expect(sleeps).toEqual([4_000]);
+      expect(provider.calls).toBe(0);
+    });
+
+    it('has a lease that covers the pacing wait, every call at its timeout and the 131056 waits', () => {
+      // 45 s of pacing, 7 calls (5 throttled + 2 more for 131056) of 15 s, 2 waits of 6 s, 15 s of margin.
+      expect(sendLeaseMs(15_000, DEFAULT_PACED_SENDER_OPTIONS)).toBe(45_000 + 7 * 15_000 + 2 * 6_000 + 15_000);
+      expect(pacedSenderOptionsFor(10_000)).toMatchObject({ pairIntervalMs: 10_000, pacingWaitMs: 32_000 + 10_000 + 7_000 });
     });
   });
 
@@ -241,6 +295,12 @@ describe('PacedSender', () => {
       engine.down = 'budget';
       await expect(sender(new FakeProvider()).sendMessage(channel, message, template)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
       expect(engine.released).toEqual([{ channelKey: 'ch1', contactKey: 'c1', token: '1700000000000' }]);
+    });
+
+    it('answers the accepted send even when recording its acceptance fails', async () => {
+      engine.down = 'backOff';
+      await expect(sender(new FakeProvider()).sendMessage(channel, message, live)).resolves.toEqual({ provider_message_id: 'wamid.1' });
+      expect(engine.accepted).toEqual(['ch1']);
     });
 
     it('answers SERVICE_UNAVAILABLE, calling no more, when the back-off cannot be recorded after a 130429', async () => {

@@ -4,6 +4,7 @@ import type { ChannelBackOff } from './channel-back-off';
 import type { ChannelRateBudget } from './channel-rate-budget';
 import type { MessagingLimitLedger, MessagingUnitTaken } from './messaging-limit-ledger';
 import type { PairPacer } from './pair-pacer';
+import { SlotWaitExpired, type WaitForSlotsOptions } from './wait-for-slots';
 
 /** The provider call itself: the Cloud API client without its own rate-limit retries. */
 export interface ProviderSender {
@@ -22,8 +23,8 @@ export interface SendPacing {
 }
 
 export interface SendEngineParts {
-  budget: Pick<ChannelRateBudget, 'waitForSlots'>;
-  backOff: Pick<ChannelBackOff, 'recordThrottled'>;
+  budget: { waitForSlots(request: Parameters<ChannelRateBudget['waitForSlots']>[0], options?: WaitForSlotsOptions): ReturnType<ChannelRateBudget['waitForSlots']> };
+  backOff: Pick<ChannelBackOff, 'recordThrottled' | 'recordAccepted'>;
   pairs: Pick<PairPacer, 'reserve'>;
   ledger: Pick<MessagingLimitLedger, 'take' | 'release'>;
 }
@@ -36,7 +37,14 @@ export interface PacedSenderOptions {
   /** Calls of one send answered 131056, each after `pairRetryMs`. */
   pairRateAttempts: number;
   pairRetryMs: number;
+  /**
+   * The longest one send waits in all for the engine (pair interval, its slot, back-offs) before its
+   * calls: past it the send fails instead (SERVICE_UNAVAILABLE before any call, else the provider's
+   * last 130429), so that a send never outlives its lease (sendLeaseMs).
+   */
+  pacingWaitMs: number;
   sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
   /**
    * Asked once a broadcast send has its slot, right before the call: throws (a catalog error) when
    * the broadcast stopped running meanwhile, so a pause or cancel holds the sends already waiting.
@@ -46,7 +54,22 @@ export interface PacedSenderOptions {
   onSpamRateLimit?: (pacing: SendPacing) => Promise<void>;
 }
 
-export const DEFAULT_PACED_SENDER_OPTIONS: PacedSenderOptions = { pairIntervalMs: 6_000, throttleAttempts: 5, pairRateAttempts: 3, pairRetryMs: 6_000 };
+export const DEFAULT_PACED_SENDER_OPTIONS: PacedSenderOptions = { pairIntervalMs: 6_000, throttleAttempts: 5, pairRateAttempts: 3, pairRetryMs: 6_000, pacingWaitMs: 45_000 };
+
+/** The engine's options for a pair interval (SEND_PAIR_INTERVAL_MS): a send waits at most the longest back-off (32 s), the pair interval and a few slots. */
+export function pacedSenderOptionsFor(pairIntervalMs: number): PacedSenderOptions {
+  return { ...DEFAULT_PACED_SENDER_OPTIONS, pairIntervalMs, pacingWaitMs: 32_000 + pairIntervalMs + 7_000 };
+}
+
+/**
+ * How long a send through the engine takes at most: its pacing waits, every call up to its timeout,
+ * the waits between 131056 retries; plus a margin. A message still `sending` after this was cut
+ * off by a crash (OutboundMessageStore.settle, the broadcast coordinator's stale claims).
+ */
+export function sendLeaseMs(callTimeoutMs: number, options: Pick<PacedSenderOptions, 'throttleAttempts' | 'pairRateAttempts' | 'pairRetryMs' | 'pacingWaitMs'>, marginMs = 15_000): number {
+  const calls = options.throttleAttempts + options.pairRateAttempts - 1;
+  return options.pacingWaitMs + calls * callTimeoutMs + (options.pairRateAttempts - 1) * options.pairRetryMs + marginMs;
+}
 
 const THROUGHPUT_LIMIT = '130429';
 const PAIR_RATE_LIMIT = '131056';
@@ -60,6 +83,7 @@ const SPAM_RATE_LIMIT = '131048';
  */
 export class PacedSender {
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
 
   constructor(
     private readonly provider: ProviderSender,
@@ -67,14 +91,16 @@ export class PacedSender {
     private readonly options: PacedSenderOptions = DEFAULT_PACED_SENDER_OPTIONS,
   ) {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.now = options.now ?? Date.now;
   }
 
   async sendMessage(channel: ChannelCredentials, message: OutboundMessage, pacing?: SendPacing): Promise<SendMessageResult> {
     if (!pacing) return this.provider.sendMessage(channel, message);
+    const waitUntil = this.now() + this.options.pacingWaitMs;
     const unit = pacing.isTemplate ? await beforeAnyCall(() => this.takeUnit(pacing)) : undefined;
     try {
-      await beforeAnyCall(() => this.keepPairRate(pacing));
-      return await this.callWithinBudget(channel, message, pacing);
+      await beforeAnyCall(() => this.keepPairRate(pacing, waitUntil));
+      return await this.callWithinBudget(channel, message, pacing, waitUntil);
     } catch (error) {
       // A send the provider refused (or that never left) reached nobody: its unit is given back.
       if (unit?.ok && unit.newUnit && !(isCatalogError(error) && error.code === 'SEND_FAILED' && error.providerCode === null)) {
@@ -82,6 +108,11 @@ export class PacedSender {
       }
       throw error;
     }
+  }
+
+  private waitedTooLong(): CatalogError {
+    const seconds = Math.round(this.options.pacingWaitMs / 1000);
+    return new CatalogError('SERVICE_UNAVAILABLE', `The channel had no free slot for this send within ${seconds} s (its rate, or a back-off after the provider's 130429); nothing was sent, retry later.`);
   }
 
   private async takeUnit(pacing: SendPacing): Promise<MessagingUnitTaken> {
@@ -96,7 +127,7 @@ export class PacedSender {
   }
 
   /** Broadcast sends wait out the pair interval; live sends only record theirs (a reply of three parts is not held 12 s). */
-  private async keepPairRate(pacing: SendPacing): Promise<void> {
+  private async keepPairRate(pacing: SendPacing, waitUntil: number): Promise<void> {
     const reservation = { channelKey: pacing.channelId, contactKey: pacing.contactId, intervalMs: this.options.pairIntervalMs };
     if (!pacing.broadcast) {
       await this.engine.pairs.reserve({ ...reservation, mode: 'record' });
@@ -105,27 +136,40 @@ export class PacedSender {
     for (;;) {
       const { retryInMs } = await this.engine.pairs.reserve({ ...reservation, mode: 'wait' });
       if (retryInMs <= 0) return;
+      if (this.now() + retryInMs > waitUntil) throw this.waitedTooLong();
       await this.sleep(retryInMs);
     }
   }
 
-  private async callWithinBudget(channel: ChannelCredentials, message: OutboundMessage, pacing: SendPacing): Promise<SendMessageResult> {
+  private async callWithinBudget(channel: ChannelCredentials, message: OutboundMessage, pacing: SendPacing, waitUntil: number): Promise<SendMessageResult> {
     let throttled = 0;
     let pairLimited = 0;
+    let lastThrottle: unknown;
     for (;;) {
-      await beforeAnyCall(() => this.engine.budget.waitForSlots({
+      const slot = {
         channelKey: pacing.channelId,
         perSecond: pacing.maxMessagesPerSecond,
-        priority: pacing.broadcast ? 'broadcast' : 'live',
+        priority: pacing.broadcast ? ('broadcast' as const) : ('live' as const),
         ...(pacing.broadcast && pacing.broadcast.maxPerSecond > 0 ? { broadcastKey: pacing.broadcast.uuid, broadcastPerSecond: pacing.broadcast.maxPerSecond } : {}),
-      }));
+      };
+      await beforeAnyCall(() =>
+        this.engine.budget.waitForSlots(slot, { until: waitUntil }).catch((error: unknown) => {
+          // Out of time: a send the provider already throttled fails with that answer, others never left.
+          if (error instanceof SlotWaitExpired) throw lastThrottle ?? this.waitedTooLong();
+          throw error;
+        }),
+      );
       if (pacing.broadcast) await beforeAnyCall(async () => this.options.admitBroadcastSend?.(pacing));
       try {
-        return await this.provider.sendMessage(channel, message);
+        const result = await this.provider.sendMessage(channel, message);
+        // What a later 130429 learns the provider's rate from; never the send's concern.
+        this.engine.backOff.recordAccepted(pacing.channelId).catch(() => undefined);
+        return result;
       } catch (error) {
         const code = isCatalogError(error) ? error.providerCode : undefined;
         if (code === THROUGHPUT_LIMIT && ++throttled < this.options.throttleAttempts) {
-          // The budget refuses every replica's slots until the back-off ends.
+          // The budget refuses every replica's slots until the back-off ends, then grants what the provider took.
+          lastThrottle = error;
           await beforeAnyCall(() => this.engine.backOff.recordThrottled(pacing.channelId));
           continue;
         }

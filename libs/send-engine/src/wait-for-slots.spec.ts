@@ -1,4 +1,4 @@
-import { type SlotGrant, type SlotRequest, waitForSlots } from './wait-for-slots';
+import { type SlotGrant, type SlotRequest, SlotWaitExpired, waitForSlots } from './wait-for-slots';
 
 function scriptedBudget(answers: SlotGrant[]) {
   const requests: SlotRequest[] = [];
@@ -48,5 +48,22 @@ describe('waitForSlots', () => {
     const waiting = waitForSlots(acquire, { channelKey: 'c', perSecond: 10, priority: 'live' }, { signal: controller.signal });
     setTimeout(() => controller.abort(new Error('shutting down')), 20);
     await expect(waiting).rejects.toThrow('shutting down');
+  });
+
+  it('gives up rather than wait past its until: SlotWaitExpired, without sleeping', async () => {
+    const { acquire, requests } = scriptedBudget([
+      { granted: 0, retryInMs: 30 },
+      { granted: 0, retryInMs: 5_000 },
+    ]);
+    const sleeps: number[] = [];
+    const waiting = waitForSlots(acquire, { channelKey: 'c', perSecond: 10, priority: 'live' }, {
+      until: Date.now() + 1_000,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+    });
+    await expect(waiting).rejects.toBeInstanceOf(SlotWaitExpired);
+    expect(sleeps).toEqual([30]);
+    expect(requests).toHaveLength(2);
   });
 });

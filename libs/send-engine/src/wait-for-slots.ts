@@ -24,8 +24,18 @@ export interface SlotGrant {
 
 export interface WaitForSlotsOptions {
   signal?: AbortSignal;
+  /** Date.now() after which no slot is wanted any more: waitForSlots throws SlotWaitExpired rather than wait past it. */
+  until?: number;
   /** Tests replace the timer. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/** No slot was granted before the caller's `until`. */
+export class SlotWaitExpired extends Error {
+  constructor(readonly waitedMs: number) {
+    super(`no slot of the channel's rate budget within ${waitedMs} ms`);
+    this.name = 'SlotWaitExpired';
+  }
 }
 
 export interface SlotsWaited {
@@ -40,7 +50,7 @@ export interface SlotsWaited {
 export async function waitForSlots(
   acquire: (request: SlotRequest) => Promise<SlotGrant>,
   request: Omit<SlotRequest, 'waiterId'>,
-  { signal, sleep = sleepFor }: WaitForSlotsOptions = {},
+  { signal, until, sleep = sleepFor }: WaitForSlotsOptions = {},
 ): Promise<SlotsWaited> {
   const attempt: SlotRequest = request.priority === 'live' ? { ...request, waiterId: randomUUID() } : request;
   const startedAt = Date.now();
@@ -48,7 +58,9 @@ export async function waitForSlots(
     signal?.throwIfAborted();
     const { granted, retryInMs } = await acquire(attempt);
     if (granted >= 1) return { granted, waitedMs: Date.now() - startedAt };
-    await sleep(Math.max(1, retryInMs), signal);
+    const waitMs = Math.max(1, retryInMs);
+    if (until !== undefined && Date.now() + waitMs > until) throw new SlotWaitExpired(Date.now() - startedAt);
+    await sleep(waitMs, signal);
   }
 }
 

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BroadcastsServiceClient, type ServiceClient, createServiceClient } from '@cmsg/proto';
 import { type CloudApiRecord, LOCAL_PLAINTEXT, storedCollection, uniquePhone } from '@cmsg/testing';
+import { pacedSenderOptionsFor, sendLeaseMs } from '@cmsg/send-engine';
 import { type FaultStack, startFaultStack } from '../fault-stack';
 
 /**
@@ -33,12 +34,12 @@ export const RUNNER_IN_FLIGHT_BOUND = 12 * 4;
 
 /**
  * The send lease: a message still `sending` this long after its start was cut off by a crash, and its
- * recipient becomes `unknown` (conversations main.ts: every call of a send at CHAT_API_TIMEOUT_MS with
- * its 130429 / 131056 retries at their longest, 30 s of waits in 5 calls, plus the pair interval
- * and 15 s). 3,000 ms calls make it 66 s instead of 126 s; the fake answers in milliseconds.
+ * recipient becomes `unknown` (conversations main.ts: the pacing waits, every call of a send at
+ * CHAT_API_TIMEOUT_MS, the 131056 retry waits, and 15 s). 3,000 ms calls make it 93 s instead of
+ * 177 s; the fake answers in milliseconds.
  */
 export const CHAT_API_TIMEOUT_MS = 3_000;
-export const SEND_LEASE_MS = 5 * CHAT_API_TIMEOUT_MS + 30_000 + 6_000 + 15_000;
+export const SEND_LEASE_MS = sendLeaseMs(CHAT_API_TIMEOUT_MS, pacedSenderOptionsFor(6_000));
 
 export async function startBroadcastFaultStack(options: { maxMessagesPerSecond: number }): Promise<BroadcastFaultStack> {
   const templateId = randomUUID();
