@@ -1,4 +1,5 @@
-import { Kafka, logLevel, type Message, type Producer } from 'kafkajs';
+import { CatalogError } from '@cmsg/errors';
+import { Kafka, KafkaJSError, logLevel, type Message, type Producer } from 'kafkajs';
 import type { Logger } from './logger';
 import { REQUEST_ID_HEADER, currentRequestId } from './request-context';
 
@@ -42,11 +43,20 @@ export async function sendKeyed(producer: Producer, topic: string, key: string, 
   await sendKeyedMany(producer, topic, values.map((value) => ({ key, value })));
 }
 
-/** One produce call for messages of many keys (kafkajs sends one request per broker); each key keeps its order. */
+/**
+ * One produce call for messages of many keys (kafkajs sends one request per broker); each key keeps
+ * its order. Kafka out of reach once kafkajs's retries are spent (a broker restarting, a leader
+ * election) is SERVICE_UNAVAILABLE, a 503 the caller may retry, never a 500.
+ */
 export async function sendKeyedMany(producer: Producer, topic: string, entries: readonly { key: string; value: unknown }[]): Promise<void> {
-  await producer.send({
-    topic,
-    acks: -1,
-    messages: entries.map(({ key, value }) => withRequestIdHeader({ key, value: JSON.stringify(value) })),
-  });
+  try {
+    await producer.send({
+      topic,
+      acks: -1,
+      messages: entries.map(({ key, value }) => withRequestIdHeader({ key, value: JSON.stringify(value) })),
+    });
+  } catch (error) {
+    if (error instanceof KafkaJSError) throw new CatalogError('SERVICE_UNAVAILABLE', 'The message stream (Kafka) is unavailable; retry with backoff.', { cause: error });
+    throw error;
+  }
 }

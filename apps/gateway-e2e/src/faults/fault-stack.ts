@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { generateApiToken } from '@cmsg/seed';
 import {
   type BusinessSeedInput,
@@ -14,8 +17,11 @@ import {
   startFakes,
   startThrowawayMongoServer,
   startThrowawayRedisServer,
+  WORKSPACE_ROOT,
 } from '@cmsg/testing';
 import mongoose from 'mongoose';
+
+const runFile = promisify(execFile);
 
 /**
  * A stack of its own for one fault spec (the fault specs run one at a time, after the integration
@@ -184,4 +190,23 @@ export async function settleGroups(fault: FaultStack, groups: SubmittedGroup[], 
     }
   }
   return { accepted: accepted.length, completed, lost, twice, refusedButRun };
+}
+
+/**
+ * Stops and starts the machine's broker, the one the stack uses (a rolling restart of a one-broker
+ * cluster: its log survives). `infra.sh kafka-restart` leaves alone a broker that KAFKA_BROKERS
+ * names, and the suite exports KAFKA_BROKERS (tools/scripts/lib.sh infra_up): called with it, it returns at once having
+ * restarted nothing. So it runs without it, once the stack's broker is known to be the one infra.sh
+ * starts, and the restart is checked to have happened. Asynchronously: the fake Cloud API lives in
+ * this process and must go on answering the sends in flight.
+ */
+export async function restartMachineKafka(stackBrokers: string): Promise<void> {
+  const infra = path.join(WORKSPACE_ROOT, 'tools/infra/infra.sh');
+  const env = { ...process.env };
+  delete env['KAFKA_BROKERS'];
+  const { stdout } = await runFile('bash', [infra, 'env'], { env });
+  const machineBrokers = /KAFKA_BROKERS=(\S+)/.exec(stdout)?.[1];
+  if (machineBrokers !== stackBrokers) throw new Error(`the stack's Kafka (${stackBrokers}) is not the broker infra.sh runs (${machineBrokers}): it cannot be restarted here`);
+  const { stderr } = await runFile('bash', [infra, 'kafka-restart'], { env });
+  if (!stderr.includes('kafka: starting Kafka')) throw new Error(`infra.sh kafka-restart did not start Kafka again:\n${stderr}`);
 }

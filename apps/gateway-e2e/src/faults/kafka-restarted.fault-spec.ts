@@ -1,7 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { WORKSPACE_ROOT } from '@cmsg/testing';
-import { type FaultStack, actionGroupLoad, reportFault, settleGroups, startFaultStack } from './fault-stack';
+import { type FaultStack, actionGroupLoad, reportFault, restartMachineKafka, settleGroups, startFaultStack } from './fault-stack';
 
 /**
  * Kafka stopped and started again while action groups run (the machine's broker: the fault specs
@@ -22,8 +19,7 @@ describe('Kafka restarted while action groups run', () => {
   it('does every accepted action group exactly once', async () => {
     const groups = await actionGroupLoad(fault, { perSecond: 3, seconds: 20 }, async () => {
       await new Promise((resolve) => setTimeout(resolve, 3_000));
-      // Stop and start: the broker's log survives (a rolling restart of a one-broker cluster).
-      execFileSync('bash', [path.join(WORKSPACE_ROOT, 'tools/infra/infra.sh'), 'kafka-restart'], { stdio: ['ignore', 'ignore', 'inherit'] });
+      await restartMachineKafka(fault.description.env['KAFKA_BROKERS']!);
     });
     const outcome = await settleGroups(fault, groups);
     reportFault('Kafka restarted', { submitted: groups.length, ...outcome });
