@@ -4,7 +4,7 @@ import path from 'node:path';
 import { BroadcastsServiceClient, type ServiceClient, createServiceClient } from '@cmsg/proto';
 import { type CloudApiRecord, LOCAL_PLAINTEXT, storedCollection, uniquePhone } from '@cmsg/testing';
 import { pacedSenderOptionsFor, sendLeaseMs } from '@cmsg/send-engine';
-import { type FaultStack, startFaultStack } from '../fault-stack';
+import { type FaultStack, startFaultStack } from './fault-stack';
 
 /**
  * The broadcast fault specs' stack (CONTRACT 10.4, docs/broadcasts.md): two actions-runner

@@ -1,8 +1,4 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import { WORKSPACE_ROOT } from '@cmsg/testing';
 import {
   type BroadcastFaultStack,
   auditBroadcast,
@@ -16,9 +12,7 @@ import {
   waitForAccepted,
   waitForBroadcast,
 } from './broadcast-fault-fixtures';
-import { reportFault } from '../fault-stack';
-
-const run = promisify(execFile);
+import { reportFault, restartMachineKafka } from './fault-stack';
 
 /** Recipients (see broadcast-killed.fault-spec.ts for why not 5,000): enough to outlast the broker's restart. */
 const RECIPIENTS = 1_000;
@@ -82,22 +76,3 @@ describe('a broadcast while Kafka restarts', () => {
     expect(audit.counts['unknown']).toBeLessThanOrEqual(atRestart.messagesSending);
   });
 });
-
-/**
- * Stops and starts the machine's broker, the one the stack uses, as kafka-restarted.fault-spec.ts
- * means to. `infra.sh kafka-restart` leaves alone a broker that KAFKA_BROKERS names, and the suite
- * exports KAFKA_BROKERS (tools/scripts/lib.sh infra_up): called with it, it returns at once having
- * restarted nothing. So it runs without it, once the stack's broker is known to be the one infra.sh
- * starts, and the restart is checked to have happened. Asynchronously: the fake Cloud API lives in
- * this process and must go on answering the sends in flight.
- */
-async function restartMachineKafka(stackBrokers: string): Promise<void> {
-  const infra = path.join(WORKSPACE_ROOT, 'tools/infra/infra.sh');
-  const env = { ...process.env };
-  delete env['KAFKA_BROKERS'];
-  const { stdout } = await run('bash', [infra, 'env'], { env });
-  const machineBrokers = /KAFKA_BROKERS=(\S+)/.exec(stdout)?.[1];
-  if (machineBrokers !== stackBrokers) throw new Error(`the stack's Kafka (${stackBrokers}) is not the broker infra.sh runs (${machineBrokers}): it cannot be restarted here`);
-  const { stderr } = await run('bash', [infra, 'kafka-restart'], { env });
-  if (!stderr.includes('kafka: starting Kafka')) throw new Error(`infra.sh kafka-restart did not start Kafka again:\n${stderr}`);
-}

@@ -16,7 +16,7 @@ import {
   waitForAccepted,
   waitForBroadcast,
 } from './broadcast-fault-fixtures';
-import { reportFault } from '../fault-stack';
+import { reportFault } from './fault-stack';
 
 /**
  * Recipients of the broadcast. Not 5,000: on a 2-core machine the conversations service spends

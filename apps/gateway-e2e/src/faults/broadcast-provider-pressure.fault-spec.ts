@@ -10,7 +10,7 @@ import {
   startBroadcastFaultStack,
   waitForBroadcast,
 } from './broadcast-fault-fixtures';
-import { reportFault } from '../fault-stack';
+import { reportFault } from './fault-stack';
 
 /**
  * What the provider takes from the business's number (the fake answers 130429 above it), while
