@@ -31,7 +31,7 @@ export function broadcastsHandlers(ports: BroadcastHandlerPorts): AsyncUnaryImpl
   return {
     createBroadcast: async (request) => {
       const scope = scopeOf(request.caller);
-      const broadcast = await createBroadcast(ports.create, scope, definitionOf(request));
+      const broadcast = await createBroadcast(ports.create, scope, definitionOf(request), request.operation_id || undefined);
       ports.wake();
       return viewOf(ports.read, scope, broadcast);
     },

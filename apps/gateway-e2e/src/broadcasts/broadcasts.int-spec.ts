@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { generateApiToken } from '@cmsg/seed';
-import { createTestBusiness, inboundTextWebhook, minutesAgo, statusWebhook, storedCollection } from '@cmsg/testing';
+import { BroadcastsServiceClient } from '@cmsg/proto';
+import { createTestBusiness, inboundTextWebhook, minutesAgo, stackGrpcClient, statusWebhook, storedCollection } from '@cmsg/testing';
 import { type ActionsBusiness, createActionsBusiness, disconnectStackDatabase, openConversation, phoneOf } from '../action-groups/action-group-fixtures';
 import { channelOf, deliverWebhook, eventually } from '../inbound/inbound-fixtures';
 import { cloudApi, lastRequestSeq, messageRequests } from '../messaging/messaging-fixtures';
@@ -144,6 +145,37 @@ describe('broadcasts', () => {
     expect([cancelled.status, cancelled.body.status, cancelled.body.counts.total]).toEqual([200, 'cancelled', 0]);
     expect(await storedRecipients(scheduled.body.uuid)).toEqual([]);
     expect(await messageRequests(business, since)).toEqual([]);
+  });
+
+  it('a create retried after its answer was lost (the same operation reaching the service again) answers the one broadcast it made', async () => {
+    const client = stackGrpcClient(BroadcastsServiceClient, 'conversations', { deadlineMs: 10_000 });
+    try {
+      const create = (name: string, operationId: string) =>
+        client.rpc.createBroadcast({
+          caller: { business_id: business.businessId, token_uuid: '' },
+          name,
+          channel: business.seed.channels![0]!.public_key,
+          template: { name: 'order_update', language: 'es_MX' },
+          variables: [{ index: 1, value: 'x' }],
+          header: undefined,
+          button_parameters: [],
+          audience: { filter: byMarker.filter },
+          send_at: new Date(Date.now() + 3_600_000).toISOString(),
+          send_window: undefined,
+          operation_id: operationId,
+        });
+      const operation = `broadcast:${randomUUID()}`;
+      const [first, retried] = await Promise.all([create('Lost answer', operation), create('Lost answer', operation)]);
+      const later = await create('Lost answer, retried later', operation);
+      expect(retried.uuid).toBe(first.uuid);
+      expect(later).toMatchObject({ uuid: first.uuid, name: 'Lost answer' });
+      expect(await storedCollection('broadcasts').countDocuments({ business_id: business.businessId, name: { $regex: '^Lost answer' } })).toBe(1);
+      const another = await create('Lost answer', `broadcast:${randomUUID()}`);
+      expect(another.uuid).not.toBe(first.uuid);
+      for (const uuid of [first.uuid, another.uuid]) expect((await api().post(`/broadcasts/${uuid}/cancel`, {})).status).toBe(200);
+    } finally {
+      client.close();
+    }
   });
 
   it('preview counts the audience as it would be frozen, sends nothing', async () => {

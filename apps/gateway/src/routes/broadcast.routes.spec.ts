@@ -52,6 +52,8 @@ describe('broadcast routes (CONTRACT 10.4)', () => {
           send_at: '2026-03-01T09:00:00-06:00',
           max_per_second: 40,
           send_window: { from: '09:00', to: '20:30' },
+          // Without an Idempotency-Key: an operation of its own.
+          operation_id: expect.stringMatching(/^broadcast:[0-9a-f-]{36}$/),
         },
       ]);
       expect(await response.json()).toEqual({
@@ -71,6 +73,13 @@ describe('broadcast routes (CONTRACT 10.4)', () => {
         send_window: null,
         created_at: '2026-02-28T10:00:00.000Z',
       });
+    });
+
+    it('names the create operation by the token and the Idempotency-Key, so a retry that reaches the service again finds its broadcast', async () => {
+      const withKey = () => gateway.request('/v1/acme/broadcasts', { method: 'POST', json: validBody, headers: { 'Idempotency-Key': 'renewal-2026-03' } });
+      expect((await withKey()).status).toBe(201);
+      const [request] = gateway.broadcasts.callsOf('createBroadcast').map((call) => call.request as { operation_id?: string });
+      expect(request?.operation_id).toMatch(/^broadcast:[0-9a-f]{64}$/);
     });
 
     it('sends a contact list and a file audience as their own members, optional fields absent', async () => {

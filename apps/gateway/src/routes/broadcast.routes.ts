@@ -12,6 +12,7 @@ import {
 } from '@cmsg/api-schemas';
 import { toBroadcast, toBroadcastPreview, toBroadcastRecipient, toCreateBroadcastRequest } from '../mappers/broadcast.mapper';
 import { type BusinessRoute, businessRoute } from './business-route';
+import { operationIdFor } from './operation-id';
 
 function transitionRoute(endpoint: typeof pauseBroadcastEndpoint, transition: BroadcastTransition): BusinessRoute {
   return businessRoute(endpoint, {
@@ -22,7 +23,8 @@ function transitionRoute(endpoint: typeof pauseBroadcastEndpoint, transition: Br
 
 export const broadcastRoutes: readonly BusinessRoute[] = [
   businessRoute(createBroadcastEndpoint, {
-    call: ({ broadcasts }, { caller, body }) => broadcasts.createBroadcast(toCreateBroadcastRequest(caller, body)),
+    // A retry of the same Idempotency-Key that reaches the service again answers the broadcast it created.
+    call: ({ broadcasts }, { caller, body, idempotencyKey }) => broadcasts.createBroadcast({ ...toCreateBroadcastRequest(caller, body), operation_id: operationIdFor('broadcast', caller, idempotencyKey) }),
     toResponse: toBroadcast,
   }),
   // Before /broadcasts/:uuid, which Express would otherwise match for /broadcasts/preview and answer 405.

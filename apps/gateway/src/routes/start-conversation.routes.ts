@@ -1,21 +1,9 @@
-import { createHash, randomUUID } from 'node:crypto';
 import { startConversationEndpoint } from '@cmsg/api-schemas';
 import { publicTemplateToProto } from '@cmsg/message-codec';
-import type { Caller } from '@cmsg/proto';
 import { toSentMessage } from '../mappers/sent-message.mapper';
 import { requiredField } from '../mappers/upstream-fields';
 import { type BusinessRoute, businessRoute } from './business-route';
-
-/**
- * One operation per Idempotency-Key and token: a retry that reaches the service again (the first
- * attempt crashed before the gateway stored its answer) reuses the operation, so the template is
- * never sent twice. Hashed to keep it short whatever the key's length. Without a key, each request
- * is its own operation.
- */
-export function startOperationId(caller: Caller, idempotencyKey: string | undefined): string {
-  if (idempotencyKey === undefined) return `start:${randomUUID()}`;
-  return `start:${createHash('sha256').update(`${caller.token_uuid}\n${idempotencyKey}`).digest('hex')}`;
-}
+import { operationIdFor } from './operation-id';
 
 export const startConversationRoutes: readonly BusinessRoute[] = [
   businessRoute(startConversationEndpoint, {
@@ -28,7 +16,7 @@ export const startConversationRoutes: readonly BusinessRoute[] = [
         mailbox: body.mailbox,
         tags: body.tags ?? [],
         note: body.note,
-        operation_id: startOperationId(caller, idempotencyKey),
+        operation_id: operationIdFor('start', caller, idempotencyKey),
       }),
     toResponse: (response) => ({
       conversation: { uuid: requiredField(response.conversation, 'conversation').uuid },

@@ -2,7 +2,7 @@ import type { BroadcastRecipientRepository, BroadcastRepository, BusinessScope, 
 
 /** The broadcasts data the use cases read and write (libs/dal repositories in the apps). */
 export interface BroadcastStore {
-  broadcasts: Pick<BroadcastRepository, 'insert' | 'findById' | 'listPage' | 'transition' | 'saveCheckpoint' | 'saveCounts' | 'setDue' | 'findOnChannel' | 'claim' | 'findDueAcrossBusinesses'>;
+  broadcasts: Pick<BroadcastRepository, 'insertIfAbsent' | 'findById' | 'listPage' | 'transition' | 'saveCheckpoint' | 'saveCounts' | 'setDue' | 'findOnChannel' | 'claim' | 'findDueAcrossBusinesses'>;
   recipients: Pick<
     BroadcastRecipientRepository,
     | 'insertBatch'

@@ -71,6 +71,53 @@ describe('createBroadcast', () => {
     expect(data.recipients).toEqual([]);
   });
 
+  describe('one broadcast per create operation (an Idempotency-Key retried)', () => {
+    it('names the broadcast by the business and the operation, and answers it again for the same operation', async () => {
+      const first = await createBroadcast(ports, scope, aDefinition(), 'op-1');
+      expect(first._id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      clock.at = new Date('2026-03-02T12:05:00Z');
+      const again = await createBroadcast(ports, scope, aDefinition({ name: 'Changed meanwhile' }), 'op-1');
+      expect(again).toEqual(first);
+      expect(data.broadcasts).toHaveLength(1);
+    });
+
+    it('answers the broadcast it created even when the definition would no longer be valid', async () => {
+      const first = await createBroadcast(ports, scope, aDefinition(), 'op-2');
+      const world = aDefinitionWorld();
+      world.templates = world.templates.map((template) => ({ ...template, status: 'paused' }));
+      ports.definitions = inMemoryDefinitions(world);
+      await expect(createBroadcast(ports, scope, aDefinition(), 'op-2')).resolves.toEqual(first);
+    });
+
+    it('creates another broadcast for another operation or business, and a random one without an operation', async () => {
+      const first = await createBroadcast(ports, scope, aDefinition(), 'op-3');
+      const other = await createBroadcast(ports, scope, aDefinition(), 'op-4');
+      expect(other._id).not.toBe(first._id);
+      const elsewhere = await createBroadcast(ports, businessScope(OTHER_BUSINESS), aDefinition(), 'op-3').catch((error: unknown) => error);
+      expect(elsewhere).toMatchObject({ code: 'CHANNEL_NOT_FOUND' });
+      expect((await createBroadcast(ports, scope, aDefinition()))._id).toBe('bc-new');
+    });
+
+    it('answers the broadcast a concurrent run of the same operation stored first', async () => {
+      const store = ports.store.broadcasts;
+      let stored: Awaited<ReturnType<typeof createBroadcast>> | undefined;
+      ports.store = {
+        broadcasts: {
+          ...store,
+          // The other run inserts between this run's lookup and its insert.
+          insertIfAbsent: async (broadcast) => {
+            stored = { ...broadcast, name: 'the other run' };
+            await store.insertIfAbsent(stored);
+            return store.insertIfAbsent(broadcast);
+          },
+        },
+      };
+      const answered = await createBroadcast(ports, scope, aDefinition(), 'op-5');
+      expect(answered).toEqual(stored);
+      expect(data.broadcasts).toHaveLength(1);
+    });
+  });
+
   it('stores a broadcast with a later send_at as scheduled, due at send_at', async () => {
     const broadcast = await createBroadcast(ports, scope, aDefinition({ send_at: '2026-03-05T09:30:00-06:00' }));
     expect(broadcast).toMatchObject({ status: 'scheduled', send_at: new Date('2026-03-05T15:30:00Z'), due_at: new Date('2026-03-05T15:30:00Z'), max_per_second: null, send_window: null });

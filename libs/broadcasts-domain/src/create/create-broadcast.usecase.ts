@@ -1,7 +1,9 @@
 import { type BroadcastEntity, type BusinessScope, emptyBroadcastCounts } from '@cmsg/dal';
+import { CatalogError } from '@cmsg/errors';
 import { randomUUID } from 'node:crypto';
 import type { AudiencePorts, DefinitionPorts } from '../core/audience-ports';
 import type { BroadcastClock, BroadcastStore } from '../core/broadcast-ports';
+import { broadcastIdForOperation } from '../core/named-ids';
 import type { BroadcastDefinitionInput } from './broadcast-definition';
 import { validateDefinition } from './validate-definition';
 
@@ -17,13 +19,22 @@ export interface CreateBroadcastPorts {
  * POST /broadcasts (CONTRACT 10.4): validated whole, stored `scheduled` (send_at later) or
  * `preparing`, and due for the coordinator at once or at send_at. Nothing is frozen here: the
  * audience is frozen when the broadcast starts.
+ *
+ * With an `operationId` (the gateway's, from an Idempotency-Key) the broadcast's id is named by it:
+ * the same operation again answers the broadcast it created, as it is now, without validating
+ * again, so a retry after a lost answer never creates (and sends) a second broadcast.
  */
-export async function createBroadcast(ports: CreateBroadcastPorts, scope: BusinessScope, input: BroadcastDefinitionInput): Promise<BroadcastEntity> {
+export async function createBroadcast(ports: CreateBroadcastPorts, scope: BusinessScope, input: BroadcastDefinitionInput, operationId?: string): Promise<BroadcastEntity> {
+  const id = operationId ? broadcastIdForOperation(scope.businessId, operationId) : (ports.newId ?? randomUUID)();
+  if (operationId) {
+    const created = await ports.store.broadcasts.findById(scope, id);
+    if (created) return created;
+  }
   const valid = await validateDefinition(ports, scope, input);
   const now = ports.clock.now();
   const sendAt = valid.sendAt && valid.sendAt > now ? valid.sendAt : now;
   const broadcast: BroadcastEntity = {
-    _id: (ports.newId ?? randomUUID)(),
+    _id: id,
     business_id: scope.businessId,
     name: input.name,
     channel_id: valid.channel.id,
@@ -51,6 +62,9 @@ export async function createBroadcast(ports: CreateBroadcastPorts, scope: Busine
     skipped_by_reason: {},
     failed_by_code: {},
   };
-  await ports.store.broadcasts.insert(broadcast);
-  return broadcast;
+  if (await ports.store.broadcasts.insertIfAbsent(broadcast)) return broadcast;
+  // The same operation, run at the same time, created it first.
+  const created = operationId ? await ports.store.broadcasts.findById(scope, id) : null;
+  if (!created) throw new CatalogError('UPDATE_FAILED', `The broadcast ${id} could not be stored; retry.`);
+  return created;
 }

@@ -3,7 +3,7 @@ import type { AudiencePorts } from '../core/audience-ports';
 import type { BroadcastStore } from '../core/broadcast-ports';
 import { parseVariableTemplates } from '../variables';
 import { classifyContact, skippedRow } from './classify-contact';
-import { recipientId } from '../core/recipient-id';
+import { recipientId } from '../core/named-ids';
 import { businessScopeOf } from '../core/scope';
 import type { FreezeBatch } from './freeze-batch';
 import { readFileBatch } from './freeze-file-batch';

@@ -62,10 +62,11 @@ export function inMemoryBroadcastStore(data: BroadcastData = { broadcasts: [], r
 
   return {
     broadcasts: {
-      insert: async (broadcast) => {
-        fail('insert');
-        if (data.broadcasts.some((existing) => existing.business_id === broadcast.business_id && existing._id === broadcast._id)) throw new DuplicateKeyError('business_id_1__id_1');
+      insertIfAbsent: async (broadcast) => {
+        fail('insertIfAbsent');
+        if (data.broadcasts.some((existing) => existing._id === broadcast._id)) return false;
         data.broadcasts.push(copy(broadcast));
+        return true;
       },
       findById: async (scope, id) => copy(broadcastOf(scope, id)),
       listPage: async (scope, { status, after, limit }) =>

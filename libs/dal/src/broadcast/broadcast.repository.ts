@@ -1,3 +1,4 @@
+import { insertIfAbsent } from '../shared/duplicate-key';
 import type { Filter, UpdateFilter } from 'mongodb';
 import { type BusinessScope, scopedFilter } from '../shared/business-scope';
 import type { OutboxEntry } from '../shared/outbox-entry.schema';
@@ -25,8 +26,9 @@ export class BroadcastRepository extends TenantRepository<BroadcastEntity> {
     super(BroadcastModel);
   }
 
-  async insert(broadcast: BroadcastEntity): Promise<void> {
-    await this.collection().insertOne(broadcast);
+  /** False when a broadcast of this id exists already (the same create operation, retried). */
+  insertIfAbsent(broadcast: BroadcastEntity): Promise<boolean> {
+    return insertIfAbsent(() => this.collection().insertOne(broadcast));
   }
 
   /** Newest first, after a (created_at, _id) position. Index: {business_id, [status], created_at, _id}. */

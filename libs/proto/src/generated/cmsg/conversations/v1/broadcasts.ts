@@ -65,7 +65,14 @@ export interface CreateBroadcastRequest {
   audience: BroadcastAudience | undefined;
   send_at?: string | undefined;
   max_per_second?: number | undefined;
-  send_window: SendWindow | undefined;
+  send_window:
+    | SendWindow
+    | undefined;
+  /**
+   * CreateBroadcast: the same operation again (an Idempotency-Key retried) answers the broadcast it
+   * created instead of creating another; empty: a new broadcast. Preview ignores it.
+   */
+  operation_id?: string | undefined;
 }
 
 export interface BroadcastTemplate {
@@ -412,6 +419,7 @@ function createBaseCreateBroadcastRequest(): CreateBroadcastRequest {
     send_at: undefined,
     max_per_second: undefined,
     send_window: undefined,
+    operation_id: undefined,
   };
 }
 
@@ -449,6 +457,9 @@ export const CreateBroadcastRequest: MessageFns<CreateBroadcastRequest> = {
     }
     if (message.send_window !== undefined) {
       SendWindow.encode(message.send_window, writer.uint32(90).fork()).join();
+    }
+    if (message.operation_id !== undefined) {
+      writer.uint32(98).string(message.operation_id);
     }
     return writer;
   },
@@ -554,6 +565,14 @@ export const CreateBroadcastRequest: MessageFns<CreateBroadcastRequest> = {
             message.send_window = SendWindow.decode(reader, reader.uint32());
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.operation_id = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -592,6 +611,7 @@ export const CreateBroadcastRequest: MessageFns<CreateBroadcastRequest> = {
     message.send_window = (object.send_window !== undefined && object.send_window !== null)
       ? SendWindow.fromPartial(object.send_window)
       : undefined;
+    message.operation_id = object.operation_id ?? undefined;
     return message;
   },
 };
