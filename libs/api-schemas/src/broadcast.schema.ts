@@ -173,6 +173,10 @@ export const BroadcastSchema = z
       .openapi('BroadcastRate'),
     send_window: nullable(SendWindowSchema),
     created_at: DateTimeSchema,
+    error: z
+      .object({ code: z.string(), message: z.string() })
+      .nullable()
+      .openapi({ description: 'Why a `failed` broadcast failed (its audience could not be frozen: the file unreadable, the channel gone, or freezing kept failing for 10 minutes); null otherwise.' }),
   })
   .openapi('Broadcast', { description: 'Counts are refreshed every second while it prepares or runs, and exact once it is final.' });
 

@@ -168,6 +168,21 @@ describe('broadcasts to a file audience', () => {
     await refused({ filter: { and: [{ field: 'first_name', op: 'eq', value: 'Nobody' }] } }, [{ index: 1, value: '{{row.code}}' }], 400, 'INVALID_REQUEST', /file audience/);
   });
 
+  it('fails, with its error, when its file can no longer be read once it starts: nothing sent, state failed', async () => {
+    const since = await lastRequestSeq();
+    const file = await upload(`phone\n${uniquePhone()}\n`, 'text/csv');
+    const created = await api().post('/broadcasts', broadcastBody(business, { audience: { file_uuid: file }, send_at: new Date(Date.now() + 2_000).toISOString() }));
+    expect([created.status, created.body.status, created.body.error]).toEqual([201, 'scheduled', null]);
+    // The file stops being a confirmed file of the business before the audience is frozen.
+    await storedCollection('files').updateOne({ _id: file }, { $set: { status: 'expired' } });
+    const failed = await waitForBroadcast(created.body.uuid, (broadcast) => broadcast['status'] === 'failed');
+    expect(failed['error']).toMatchObject({ code: 'FILE_NOT_FOUND' });
+    const shown = await api().get(`/broadcasts/${created.body.uuid}`);
+    expect(shown.body).toMatchObject({ status: 'failed', error: { code: 'FILE_NOT_FOUND', message: expect.any(String) }, finished_at: expect.any(String), counts: { total: 0, pending: 0 } });
+    expect((await api().post(`/broadcasts/${created.body.uuid}/resume`, {})).body.code).toBe('BROADCAST_STATE_CONFLICT');
+    expect(await messageRequests(business, since)).toEqual([]);
+  });
+
   it('keeps each upload module to its own types', async () => {
     const requestUpload = (module: string, mimeType: string) => api().post('/files/request-upload', { module, file_name: 'f', mime_type: mimeType, size: 10 });
     expect((await requestUpload('api_messages', 'text/csv')).body.code).toBe('INVALID_FILE_TYPE');

@@ -73,6 +73,7 @@ export function toBroadcast(broadcast: Broadcast): BroadcastBody {
     rate: { max_per_second: rate.max_per_second, current_per_second: rate.current_per_second },
     send_window: mapOrNull(broadcast.send_window, (window) => ({ from: window.from, to: window.to })),
     created_at: broadcast.created_at,
+    error: mapOrNull(broadcast.error, (error) => ({ code: error.code, message: error.message })),
   };
 }
 

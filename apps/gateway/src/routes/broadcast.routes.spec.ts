@@ -72,6 +72,7 @@ describe('broadcast routes (CONTRACT 10.4)', () => {
         rate: { max_per_second: 40, current_per_second: 12.5 },
         send_window: null,
         created_at: '2026-02-28T10:00:00.000Z',
+        error: null,
       });
     });
 
@@ -209,6 +210,12 @@ describe('broadcast routes (CONTRACT 10.4)', () => {
     it('is 404 BROADCAST_NOT_FOUND for an unknown one and 400 for a uuid that is not one', async () => {
       expect(await errorOf(await gateway.request('/v1/acme/broadcasts/11111111-2222-4333-8444-555555555555'))).toMatchObject({ status: 404, code: 'BROADCAST_NOT_FOUND' });
       expect(await errorOf(await gateway.request('/v1/acme/broadcasts/march'))).toMatchObject({ status: 400, code: 'INVALID_REQUEST', message: expect.stringContaining('uuid') });
+    });
+
+    it('shows why a failed broadcast failed', async () => {
+      gateway.broadcasts.overrides.getBroadcast = async () => ({ ...runningBroadcast(), status: 'failed', error: { code: 'FILE_NOT_FOUND', message: 'No confirmed file.' } });
+      const response = await gateway.request(`/v1/acme/broadcasts/${KNOWN_BROADCAST_UUID}`);
+      expect(await response.json()).toMatchObject({ status: 'failed', error: { code: 'FILE_NOT_FOUND', message: 'No confirmed file.' } });
     });
 
     it('answers 500 when the service names a status the API does not have', async () => {

@@ -1,4 +1,5 @@
 import { type BroadcastEntity, type BroadcastRecipientEntity, type ClaimedBroadcast, businessScope } from '@cmsg/dal';
+import { CatalogError } from '@cmsg/errors';
 import type { MessageSendOutcome } from '../core/send-operation';
 import { recipientOperationId } from '../core/send-operation';
 import { BUSINESS, aBroadcast, aContact, aRecipient } from '../testing/broadcast-builders';
@@ -121,6 +122,75 @@ describe('coordinateBroadcast', () => {
       expect(stored()).toMatchObject({ status: 'preparing', due_at: later(30_000) });
       expect(events.recorded).toEqual([]);
       expect(slices.published).toEqual([]);
+    });
+
+    describe('a freeze step that fails', () => {
+      const failingAfter = (batches: number, error: () => Error) => {
+        const audience = ports.audience;
+        let served = 0;
+        ports.audience = {
+          ...audience,
+          contactsMatching: async (...args) => {
+            if (served >= batches) throw error();
+            served += 1;
+            clock.advance(2_000);
+            return audience.contactsMatching(...args);
+          },
+        };
+      };
+      const stepAgain = async () => coordinateBroadcast(ports, (await ports.store.broadcasts.claim(scope, stored(), later(COORDINATOR_TIMING.leaseMs)))!);
+
+      it('fails the broadcast at once on an error retrying cannot mend: its error shown, the recipients frozen so far skipped cancelled, counts final', async () => {
+        contacts.push(...ids(1200).map((id) => aContact(id)));
+        failingAfter(1, () => new CatalogError('CHANNEL_NOT_FOUND', 'The channel ch1 of the broadcast no longer exists.'));
+        await step({ status: 'preparing', started_at: null });
+        expect(stored()).toMatchObject({
+          status: 'failed',
+          error: { code: 'CHANNEL_NOT_FOUND', message: 'The channel ch1 of the broadcast no longer exists.' },
+          finished_at: clock.now(),
+          due_at: null,
+          counts: { total: 500, pending: 0, skipped: 500 },
+          skipped_by_reason: { cancelled: 500 },
+        });
+        expect(slices.published).toEqual([]);
+      });
+
+      it('tries a passing failure again after freezeRetryMs, and fails with it once the steps have failed for freezeGiveUpMs', async () => {
+        contacts.push(...ids(20).map((id) => aContact(id)));
+        failingAfter(0, () => new Error('connection closed'));
+        await step({ status: 'preparing', started_at: null });
+        const since = clock.now();
+        expect(stored()).toMatchObject({ status: 'preparing', freeze_failing_since: since, due_at: later(COORDINATOR_TIMING.freezeRetryMs) });
+
+        clock.advance(COORDINATOR_TIMING.freezeGiveUpMs - 1_000);
+        await stepAgain();
+        expect(stored()).toMatchObject({ status: 'preparing', freeze_failing_since: since });
+
+        clock.advance(1_000);
+        await stepAgain();
+        expect(stored()).toMatchObject({ status: 'failed', error: { code: 'UNKNOWN_ERROR', message: expect.stringContaining('600 s') }, counts: { total: 0 } });
+      });
+
+      it('counts only failures with no successful step after them', async () => {
+        contacts.push(...ids(1200).map((id) => aContact(id)));
+        let failures = 1;
+        const audience = ports.audience;
+        ports.audience = {
+          ...audience,
+          contactsMatching: async (...args) => {
+            if (failures > 0) {
+              failures -= 1;
+              throw new Error('connection closed');
+            }
+            return audience.contactsMatching(...args);
+          },
+        };
+        await step({ status: 'preparing', started_at: null });
+        expect(stored().freeze_failing_since).toEqual(clock.now());
+        clock.advance(COORDINATOR_TIMING.freezeGiveUpMs);
+        await stepAgain();
+        expect(stored()).toMatchObject({ status: 'running', freeze_failing_since: null, counts: { total: 1200 } });
+      });
     });
 
     it('runs and completes a broadcast whose audience is empty', async () => {

@@ -1,4 +1,5 @@
 import type { BroadcastEntity, BusinessScope, ClaimedBroadcast } from '@cmsg/dal';
+import { isCatalogError } from '@cmsg/errors';
 import type { AudiencePorts } from '../core/audience-ports';
 import { broadcastEvent } from '../core/broadcast-events';
 import type { BroadcastClock, BroadcastEvents, BroadcastStore, SlicePublisher } from '../core/broadcast-ports';
@@ -33,7 +34,14 @@ export const COORDINATOR_TIMING = {
   stallMs: 15_000,
   /** Paused by a limit: looked at this often to resume by itself. */
   pausedTickMs: 5_000,
+  /** Freeze steps failing this long, none succeeding in between, fail the broadcast. */
+  freezeGiveUpMs: 10 * 60_000,
+  /** A failed freeze step is tried again after this. */
+  freezeRetryMs: 15_000,
 };
+
+/** Errors of a freeze step that trying again cannot mend: the broadcast fails at once. */
+const LASTING_FREEZE_ERRORS: ReadonlySet<string> = new Set(['CHANNEL_NOT_FOUND', 'FILE_NOT_FOUND', 'TEMPLATE_NOT_FOUND']);
 
 /** One coordinator step of a claimed broadcast (docs/broadcasts.md), by its state. */
 export async function coordinateBroadcast(ports: CoordinatorPorts, claimed: ClaimedBroadcast, timing = COORDINATOR_TIMING): Promise<void> {
@@ -45,7 +53,7 @@ export async function coordinateBroadcast(ports: CoordinatorPorts, claimed: Clai
       await ports.store.broadcasts.transition(scope, broadcast._id, ['scheduled'], { set: { status: 'preparing', due_at: now } });
       return;
     case 'preparing':
-      return prepare(ports, claimed, timing);
+      return prepare(ports, claimed, timing).catch((error: unknown) => freezeStepFailed(ports, claimed.broadcast, error, timing));
     case 'running':
       return tick(ports, claimed, timing);
     case 'paused':
@@ -85,11 +93,38 @@ export async function refreshCounts(ports: Pick<CoordinatorPorts, 'store' | 'clo
   });
 }
 
+/**
+ * A freeze step that threw (the audience file unreadable, the channel gone, MongoDB unreachable):
+ * tried again after freezeRetryMs, unless the error is lasting or the steps have failed for
+ * freezeGiveUpMs; then the broadcast is `failed` with the error, and the recipients frozen so far
+ * are skipped `cancelled` (nothing was sent: sending starts once the freeze is done).
+ */
+async function freezeStepFailed(ports: CoordinatorPorts, broadcast: BroadcastEntity, error: unknown, timing: typeof COORDINATOR_TIMING): Promise<void> {
+  const scope = businessScopeOf(broadcast);
+  const now = ports.clock.now();
+  const failingSince = broadcast.freeze_failing_since ?? now;
+  const lasting = isCatalogError(error) && LASTING_FREEZE_ERRORS.has(error.code);
+  if (!lasting && now.getTime() - failingSince.getTime() < timing.freezeGiveUpMs) {
+    await ports.store.broadcasts.transition(scope, broadcast._id, ['preparing'], { set: { freeze_failing_since: failingSince, due_at: new Date(now.getTime() + timing.freezeRetryMs) } });
+    return;
+  }
+  const failure = isCatalogError(error) ? { code: error.code, message: error.message } : { code: 'UNKNOWN_ERROR', message: `Freezing the audience kept failing for ${Math.round((now.getTime() - failingSince.getTime()) / 1000)} s.` };
+  const failed = await ports.store.broadcasts.transition(scope, broadcast._id, ['preparing'], { set: { status: 'failed', error: failure, finished_at: now, due_at: null, freeze_failing_since: null } });
+  if (!failed) return;
+  await ports.store.recipients.cancelPending(scope, broadcast._id);
+  await refreshCounts(ports, failed);
+}
+
 async function prepare(ports: CoordinatorPorts, claimed: ClaimedBroadcast, timing: typeof COORDINATOR_TIMING): Promise<void> {
   const started = ports.clock.now().getTime();
   for (;;) {
     const progress = await freezeNextBatch(ports, claimed, new Date(ports.clock.now().getTime() + timing.leaseMs));
     if (progress === 'lease_lost') return;
+    if (claimed.broadcast.freeze_failing_since) {
+      // A step succeeded: failures before it no longer count towards giving up.
+      await ports.store.broadcasts.transition(businessScopeOf(claimed.broadcast), claimed.broadcast._id, ['preparing'], { set: { freeze_failing_since: null } });
+      claimed.broadcast = { ...claimed.broadcast, freeze_failing_since: null };
+    }
     if (progress === 'done') break;
     if (ports.clock.now().getTime() - started > timing.freezeSliceMs) {
       // Hand over: the next step (this replica or another) goes on from the checkpoint.

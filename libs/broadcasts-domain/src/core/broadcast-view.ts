@@ -19,6 +19,7 @@ export function broadcastView(broadcast: BroadcastEntity, channel: { public_key:
     rate: { max_per_second: effectiveRate(broadcast, channel.max_messages_per_second), current_per_second: currentPerSecond },
     send_window: broadcast.send_window ?? undefined,
     created_at: broadcast.created_at.toISOString(),
+    error: broadcast.error ? { code: broadcast.error.code, message: broadcast.error.message } : undefined,
   };
 }
 

@@ -3506,6 +3506,11 @@ export interface components {
              * @example 2025-01-31T18:04:05.000Z
              */
             created_at: string;
+            /** @description Why a `failed` broadcast failed (its audience could not be frozen: the file unreadable, the channel gone, or freezing kept failing for 10 minutes); null otherwise. */
+            error: {
+                code: string;
+                message: string;
+            } | null;
         };
         BroadcastTemplate: {
             /**

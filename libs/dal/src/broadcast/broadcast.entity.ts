@@ -63,7 +63,11 @@ export interface BroadcastEntity {
   created_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
+  /** Why a `failed` broadcast failed; null otherwise. */
+  error?: { code: string; message: string } | null;
   freeze: BroadcastFreezeCheckpoint;
+  /** Since when its freeze steps have failed without one succeeding in between; null while they succeed. */
+  freeze_failing_since?: Date | null;
   /** When the coordinator next looks at it (null once final); a claimed step pushes it forward (the lease). */
   due_at: Date | null;
   /** Raised by every (re-)dispatch of send slices; slices of older epochs still work (claims keep sends single). */

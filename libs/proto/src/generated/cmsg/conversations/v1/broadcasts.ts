@@ -118,6 +118,8 @@ export interface Broadcast {
   rate: BroadcastRate | undefined;
   send_window?: SendWindow | undefined;
   created_at: string;
+  /** Why a failed broadcast failed; absent otherwise. */
+  error?: BroadcastError | undefined;
 }
 
 export interface Broadcast_SkippedByReasonEntry {
@@ -128,6 +130,11 @@ export interface Broadcast_SkippedByReasonEntry {
 export interface Broadcast_FailedByCodeEntry {
   key: string;
   value: number;
+}
+
+export interface BroadcastError {
+  code: string;
+  message: string;
 }
 
 export interface BroadcastPreview {
@@ -942,6 +949,7 @@ function createBaseBroadcast(): Broadcast {
     rate: undefined,
     send_window: undefined,
     created_at: "",
+    error: undefined,
   };
 }
 
@@ -991,6 +999,9 @@ export const Broadcast: MessageFns<Broadcast> = {
     }
     if (message.created_at !== "") {
       writer.uint32(122).string(message.created_at);
+    }
+    if (message.error !== undefined) {
+      BroadcastError.encode(message.error, writer.uint32(130).fork()).join();
     }
     return writer;
   },
@@ -1134,6 +1145,14 @@ export const Broadcast: MessageFns<Broadcast> = {
             message.created_at = reader.string();
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.error = BroadcastError.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1188,6 +1207,9 @@ export const Broadcast: MessageFns<Broadcast> = {
       ? SendWindow.fromPartial(object.send_window)
       : undefined;
     message.created_at = object.created_at ?? "";
+    message.error = (object.error !== undefined && object.error !== null)
+      ? BroadcastError.fromPartial(object.error)
+      : undefined;
     return message;
   },
 };
@@ -1322,6 +1344,73 @@ export const Broadcast_FailedByCodeEntry: MessageFns<Broadcast_FailedByCodeEntry
     const message = createBaseBroadcast_FailedByCodeEntry();
     message.key = object.key ?? "";
     message.value = object.value ?? 0;
+    return message;
+  },
+};
+
+function createBaseBroadcastError(): BroadcastError {
+  return { code: "", message: "" };
+}
+
+export const BroadcastError: MessageFns<BroadcastError> = {
+  encode(message: BroadcastError, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== "") {
+      writer.uint32(10).string(message.code);
+    }
+    if (message.message !== "") {
+      writer.uint32(18).string(message.message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BroadcastError {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBroadcastError();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<BroadcastError>): BroadcastError {
+    return BroadcastError.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BroadcastError>): BroadcastError {
+    const message = createBaseBroadcastError();
+    message.code = object.code ?? "";
+    message.message = object.message ?? "";
     return message;
   },
 };
