@@ -85,7 +85,9 @@ export function audiencePorts({ files, contacts: contactUseCasePorts }: Audience
         const keys = phoneKeys.slice(start, start + PHONE_LOOKUP_KEYS);
         // Newest first (the phone lookup index of contact searches): the last one seen per key is the oldest, the one an upsert matches.
         const page = await contacts.searchPage(scope, { filter: { phone_key: { $in: keys } }, after: {}, limit: keys.length * CONTACTS_PER_PHONE_KEY });
-        for (const contact of page) if (contact.channel_id === channelId && contact.phone_key) found.set(contact.phone_key, audienceContactOf(contact, null));
+        const oldest = [...new Map(page.filter((contact) => contact.channel_id === channelId && contact.phone_key).map((contact) => [contact.phone_key!, contact])).values()];
+        const withIds = await withConversations(scope, oldest);
+        oldest.forEach((contact, index) => found.set(contact.phone_key!, withIds[index]!));
       }
       return found;
     },

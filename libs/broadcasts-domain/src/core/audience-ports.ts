@@ -52,8 +52,9 @@ export interface AudiencePorts {
    */
   upsertByPhone(scope: BusinessScope, channelId: string, phone: string): Promise<AudienceContact | 'invalid_phone'>;
   /**
-   * The existing contacts of the channel with these phone digits (at most 100 keys), by key: the one an
-   * upsert would match (the oldest). A preview reads them without creating anything.
+   * The existing contacts of the channel with these phone digits (at most 100 keys), by key, with
+   * their conversations: the one an upsert would match (the oldest). A preview reads them without
+   * creating anything; a freeze batch upserts only the phones none of them has.
    */
   contactsByPhoneKeys(scope: BusinessScope, channelId: string, phoneKeys: readonly string[]): Promise<Map<string, AudienceContact>>;
 }

@@ -8,6 +8,9 @@ export type FileAudience = Extract<BroadcastAudienceEntity, { kind: 'file' }>;
 /** The module of POST /files/request-upload whose files a broadcast takes as its audience. */
 export const AUDIENCE_FILE_MODULE = 'broadcast_audiences';
 
+/** Phone keys a contact lookup takes at once (AudiencePorts.contactsByPhoneKeys). */
+export const PHONE_LOOKUP_KEYS = 100;
+
 /** The key a row's phone is also readable under, whatever its column is called: `{{row.phone}}`. */
 export const ROW_PHONE_KEY = 'phone';
 

@@ -1,11 +1,11 @@
 import type { AudienceRow } from '../audience-file';
-import type { AudiencePorts } from '../core/audience-ports';
+import type { AudienceContact, AudiencePorts } from '../core/audience-ports';
 import { businessScopeOf } from '../core/scope';
 import type { ParsedVariables } from '../variables';
 import { type FrozenRecipient, classifyContact, skippedRow } from './classify-contact';
-import { type FileAudience, fileRowsFrom, resumePoint, rowValues, sendablePhoneKey } from './file-rows';
+import { type FileAudience, PHONE_LOOKUP_KEYS, fileRowsFrom, resumePoint, rowValues, sendablePhoneKey } from './file-rows';
 import type { FreezeBatch } from './freeze-batch';
-import type { ClaimedBroadcast } from '@cmsg/dal';
+import type { BusinessScope, ClaimedBroadcast } from '@cmsg/dal';
 
 export const FILE_FREEZE_LIMITS = {
   /** Rows per batch (the filter and contacts audiences' FREEZE_BATCH_SIZE). */
@@ -18,7 +18,7 @@ export const FILE_FREEZE_LIMITS = {
 
 /**
  * The next rows of a file audience as recipients, in row order (seq = row order): each valid row's
- * contact upserted by its phone, then classified with the row's values; a bad row is skipped
+ * contact found by its phone (100 phones a lookup) or else upserted, then classified with the row's values; a bad row is skipped
  * `invalid_row`, a phone of other than 8 to 15 digits `invalid_phone`. The checkpoint moves to the
  * last row's end offset and number. Read again from the same checkpoint (a crash before it was
  * saved), the same rows give the same recipients: the upserts match the contacts they created.
@@ -31,11 +31,15 @@ export async function readFileBatch(audience: AudiencePorts, { broadcast }: Clai
     rows.push(row);
     if (rows.length >= limits.rows || row.endOffset - start.startOffset >= limits.bytes) break;
   }
+  const known = await existingContacts(audience, scope, broadcast.channel_id, rows);
   const recipientOf = async (row: AudienceRow): Promise<FrozenRecipient> => {
     const rowKey = `row:${row.row}`;
     if (row.kind === 'invalid') return skippedRow('invalid_row', rowKey, row.row, null);
-    if (sendablePhoneKey(row.phone) === null) return skippedRow('invalid_phone', rowKey, row.row, row.phone);
-    const contact = await audience.upsertByPhone(scope, broadcast.channel_id, row.phone);
+    const phoneKey = sendablePhoneKey(row.phone);
+    if (phoneKey === null) return skippedRow('invalid_phone', rowKey, row.row, row.phone);
+    // An existing contact is what the upsert would match, unchanged; the upsert also heals one without its conversation.
+    const existing = known.get(phoneKey);
+    const contact = existing?.conversation_id ? existing : await audience.upsertByPhone(scope, broadcast.channel_id, row.phone);
     if (contact === 'invalid_phone') return skippedRow('invalid_phone', rowKey, row.row, row.phone);
     return classifyContact(broadcast, variables, contact, { number: row.row, columns: rowValues(row, source) });
   };
@@ -45,6 +49,16 @@ export async function readFileBatch(audience: AudiencePorts, { broadcast }: Clai
     recipients,
     checkpoint: (nextSeq) => ({ ...broadcast.freeze, offset: last?.endOffset ?? broadcast.freeze.offset, rows: last?.row ?? broadcast.freeze.rows, next_seq: nextSeq }),
   };
+}
+
+/** The existing contacts of the rows' phones, PHONE_LOOKUP_KEYS keys a lookup. */
+async function existingContacts(audience: AudiencePorts, scope: BusinessScope, channelId: string, rows: readonly AudienceRow[]): Promise<Map<string, AudienceContact>> {
+  const keys = [...new Set(rows.flatMap((row) => (row.kind === 'valid' ? [sendablePhoneKey(row.phone)] : [])).filter((key): key is string => key !== null))];
+  const found = new Map<string, AudienceContact>();
+  for (let start = 0; start < keys.length; start += PHONE_LOOKUP_KEYS) {
+    for (const [key, contact] of await audience.contactsByPhoneKeys(scope, channelId, keys.slice(start, start + PHONE_LOOKUP_KEYS))) found.set(key, contact);
+  }
+  return found;
 }
 
 /** `map` over the items with at most `concurrency` calls in flight; the results keep the items' order. */

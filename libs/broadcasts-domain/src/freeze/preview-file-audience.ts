@@ -3,11 +3,9 @@ import type { AudienceRow } from '../audience-file';
 import type { AudienceContact, AudiencePorts } from '../core/audience-ports';
 import type { ParsedVariables } from '../variables';
 import { classifyContact } from './classify-contact';
-import { type FileAudience, fileRowsFrom, resumePoint, rowValues, sendablePhoneKey } from './file-rows';
+import { type FileAudience, PHONE_LOOKUP_KEYS, fileRowsFrom, resumePoint, rowValues, sendablePhoneKey } from './file-rows';
 import { PhoneKeySet } from './phone-key-set';
 
-/** Phone keys looked up at once (a contact lookup takes at most 100). */
-const LOOKUP_BATCH = 100;
 
 export interface FileAudienceTally {
   total: number;
@@ -59,7 +57,7 @@ export async function previewFileAudience(
     if (key === null) skip('invalid_phone');
     else if (!seen.add(key)) skip('duplicate');
     else waiting.push({ key, row });
-    if (waiting.length >= LOOKUP_BATCH) await classifyWaiting();
+    if (waiting.length >= PHONE_LOOKUP_KEYS) await classifyWaiting();
   }
   await classifyWaiting();
   return tally;
