@@ -101,11 +101,13 @@ export class BroadcastBenchStack {
   }
 
   /**
-   * A CSV audience file of `rows` phones no contact has yet (each row creates its contact when the
-   * audience is frozen), uploaded through the public API and confirmed; answers its uuid.
+   * A CSV audience file of `rows` phones, uploaded through the public API and confirmed; answers its
+   * uuid. `new`: phones no contact has yet (each row creates its contact when the audience is
+   * frozen); `existing`: the phones of the contacts insertAudience writes.
    */
-  async uploadAudienceFile(rows: number): Promise<string> {
-    const lines = ['phone,code', ...Array.from({ length: rows }, (_, index) => `+5215520${String(index).padStart(6, '0')},C${index}`)];
+  async uploadAudienceFile(rows: number, phones: 'new' | 'existing' = 'new'): Promise<string> {
+    const prefix = phones === 'new' ? '+5215520' : '+5215500';
+    const lines = ['phone,code', ...Array.from({ length: rows }, (_, index) => `${prefix}${String(index).padStart(6, '0')},C${index}`)];
     const bytes = Buffer.from(`${lines.join('\r\n')}\r\n`, 'utf8');
     const { api } = this.business;
     const requested = await api.post('/files/request-upload', { module: 'broadcast_audiences', file_name: 'audience.csv', mime_type: 'text/csv', size: bytes.length });

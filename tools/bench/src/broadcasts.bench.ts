@@ -32,6 +32,8 @@ const DEFAULTS = {
 
 interface Options extends Record<keyof typeof DEFAULTS, number> {
   scenarios: Scenario[];
+  /** memory: whether the file's phones are new (each row creates its contact) or the phones of contacts written beforehand. */
+  fileContacts: 'new' | 'existing';
   /** Overrides every scenario's audience size. */
   recipients: number | undefined;
   cpuProfile: string | undefined;
@@ -56,6 +58,7 @@ export const broadcastsBenchmark: BenchmarkModule = {
     `--live-rate <n>             actions/s of the action groups beside the broadcast in priority (default ${DEFAULTS['live-rate']})`,
     `--live-conversations <n>    conversations those groups act on (default ${DEFAULTS['live-conversations']})`,
     `--floor-duration <s>, --floor-rounds <n>  the action-floor run after ceiling (default ${DEFAULTS['floor-duration']} s, ${DEFAULTS['floor-rounds']} rounds)`,
+    '--file-contacts new|existing  memory: rows of phones no contact has (default) or of contacts written beforehand',
     '--cpu-profile <dir>         node --cpu-prof of every app in ceiling, replicas and priority, summarised over the measured window',
   ],
   run: async (argv, figures) => {
@@ -83,7 +86,7 @@ const SCENARIO_RUNS: Record<Scenario, (options: Options, figures: ScenarioFigure
 };
 
 function parseOptions(argv: string[]): Options {
-  const names = [...Object.keys(DEFAULTS), 'scenarios', 'recipients', 'cpu-profile'];
+  const names = [...Object.keys(DEFAULTS), 'scenarios', 'recipients', 'cpu-profile', 'file-contacts'];
   const { values } = parseArgs({ args: argv, options: Object.fromEntries(names.map((name) => [name, { type: 'string' as const }])), strict: true });
   const integer = (name: string, fallback: number, min = 1): number => {
     const raw = values[name];
@@ -98,7 +101,10 @@ function parseOptions(argv: string[]): Options {
   // The channel limit of CONTRACT 10.5.
   for (const [name, rate] of Object.entries(rates)) if (rate > 1000) throw new Error(`--${name} is a channel's max_messages_per_second: 1..1000, got ${rate}`);
   const cpuProfile = values['cpu-profile'];
+  const fileContacts = values['file-contacts'] ?? 'new';
+  if (fileContacts !== 'new' && fileContacts !== 'existing') throw new Error(`--file-contacts takes new or existing, got ${fileContacts}`);
   return {
+    fileContacts,
     ...rates,
     warmup: integer('warmup', DEFAULTS.warmup, 0),
     measure: integer('measure', DEFAULTS.measure),
@@ -459,8 +465,13 @@ async function runMemory(options: Options, figures: ScenarioFigures, build: bool
     };
     let run: Awaited<ReturnType<typeof measured>>;
     try {
-      run = await measured({ file_uuid: await stack.uploadAudienceFile(recipients) });
-      figures.note(`a CSV audience file of ${recipients} rows, each a phone no contact has yet (its contact is created as the row is frozen); sends held back by a send window that excludes now`);
+      if (options.fileContacts === 'existing') await stack.insertAudience(recipients);
+      run = await measured({ file_uuid: await stack.uploadAudienceFile(recipients, options.fileContacts) });
+      figures.note(
+        options.fileContacts === 'existing'
+          ? `a CSV audience file of ${recipients} rows, each the phone of a contact written beforehand; sends held back by a send window that excludes now`
+          : `a CSV audience file of ${recipients} rows, each a phone no contact has yet (its contact is created as the row is frozen); sends held back by a send window that excludes now`,
+      );
     } catch (error) {
       figures.note(`a file audience (audience.file_uuid) could not be used: ${(error as Error).message}`);
       figures.note(`measured instead with a filter audience over ${recipients} contacts written beforehand (first_name eq Bench); sends held back by a send window that excludes now`);
