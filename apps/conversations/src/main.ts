@@ -31,7 +31,8 @@ import {
   runGrpcService,
   topicName,
 } from '@cmsg/platform';
-import { ChannelBackOff, ChannelRateBudget, MessagingLimitLedger, PacedSender, PairPacer, pacedSenderOptionsFor, sendLeaseMs } from '@cmsg/send-engine';
+import { ChannelBackOff, ChannelRateBudget, LiveFirstGate, MessagingLimitLedger, PacedSender, PairPacer, pacedSenderOptionsFor, sendLeaseMs } from '@cmsg/send-engine';
+import { notingLiveActivity } from './live-activity';
 import {
   BroadcastsServiceService,
   type BroadcastsServiceServer,
@@ -107,9 +108,10 @@ runGrpcService({
     const broadcasts = broadcastStore();
     const clock = { now: () => new Date() };
     const pacingOptions = pacedSenderOptionsFor(config.SEND_PAIR_INTERVAL_MS);
+    const liveFirst = new LiveFirstGate();
     const pacedSender = new PacedSender(
       chatApi,
-      { budget: new ChannelRateBudget(redis), backOff: new ChannelBackOff(redis), pairs: new PairPacer(redis), ledger },
+      { gate: liveFirst, budget: new ChannelRateBudget(redis), backOff: new ChannelBackOff(redis), pairs: new PairPacer(redis), ledger },
       {
         ...pacingOptions,
         admitBroadcastSend: broadcastAdmission(broadcasts),
@@ -177,11 +179,14 @@ runGrpcService({
     services.add(
       ConversationActionsServiceService,
       adaptUnaryService<ConversationActionsServiceServer>(
-        {
-          ...conversationActionHandlers({ outbox }),
-          ...messageSendingHandlers({ ...sendDependencies, logger }),
-          ...startConversationHandlers(startConversationBindings(contacts, outbox, sendDependencies)),
-        },
+        notingLiveActivity(
+          {
+            ...conversationActionHandlers({ outbox }),
+            ...messageSendingHandlers({ ...sendDependencies, logger }),
+            ...startConversationHandlers(startConversationBindings(contacts, outbox, sendDependencies)),
+          },
+          liveFirst,
+        ),
         logger,
       ),
     );

@@ -12,3 +12,5 @@ export { SendEngineKeys, DEFAULT_SEND_ENGINE_KEY_PREFIX } from './keys';
 export type { SendEngineKeyOptions } from './keys';
 export { PacedSender, DEFAULT_PACED_SENDER_OPTIONS, pacedSenderOptionsFor, sendLeaseMs } from './paced-sender';
 export type { PacedSenderOptions, ProviderSender, SendEngineParts, SendPacing } from './paced-sender';
+export { LiveFirstGate, DEFAULT_LIVE_FIRST_GATE } from './live-first-gate';
+export type { LiveFirstGateOptions } from './live-first-gate';

@@ -14,6 +14,7 @@ const refused = (providerCode: string | null) => new CatalogError('SEND_FAILED',
 
 /** The four parts of the engine as deterministic fakes that keep what they were asked. */
 class FakeEngine implements SendEngineParts {
+  gate: SendEngineParts['gate'];
   readonly slots: SlotRequest[] = [];
   readonly slotWaitsUntil: (number | undefined)[] = [];
   /** Slot waits granted before the budget answers SlotWaitExpired (Infinity: never). */
@@ -198,6 +199,35 @@ describe('PacedSender', () => {
       await expect(sender(provider).sendMessage(channel, message, live)).rejects.toMatchObject({ providerCode: '131026' });
       expect(provider.calls).toBe(1);
       expect([engine.throttles, sleeps, spamPaused]).toEqual([[], [], []]);
+    });
+  });
+
+  describe('live first inside the process', () => {
+    it('runs a live send as live work, and a broadcast send after its turn at the gate, released after the call', async () => {
+      const order: string[] = [];
+      engine.gate = {
+        live: async (work) => {
+          order.push('live');
+          return work();
+        },
+        admitBroadcast: async (until) => {
+          order.push(`admit until ${until - clock}`);
+          return true;
+        },
+        releaseBroadcast: () => void order.push('release'),
+      };
+      const provider = new FakeProvider();
+      await sender(provider).sendMessage(channel, message, live);
+      await sender(provider).sendMessage(channel, message, broadcast);
+      expect(order).toEqual(['live', 'admit until 10000', 'release']);
+      expect(provider.calls).toBe(2);
+    });
+
+    it('answers SERVICE_UNAVAILABLE, calling nobody, when the turn does not come within the pacing wait', async () => {
+      engine.gate = { live: async (work) => work(), admitBroadcast: async () => false, releaseBroadcast: () => undefined };
+      const provider = new FakeProvider();
+      await expect(sender(provider).sendMessage(channel, message, broadcast)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', providerCode: undefined });
+      expect(provider.calls).toBe(0);
     });
   });
 

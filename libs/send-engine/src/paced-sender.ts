@@ -3,6 +3,7 @@ import { CatalogError, isCatalogError } from '@cmsg/errors';
 import type { ChannelBackOff } from './channel-back-off';
 import type { ChannelRateBudget } from './channel-rate-budget';
 import type { MessagingLimitLedger, MessagingUnitTaken } from './messaging-limit-ledger';
+import type { LiveFirstGate } from './live-first-gate';
 import type { PairPacer } from './pair-pacer';
 import { SlotWaitExpired, type WaitForSlotsOptions } from './wait-for-slots';
 
@@ -23,6 +24,8 @@ export interface SendPacing {
 }
 
 export interface SendEngineParts {
+  /** Process-local: live sends ahead of broadcast sends when the stack itself is the bottleneck. */
+  gate?: Pick<LiveFirstGate, 'live' | 'admitBroadcast' | 'releaseBroadcast'>;
   budget: { waitForSlots(request: Parameters<ChannelRateBudget['waitForSlots']>[0], options?: WaitForSlotsOptions): ReturnType<ChannelRateBudget['waitForSlots']> };
   backOff: Pick<ChannelBackOff, 'recordThrottled' | 'recordAccepted'>;
   pairs: Pick<PairPacer, 'reserve'>;
@@ -100,13 +103,26 @@ export class PacedSender {
     const unit = pacing.isTemplate ? await beforeAnyCall(() => this.takeUnit(pacing)) : undefined;
     try {
       await beforeAnyCall(() => this.keepPairRate(pacing, waitUntil));
-      return await this.callWithinBudget(channel, message, pacing, waitUntil);
+      return await this.inTurn(pacing, waitUntil, () => this.callWithinBudget(channel, message, pacing, waitUntil));
     } catch (error) {
       // A send the provider refused (or that never left) reached nobody: its unit is given back.
       if (unit?.ok && unit.newUnit && !(isCatalogError(error) && error.code === 'SEND_FAILED' && error.providerCode === null)) {
         await this.engine.ledger.release({ channelKey: pacing.channelId, contactKey: pacing.contactId, token: unit.token }).catch(() => false);
       }
       throw error;
+    }
+  }
+
+  /** Live sends run at once (and hold broadcasts back); a broadcast send waits for its turn at the gate. */
+  private async inTurn<T>(pacing: SendPacing, waitUntil: number, call: () => Promise<T>): Promise<T> {
+    const { gate } = this.engine;
+    if (!gate) return call();
+    if (!pacing.broadcast) return gate.live(call);
+    if (!(await gate.admitBroadcast(waitUntil))) throw this.waitedTooLong();
+    try {
+      return await call();
+    } finally {
+      gate.releaseBroadcast();
     }
   }
 
