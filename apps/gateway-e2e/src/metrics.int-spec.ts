@@ -79,6 +79,15 @@ describe('Prometheus metrics of every app', () => {
     expect(has(services, 'cmsg_outbox_backlog')).toBe(true);
   });
 
+  it("sends: each provider call's wait for its slot in the channel budget, by priority", async () => {
+    const waited = (samples: PrometheusSample[]) => sampleTotal(samples, 'cmsg_send_slot_wait_seconds_count', { priority: 'live' });
+    const before = await scrape('conversations');
+    const sent = await business.api.post('/conversation/messages/text', { conversation: { uuid: conversation }, text: 'Metrics' });
+    expect(sent.status).toBe(201);
+    const after = await eventually(() => scrape('conversations'), (samples) => waited(samples) > waited(before));
+    expect(waited(after)).toBeGreaterThan(waited(before));
+  });
+
   it('action groups: action durations by type and result, Kafka handler durations and consumer lag, webhook backlog', async () => {
     const note = { type: 'context_note', result: 'succeeded' };
     const commands = { topic: /conversation-commands$/ };

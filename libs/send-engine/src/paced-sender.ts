@@ -1,5 +1,6 @@
 import type { ChannelCredentials, OutboundMessage, SendMessageResult } from '@cmsg/chat-platform';
 import { CatalogError, isCatalogError } from '@cmsg/errors';
+import { cmsgMetrics } from '@cmsg/platform';
 import type { ChannelBackOff } from './channel-back-off';
 import type { ChannelRateBudget } from './channel-rate-budget';
 import type { MessagingLimitLedger, MessagingUnitTaken } from './messaging-limit-ledger';
@@ -168,13 +169,14 @@ export class PacedSender {
         priority: pacing.broadcast ? ('broadcast' as const) : ('live' as const),
         ...(pacing.broadcast && pacing.broadcast.maxPerSecond > 0 ? { broadcastKey: pacing.broadcast.uuid, broadcastPerSecond: pacing.broadcast.maxPerSecond } : {}),
       };
-      await beforeAnyCall(() =>
+      const { waitedMs } = await beforeAnyCall(() =>
         this.engine.budget.waitForSlots(slot, { until: waitUntil }).catch((error: unknown) => {
           // Out of time: a send the provider already throttled fails with that answer, others never left.
           if (error instanceof SlotWaitExpired) throw lastThrottle ?? this.waitedTooLong();
           throw error;
         }),
       );
+      cmsgMetrics.sendSlotWait(slot.priority, waitedMs / 1000);
       if (pacing.broadcast) await beforeAnyCall(async () => this.options.admitBroadcastSend?.(pacing));
       try {
         const result = await this.provider.sendMessage(channel, message);

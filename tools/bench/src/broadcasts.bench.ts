@@ -384,6 +384,29 @@ function submitLiveGroups(stack: BroadcastBenchStack, options: Options, offset: 
  * Once the groups finished: their 202 and 202 to last action, and how long each group's text send
  * waited from its 202 to its arrival at the fake, as figures named `<label>: ...`.
  */
+/**
+ * From the conversations service's cmsg_send_slot_wait_seconds{priority="live"} histogram between
+ * two scrapes: how many live provider calls waited for their slot in the channel budget, how many
+ * of them 1 s or less (the contract's bound beside a broadcast), and the bucket the slowest fell in.
+ */
+function recordLiveSlotWaits(figures: ScenarioFigures, label: string, before: AppMetrics, after: AppMetrics): void {
+  const buckets = (metrics: AppMetrics) => {
+    const byBound = new Map<string, number>();
+    for (const sample of metrics['conversations'] ?? []) {
+      if (sample.name === 'cmsg_send_slot_wait_seconds_bucket' && sample.labels['priority'] === 'live') byBound.set(sample.labels['le'] ?? '', sample.value);
+    }
+    return byBound;
+  };
+  const earlier = buckets(before);
+  const grown = [...buckets(after)].map(([bound, count]) => [bound, count - (earlier.get(bound) ?? 0)] as const);
+  const total = grown.find(([bound]) => bound === '+Inf')?.[1] ?? 0;
+  const withinOneSecond = grown.find(([bound]) => bound === '1')?.[1] ?? 0;
+  const slowest = grown.filter(([, count]) => count === total).map(([bound]) => Number(bound === '+Inf' ? Infinity : bound)).sort((a, b) => a - b)[0] ?? Number.NaN;
+  figures.line(`${label}: live provider calls' waits for their budget slot`, total, 'calls');
+  figures.line(`${label}: of them waiting 1 s or less`, total > 0 ? (100 * withinOneSecond) / total : Number.NaN, '%', 1);
+  figures.line(`${label}: every live slot wait at most (histogram bucket)`, slowest, 's', 3);
+}
+
 async function recordLiveGroups(stack: BroadcastBenchStack, figures: ScenarioFigures, label: string, submitted: SubmissionRun, since: Date): Promise<void> {
   const { accepted: stored } = await waitForGroups(
     stack.business.businessId,
@@ -427,13 +450,18 @@ async function runPriority(options: Options, figures: ScenarioFigures, build: bo
       `${options['live-rate'] / ACTIONS_PER_GROUP} groups/s of ${ACTIONS_PER_GROUP} actions (one a text send) on ${stack.liveConversations.length} conversations for ${options.measure} s, alone, then beside ${recipientsOf(options, 'priority')} recipients at ${options['ceiling-rate']}/s`,
     );
     const aloneSince = new Date();
+    const aloneMetrics = await scrapeAppMetrics(stack.metricsUrls);
     await recordLiveGroups(stack, figures, 'alone', await submitLiveGroups(stack, options, 0), aloneSince);
+    recordLiveSlotWaits(figures, 'alone', aloneMetrics, await scrapeAppMetrics(stack.metricsUrls));
     let beside: SubmissionRun | undefined;
+    let besideMetrics: AppMetrics | undefined;
     const besideSince = new Date();
     window = await broadcastAtCeiling(stack, options, figures, async () => {
+      besideMetrics = await scrapeAppMetrics(stack.metricsUrls);
       beside = await submitLiveGroups(stack, options, 1_000_000);
     });
     await recordLiveGroups(stack, figures, 'beside the broadcast', beside!, besideSince);
+    recordLiveSlotWaits(figures, 'beside the broadcast', besideMetrics!, await scrapeAppMetrics(stack.metricsUrls));
   } finally {
     await stack.stop();
   }

@@ -22,6 +22,7 @@ let instruments:
       firingLateness: Histogram;
       actionDuration: Histogram;
       mongodbDuration: Histogram;
+      sendSlotWait: Histogram;
     }
   | undefined;
 
@@ -55,6 +56,10 @@ function made() {
     }),
     mongodbDuration: meter().createHistogram('cmsg_mongodb_operation_duration_seconds', {
       description: 'MongoDB command duration in seconds, by command name.',
+      advice: { explicitBucketBoundaries: LATENCY_BUCKETS },
+    }),
+    sendSlotWait: meter().createHistogram('cmsg_send_slot_wait_seconds', {
+      description: "How long a provider call waited for its slot in the channel's rate budget (back-offs included), in seconds, by priority (live, broadcast).",
       advice: { explicitBucketBoundaries: LATENCY_BUCKETS },
     }),
   };
@@ -97,6 +102,9 @@ export const cmsgMetrics = {
   },
   mongodbOperation(command: string, seconds: number): void {
     made().mongodbDuration.record(seconds, { command });
+  },
+  sendSlotWait(priority: string, seconds: number): void {
+    made().sendSlotWait.record(seconds, { priority });
   },
   /** A gauge without labels read at scrape time (cmsg_outbox_backlog, cmsg_webhook_backlog). */
   gauge(name: string, description: string, read: GaugeReading): void {
