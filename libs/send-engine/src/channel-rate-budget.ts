@@ -24,7 +24,7 @@ const WINDOW_MS = 1000;
  * KEYS: rate log, live waiters, back-off until, learned rate, [broadcast rate log].
  * ARGV: perSecond, priority, count, windowMs, waiterId ('' = none), waiterTtlMs, broadcastPerSecond,
  * nonce (makes log members unique), yieldToLiveRetryMs, learnedHoldMs, learnedRiseEveryMs.
- * Returns {granted, retryInMs}.
+ * Returns {granted, retryInMs, now}: the grant's time is Redis's.
  */
 const ACQUIRE_LUA = `${REDIS_NOW_MS_LUA}
 local rateKey, waitersKey, untilKey, learnedKey, broadcastKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
@@ -80,7 +80,7 @@ local backOffUntil = tonumber(redis.call('GET', untilKey) or '0')
 if backOffUntil > now then
   -- Still first in line when the back-off ends.
   waitAsLive(backOffUntil + waiterTtlMs)
-  return {0, backOffUntil - now}
+  return {0, backOffUntil - now, now}
 end
 
 -- What the provider took in its last throttle burst, kept for a while, then probed upwards.
@@ -96,17 +96,17 @@ local room = perSecond - channelUsed
 if live then
   if room <= 0 then
     waitAsLive(now + waiterTtlMs)
-    return {0, freesInMs(rateKey, channelUsed, perSecond)}
+    return {0, freesInMs(rateKey, channelUsed, perSecond), now}
   end
   local granted = math.min(count, room)
   record(rateKey, granted)
   if waiterId ~= '' then redis.call('ZREM', waitersKey, waiterId) end
-  return {granted, 0}
+  return {granted, 0, now}
 end
 
 if redis.call('ZCARD', waitersKey) > 0 then
-  if room <= 0 then return {0, math.max(yieldToLiveRetryMs, freesInMs(rateKey, channelUsed, perSecond))} end
-  return {0, yieldToLiveRetryMs}
+  if room <= 0 then return {0, math.max(yieldToLiveRetryMs, freesInMs(rateKey, channelUsed, perSecond)), now} end
+  return {0, yieldToLiveRetryMs, now}
 end
 
 local granted = math.min(count, room)
@@ -120,10 +120,10 @@ if broadcastKey then
   end
   granted = math.min(granted, broadcastRoom)
 end
-if granted <= 0 then return {0, retryInMs} end
+if granted <= 0 then return {0, retryInMs, now} end
 record(rateKey, granted)
 if broadcastKey then record(broadcastKey, granted) end
-return {granted, 0}
+return {granted, 0, now}
 `;
 
 const acquireScript = new LuaScript(ACQUIRE_LUA);
@@ -176,8 +176,8 @@ export class ChannelRateBudget {
       this.learnedHoldMs,
       this.learnedRiseEveryMs,
     ]);
-    const [granted, retryInMs] = integerReply(reply, 2);
-    return { granted, retryInMs };
+    const [granted, retryInMs, now] = integerReply(reply, 3);
+    return granted > 0 ? { granted, retryInMs, grantedAtMs: now } : { granted, retryInMs };
   }
 
   /** Waits until at least one slot is granted (a live request under one waiter id throughout). */

@@ -20,6 +20,8 @@ export interface SlotGrant {
   granted: number;
   /** When nothing was granted: how long until asking again makes sense. */
   retryInMs: number;
+  /** When something was: the grant's time on the budget's clock (Redis ms), the clock its windows are kept on. */
+  grantedAtMs?: number;
 }
 
 export interface WaitForSlotsOptions {
@@ -41,6 +43,7 @@ export class SlotWaitExpired extends Error {
 export interface SlotsWaited {
   granted: number;
   waitedMs: number;
+  grantedAtMs?: number;
 }
 
 /**
@@ -56,8 +59,8 @@ export async function waitForSlots(
   const startedAt = Date.now();
   for (;;) {
     signal?.throwIfAborted();
-    const { granted, retryInMs } = await acquire(attempt);
-    if (granted >= 1) return { granted, waitedMs: Date.now() - startedAt };
+    const { granted, retryInMs, grantedAtMs } = await acquire(attempt);
+    if (granted >= 1) return { granted, waitedMs: Date.now() - startedAt, ...(grantedAtMs !== undefined ? { grantedAtMs } : {}) };
     const waitMs = Math.max(1, retryInMs);
     if (until !== undefined && Date.now() + waitMs > until) throw new SlotWaitExpired(Date.now() - startedAt);
     await sleep(waitMs, signal);
