@@ -67,6 +67,9 @@ redis.call('PEXPIRE', KEYS[1], 2000)
 return 1
 `;
 
+/** The longest back-off after 130429 (the send engine's pacing wait covers it). */
+export const DEFAULT_BACK_OFF_MAX_MS = 32_000;
+
 const recordAcceptedScript = new LuaScript(RECORD_ACCEPTED_LUA);
 const recordThrottledScript = new LuaScript(RECORD_THROTTLED_LUA);
 
@@ -89,7 +92,7 @@ export class ChannelBackOff {
 
   constructor(
     private readonly redis: RedisClient,
-    { keyPrefix, levelTtlMs = 60_000, baseMs = 1000, maxMs = 32_000, learnedShare = 0.95, learnedTtlMs = 3_600_000 }: ChannelBackOffOptions = {},
+    { keyPrefix, levelTtlMs = 60_000, baseMs = 1000, maxMs = DEFAULT_BACK_OFF_MAX_MS, learnedShare = 0.95, learnedTtlMs = 3_600_000 }: ChannelBackOffOptions = {},
   ) {
     this.keys = new SendEngineKeys(keyPrefix);
     this.args = [levelTtlMs, baseMs, maxMs, learnedShare, learnedTtlMs];

@@ -1,7 +1,7 @@
 import type { ChannelCredentials, OutboundMessage, SendMessageResult } from '@cmsg/chat-platform';
 import { CatalogError, isCatalogError } from '@cmsg/errors';
 import { cmsgMetrics } from '@cmsg/platform';
-import type { ChannelBackOff } from './channel-back-off';
+import { type ChannelBackOff, DEFAULT_BACK_OFF_MAX_MS } from './channel-back-off';
 import type { ChannelRateBudget } from './channel-rate-budget';
 import type { MessagingLimitLedger, MessagingUnitTaken } from './messaging-limit-ledger';
 import type { LiveFirstGate } from './live-first-gate';
@@ -60,9 +60,9 @@ export interface PacedSenderOptions {
 
 export const DEFAULT_PACED_SENDER_OPTIONS: PacedSenderOptions = { pairIntervalMs: 6_000, throttleAttempts: 5, pairRateAttempts: 3, pairRetryMs: 6_000, pacingWaitMs: 45_000 };
 
-/** The engine's options for a pair interval (SEND_PAIR_INTERVAL_MS): a send waits at most the longest back-off (32 s), the pair interval and a few slots. */
+/** The engine's options for a pair interval (SEND_PAIR_INTERVAL_MS): a send waits at most the longest back-off, the pair interval and a few slots. */
 export function pacedSenderOptionsFor(pairIntervalMs: number): PacedSenderOptions {
-  return { ...DEFAULT_PACED_SENDER_OPTIONS, pairIntervalMs, pacingWaitMs: 32_000 + pairIntervalMs + 7_000 };
+  return { ...DEFAULT_PACED_SENDER_OPTIONS, pairIntervalMs, pacingWaitMs: DEFAULT_BACK_OFF_MAX_MS + pairIntervalMs + 7_000 };
 }
 
 /**

@@ -4,7 +4,7 @@ import { type Broadcast, type BroadcastAudience, BroadcastsServiceClient, type S
 import { AppProcess, type RunningFakes, type TestBusiness, createTestBusinessIn, freePort, startFakes } from '@cmsg/testing';
 import { seedActionGroupTargets } from './action-group-load';
 import { type BenchStack, startBenchStack } from './bench-stack';
-import { insertBulkConversations } from './bulk-conversations';
+import { bulkContactPhone, insertBulkConversations } from './bulk-conversations';
 import { infraServerPids } from './process-cpu';
 import type { ProviderArrival } from './provider-arrivals';
 
@@ -106,8 +106,8 @@ export class BroadcastBenchStack {
    * frozen); `existing`: the phones of the contacts insertAudience writes.
    */
   async uploadAudienceFile(rows: number, phones: 'new' | 'existing' = 'new'): Promise<string> {
-    const prefix = phones === 'new' ? '+5215520' : '+5215500';
-    const lines = ['phone,code', ...Array.from({ length: rows }, (_, index) => `${prefix}${String(index).padStart(6, '0')},C${index}`)];
+    const phoneOf = (index: number) => (phones === 'new' ? `+5215520${String(index).padStart(6, '0')}` : `+${bulkContactPhone(index)}`);
+    const lines = ['phone,code', ...Array.from({ length: rows }, (_, index) => `${phoneOf(index)},C${index}`)];
     const bytes = Buffer.from(`${lines.join('\r\n')}\r\n`, 'utf8');
     const { api } = this.business;
     const requested = await api.post('/files/request-upload', { module: 'broadcast_audiences', file_name: 'audience.csv', mime_type: 'text/csv', size: bytes.length });

@@ -22,6 +22,11 @@ export interface BulkConversationsOptions {
  * which the local server answers by scanning, so it cannot load 100,000 conversations in a
  * benchmark's time. Answers the uuids of the conversations written, newest first.
  */
+/** The phone digits of the `index`-th contact insertBulkConversations writes. */
+export function bulkContactPhone(index: number): string {
+  return `5215500${String(index).padStart(6, '0')}`;
+}
+
 export async function insertBulkConversations(options: BulkConversationsOptions): Promise<string[]> {
   const { businessId } = options;
   const channelId = options.channelId ?? 'bench';
@@ -36,7 +41,7 @@ export async function insertBulkConversations(options: BulkConversationsOptions)
       const at = new Date(now - index * 60_000);
       const contactId = randomUUID();
       const conversationId = randomUUID();
-      const phone = `5215500${String(index).padStart(6, '0')}`;
+      const phone = bulkContactPhone(index);
       const conversationState = { tag_ids: [] as string[], inbox_status: 'resolved', ...options.attributes?.(index) };
       contacts.push({
         _id: contactId,
