@@ -45,6 +45,14 @@ ensure_protoc() {
   (source tools/infra/lib/common.sh && apt_install protobuf-compiler libprotobuf-dev)
 }
 
+# Headless Chromium for the API reference's browser test, from Debian (Playwright's own browser
+# download reaches a host this machine cannot); the test drives it with playwright-core.
+ensure_chromium() {
+  command -v chromium >/dev/null 2>&1 && return 0
+  log "installing Chromium (Debian chromium) for the browser tests"
+  (source tools/infra/lib/common.sh && apt_install chromium)
+}
+
 # Starts Redis, Kafka and the local MongoDB (mongo-java-server) and exports MONGODB_URI, KAFKA_BROKERS, REDIS_URL.
 infra_up() {
   bash tools/infra/infra.sh up

@@ -89,5 +89,7 @@ Demo business "demo" loaded. Try (the token is the public demo token, local only
 
   curl -s -X POST $BASE_URL/v1/demo/conversation/status -H 'Authorization: Bearer $token' -H 'Content-Type: application/json' -d '{"conversation":{"phone":"+52 1 55 1234 5678"}}'
 
+API reference and guides in a browser: $BASE_URL/docs (Authorize with the token above to try requests)
+
 Stop everything: npm stop
 INFO

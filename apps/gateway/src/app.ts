@@ -11,6 +11,7 @@ import { registerBusinessRoutes } from './routes/register-business-routes';
 import { registerOperationalRoutes } from './routes/operational.routes';
 import { registerFileTransferRoutes } from './file-transfers/file-transfer.routes';
 import { registerChatWebhookRoutes } from './webhooks/chat-webhook.routes';
+import { registerApiReferenceRoutes } from './api-reference/api-reference.routes';
 
 /** The gateway's HTTP app; it owns no connections, so tests build it with doubles. */
 export function createGatewayApp(dependencies: GatewayDependencies): Express {
@@ -21,6 +22,7 @@ export function createGatewayApp(dependencies: GatewayDependencies): Express {
 
   app.use(requestIdMiddleware(), apiVersionMiddleware(), accessLogMiddleware(logger));
   registerOperationalRoutes(app, { readinessChecks, logger });
+  registerApiReferenceRoutes(app, dependencies.apiReference);
   // Outside the business scope, each reading its own body: the raw webhook bytes (signature), the streamed upload.
   registerChatWebhookRoutes(app, { ...dependencies.chatWebhooks, logger });
   registerFileTransferRoutes(app, dependencies.fileContent);

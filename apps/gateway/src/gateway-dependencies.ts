@@ -15,6 +15,7 @@ import type { IdempotencyStore } from './idempotency/idempotency-store';
 import type { ReadinessCheck } from './readiness/readiness-check';
 import type { FileContentForwarder } from './file-transfers/file-content-forwarder';
 import type { ChatWebhookDependencies } from './webhooks/chat-webhook.routes';
+import type { ApiReferenceDependencies } from './api-reference/api-reference.routes';
 
 /** The gRPC services business routes call. */
 export interface Upstreams {
@@ -40,4 +41,6 @@ export interface GatewayDependencies {
   chatWebhooks: Omit<ChatWebhookDependencies, 'logger'>;
   /** PUT /v1/uploads/:token and GET /v1/downloads/:token, streamed to the files service. */
   fileContent: FileContentForwarder;
+  /** GET /docs: where the guides and the page's own assets are on disk. */
+  apiReference: ApiReferenceDependencies;
 }

@@ -8,6 +8,7 @@ import {
   installGracefulShutdown,
   startMetricsServer,
 } from '@cmsg/platform';
+import path from 'node:path';
 import { createGatewayApp } from './app';
 import { loadGatewayConfig } from './config';
 import { closeHttpServer, listen } from './infrastructure/http-server';
@@ -39,6 +40,8 @@ async function main(): Promise<void> {
     readinessChecks: [redisReadinessCheck(redis), kafkaReadiness, ...upstreamConnections.healthChecks],
     chatWebhooks: { appSecret: config.CHAT_APP_SECRET, verifyToken: config.CHAT_VERIFY_TOKEN, publisher: chatInbound.publisher },
     fileContent: upstreamConnections.fileContent,
+    // The build copies both beside the bundle (tools/build/copy-gateway-assets.mjs).
+    apiReference: { guidesDirectory: path.join(__dirname, 'guides'), assetsDirectory: path.join(__dirname, 'api-reference') },
   });
   const server = await listen(app, config.PORT);
   logger.info({ port: config.PORT }, 'gateway listening');

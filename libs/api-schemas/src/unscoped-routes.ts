@@ -13,6 +13,10 @@ export const UNSCOPED_PATHS = {
   openApiDocument: '/v1/openapi.json',
   /** CONTRACT 7: the chat platform's webhook (GET verify challenge, POST deliveries). */
   chatWebhook: '/webhooks/chat',
+  /** The API reference page (Swagger UI on this document), its assets and the Markdown guides. */
+  apiReference: '/docs',
+  apiReferenceAssets: '/docs/assets',
+  guides: '/docs/guides',
 } as const;
 
 export const CHAT_WEBHOOK_SIGNATURE_HEADER = 'X-Hub-Signature-256';
@@ -20,6 +24,7 @@ export const CHAT_WEBHOOK_SIGNATURE_HEADER = 'X-Hub-Signature-256';
 const OPERATIONAL_TAG = 'Operations';
 const FILES_TAG = 'Files';
 const CHAT_PLATFORM_TAG = 'Chat platform';
+const REFERENCE_TAG = 'API reference';
 
 export const HealthResponseSchema = z.object({ status: z.literal('ok') }).openapi('Health');
 
@@ -55,6 +60,24 @@ const UNEXPECTED = { 500: { codes: ['UNKNOWN_ERROR'] as const } };
 
 const tokenParams = z.object({
   token: z.string().min(1).openapi({ param: { description: 'The signed token of the URL, exactly as the API handed it out.' } }),
+});
+
+const PAGE_SECURITY_HEADERS = {
+  'Content-Security-Policy': { description: "Everything from this gateway only: no inline script, no eval, no framing, requests only to this origin.", schema: { type: 'string' } },
+} as const;
+const HTML_PAGE = { 'text/html': { schema: { type: 'string' } } } as const;
+
+const assetParams = z.object({
+  asset: z.string().openapi({
+    param: { description: 'One of the files the page loads: swagger-ui-bundle.js, swagger-ui.css, api-reference.js, api-reference.css, favicon-32x32.png, favicon-16x16.png. Any other name is 404.' },
+    example: 'api-reference.js',
+  }),
+});
+const guideParams = z.object({
+  guide: z.string().openapi({
+    param: { description: 'The name of a guide: its Markdown file in docs/ without `.md`, as listed by GET /docs/guides. Any other name is 404.' },
+    example: 'integrating',
+  }),
 });
 
 const SIGNED_URL_REFUSED = { codes: ['INVALID_REQUEST'] as const, why: 'The URL is not one the API signed, is for the other direction, or has expired.' };
@@ -106,6 +129,59 @@ export const UNSCOPED_ROUTES: readonly RouteConfig[] = [
         content: { 'application/json': { schema: z.object({ openapi: z.string() }).catchall(z.unknown()).openapi('OpenApiDocument') } },
       },
       ...errorResponses(UNEXPECTED),
+    },
+  },
+  {
+    method: 'get',
+    path: UNSCOPED_PATHS.apiReference,
+    operationId: 'getApiReference',
+    summary: 'This API reference in a browser: every operation and webhook event, search, and "try it" with your token',
+    description: 'An HTML page that renders this document (Swagger UI, served by the gateway itself: no CDN). A token entered under Authorize stays in the page\'s memory only. Links to the guides.',
+    tags: [REFERENCE_TAG],
+    request: { headers: REQUEST_HEADERS },
+    responses: {
+      200: { description: 'The page.', headers: { ...RESPONSE_HEADERS, ...PAGE_SECURITY_HEADERS }, content: HTML_PAGE },
+      ...errorResponses(UNEXPECTED),
+    },
+  },
+  {
+    method: 'get',
+    path: `${UNSCOPED_PATHS.apiReferenceAssets}/{asset}`,
+    operationId: 'getApiReferenceAsset',
+    summary: 'A script, stylesheet or icon of the reference page',
+    tags: [REFERENCE_TAG],
+    request: { params: assetParams, headers: REQUEST_HEADERS },
+    responses: {
+      200: {
+        description: 'The file, cacheable for 10 minutes.',
+        headers: { ...RESPONSE_HEADERS, ...PAGE_SECURITY_HEADERS },
+        content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } }, 'image/png': { schema: { type: 'string', format: 'binary' } } },
+      },
+      ...errorResponses({ 404: { codes: ['NOT_FOUND'], why: 'No such file of the page.' }, ...UNEXPECTED }),
+    },
+  },
+  {
+    method: 'get',
+    path: UNSCOPED_PATHS.guides,
+    operationId: 'listGuides',
+    summary: 'The guides (how-to pages) beside the reference, as an HTML list',
+    tags: [REFERENCE_TAG],
+    request: { headers: REQUEST_HEADERS },
+    responses: {
+      200: { description: 'The page.', headers: { ...RESPONSE_HEADERS, ...PAGE_SECURITY_HEADERS }, content: HTML_PAGE },
+      ...errorResponses(UNEXPECTED),
+    },
+  },
+  {
+    method: 'get',
+    path: `${UNSCOPED_PATHS.guides}/{guide}`,
+    operationId: 'getGuide',
+    summary: 'One guide, rendered from its Markdown',
+    tags: [REFERENCE_TAG],
+    request: { params: guideParams, headers: REQUEST_HEADERS },
+    responses: {
+      200: { description: 'The page.', headers: { ...RESPONSE_HEADERS, ...PAGE_SECURITY_HEADERS }, content: HTML_PAGE },
+      ...errorResponses({ 404: { codes: ['NOT_FOUND'], why: 'No guide of that name.' }, ...UNEXPECTED }),
     },
   },
   {

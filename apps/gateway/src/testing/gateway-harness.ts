@@ -11,6 +11,7 @@ import {
 } from '@cmsg/proto';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { createGatewayApp } from '../app';
@@ -23,6 +24,12 @@ import { FakeConversationsService, TEST_TOKEN } from './fake-conversations-servi
 import { InMemoryIdempotencyStore } from './in-memory-idempotency-store';
 import { FileContentForwarder } from '../file-transfers/file-content-forwarder';
 import type { ChatInboundMessage } from '../webhooks/chat-inbound-publisher';
+
+/** The guides and page assets where they are written (a built gateway reads the copies beside its bundle). */
+export const API_REFERENCE_SOURCES = {
+  guidesDirectory: path.resolve(__dirname, '../../../../docs'),
+  assetsDirectory: path.resolve(__dirname, '../api-reference/browser'),
+};
 
 export const HARNESS_CHAT_APP_SECRET = 'harness-app-secret';
 export const HARNESS_CHAT_VERIFY_TOKEN = 'harness-verify-token';
@@ -91,6 +98,7 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
       publisher: { publish: async (messages) => void chatInbound.push(...messages) },
     },
     fileContent: new FileContentForwarder(clients.files),
+    apiReference: API_REFERENCE_SOURCES,
   });
   const server: Server = await listen(app, 0);
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
