@@ -53,6 +53,24 @@ ensure_chromium() {
   (source tools/infra/lib/common.sh && apt_install chromium)
 }
 
+# Schemathesis (PyPI, every package pinned in tools/fuzz/requirements.txt) in a virtual environment
+# kept across runs in the user's cache, made anew when the requirements change. Exports
+# CMSG_SCHEMATHESIS, the command the fuzz spec runs.
+SCHEMATHESIS_VENV=${CMSG_SCHEMATHESIS_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/cmsg/schemathesis-venv}
+ensure_schemathesis() {
+  local wanted stamp=$SCHEMATHESIS_VENV/requirements.sha256
+  wanted=$(sha256sum <tools/fuzz/requirements.txt)
+  if [[ ! -x $SCHEMATHESIS_VENV/bin/schemathesis || $(cat "$stamp" 2>/dev/null) != "$wanted" ]]; then
+    log "installing Schemathesis into $SCHEMATHESIS_VENV (PyPI, tools/fuzz/requirements.txt)"
+    python3 -m venv --help >/dev/null 2>&1 || (source tools/infra/lib/common.sh && apt_install python3-venv)
+    rm -rf "$SCHEMATHESIS_VENV"
+    python3 -m venv "$SCHEMATHESIS_VENV"
+    "$SCHEMATHESIS_VENV/bin/pip" install --quiet --disable-pip-version-check -r tools/fuzz/requirements.txt
+    printf '%s\n' "$wanted" >"$stamp"
+  fi
+  export CMSG_SCHEMATHESIS=$SCHEMATHESIS_VENV/bin/schemathesis
+}
+
 # Starts Redis, Kafka and the local MongoDB (mongo-java-server) and exports MONGODB_URI, KAFKA_BROKERS, REDIS_URL.
 infra_up() {
   bash tools/infra/infra.sh up

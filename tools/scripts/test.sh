@@ -85,6 +85,7 @@ lock_before=$(sha256sum <package-lock.json)
 ensure_node_modules
 ensure_protoc
 ensure_chromium
+ensure_schemathesis
 check "lock file complete" node tools/scripts/check-lockfile.mjs
 check "lock file unchanged" lock_unchanged "$lock_before"
 stage=infrastructure

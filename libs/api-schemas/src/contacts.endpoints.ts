@@ -19,7 +19,8 @@ export const upsertContactEndpoint = definePublicEndpoint({
     'Matched in the order external_id > chat_user_id > phone (digits, within the channel): the given fields are updated and the answer is 200 `{contact, created: false}`. No match: 201 `{contact, created: true}`, created with its conversation (resolved, no AI, window closed); creating needs `phone` or `chat_user_id`. Identifiers that match two different contacts: 409 CONTACT_IDENTIFIER_CONFLICT. `channel` may be omitted when the business has one channel (else 400). `consent` is recorded with source `api`. Events: contact.created, contact.updated, contact.consent_changed.',
   tag: TAG,
   successStatus: 201,
-  successDescription: 'The contact was created (a match answers 200 with created: false).',
+  successDescription: 'The contact was created: `created: true`.',
+  otherSuccess: { status: 200, description: 'An existing contact matched and was updated: `created: false`.' },
   errorCodes: ['CHANNEL_NOT_FOUND', 'CONTACT_IDENTIFIER_CONFLICT', 'ATTRIBUTE_UNDEFINED'],
   schemas: { body: UpsertContactRequestSchema, response: UpsertContactResponseSchema },
   requestExample: {

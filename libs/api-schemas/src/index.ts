@@ -91,3 +91,4 @@ export {
   listBroadcastRecipientsEndpoint,
   BROADCAST_ENDPOINTS,
 } from './broadcasts.endpoints';
+export { WELL_FORMED_UNICODE_FORMAT, isWellFormedUnicode } from './text.schema';

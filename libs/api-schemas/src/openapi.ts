@@ -1,3 +1,4 @@
+import { DOCUMENT_DESCRIPTION } from './document-description';
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { ERROR_CATALOG, type ErrorCode } from '@cmsg/errors';
 import { API_TOKEN_SCOPES, API_TOKEN_SCOPE_DESCRIPTIONS, requiredScopeOf } from './api-token-scope';
@@ -130,7 +131,11 @@ function routeConfigOf(endpoint: PublicEndpoint): RouteConfig {
       headers: requestHeaders,
       body: schemas.body ? { required: true, content: { 'application/json': { schema: schemas.body, example: endpoint.requestExample?.body } } } : undefined,
     },
-    responses: { [String(endpoint.successStatus)]: successResponse, ...errorResponses(endpoint) },
+    responses: {
+      [String(endpoint.successStatus)]: successResponse,
+      ...(endpoint.otherSuccess ? { [String(endpoint.otherSuccess.status)]: { ...successResponse, description: endpoint.otherSuccess.description } } : {}),
+      ...errorResponses(endpoint),
+    },
   };
 }
 
@@ -146,8 +151,7 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Open
     info: {
       title: 'Conversation Messaging Public API',
       version: API_VERSION,
-      description:
-        'REST API of the business messaging inbox. Every request is scoped to the business named by {slug}; every error body is {code, message}; every response carries X-Request-Id and X-Api-Version.',
+      description: DOCUMENT_DESCRIPTION,
     },
     servers: [{ url: options.serverUrl ?? '/' }],
   });

@@ -7,7 +7,7 @@ export const CursorSchema = z
   .string()
   .min(1)
   .max(512)
-  .openapi({ description: 'Opaque; the next_cursor of the previous page of the same endpoint, sort and filters. Expires after 24 h.' });
+  .openapi({ description: 'Opaque and signed: the next_cursor of the previous page of the same endpoint, sort and filters. An altered cursor, one older than 24 h, or one sent with other filters or sort is 400 INVALID_CURSOR.' });
 
 /** Query values arrive as strings; `limit` is coerced before its range is checked. */
 export const PageSizeSchema = z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE);

@@ -33,6 +33,8 @@ export interface PublicEndpoint<Schemas extends EndpointSchemas = EndpointSchema
   tag: string;
   successStatus: 200 | 201 | 202 | 204;
   successDescription: string;
+  /** A second success answer with the same body (POST /contacts: 200 for a match, 201 for a creation). */
+  otherSuccess?: { status: 200; description: string };
   /** Codes this endpoint answers beyond those every business endpoint can answer (see openapi.ts). */
   errorCodes: readonly ErrorCode[];
   schemas: Schemas;

@@ -6,40 +6,46 @@ import { z } from './zod';
  * UTF-8 form and BSON strings are UTF-8 (docs/data-layer.md). Text a request requires must say
  * something: whitespace alone is refused too, before it reaches a send that cannot deliver it.
  *
- * Each rule is one pattern, so the OpenAPI document shows it, written so that every common regex
- * engine reads it the same way: JSON Schema patterns are matched by code point (ajv's `u` flag,
- * Python's `re`), which is how these compile here too; no lookahead (generators such as
- * Hypothesis drop patterns they cannot draw from); whitespace spelled out as ECMAScript's `\s`
- * (what `String.prototype.trim` removes), since engines differ on `\s`; and no two adjacent parts
- * that can match the same character, so a 1 MiB string is matched in linear time.
+ * Each rule is written so that every common generator and validator reads it the same way:
+ * - "not whitespace only" is the pattern of one character outside ECMAScript's `\s` (what
+ *   `String.prototype.trim` removes), spelled out because engines differ on `\s` (Python's counts
+ *   U+001C to U+001F and U+0085, not U+FEFF), unanchored (JSON Schema patterns match anywhere), so a
+ *   1 MiB string is searched in linear time;
+ * - "well-formed" (no unpaired surrogate) is the format `well-formed-unicode`, described in the
+ *   document: JSON Schema engines match patterns by code point and most cannot express or draw
+ *   strings with a lone surrogate (Hypothesis, and so Schemathesis, dropped every pattern naming
+ *   the surrogate range), while a format is a named rule that a validator may check and a
+ *   generator may ignore, as it ignores any format it does not know.
  */
 
-const SURROGATES = '\\uD800-\\uDFFF';
-/** ECMAScript's `\\s` (what `String.prototype.trim` removes), spelled out for every regex engine. */
+/** ECMAScript's `\s` (what `String.prototype.trim` removes), spelled out for every regex engine. */
 export const WHITESPACE = '\\t\\n\\v\\f\\r \\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000\\uFEFF';
 
-/** No lone surrogate: read by code point, a surrogate pair is one astral character. */
-const WELL_FORMED = new RegExp(`^[^${SURROGATES}]*$`, 'u');
-/** The same, with a character that is not whitespace: leading whitespace, that character, anything well-formed. */
-const WELL_FORMED_NOT_BLANK = new RegExp(`^[${WHITESPACE}]*[^${WHITESPACE}${SURROGATES}][^${SURROGATES}]*$`, 'u');
+/** A character that is not whitespace, anywhere in the text. */
+const NOT_BLANK = new RegExp(`[^${WHITESPACE}]`, 'u');
 
-/** zod-to-openapi writes a pattern with its flags appended (`.../u`): the document gets the bare source. */
-function documentedPattern(text: z.ZodString, pattern: RegExp): z.ZodString {
-  return text.openapi({ pattern: pattern.source });
+/** The OpenAPI format of text the API stores: a string with a UTF-8 form (no unpaired UTF-16 surrogate). */
+export const WELL_FORMED_UNICODE_FORMAT = 'well-formed-unicode';
+
+/** Whether `text` has a UTF-8 form: read by code point, a surrogate pair is one astral character, a lone surrogate is refused. */
+export function isWellFormedUnicode(text: string): boolean {
+  return !/\p{Surrogate}/u.test(text);
 }
+
+const WELL_FORMED_MESSAGE = 'must be well-formed Unicode (no unpaired surrogate)';
 
 /** Any well-formed string (of at most `max` characters when given). */
 export function wellFormedText(max?: number) {
-  const text = z.string().regex(WELL_FORMED, { message: 'must be well-formed Unicode (no unpaired surrogate)' });
-  return documentedPattern(max === undefined ? text : text.max(max), WELL_FORMED);
+  const text = max === undefined ? z.string() : z.string().max(max);
+  return text.refine(isWellFormedUnicode, { message: WELL_FORMED_MESSAGE }).openapi({ format: WELL_FORMED_UNICODE_FORMAT });
 }
 
 /** Required text: 1 (to `max` when given) characters, well-formed, not whitespace only. */
 export function requiredText(max?: number) {
-  const text = z
-    .string()
-    // An empty text is one error (too short), not also a second one (blank).
-    .min(1, { abort: true })
-    .regex(WELL_FORMED_NOT_BLANK, { message: 'must be well-formed Unicode (no unpaired surrogate) and not whitespace only' });
-  return documentedPattern(max === undefined ? text : text.max(max), WELL_FORMED_NOT_BLANK);
+  // An empty text is one error (too short), not also a second one (blank).
+  const text = z.string().min(1, { abort: true });
+  return (max === undefined ? text : text.max(max))
+    .regex(NOT_BLANK, { message: 'must not be whitespace only' })
+    .refine(isWellFormedUnicode, { message: WELL_FORMED_MESSAGE })
+    .openapi({ format: WELL_FORMED_UNICODE_FORMAT, pattern: NOT_BLANK.source });
 }

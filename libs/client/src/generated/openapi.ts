@@ -2616,11 +2616,20 @@ export interface components {
              * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
              */
             uuid?: string;
-            /** @description Opaque platform user id of the contact; exact match. */
+            /**
+             * Format: well-formed-unicode
+             * @description Opaque platform user id of the contact; exact match.
+             */
             chat_user_id?: string;
-            /** @description E.164 phone; reduced to digits before lookup. */
+            /**
+             * Format: well-formed-unicode
+             * @description E.164 phone; reduced to digits before lookup.
+             */
             phone?: string;
-            /** @description Channel public key; limits the lookup to that channel. */
+            /**
+             * Format: well-formed-unicode
+             * @description Channel public key; limits the lookup to that channel.
+             */
             channel?: string;
         } | unknown | unknown | unknown;
         AddNoteResponse: {
@@ -2640,7 +2649,10 @@ export interface components {
         };
         AddNoteRequest: {
             conversation: components["schemas"]["ConversationReference"];
-            /** @description Internal context note, never sent to the contact; stored exactly as sent. */
+            /**
+             * Format: well-formed-unicode
+             * @description Internal context note, never sent to the contact; stored exactly as sent.
+             */
             note: string;
         };
         /** @description Identifies a conversation of the token's business: at least one of uuid, chat_user_id, username, phone; when several are sent the first in that order wins. */
@@ -2651,13 +2663,25 @@ export interface components {
              * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
              */
             uuid?: string;
-            /** @description Opaque platform user id of the contact; exact match. */
+            /**
+             * Format: well-formed-unicode
+             * @description Opaque platform user id of the contact; exact match.
+             */
             chat_user_id?: string;
-            /** @description Public username, with or without a leading @; case-insensitive; last username seen. */
+            /**
+             * Format: well-formed-unicode
+             * @description Public username, with or without a leading @; case-insensitive; last username seen.
+             */
             username?: string;
-            /** @description E.164 phone; reduced to digits before lookup. */
+            /**
+             * Format: well-formed-unicode
+             * @description E.164 phone; reduced to digits before lookup.
+             */
             phone?: string;
-            /** @description Channel public key; limits the lookup to that channel. */
+            /**
+             * Format: well-formed-unicode
+             * @description Channel public key; limits the lookup to that channel.
+             */
             channel?: string;
         } | unknown | unknown | unknown | unknown;
         InboxStatusChangeResponse: {
@@ -2969,20 +2993,28 @@ export interface components {
             created: boolean;
         };
         UpsertContactRequest: {
-            /** @description Channel public key; may be omitted when the business has one channel. */
+            /**
+             * Format: well-formed-unicode
+             * @description Channel public key; may be omitted when the business has one channel.
+             */
             channel?: string;
             /**
+             * Format: well-formed-unicode
              * @description Any spelling; 8 to 15 digits once normalised, else 400.
              * @example +52 1 55 1234 5678
              */
             phone?: string;
+            /** Format: well-formed-unicode */
             chat_user_id?: string;
             /**
+             * Format: well-formed-unicode
              * @description The caller's own id, unique in the business.
              * @example crm-000123
              */
             external_id?: string;
+            /** Format: well-formed-unicode */
             first_name?: string;
+            /** Format: well-formed-unicode */
             last_name?: string;
             /**
              * Format: email
@@ -3011,7 +3043,9 @@ export interface components {
         };
         /** @description JSON Merge Patch (RFC 7386) of the contact; send it as application/json or application/merge-patch+json. */
         PatchContactRequest: {
+            /** Format: well-formed-unicode */
             first_name?: string | null;
+            /** Format: well-formed-unicode */
             last_name?: string | null;
             /**
              * Format: email
@@ -3021,6 +3055,7 @@ export interface components {
             /** @example es-MX */
             language?: string | null;
             /**
+             * Format: well-formed-unicode
              * @description The caller's own id, unique in the business.
              * @example crm-000123
              */
@@ -3236,7 +3271,10 @@ export interface components {
              * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
              */
             uuid?: string;
-            /** @description The tag name, case-insensitive. */
+            /**
+             * Format: well-formed-unicode
+             * @description The tag name, case-insensitive.
+             */
             name?: string;
         } | unknown | unknown;
         MailboxAssignmentResponse: {
@@ -3256,7 +3294,10 @@ export interface components {
              * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
              */
             uuid?: string;
-            /** @description The mailbox name, case-insensitive. */
+            /**
+             * Format: well-formed-unicode
+             * @description The mailbox name, case-insensitive.
+             */
             name?: string;
         } | unknown | unknown;
         /** @description Moves the conversation to the first mailbox of the category, by name. */
@@ -3267,7 +3308,10 @@ export interface components {
              * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
              */
             uuid?: string;
-            /** @description The mailbox category name, case-insensitive. */
+            /**
+             * Format: well-formed-unicode
+             * @description The mailbox category name, case-insensitive.
+             */
             name?: string;
         } | unknown | unknown;
         AiEmployeeAssignmentResponse: {
@@ -3305,7 +3349,10 @@ export interface components {
              * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
              */
             uuid?: string;
-            /** @description The AI employee name, case-insensitive. */
+            /**
+             * Format: well-formed-unicode
+             * @description The AI employee name, case-insensitive.
+             */
             name?: string;
         } | unknown | unknown;
         AiUnassignmentResponse: {
@@ -3345,7 +3392,10 @@ export interface components {
         SentMessageStatus: "sent" | "simulated";
         SendTextMessageRequest: {
             conversation: components["schemas"]["ConversationReference"];
-            /** @description Message text, 1 to 4096 characters, not whitespace only, stored exactly as sent; payment markers such as [[payment.link]] are replaced before sending. */
+            /**
+             * Format: well-formed-unicode
+             * @description Message text, 1 to 4096 characters, not whitespace only, stored exactly as sent; payment markers such as [[payment.link]] are replaced before sending.
+             */
             text: string;
             /**
              * Format: uuid
@@ -3353,7 +3403,10 @@ export interface components {
              * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
              */
             file_uuid?: string;
-            /** @description What the media says, up to 4096 characters. */
+            /**
+             * Format: well-formed-unicode
+             * @description What the media says, up to 4096 characters.
+             */
             transcription?: string;
         };
         SendQuickReplyResponse: {
@@ -3373,7 +3426,10 @@ export interface components {
              * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
              */
             uuid?: string;
-            /** @description The quick reply name, case-insensitive. */
+            /**
+             * Format: well-formed-unicode
+             * @description The quick reply name, case-insensitive.
+             */
             name?: string;
         } | unknown | unknown;
         SendTemplateRequest: {
@@ -3398,17 +3454,20 @@ export interface components {
              * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
              */
             uuid?: string;
+            /** Format: well-formed-unicode */
             name?: string;
             language?: string;
         } | unknown | unknown;
         TemplateVariable: {
             index: number;
+            /** Format: well-formed-unicode */
             value: string;
         };
         /** @description Must match the header the template declares: none without one, required for a media header, optional for a text header (omitted: the header text is static). */
         TemplateHeader: {
             /** @enum {string} */
             type: "text";
+            /** Format: well-formed-unicode */
             value: string;
         } | {
             /** @enum {string} */
@@ -3418,7 +3477,10 @@ export interface components {
              * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
              */
             file_uuid: string;
-            /** @description What the media says, up to 4096 characters. */
+            /**
+             * Format: well-formed-unicode
+             * @description What the media says, up to 4096 characters.
+             */
             transcription?: string;
         } | {
             /** @enum {string} */
@@ -3428,7 +3490,10 @@ export interface components {
              * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
              */
             file_uuid: string;
-            /** @description What the media says, up to 4096 characters. */
+            /**
+             * Format: well-formed-unicode
+             * @description What the media says, up to 4096 characters.
+             */
             transcription?: string;
         } | {
             /** @enum {string} */
@@ -3438,13 +3503,17 @@ export interface components {
              * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
              */
             file_uuid: string;
-            /** @description What the media says, up to 4096 characters. */
+            /**
+             * Format: well-formed-unicode
+             * @description What the media says, up to 4096 characters.
+             */
             transcription?: string;
         };
         TemplateButtonParameter: {
             index: number;
             /** @enum {string} */
             sub_type: "url";
+            /** Format: well-formed-unicode */
             value: string;
         };
         StartConversationResponse: {
@@ -3492,7 +3561,10 @@ export interface components {
             mailbox?: string;
             /** @description Tag uuids added to the conversation after the send. */
             tags?: string[];
-            /** @description Internal context note, never sent to the contact; stored exactly as sent. */
+            /**
+             * Format: well-formed-unicode
+             * @description Internal context note, never sent to the contact; stored exactly as sent.
+             */
             note?: string;
         };
         /** @description An existing contact by uuid, or the identity to upsert as POST /contacts does. */
@@ -3503,12 +3575,19 @@ export interface components {
              */
             uuid: string;
         } | {
+            /** Format: well-formed-unicode */
             phone: string;
-            /** @description Channel public key; may be omitted when the business has one channel. */
+            /**
+             * Format: well-formed-unicode
+             * @description Channel public key; may be omitted when the business has one channel.
+             */
             channel?: string;
+            /** Format: well-formed-unicode */
             first_name?: string;
+            /** Format: well-formed-unicode */
             last_name?: string;
             /**
+             * Format: well-formed-unicode
              * @description The caller's own id, unique in the business.
              * @example crm-000123
              */
@@ -3620,11 +3699,13 @@ export interface components {
         /** @description The template is named by uuid, or by name and language on the broadcast's channel; it must be approved (TEMPLATE_NOT_APPROVED). */
         CreateBroadcastRequest: {
             /**
+             * Format: well-formed-unicode
              * @description Yours to recognise it by: 1 to 200 characters, not whitespace only.
              * @example Gold plan renewal, March
              */
             name: string;
             /**
+             * Format: well-formed-unicode
              * @description The public key of the channel it sends from (GET /channels); the template must be this channel's.
              * @example main
              */
@@ -3791,14 +3872,20 @@ export interface components {
              * @enum {string}
              */
             type: "send_message";
-            /** @description The message, or the caption of `file_uuid`. */
+            /**
+             * Format: well-formed-unicode
+             * @description The message, or the caption of `file_uuid`.
+             */
             text?: string;
             /**
              * Format: uuid
              * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
              */
             file_uuid?: string;
-            /** @description What the media says, when it cannot be transcribed. */
+            /**
+             * Format: well-formed-unicode
+             * @description What the media says, when it cannot be transcribed.
+             */
             transcription?: string;
             quick_reply?: components["schemas"]["QuickReplyReference"];
             template?: components["schemas"]["ActionTemplate"];
@@ -3809,6 +3896,7 @@ export interface components {
              * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
              */
             uuid?: string;
+            /** Format: well-formed-unicode */
             name?: string;
             language?: string;
             /**
@@ -3865,7 +3953,10 @@ export interface components {
              * @enum {string}
              */
             type: "context_note";
-            /** @description Internal context note, never sent to the contact; stored exactly as sent. */
+            /**
+             * Format: well-formed-unicode
+             * @description Internal context note, never sent to the contact; stored exactly as sent.
+             */
             note: string;
         };
         MarkResolvedAction: {
@@ -3899,6 +3990,7 @@ export interface components {
              */
             type: "ai_assistance";
             ai_employee: components["schemas"]["AiEmployeeReference"];
+            /** Format: well-formed-unicode */
             prompt: string;
         };
         AssignAiEmployeeAction: {
@@ -3991,6 +4083,7 @@ export interface components {
         AiAssistanceRequest: {
             conversation: components["schemas"]["ConversationReference"];
             ai_employee: components["schemas"]["AiEmployeeReference"];
+            /** Format: well-formed-unicode */
             prompt: string;
         };
         CreateScheduledMessageResponse: {
@@ -4033,7 +4126,10 @@ export interface components {
              * @default false
              */
             cancel_on_customer_reply: boolean;
-            /** @description Injected into the conversation as a context note when the schedule fires. */
+            /**
+             * Format: well-formed-unicode
+             * @description Injected into the conversation as a context note when the schedule fires.
+             */
             reason: string;
             /**
              * Format: uuid
@@ -4148,7 +4244,10 @@ export interface components {
              * @enum {string}
              */
             kind: "message";
-            /** @description Message text, 1 to 4096 characters, not whitespace only, stored exactly as sent; payment markers such as [[payment.link]] are replaced before sending. */
+            /**
+             * Format: well-formed-unicode
+             * @description Message text, 1 to 4096 characters, not whitespace only, stored exactly as sent; payment markers such as [[payment.link]] are replaced before sending.
+             */
             text?: string | null;
             media?: components["schemas"]["ScheduledMedia"];
         } | {
@@ -4163,7 +4262,10 @@ export interface components {
              * @example 3f2b8c1e-6a4d-4e0b-9c7a-1d2e3f4a5b6c
              */
             file_uuid: string;
-            /** @description What the media says, up to 4096 characters. */
+            /**
+             * Format: well-formed-unicode
+             * @description What the media says, up to 4096 characters.
+             */
             transcription?: string | null;
         } | null;
         ScheduledMessage: {
@@ -4265,15 +4367,30 @@ export interface components {
             };
         };
         CreateTesterContactRequest: {
-            /** @description Stored exactly as sent. */
+            /**
+             * Format: well-formed-unicode
+             * @description Stored exactly as sent.
+             */
             first_name?: string;
-            /** @description Stored exactly as sent. */
+            /**
+             * Format: well-formed-unicode
+             * @description Stored exactly as sent.
+             */
             last_name?: string;
-            /** @description E.164; stored as + and digits. */
+            /**
+             * Format: well-formed-unicode
+             * @description E.164; stored as + and digits.
+             */
             phone?: string;
-            /** @description With or without @. */
+            /**
+             * Format: well-formed-unicode
+             * @description With or without @.
+             */
             chat_username?: string;
-            /** @description Channel public key; the business's first channel by name when omitted. */
+            /**
+             * Format: well-formed-unicode
+             * @description Channel public key; the business's first channel by name when omitted.
+             */
             channel?: string;
         };
         TesterInboundResponse: {
@@ -4312,7 +4429,10 @@ export interface components {
         };
         TesterInboundRequest: {
             conversation: components["schemas"]["ConversationReference"];
-            /** @description Message text, 1 to 4096 characters, not whitespace only, stored exactly as sent; payment markers such as [[payment.link]] are replaced before sending. */
+            /**
+             * Format: well-formed-unicode
+             * @description Message text, 1 to 4096 characters, not whitespace only, stored exactly as sent; payment markers such as [[payment.link]] are replaced before sending.
+             */
             text: string;
         };
         AdvanceTesterClockResponse: {
@@ -4376,6 +4496,7 @@ export interface components {
         };
         RequestUploadRequest: {
             module: components["schemas"]["FileModule"];
+            /** Format: well-formed-unicode */
             file_name: string;
             /** @description Module api_messages: one of image/jpeg, image/png, image/webp (5 MiB); video/mp4, video/3gpp (16 MiB); audio/aac, audio/mp4, audio/mpeg, audio/amr, audio/ogg (16 MiB); application/pdf and office documents (100 MiB); text/plain (5 MiB). Module broadcast_audiences: text/csv or application/x-ndjson (100 MiB). Any case; parameters after `;` are ignored. A type the module does not take is 400 INVALID_FILE_TYPE. */
             mime_type: string;
@@ -5298,7 +5419,7 @@ export interface operations {
     listConversations: {
         parameters: {
             query?: {
-                /** @description Opaque; the next_cursor of the previous page of the same endpoint, sort and filters. Expires after 24 h. */
+                /** @description Opaque and signed: the next_cursor of the previous page of the same endpoint, sort and filters. An altered cursor, one older than 24 h, or one sent with other filters or sort is 400 INVALID_CURSOR. */
                 cursor?: string;
                 /** @example 20 */
                 limit?: number;
@@ -5663,7 +5784,7 @@ export interface operations {
     getConversationTimeline: {
         parameters: {
             query: {
-                /** @description Opaque; the next_cursor of the previous page of the same endpoint, sort and filters. Expires after 24 h. */
+                /** @description Opaque and signed: the next_cursor of the previous page of the same endpoint, sort and filters. An altered cursor, one older than 24 h, or one sent with other filters or sort is 400 INVALID_CURSOR. */
                 cursor?: string;
                 /** @example 20 */
                 limit?: number;
@@ -5807,7 +5928,7 @@ export interface operations {
     listContacts: {
         parameters: {
             query?: {
-                /** @description Opaque; the next_cursor of the previous page of the same endpoint, sort and filters. Expires after 24 h. */
+                /** @description Opaque and signed: the next_cursor of the previous page of the same endpoint, sort and filters. An altered cursor, one older than 24 h, or one sent with other filters or sort is 400 INVALID_CURSOR. */
                 cursor?: string;
                 /** @example 50 */
                 limit?: number;
@@ -5966,7 +6087,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The contact was created (a match answers 200 with created: false). */
+            /** @description An existing contact matched and was updated: `created: false`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Api-Version": components["headers"]["X-Api-Version"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpsertContactResponse"];
+                };
+            };
+            /** @description The contact was created: `created: true`. */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6122,7 +6258,7 @@ export interface operations {
     listTesterContacts: {
         parameters: {
             query?: {
-                /** @description Opaque; the next_cursor of the previous page of the same endpoint, sort and filters. Expires after 24 h. */
+                /** @description Opaque and signed: the next_cursor of the previous page of the same endpoint, sort and filters. An altered cursor, one older than 24 h, or one sent with other filters or sort is 400 INVALID_CURSOR. */
                 cursor?: string;
                 /** @example 20 */
                 limit?: number;
@@ -7784,7 +7920,7 @@ export interface operations {
     listTemplates: {
         parameters: {
             query?: {
-                /** @description Opaque; the next_cursor of the previous page of the same endpoint, sort and filters. Expires after 24 h. */
+                /** @description Opaque and signed: the next_cursor of the previous page of the same endpoint, sort and filters. An altered cursor, one older than 24 h, or one sent with other filters or sort is 400 INVALID_CURSOR. */
                 cursor?: string;
                 /** @example 50 */
                 limit?: number;
@@ -9713,7 +9849,7 @@ export interface operations {
     listBroadcasts: {
         parameters: {
             query?: {
-                /** @description Opaque; the next_cursor of the previous page of the same endpoint, sort and filters. Expires after 24 h. */
+                /** @description Opaque and signed: the next_cursor of the previous page of the same endpoint, sort and filters. An altered cursor, one older than 24 h, or one sent with other filters or sort is 400 INVALID_CURSOR. */
                 cursor?: string;
                 /** @example 20 */
                 limit?: number;
@@ -10946,7 +11082,7 @@ export interface operations {
     listBroadcastRecipients: {
         parameters: {
             query?: {
-                /** @description Opaque; the next_cursor of the previous page of the same endpoint, sort and filters. Expires after 24 h. */
+                /** @description Opaque and signed: the next_cursor of the previous page of the same endpoint, sort and filters. An altered cursor, one older than 24 h, or one sent with other filters or sort is 400 INVALID_CURSOR. */
                 cursor?: string;
                 /** @example 100 */
                 limit?: number;
@@ -13096,7 +13232,7 @@ export interface operations {
     listWebhookEndpoints: {
         parameters: {
             query?: {
-                /** @description Opaque; the next_cursor of the previous page of the same endpoint, sort and filters. Expires after 24 h. */
+                /** @description Opaque and signed: the next_cursor of the previous page of the same endpoint, sort and filters. An altered cursor, one older than 24 h, or one sent with other filters or sort is 400 INVALID_CURSOR. */
                 cursor?: string;
                 /** @example 20 */
                 limit?: number;
@@ -14054,7 +14190,7 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Opaque; the next_cursor of the previous page of the same endpoint, sort and filters. Expires after 24 h. */
+                /** @description Opaque and signed: the next_cursor of the previous page of the same endpoint, sort and filters. An altered cursor, one older than 24 h, or one sent with other filters or sort is 400 INVALID_CURSOR. */
                 cursor?: string;
                 /** @example 50 */
                 limit?: number;
@@ -14331,7 +14467,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description Opaque; the next_cursor of the previous page of the same endpoint, sort and filters. Expires after 24 h. */
+                /** @description Opaque and signed: the next_cursor of the previous page of the same endpoint, sort and filters. An altered cursor, one older than 24 h, or one sent with other filters or sort is 400 INVALID_CURSOR. */
                 cursor?: string;
                 /** @example 50 */
                 limit?: number;

@@ -1,4 +1,4 @@
-import { type PublicEndpoint, openApiPathOf } from '@cmsg/api-schemas';
+import { type PublicEndpoint, WELL_FORMED_UNICODE_FORMAT, isWellFormedUnicode, openApiPathOf } from '@cmsg/api-schemas';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { JsonSchema } from './json-schema-arbitrary';
@@ -27,6 +27,8 @@ export const pointer = (segment: string) => segment.replace(/~/g, '~0').replace(
 export function documentValidator(document: object) {
   const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
   addFormats(ajv);
+  // The document's own format, as its description defines it.
+  ajv.addFormat(WELL_FORMED_UNICODE_FORMAT, { type: 'string', validate: isWellFormedUnicode });
   ajv.addSchema({ ...document, $id: DOCUMENT_ID });
   const paths = (document as { paths: Record<string, Record<string, OperationLike>> }).paths;
 

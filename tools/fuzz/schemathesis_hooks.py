@@ -1,0 +1,25 @@
+"""Schemathesis hooks for the API (tools/fuzz/schemathesis.toml names this file).
+
+The API allows 60 requests a minute per token (CONTRACT 1), so each request takes the next of the
+tokens in CMSG_FUZZ_TOKENS (comma-separated, all of one business) in turn.
+"""
+import itertools
+import os
+
+import schemathesis
+
+_TOKENS = [token for token in os.environ.get("CMSG_FUZZ_TOKENS", "").split(",") if token]
+if not _TOKENS:
+    raise RuntimeError("CMSG_FUZZ_TOKENS names no API token")
+_NEXT_TOKEN = itertools.cycle(_TOKENS)
+
+
+# refresh_interval=None: get() for every request, not once per 300 s.
+@schemathesis.auth(refresh_interval=None)
+class RotatingBearerToken:
+    def get(self, case, ctx):
+        return next(_NEXT_TOKEN)
+
+    def set(self, case, data, ctx):
+        case.headers = case.headers or {}
+        case.headers["Authorization"] = f"Bearer {data}"
