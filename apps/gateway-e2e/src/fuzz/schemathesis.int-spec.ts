@@ -127,7 +127,8 @@ function referencedSchemas(operation: DocumentedOperation): unknown[] {
 
 function runSchemathesis(args: string[], env: Record<string, string>): Promise<{ exitCode: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(SCHEMATHESIS, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its example database (.schemathesis/) goes beside the reports, not into the checkout.
+    const child = spawn(SCHEMATHESIS, args, { cwd: RESULTS, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
