@@ -10,7 +10,7 @@ export { stackFileOfCurrentRun } from './stack-file';
 export { createTestBusiness, createTestBusinessIn, contactSeed, uniquePhone, minutesAgo } from './test-business';
 export type { TestBusiness, BusinessSeedInput, ContactSeedInput } from './test-business';
 export { eventually } from './eventually';
-export { scanStoredDocuments, storedCollection } from '@cmsg/testing-database';
+export { connectToDatabase, dropConnectedDatabase, scanStoredDocuments, storedCollection } from '@cmsg/testing-database';
 export type { StoredDocument, StoredDocumentsScan } from '@cmsg/testing-database';
 export { KafkaTopicProbe } from './kafka-probe';
 export type { ProbedMessage } from './kafka-probe';

@@ -2,11 +2,19 @@ import { randomBytes } from 'node:crypto';
 import mongoose from 'mongoose';
 
 /** Where a test file finds MongoDB: the run's server (MONGODB_URI), else the local test server. */
-const TEST_SERVER_URI = process.env['MONGODB_URI'] ?? 'mongodb://127.0.0.1:27118/';
+const testServerUri = (): string => process.env['MONGODB_URI'] ?? 'mongodb://127.0.0.1:27118/';
 
 export interface OwnDatabaseOptions {
   /** Keeps the driver's command events on, for specs that watch what a write sends (watchMongoCommands). */
   monitorCommands?: boolean;
+}
+
+/**
+ * Connects this process's shared connection to the database a URI names (a stack's of its own),
+ * waiting up to `serverSelectionTimeoutMS` for a server that may be restarting.
+ */
+export async function connectToDatabase(uri: string, options: { serverSelectionTimeoutMS: number }): Promise<void> {
+  await mongoose.connect(uri, options);
 }
 
 /**
@@ -15,8 +23,9 @@ export interface OwnDatabaseOptions {
  * against the real server without the stack, where another file's documents would get in the way
  * (claims and sweeps across businesses). Dropped by dropConnectedDatabase().
  */
+
 export async function connectToOwnDatabase(label: string, options: OwnDatabaseOptions = {}): Promise<void> {
-  await mongoose.connect(TEST_SERVER_URI, {
+  await mongoose.connect(testServerUri(), {
     dbName: `${label}_${randomBytes(4).toString('hex')}`,
     serverSelectionTimeoutMS: 10_000,
     ...(options.monitorCommands ? { monitorCommands: true } : {}),
