@@ -1,4 +1,4 @@
-import { dropDatabaseAt } from '@cmsg/testing-database';
+import { MongoClient } from 'mongodb';
 import type { RunningFakes } from './fakes';
 import type { LocalStack } from './local-stack';
 
@@ -18,7 +18,13 @@ export default async function globalTeardown(): Promise<void> {
 /** Each run has a database of its own; dropping it keeps the memory-backed server's heap flat across runs. */
 async function dropRunDatabase(uri: string | undefined): Promise<void> {
   if (!uri) return;
-  await dropDatabaseAt(uri, { serverSelectionTimeoutMS: 5000 }).catch((error: unknown) => {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
+  try {
+    await client.connect();
+    await client.db().dropDatabase();
+  } catch (error) {
     process.stderr.write(`[integration] could not drop the run database: ${(error as Error).message}\n`);
-  });
+  } finally {
+    await client.close();
+  }
 }
