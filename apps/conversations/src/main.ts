@@ -51,7 +51,7 @@ import { audiencePorts, broadcastStore, definitionPorts, kafkaSlicePublisher } f
 import { broadcastsHandlers } from './broadcasts.grpc';
 import { startChatInboundConsumer } from './chat-inbound.consumer';
 import { conversationActionHandlers } from './conversation-actions.grpc';
-import { config } from './config';
+import { loadConversationsConfig } from './config';
 import { contactPorts } from './contact-ports';
 import { contactErasurePorts, startContactErasureWorker } from './contact-erasure-worker';
 import { eligibilityPorts } from './eligibility-ports';
@@ -71,8 +71,8 @@ const MONGODB_PING_TIMEOUT_MS = 1000;
 runGrpcService({
   name: 'conversations service',
   logger,
-  loadConfig: () => config,
-  start: async ({ services }) => {
+  loadConfig: loadConversationsConfig,
+  start: async ({ config, services }) => {
     await connectMongo(config.MONGODB_URI, { queryShapeLog: config.CMSG_MONGO_SHAPE_LOG, queryShapeSource: 'conversations' });
     await ensureIndexes();
     const files = new Files({ signingSecret: config.SIGNING_SECRET, publicBaseUrl: config.PUBLIC_BASE_URL });
