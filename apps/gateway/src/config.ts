@@ -1,5 +1,4 @@
 import { configVars, grpcSecurityConfigShape, intVar, loadConfig } from '@cmsg/platform';
-import { z } from 'zod';
 
 /** Longest token cache that still honours a revocation within 5 s (CONTRACT 1). */
 const MAX_TOKEN_CACHE_TTL_MS = 4000;
