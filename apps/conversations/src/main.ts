@@ -1,7 +1,7 @@
 import './instrument';
 import { CloudApiClient } from '@cmsg/chat-platform';
 import { type CoordinatorPorts, pauseChannelBroadcasts, pauseTemplateBroadcasts } from '@cmsg/broadcasts-domain';
-import { ensureTopics } from '@cmsg/command-stream';
+import { ensureTopics, kafkaConversationEventBus } from '@cmsg/command-stream';
 import { type ConsentRecorder, ListCursorCodec, recordConsent, sendOutcomeOf, startConversationBindings } from '@cmsg/conversations-domain';
 import {
   BusinessRepository,
@@ -17,7 +17,7 @@ import {
   isMongoConnected,
   pingMongo,
 } from '@cmsg/dal';
-import { BusinessSlugs, EventOutbox, EventRecorder, kafkaConversationEventBus } from '@cmsg/events';
+import { BusinessSlugs, EventOutbox, EventRecorder } from '@cmsg/events';
 import { Files } from '@cmsg/files';
 import {
   MONGODB_HEALTH_SERVICE,

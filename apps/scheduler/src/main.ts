@@ -1,5 +1,5 @@
 import './instrument';
-import { CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
+import { CommandStreamProducer, ensureTopics, kafkaConversationEventBus } from '@cmsg/command-stream';
 import {
   BusinessRepository,
   FileRepository,
@@ -11,7 +11,7 @@ import {
   ensureIndexes,
   isMongoConnected,
 } from '@cmsg/dal';
-import { BusinessSlugs, EventOutbox, EventRecorder, kafkaConversationEventBus } from '@cmsg/events';
+import { BusinessSlugs, EventOutbox, EventRecorder } from '@cmsg/events';
 import { TOPIC, adaptUnaryService, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
 import { SchedulerServiceService, type SchedulerServiceServer } from '@cmsg/proto';
 import { FiringLoop, FiringPass, confirmedUploadLookup, systemClock } from '@cmsg/scheduling-domain';
