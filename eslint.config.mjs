@@ -8,7 +8,9 @@ const allLibraryTypes = ['type:domain', 'type:data-access', 'type:util', 'type:c
 const typeConstraints = [
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:data-access', 'type:util', 'type:contract'] },
   { sourceTag: 'type:tool', onlyDependOnLibsWithTags: allLibraryTypes },
-  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:data-access', 'type:util', 'type:contract'] },
+  // End-to-end specs also drive a domain library against the running stack (the Files API on the
+  // stack's database, a signed file URL served by another gateway replica).
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:testing', 'type:domain', 'type:data-access', 'type:util', 'type:contract'] },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: allLibraryTypes },
   { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:data-access', 'type:util', 'type:contract'] },
   { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:util', 'type:contract'] },
