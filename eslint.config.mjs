@@ -37,7 +37,7 @@ const deepDalImports = { group: ['@cmsg/dal/*', '**/libs/dal/**', '**/dal/src/**
 const driverImports = {
   group: ['mongoose', 'mongoose/*', 'mongodb', 'mongodb/*'],
   message:
-    'MongoDB is reached through libs/dal only: call a repository or store of @cmsg/dal (add the query there, with the index that serves it); a test that must look under the API uses a helper of libs/testing (@cmsg/testing-database).',
+    'MongoDB is reached through libs/dal only: call a repository or store of @cmsg/dal (add the query there, with the index that serves it); a test that must look under the API uses a helper of the testing libraries (@cmsg/testing, @cmsg/testing-database).',
 };
 
 export default [
@@ -60,7 +60,7 @@ export default [
   {
     // The bare handlers of the benchmarks measure the driver alone, on purpose (docs/benchmarks.md).
     files: ['**/*.ts'],
-    ignores: ['libs/dal/**', 'libs/testing/**', 'tools/bench/src/*'],
+    ignores: ['libs/dal/**', 'libs/testing/**', 'libs/testing-database/**', 'tools/bench/src/*'],
     rules: { 'no-restricted-imports': ['error', { patterns: [modelImports, deepDalImports, driverImports] }] },
   },
   {
