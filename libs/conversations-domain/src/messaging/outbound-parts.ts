@@ -2,7 +2,7 @@ import type { MessageContent, TemplateHeader } from '@cmsg/chat-platform';
 import { assertUnreachable, CatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
 import { assertTranscriptionSupplied } from '@cmsg/files';
-import type { StoredContact, StoredConversation } from '../resolve-conversation-reference';
+import type { StoredContact, StoredConversation } from '../conversation/resolve-conversation-reference';
 import type { OutboundFiles } from './outbound-file';
 import { paymentMarkerSource } from './payment-marker-source';
 import { renderPaymentMarkers } from './payment-markers';
