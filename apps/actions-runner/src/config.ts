@@ -1,7 +1,5 @@
-import { configVars, grpcSecurityConfigShape, loadConfig } from '@cmsg/platform';
+import { configVars, grpcSecurityConfigShape, intVar, loadConfig } from '@cmsg/platform';
 import { z } from 'zod';
-
-const positiveInt = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
 
 const actionsRunnerConfigShape = {
   GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:15053'),
@@ -19,29 +17,29 @@ const actionsRunnerConfigShape = {
    */
   COMMAND_CONSUMER_GROUP_ID: z.string().min(1).optional(),
   /** Commands (= conversations) running at once in one replica. */
-  COMMAND_CONCURRENCY: positiveInt(64),
+  COMMAND_CONCURRENCY: intVar(64),
   /** How soon the group notices a replica that died (kafkajs default 30 s). */
-  COMMAND_SESSION_TIMEOUT_MS: positiveInt(30_000, 6_000),
+  COMMAND_SESSION_TIMEOUT_MS: intVar(30_000, { min: 6_000 }),
   /** Partitions of the command topic when this service creates it. */
-  COMMAND_TOPIC_PARTITIONS: positiveInt(12),
+  COMMAND_TOPIC_PARTITIONS: intVar(12),
   /** Consumer group of broadcast-sends (default KAFKA_TOPIC_PREFIX + `broadcast-senders`): every replica shares every broadcast. */
   BROADCAST_CONSUMER_GROUP_ID: z.string().min(1).optional(),
   /** Broadcast slices (partitions of broadcast-sends) one replica sends at once. */
-  BROADCAST_SLICE_CONCURRENCY: positiveInt(12),
+  BROADCAST_SLICE_CONCURRENCY: intVar(12),
   /** Recipients of one slice in flight at once. */
-  BROADCAST_SEND_CONCURRENCY: positiveInt(4),
+  BROADCAST_SEND_CONCURRENCY: intVar(4),
   /** Partitions of broadcast-sends when this service creates it. */
-  BROADCAST_TOPIC_PARTITIONS: positiveInt(12),
+  BROADCAST_TOPIC_PARTITIONS: intVar(12),
   /** Webhook attempts in flight in one replica, all endpoints together (each mostly waits on the network). */
-  WEBHOOK_CONCURRENCY: positiveInt(64),
+  WEBHOOK_CONCURRENCY: intVar(64),
   /** Webhook attempts in flight to one endpoint in one replica; its other due deliveries wait, nobody else's do. */
-  WEBHOOK_ENDPOINT_CONCURRENCY: positiveInt(8),
+  WEBHOOK_ENDPOINT_CONCURRENCY: intVar(8),
   /** First retry delay of a failed webhook attempt; doubles up to 1 h (with jitter), for 24 h. */
-  WEBHOOK_RETRY_BASE_MS: positiveInt(5_000, 100),
+  WEBHOOK_RETRY_BASE_MS: intVar(5_000, { min: 100 }),
   /** Poll interval while no delivery is due (one query per interval per replica); bounds the delay of a delivery queued by another process. */
-  WEBHOOK_IDLE_MS: positiveInt(250, 20),
+  WEBHOOK_IDLE_MS: intVar(250, { min: 20 }),
   /** An endpoint that failed every attempt for this long is disabled (CONTRACT 9.2: 3 days). */
-  WEBHOOK_DISABLE_AFTER_MS: positiveInt(3 * 24 * 3_600_000, 1_000),
+  WEBHOOK_DISABLE_AFTER_MS: intVar(3 * 24 * 3_600_000, { min: 1_000 }),
   /** Deliveries to http and loopback/private hosts (tests, local demos); checked again at every connection. */
   WEBHOOK_ALLOW_PRIVATE_URLS: configVars.webhookAllowPrivateUrls,
   SHUTDOWN_GRACE_MS: configVars.shutdownGraceMs,

@@ -6,6 +6,7 @@ import {
   executeFiredScheduledMessage,
 } from '@cmsg/actions-domain';
 import type { CommandHandler, PoisonHandler } from '@cmsg/command-stream';
+import { assertUnreachable } from '@cmsg/errors';
 
 /** Kafka handler: the command is already decoded and validated; execute it by kind. */
 export function conversationCommandHandler(executeGroup: ExecuteActionGroup, schedules: ScheduledMessagePorts): CommandHandler<ConversationCommand> {
@@ -16,7 +17,7 @@ export function conversationCommandHandler(executeGroup: ExecuteActionGroup, sch
       case 'scheduled_message':
         return executeFiredScheduledMessage(command, schedules, context.signal);
       default:
-        return assertUnreachable(command);
+        return assertUnreachable(command, (unknown) => new Error(`Unknown command kind: ${String((unknown as { kind?: unknown }).kind)}`));
     }
   };
 }
@@ -31,8 +32,4 @@ export function conversationCommandPoisonHandler(executeGroup: ExecuteActionGrou
     if (command?.kind === 'action_group') await executeGroup.abandon(command, error);
     if (command?.kind === 'scheduled_message') await abandonFiredScheduledMessage(command, error, schedules);
   };
-}
-
-function assertUnreachable(command: never): never {
-  throw new Error(`Unknown command kind: ${String((command as { kind?: unknown }).kind)}`);
 }

@@ -9,9 +9,9 @@ import {
   systemClock,
 } from '@cmsg/actions-domain';
 import { AiProvider } from '@cmsg/ai-provider';
-import { CommandStreamConsumer, CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
+import { CommandStreamConsumer, CommandStreamProducer, ensureTopics, kafkaConversationEventBus } from '@cmsg/command-stream';
 import { ActionGroupRepository, BroadcastRecipientRepository, BroadcastRepository, WebhookDeliveryRepository, WebhookEndpointRepository, connectMongo, disconnectMongo, isMongoConnected } from '@cmsg/dal';
-import { BusinessSlugs, EventOutbox, EventRecorder, kafkaConversationEventBus } from '@cmsg/events';
+import { BusinessSlugs, EventOutbox, EventRecorder } from '@cmsg/events';
 import { TOPIC, adaptUnaryService, cmsgMetrics, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
 import { ActionsServiceService, type ActionsServiceServer } from '@cmsg/proto';
 import { DEFAULT_WEBHOOK_RETRY_POLICY, HttpWebhookTransport, WebhookDispatcher, WebhookFanOut } from '@cmsg/webhooks';

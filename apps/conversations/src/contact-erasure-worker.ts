@@ -1,7 +1,6 @@
 import { type ContactErasurePorts, type ContactPorts, runDueErasures, runErasurePass } from '@cmsg/conversations-domain';
-import { ContactErasureRepository, ConversationDataEraser, businessScope } from '@cmsg/dal';
+import { ContactErasureRepository, ConversationDataEraser, FileContentStore, businessScope } from '@cmsg/dal';
 import type { OutboxRecorder } from '@cmsg/events';
-import { FileContentStore } from '@cmsg/files';
 import type { Logger } from '@cmsg/platform';
 
 /**

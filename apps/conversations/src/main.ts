@@ -1,7 +1,7 @@
 import './instrument';
 import { CloudApiClient } from '@cmsg/chat-platform';
 import { type CoordinatorPorts, pauseChannelBroadcasts, pauseTemplateBroadcasts } from '@cmsg/broadcasts-domain';
-import { ensureTopics } from '@cmsg/command-stream';
+import { ensureTopics, kafkaConversationEventBus } from '@cmsg/command-stream';
 import { type ConsentRecorder, ListCursorCodec, recordConsent, sendOutcomeOf, startConversationBindings } from '@cmsg/conversations-domain';
 import {
   BusinessRepository,
@@ -17,7 +17,7 @@ import {
   isMongoConnected,
   pingMongo,
 } from '@cmsg/dal';
-import { BusinessSlugs, EventOutbox, EventRecorder, kafkaConversationEventBus } from '@cmsg/events';
+import { BusinessSlugs, EventOutbox, EventRecorder } from '@cmsg/events';
 import { Files } from '@cmsg/files';
 import {
   MONGODB_HEALTH_SERVICE,
@@ -51,7 +51,7 @@ import { audiencePorts, broadcastStore, definitionPorts, kafkaSlicePublisher } f
 import { broadcastsHandlers } from './broadcasts.grpc';
 import { startChatInboundConsumer } from './chat-inbound.consumer';
 import { conversationActionHandlers } from './conversation-actions.grpc';
-import { config } from './config';
+import { loadConversationsConfig } from './config';
 import { contactPorts } from './contact-ports';
 import { contactErasurePorts, startContactErasureWorker } from './contact-erasure-worker';
 import { eligibilityPorts } from './eligibility-ports';
@@ -71,8 +71,8 @@ const MONGODB_PING_TIMEOUT_MS = 1000;
 runGrpcService({
   name: 'conversations service',
   logger,
-  loadConfig: () => config,
-  start: async ({ services }) => {
+  loadConfig: loadConversationsConfig,
+  start: async ({ config, services }) => {
     await connectMongo(config.MONGODB_URI, { queryShapeLog: config.CMSG_MONGO_SHAPE_LOG, queryShapeSource: 'conversations' });
     await ensureIndexes();
     const files = new Files({ signingSecret: config.SIGNING_SECRET, publicBaseUrl: config.PUBLIC_BASE_URL });

@@ -3,9 +3,8 @@ import { readFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { connectMongo, disconnectMongo } from '@cmsg/dal';
-import { LocalStack, type RunningFakes, type StackDescription, type TestBusiness, contactSeed, createTestBusinessIn, minutesAgo, startFakes } from '@cmsg/testing';
-import mongoose from 'mongoose';
+import { connectMongo } from '@cmsg/dal';
+import { LocalStack, type RunningFakes, type StackDescription, type TestBusiness, contactSeed, createTestBusinessIn, dropConnectedDatabase, minutesAgo, startFakes } from '@cmsg/testing';
 
 /**
  * Traces end to end (issue 14): a stack of its own exports to a local OTLP/HTTP receiver; one
@@ -111,8 +110,7 @@ describe('one trace for one action group (a stack exporting to a local OTLP rece
   }, 180_000);
 
   afterAll(async () => {
-    if (mongoose.connection.readyState === mongoose.ConnectionStates.connected) await mongoose.connection.dropDatabase();
-    await disconnectMongo();
+    await dropConnectedDatabase();
     await stack?.stop();
     await fakes?.stop();
     receiver?.server.close();

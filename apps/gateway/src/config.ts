@@ -1,5 +1,4 @@
-import { configVars, grpcSecurityConfigShape, loadConfig } from '@cmsg/platform';
-import { z } from 'zod';
+import { configVars, grpcSecurityConfigShape, intVar, loadConfig } from '@cmsg/platform';
 
 /** Longest token cache that still honours a revocation within 5 s (CONTRACT 1). */
 const MAX_TOKEN_CACHE_TTL_MS = 4000;
@@ -12,7 +11,7 @@ const gatewayConfigShape = {
   REDIS_URL: configVars.redisUrl,
   KAFKA_BROKERS: configVars.kafkaBrokers,
   RATE_LIMIT_PER_MINUTE: configVars.rateLimitPerMinute,
-  TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(MAX_TOKEN_CACHE_TTL_MS).default(MAX_TOKEN_CACHE_TTL_MS),
+  TOKEN_CACHE_TTL_MS: intVar(MAX_TOKEN_CACHE_TTL_MS, { min: 0, max: MAX_TOKEN_CACHE_TTL_MS }),
   SHUTDOWN_GRACE_MS: configVars.shutdownGraceMs,
   METRICS_PORT: configVars.metricsPort(9464),
   // Caller authentication, TLS and reflection of the gRPC services (docs/grpc.md).

@@ -1,9 +1,7 @@
-import { configVars, grpcSecurityConfigShape, loadConfig } from '@cmsg/platform';
+import { configVars, grpcSecurityConfigShape, intVar, loadConfig } from '@cmsg/platform';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { z } from 'zod';
-
-const positiveInt = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
 
 const schedulerConfigShape = {
   GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:15052'),
@@ -14,15 +12,15 @@ const schedulerConfigShape = {
   KAFKA_TOPIC_PREFIX: configVars.kafkaTopicPrefix,
   CONVERSATIONS_GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:15051'),
   /** How often due schedules are looked for; a full batch is followed by another pass at once. */
-  SCHEDULER_POLL_INTERVAL_MS: positiveInt(1_000, 50),
+  SCHEDULER_POLL_INTERVAL_MS: intVar(1_000, { min: 50 }),
   /** A claim whose replica died before producing its commands is taken over after this long. */
-  SCHEDULER_FIRE_LEASE_MS: positiveInt(30_000, 1_000),
+  SCHEDULER_FIRE_LEASE_MS: intVar(30_000, { min: 1_000 }),
   /** Due schedules one pass takes at most. */
-  SCHEDULER_BATCH_SIZE: positiveInt(10_000),
+  SCHEDULER_BATCH_SIZE: intVar(10_000),
   /** This process's name in the firing claims; unique per process by default. */
   SCHEDULER_REPLICA_ID: z.string().min(1).default(`${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`),
   /** Partitions of the command topic when this service creates it (the actions-runner's default too). */
-  COMMAND_TOPIC_PARTITIONS: positiveInt(12),
+  COMMAND_TOPIC_PARTITIONS: intVar(12),
   /** Consumer group on conversation-events (customer replies); default `<KAFKA_TOPIC_PREFIX>scheduler-customer-replies`. */
   CUSTOMER_REPLY_CONSUMER_GROUP_ID: z.string().min(1).optional(),
   SHUTDOWN_GRACE_MS: configVars.shutdownGraceMs,

@@ -1,7 +1,8 @@
 import './instrument';
-import { CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
+import { CommandStreamProducer, ensureTopics, kafkaConversationEventBus } from '@cmsg/command-stream';
 import {
   BusinessRepository,
+  FileRepository,
   ScheduledMessageRepository,
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
@@ -10,10 +11,10 @@ import {
   ensureIndexes,
   isMongoConnected,
 } from '@cmsg/dal';
-import { BusinessSlugs, EventOutbox, EventRecorder, kafkaConversationEventBus } from '@cmsg/events';
+import { BusinessSlugs, EventOutbox, EventRecorder } from '@cmsg/events';
 import { TOPIC, adaptUnaryService, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
 import { SchedulerServiceService, type SchedulerServiceServer } from '@cmsg/proto';
-import { FiringLoop, FiringPass, filesCollectionLookup, systemClock } from '@cmsg/scheduling-domain';
+import { FiringLoop, FiringPass, confirmedUploadLookup, systemClock } from '@cmsg/scheduling-domain';
 import { WebhookFanOut, systemClock as systemWebhookClock } from '@cmsg/webhooks';
 import { Partitioners } from 'kafkajs';
 import { loadSchedulerConfig } from './config';
@@ -65,7 +66,7 @@ runGrpcService({
     services.add(
       SchedulerServiceService,
       adaptUnaryService<SchedulerServiceServer>(
-        schedulerHandlers({ repository, conversations: conversationContext, publisher, files: filesCollectionLookup, events, clock, wakeFirer: () => firer.wake() }),
+        schedulerHandlers({ repository, conversations: conversationContext, publisher, files: confirmedUploadLookup(new FileRepository()), events, clock, wakeFirer: () => firer.wake() }),
         logger,
       ),
     );

@@ -1,4 +1,5 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { assertUnreachable } from '@cmsg/errors';
 
 export type TimelineRole = 'customer' | 'business' | 'note';
 
@@ -34,10 +35,6 @@ function messageFor(entry: TimelineEntry): ChatCompletionMessageParam {
     case 'note':
       return { role: 'system', content: `${INTERNAL_NOTE_PREFIX}${entry.text}` };
     default:
-      return assertUnreachable(entry.role);
+      return assertUnreachable(entry.role, 'Unknown timeline role');
   }
-}
-
-function assertUnreachable(role: never): never {
-  throw new Error(`Unknown timeline role: ${String(role)}`);
 }

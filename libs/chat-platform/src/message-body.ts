@@ -1,4 +1,4 @@
-import { CatalogError } from '@cmsg/errors';
+import { assertUnreachable, CatalogError } from '@cmsg/errors';
 import type { InteractiveButtonsContent, MessageContent, TemplateContent, TemplateHeader } from './message-content';
 import { type Recipient, recipientFields } from './recipient';
 
@@ -56,7 +56,7 @@ function contentFields(content: MessageContent): Record<string, unknown> {
     case 'template':
       return { template: template(content) };
     default:
-      return assertUnreachable(content);
+      return assertUnreachable(content, unsupportedContent);
   }
 }
 
@@ -128,7 +128,7 @@ function templateHeaderParameter(header: TemplateHeader): Record<string, unknown
     case 'document':
       return { type: 'document', document: { link: requireLink(header.link), ...(header.filename ? { filename: header.filename } : {}) } };
     default:
-      return assertUnreachable(header);
+      return assertUnreachable(header, unsupportedContent);
   }
 }
 
@@ -164,6 +164,6 @@ function prepareFailed(why: string): CatalogError {
   return new CatalogError('PREPARE_FAILED', `The message could not be prepared: ${why}.`);
 }
 
-function assertUnreachable(value: never): never {
-  throw prepareFailed(`unsupported content ${JSON.stringify(value)}`);
+function unsupportedContent(value: unknown): Error {
+  return prepareFailed(`unsupported content ${JSON.stringify(value)}`);
 }

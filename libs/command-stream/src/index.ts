@@ -1,4 +1,5 @@
 export { CommandStreamProducer } from './command-stream-producer';
+export { kafkaConversationEventBus } from './conversation-event-producer';
 export { ensureTopics, DEFAULT_COMMAND_PARTITIONS } from './topic-setup';
 export type { EnsureTopicsOptions } from './topic-setup';
 export type { CommandStreamProducerOptions } from './command-stream-producer';

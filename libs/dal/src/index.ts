@@ -1,7 +1,7 @@
 export { businessScope, scopedFilter } from './shared/business-scope';
 export type { BusinessId, BusinessScope } from './shared/business-scope';
 export { phoneLookupKey, usernameLookupKey, nameLookupKey } from './shared/lookup-keys';
-export { connectMongo, ensureIndexes, isMongoConnected, pingMongo, disconnectMongo } from './mongo-connection';
+export { connectMongo, connectedDatabaseKey, ensureIndexes, isMongoConnected, isMongoUnreachableError, pingMongo, disconnectMongo } from './mongo-connection';
 export { isDuplicateKeyError } from './shared/duplicate-key';
 export { UpsertConflictError } from './shared/bulk-upsert';
 export type { UpsertCounts } from './shared/bulk-upsert';
@@ -75,7 +75,9 @@ export type { WebhookEndpointEntity, WebhookSecretEntity } from './webhook-endpo
 export { FileRepository } from './file/file.repository';
 export type { NewFile, ExpiredUpload } from './file/file.repository';
 export { FILE_MODULES } from './file/file.entity';
-export type { FileEntity, FileModule, FileStatus, UploadState, UploadAttempt } from './file/file.entity';
+export type { ContentId, FileEntity, FileModule, FileStatus, UploadState, UploadAttempt } from './file/file.entity';
+export { FileContentStore } from './file-content/file-content.store';
+export type { StoredContent, WriteContentOptions } from './file-content/file-content.store';
 
 // The scheduling collection (libs/scheduling-domain).
 export { ScheduledMessageRepository, pendingConversationKey } from './scheduled-message/scheduled-message.repository';

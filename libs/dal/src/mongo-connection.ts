@@ -57,6 +57,17 @@ export async function pingMongo(timeoutMs: number): Promise<boolean> {
   return Promise.race([ping, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** Which server and database this process is connected to (`host:port/name`): a key for what is done once per database. */
+export function connectedDatabaseKey(): string {
+  const { host, port, name } = mongoose.connection;
+  return `${host}:${port}/${name}`;
+}
+
+/** Whether an operation failed because no MongoDB server could be reached in time (server selection). */
+export function isMongoUnreachableError(error: unknown): error is Error {
+  return error instanceof mongoose.Error.MongooseServerSelectionError;
+}
+
 export async function disconnectMongo(): Promise<void> {
   await mongoose.disconnect();
 }

@@ -1,10 +1,7 @@
+import { assertUnreachable } from './assert-unreachable';
 import { CatalogError } from './catalog-error';
 import { ERROR_CATALOG, type ErrorCode, isErrorCode } from './error-catalog';
 import { GrpcStatus } from './grpc-status-code';
-
-function assertUnreachable(value: never): never {
-  throw new Error(`Unmapped error code: ${String(value)}`);
-}
 
 /** Every catalog code has its gRPC status in the catalog; a code without one does not compile. */
 export function grpcStatusForErrorCode(code: ErrorCode): GrpcStatus {
@@ -44,7 +41,7 @@ export function httpStatusForGrpcStatus(status: GrpcStatus): number {
     case GrpcStatus.DATA_LOSS:
       return 500;
     default:
-      return assertUnreachable(status);
+      return assertUnreachable(status, 'Unmapped error code');
   }
 }
 

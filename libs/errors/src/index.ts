@@ -3,6 +3,7 @@ export type { CatalogEntry, ErrorCode } from './error-catalog';
 export { CatalogError, isCatalogError, toCatalogError } from './catalog-error';
 export type { CatalogErrorOptions, ErrorBody } from './catalog-error';
 export { GrpcStatus } from './grpc-status-code';
+export { assertUnreachable } from './assert-unreachable';
 export {
   grpcStatusForErrorCode,
   httpStatusForGrpcStatus,

@@ -1,15 +1,12 @@
 import { CUSTOMER_MESSAGE_RECEIVED, type ConversationEventEnvelope } from '@cmsg/conversation-commands';
 import type { OutboxEntry } from '@cmsg/dal';
-import { sendKeyed } from '@cmsg/platform';
-import type { Producer } from 'kafkajs';
 
-/** The `conversation-events` topic (key = conversation uuid): what the internal consumers read. */
+/**
+ * The `conversation-events` topic (key = conversation uuid): what the internal consumers read. The
+ * apps wire the Kafka one (kafkaConversationEventBus of @cmsg/command-stream).
+ */
 export interface ConversationEventBus {
   publish(conversationId: string, message: ConversationEventEnvelope): Promise<void>;
-}
-
-export function kafkaConversationEventBus(producer: Producer, topic: string): ConversationEventBus {
-  return { publish: (conversationId, message) => sendKeyed(producer, topic, conversationId, [message]) };
 }
 
 type Party = { uuid?: string | null } | null | undefined;

@@ -1,6 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { CommandStartedEvent } from 'mongodb';
-import mongoose from 'mongoose';
+import { randomUUID } from 'node:crypto';
 import type { ConversationEventEnvelope } from '@cmsg/conversation-commands';
 import {
   BusinessRepository,
@@ -15,6 +13,7 @@ import {
 } from '@cmsg/dal';
 import { BusinessSlugs } from './business-slugs';
 import type { ConversationEventBus } from './conversation-event-bus';
+import { connectToOwnDatabase, dropConnectedDatabase, storedCollection, watchMongoCommands } from '@cmsg/testing-database';
 import type { EventFanOut, FanOutEvent } from '@cmsg/webhooks';
 import { EventOutbox } from './event-outbox';
 import { EventRecorder } from './event-recorder';
@@ -60,18 +59,13 @@ describe('EventRecorder', () => {
   const errors: unknown[] = [];
 
   beforeAll(async () => {
-    await mongoose.connect(process.env['MONGODB_URI'] ?? 'mongodb://127.0.0.1:27118/', {
-      dbName: `events_it_${randomBytes(4).toString('hex')}`,
-      serverSelectionTimeoutMS: 10_000,
-      monitorCommands: true,
-    });
+    await connectToOwnDatabase('events_it', { monitorCommands: true });
     await ensureIndexes();
     await new BusinessRepository().upsertFromSeed({ id: businessId, slug: 'Recorder-Biz', name: 'Recorder', timeZone: 'UTC', visionWalletTokens: 0, paymentProfile: null }, new Date());
   });
 
   afterAll(async () => {
-    await mongoose.connection.dropDatabase();
-    await mongoose.disconnect();
+    await dropConnectedDatabase();
   });
 
   beforeEach(() => {
@@ -101,8 +95,8 @@ describe('EventRecorder', () => {
     return withSequence(entry, changed!);
   }
 
-  const storedEvents = (conversationId: string) => mongoose.connection.collection<EventEntity>('events').find({ conversation_id: conversationId }).toArray();
-  const rowsOf = (conversationId: string) => mongoose.connection.collection('timeline_events').find({ conversation_id: conversationId }).toArray();
+  const storedEvents = (conversationId: string) => storedCollection<EventEntity>('events').find({ conversation_id: conversationId }).toArray();
+  const rowsOf = (conversationId: string) => storedCollection('timeline_events').find({ conversation_id: conversationId }).toArray();
   const outboxOf = async (conversationId: string) => (await conversations.findById(scope, conversationId))!.outbox;
 
   it('records an entry once: the event with its sequence, the timeline row, the fan-out, the topic; then the entry leaves the outbox', async () => {
@@ -202,21 +196,14 @@ describe('EventRecorder', () => {
   });
 
   it("a write's entries leave its outbox in one update once recorded; one that fails stays there with those after it, for the relay", async () => {
-    const updatesOfConversations = () => {
-      const updates: unknown[] = [];
-      const listener = (event: CommandStartedEvent) => {
-        if (event.commandName === 'update' && event.command['update'] === 'conversations') updates.push(event.command);
-      };
-      mongoose.connection.getClient().on('commandStarted', listener);
-      return { updates, stop: () => mongoose.connection.getClient().off('commandStarted', listener) };
-    };
+    const updatesOfConversations = () => watchMongoCommands((commandName, command) => commandName === 'update' && command['update'] === 'conversations');
 
     const id = await conversation();
     const entries = [await tagChange(id), await tagChange(id), await tagChange(id)];
     const watched = updatesOfConversations();
     await outbox.recordQuietly('conversations', scope, id, entries);
     watched.stop();
-    expect(watched.updates).toHaveLength(1);
+    expect(watched.commands).toHaveLength(1);
     expect(await outboxOf(id)).toEqual([]);
     expect((await storedEvents(id)).map((event) => event._id).sort()).toEqual(entries.map((entry) => entry.id).sort());
 

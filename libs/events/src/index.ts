@@ -3,7 +3,7 @@ export type { OutboxRecorder } from './event-outbox';
 export { EventRecorder } from './event-recorder';
 export type { EventRecorderDependencies } from './event-recorder';
 export { BusinessSlugs } from './business-slugs';
-export { kafkaConversationEventBus, conversationEventMessageOf } from './conversation-event-bus';
+export { conversationEventMessageOf } from './conversation-event-bus';
 export type { ConversationEventBus } from './conversation-event-bus';
 export { OUTBOX_ENTRY_KINDS, TIMELINE_EVENT_TYPES, entryKindOf } from './entry-types';
 export type { OutboxEntryType, TimelineEventType } from './entry-types';

@@ -1,4 +1,4 @@
-import type { FileContentStore } from './file-content-store';
+import type { FileContentStore } from '@cmsg/dal';
 import type { FileUrlSigner } from './file-url-signing';
 
 /** The numbers SPEC 8 leaves open ("numeric storage quota and the cap on unconfirmed uploads: not shown"). */

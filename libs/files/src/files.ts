@@ -1,8 +1,7 @@
 import type { Readable } from 'node:stream';
-import { type BusinessScope, type FileEntity, businessScope } from '@cmsg/dal';
+import { type BusinessScope, type FileEntity, FileContentStore, businessScope } from '@cmsg/dal';
 import { type ConfirmedFile, confirmUpload } from './confirm-upload.usecase';
 import { type CleanupResult, sweepExpiredUploads } from './expired-uploads';
-import { FileContentStore } from './file-content-store';
 import { type FileDownload, type FileForSend, fileForSend, openDownload, signedDownloadUrl } from './file-downloads';
 import { FileUrlSigner } from './file-url-signing';
 import { DEFAULT_FILE_POLICY, type FilePolicy, type FilesContext } from './files-context';

@@ -2,7 +2,6 @@ export { Files } from './files';
 export type { FilesConfig } from './files';
 export { DEFAULT_FILE_POLICY } from './files-context';
 export type { FilePolicy, FilesContext } from './files-context';
-export { FileContentStore, CONTENT_BUCKET } from './file-content-store';
 export { FileUrlSigner, UPLOAD_PATH_PREFIX, DOWNLOAD_PATH_PREFIX } from './file-url-signing';
 export type { FileGrant, FileUrlPurpose } from './file-url-signing';
 export {

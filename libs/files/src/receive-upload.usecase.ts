@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
-import { sniffContent } from './content-sniffing';
+import { SNIFF_BYTES, sniffContent } from './content-sniffing';
 import { isUploadModule } from './file-types';
 import type { FilesContext } from './files-context';
 import { repositories } from './repositories';
@@ -27,6 +27,7 @@ export async function receiveUpload(context: FilesContext, scope: BusinessScope,
       filename: fileUuid,
       metadata: { business_id: scope.businessId, file_uuid: fileUuid, module: file.module },
       maxBytes: file.size,
+      headBytes: SNIFF_BYTES,
       tooLong: (maxBytes) => new CatalogError('SIZE_MISMATCH', `The body is longer than the declared size of ${maxBytes} bytes; it was cut off and discarded.`),
     });
   } catch (error) {

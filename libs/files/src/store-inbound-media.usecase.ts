@@ -1,5 +1,6 @@
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope, FileEntity } from '@cmsg/dal';
+import { SNIFF_BYTES } from './content-sniffing';
 import { type FileCategory, categoryOf, normalizeMimeType } from './file-types';
 import type { FilesContext } from './files-context';
 import { repositories } from './repositories';
@@ -27,6 +28,7 @@ export async function storeInboundMedia(context: FilesContext, scope: BusinessSc
     filename: input.fileUuid,
     metadata: { business_id: scope.businessId, file_uuid: input.fileUuid, module: 'inbound_media' },
     maxBytes: MAX_INBOUND_MEDIA_BYTES,
+    headBytes: SNIFF_BYTES,
     tooLong: (maxBytes) => new CatalogError('FILE_TOO_LARGE', `The inbound media exceeds ${maxBytes} bytes.`),
   });
   const now = context.now();

@@ -1,3 +1,4 @@
+import { assertUnreachable } from '@cmsg/errors';
 import { applyTemplateStatus } from './apply-template-status.usecase';
 import { applyUserPreference } from './apply-user-preference.usecase';
 import type { ChatInboundRecord } from './chat-inbound-record';
@@ -46,11 +47,7 @@ export class InboxIngest {
         return;
       }
       default:
-        return assertUnreachable(record);
+        return assertUnreachable(record, 'Unknown chat inbound record');
     }
   }
-}
-
-function assertUnreachable(record: never): never {
-  throw new Error(`Unknown chat inbound record: ${JSON.stringify(record)}`);
 }

@@ -13,6 +13,20 @@ export function loadConfig<Shape extends z.ZodRawShape>(shape: Shape, env: NodeJ
   return result.data;
 }
 
+/** An integer variable with its default: at least `min` (1 unless said: counts, sizes, periods), at most `max` when given. */
+export function intVar(fallback: number, bounds: { min?: number; max?: number } = {}) {
+  const atLeast = z.coerce.number().int().min(bounds.min ?? 1);
+  return (bounds.max === undefined ? atLeast : atLeast.max(bounds.max)).default(fallback);
+}
+
+/** A switch: true or false (1 or 0 too), with its default. */
+export function booleanVar(fallback: 'true' | 'false') {
+  return z
+    .enum(['true', 'false', '1', '0'], { message: 'expected true or false' })
+    .default(fallback)
+    .transform((value) => value === 'true' || value === '1');
+}
+
 /** Reusable variable definitions (CONTRACT section 0). */
 export const configVars = {
   mongodbUri: z.string().default('mongodb://127.0.0.1:27117/cmsg'),
@@ -24,9 +38,9 @@ export const configVars = {
     .transform((value) => value.split(',').map((broker) => broker.trim()).filter(Boolean)),
   kafkaTopicPrefix: z.string().default(''),
   redisUrl: z.string().default('redis://127.0.0.1:16379'),
-  port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+  port: (fallback: number) => intVar(fallback, { min: 0, max: 65535 }),
   /** Prometheus /metrics of the app (0: none). */
-  metricsPort: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+  metricsPort: (fallback: number) => intVar(fallback, { min: 0, max: 65535 }),
   grpcAddress: (fallback: string) => z.string().default(fallback),
   /** A plaintext port serving grpc.health.v1 only, for probes that cannot speak TLS; none when unset. */
   grpcHealthAddress: z.string().min(1).optional(),
@@ -37,12 +51,9 @@ export const configVars = {
   chatVerifyToken: z.string().default('dev-only-verify-token'),
   aiBaseUrl: z.string().url().default('https://api.openai.com/v1'),
   aiApiKey: z.string().default('not-set'),
-  rateLimitPerMinute: z.coerce.number().int().min(1).default(60),
+  rateLimitPerMinute: intVar(60),
   otelEndpoint: z.string().url().optional(),
-  shutdownGraceMs: z.coerce.number().int().min(0).default(25000),
+  shutdownGraceMs: intVar(25000, { min: 0 }),
   /** Webhook endpoints on http and loopback/private hosts (tests, local demos); a public host still needs https. */
-  webhookAllowPrivateUrls: z
-    .enum(['true', 'false', '1', '0'], { message: 'expected true or false' })
-    .default('false')
-    .transform((value) => value === 'true' || value === '1'),
+  webhookAllowPrivateUrls: booleanVar('false'),
 };

@@ -1,4 +1,4 @@
-export { loadConfig, configVars } from './config';
+export { loadConfig, configVars, intVar, booleanVar } from './config';
 export { createLogger } from './logger';
 export type { Logger } from './logger';
 export { runWithRequestContext, currentRequestContext, currentRequestId, REQUEST_ID_HEADER } from './request-context';

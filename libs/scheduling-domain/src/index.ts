@@ -4,7 +4,7 @@ export { createScheduledMessageCommand } from './create/create-scheduled-message
 export type { CreateScheduledMessageCommand } from './create/create-scheduled-message.command';
 export { createScheduledMessage } from './create/create-scheduled-message.usecase';
 export type { CreateScheduledMessageDependencies } from './create/create-scheduled-message.usecase';
-export { filesCollectionLookup } from './create/confirmed-file-lookup';
+export { confirmedUploadLookup } from './create/confirmed-file-lookup';
 export { getScheduledMessage } from './manage/get-scheduled-message.usecase';
 export { cancelScheduledMessage } from './manage/cancel-scheduled-message.usecase';
 export { onConversationEvent } from './customer-reply/customer-reply-events';

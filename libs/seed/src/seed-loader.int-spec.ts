@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import mongoose from 'mongoose';
 import {
   AiEmployeeRepository,
   ApiTokenRepository,
@@ -13,6 +11,7 @@ import {
   WebhookEndpointRepository,
   businessScope,
 } from '@cmsg/dal';
+import { connectToOwnDatabase, dropConnectedDatabase, storedCollection } from '@cmsg/testing-database';
 import { hashApiToken } from './api-token';
 import type { SeedFileInput } from './seed-file.schema';
 import { seedIds } from './seed-ids';
@@ -112,7 +111,7 @@ const STORED_COLLECTIONS = ['api_tokens', 'channels', 'contacts', 'conversations
 /** Documents of the business in each collection, read straight from the database. */
 async function documentCounts(businessId: string): Promise<Record<string, number>> {
   const entries = await Promise.all(
-    STORED_COLLECTIONS.map(async (collection) => [collection, await mongoose.connection.collection(collection).countDocuments({ business_id: businessId })] as const),
+    STORED_COLLECTIONS.map(async (collection) => [collection, await storedCollection(collection).countDocuments({ business_id: businessId })] as const),
   );
   return Object.fromEntries(entries);
 }
@@ -129,16 +128,13 @@ const templates = new TemplateRepository();
 const webhookEndpoints = new WebhookEndpointRepository();
 
 describe('seedDatabase on MongoDB', () => {
-  const dbName = `cmsg_seedtest_${randomBytes(4).toString('hex')}`;
-
   beforeAll(async () => {
-    await mongoose.connect(process.env['MONGODB_URI'] ?? 'mongodb://127.0.0.1:27118/', { dbName, serverSelectionTimeoutMS: 10_000 });
+    await connectToOwnDatabase('cmsg_seedtest');
   });
 
   // The database is this file's own: dropped, so the memory-backed server's heap stays flat.
   afterAll(async () => {
-    await mongoose.connection.dropDatabase();
-    await mongoose.disconnect();
+    await dropConnectedDatabase();
   });
 
   it('stores everything once and changes nothing when loaded again', async () => {
@@ -268,7 +264,7 @@ describe('seedDatabase on MongoDB', () => {
     const second = await seedDatabase({ businesses: [{ ...seed.businesses[0]!, contacts: renamed }] }, { now: NOW });
 
     expect(second.businesses[0].counts.contacts).toMatchObject({ inserted: 0, updated: 200 });
-    expect(await mongoose.connection.collection('contacts').countDocuments({ business_id: first.businesses[0].uuid, first_name: /^Renamed / })).toBe(200);
+    expect(await storedCollection('contacts').countDocuments({ business_id: first.businesses[0].uuid, first_name: /^Renamed / })).toBe(200);
   });
 
   it('moves a wallet by the difference when its funded total changes, keeping what was spent', async () => {

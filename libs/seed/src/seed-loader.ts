@@ -16,9 +16,9 @@ import {
   type UpsertCounts,
   UpsertConflictError,
   WebhookEndpointRepository,
+  connectedDatabaseKey,
   ensureIndexes,
 } from '@cmsg/dal';
-import mongoose from 'mongoose';
 import { deriveConversationState, type ConversationDerivedState, type MessageFacts } from './conversation-derived-state';
 import { parseSeedFile, type BusinessSeed } from './seed-file.schema';
 import { seedIds } from './seed-ids';
@@ -114,8 +114,7 @@ export async function seedDatabase(seedFile: unknown, options: SeedOptions = {})
 /** Unique indexes turn a foreign uuid or token into an error instead of a second copy; once per database. */
 const databasesWithIndexes = new Map<string, Promise<void>>();
 function ensureSeedIndexes(): Promise<void> {
-  const { host, port, name } = mongoose.connection;
-  const key = `${host}:${port}/${name}`;
+  const key = connectedDatabaseKey();
   let ensured = databasesWithIndexes.get(key);
   if (!ensured) {
     ensured = ensureIndexes().catch((error: unknown) => {

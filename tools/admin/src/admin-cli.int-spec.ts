@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { MongoClient } from 'mongodb';
+import { dropDatabaseAt } from '@cmsg/testing-database';
 import { EXIT, runAdmin } from './admin-cli';
 import { withDatabase } from './admin-config';
 
@@ -20,9 +20,7 @@ async function admin(...argv: string[]) {
 describe('admin CLI on MongoDB', () => {
   // The database is this file's own: dropped, so the memory-backed server's heap stays flat.
   afterAll(async () => {
-    const client = await MongoClient.connect(env.MONGODB_URI, { serverSelectionTimeoutMS: 10_000 });
-    await client.db().dropDatabase();
-    await client.close();
+    await dropDatabaseAt(env.MONGODB_URI);
   });
 
   it('loads the demo seed, and again without duplicating it (relative times move)', async () => {

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import mongoose from 'mongoose';
-import { connectMongo, disconnectMongo } from '@cmsg/dal';
+import { connectMongo, disconnectMongo, isMongoUnreachableError } from '@cmsg/dal';
 import { ApiTokenAdminError, createApiToken, listApiTokens, parseSeedFile, revokeApiToken, SeedConflictError, seedDatabase, SeedFileError } from '@cmsg/seed';
 import { ADMIN_USAGE, parseAdminArgs, UsageError, type AdminCommand } from './admin-args';
 import { loadAdminConfig, redactUri } from './admin-config';
@@ -94,7 +93,7 @@ function describeFailure(error: unknown): string {
   if (error instanceof AdminFailure || error instanceof SeedFileError || error instanceof SeedConflictError || error instanceof ApiTokenAdminError) {
     return error.message;
   }
-  if (error instanceof mongoose.Error.MongooseServerSelectionError) return `lost the connection to MongoDB: ${error.message}`;
+  if (isMongoUnreachableError(error)) return `lost the connection to MongoDB: ${error.message}`;
   if (error instanceof Error && error.message.startsWith('Invalid configuration')) return error.message;
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }

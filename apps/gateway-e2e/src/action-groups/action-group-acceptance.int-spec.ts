@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { minutesAgo, storedCollection } from '@cmsg/testing';
-import mongoose from 'mongoose';
 import { type ActionsBusiness, cloudApi, createActionsBusiness, disconnectStackDatabase, openConversation, phoneOf, waitForGroup } from './action-group-fixtures';
 
 // Generous: the suite shares one machine with every other stack and test run.
@@ -33,7 +32,7 @@ describe('action groups: acceptance, preflight and reads (SPEC 4.3 rules 1-2, CO
 
   afterAll(() => disconnectStackDatabase());
 
-  const groupsOf = (conversationUuid: string) => mongoose.connection.collection('action_groups').countDocuments({ conversation_id: conversationUuid });
+  const groupsOf = (conversationUuid: string) => storedCollection('action_groups').countDocuments({ conversation_id: conversationUuid });
 
   it('accepts a group with 202 and the acknowledgement; GET follows it to its end in the CONTRACT 4 shape', async () => {
     const response = await business.api.post('/conversation/actions', {
@@ -122,7 +121,7 @@ describe('action groups: acceptance, preflight and reads (SPEC 4.3 rules 1-2, CO
     expect(response.body).toEqual({ conversation: { uuid: conversations.aiOwned }, status: 'processing' });
     const [sent] = await cloudApi().waitForMessages(1, { to: phoneOf(business.seed, conversations.aiOwned), since }, 20_000);
     expect(JSON.stringify(sent!.body)).toContain('AI(gpt-ana): re: Hello, I need help');
-    const run = await mongoose.connection.collection('action_groups').findOne({ conversation_id: conversations.aiOwned, source: 'run_ai' });
+    const run = await storedCollection('action_groups').findOne({ conversation_id: conversations.aiOwned, source: 'run_ai' });
     expect(run).toMatchObject({ actions: [{ type: 'run_ai' }] });
     expect((await waitForGroup(String(run!._id))).status).toBe('succeeded');
   });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { disconnectMongo } from '@cmsg/dal';
 import { generateApiToken } from '@cmsg/seed';
 import {
   type ApiClient,
@@ -11,8 +12,8 @@ import {
   createTestBusiness,
   integrationFakes,
   minutesAgo,
+  storedCollection,
 } from '@cmsg/testing';
-import mongoose from 'mongoose';
 
 /** The business objects every action-group test business has (seed format, CONTRACT 8). */
 export interface ActionCatalog {
@@ -125,7 +126,7 @@ export interface StoredGroup {
 
 /** Read straight from the database, so waiting does not spend the token's 60 requests a minute. */
 export async function storedGroup(uuid: string): Promise<StoredGroup | null> {
-  return mongoose.connection.collection<StoredGroup>('action_groups').findOne({ _id: uuid });
+  return storedCollection<StoredGroup>('action_groups').findOne({ _id: uuid });
 }
 
 /** Polls until the group is no longer processing. */
@@ -149,7 +150,7 @@ export async function runGroup(api: ApiClient, body: Record<string, unknown>, ti
 export const resultsOf = (group: StoredGroup) => group.actions.map((action) => [action.type, action.status, action.error?.code ?? null]);
 
 export async function conversationDocument(uuid: string): Promise<Record<string, any> | null> {
-  return mongoose.connection.collection('conversations').findOne({ _id: uuid as any });
+  return storedCollection('conversations').findOne({ _id: uuid as any });
 }
 
 export function cloudApi(): FakeCloudApiRemote {
@@ -168,5 +169,5 @@ export function phoneOf(seed: BusinessSeedInput, conversationUuid: string): stri
 
 /** Test files run in-band when alone: an open connection would keep jest from exiting. */
 export function disconnectStackDatabase(): Promise<void> {
-  return mongoose.disconnect();
+  return disconnectMongo();
 }

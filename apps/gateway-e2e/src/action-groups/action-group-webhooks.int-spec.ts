@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import mongoose from 'mongoose';
 import { Webhook } from 'standardwebhooks';
 import { type ActionsBusiness, createActionsBusiness, disconnectStackDatabase, openConversation, runGroup } from './action-group-fixtures';
+import { storedCollection } from '@cmsg/testing';
 
 // Generous: the suite shares one machine with every other stack and test run.
 jest.setTimeout(240_000);
@@ -135,7 +135,7 @@ describe('action groups: webhooks (CONTRACT 4)', () => {
     expect(JSON.parse(finishedOnly.received[0]!.body).id).toBe(finishedEvent.id);
 
     // The receiver answered before the dispatcher recorded the outcome.
-    const deliveries = () => mongoose.connection.collection('webhook_deliveries').find({ business_id: business.businessId }).toArray();
+    const deliveries = () => storedCollection('webhook_deliveries').find({ business_id: business.businessId }).toArray();
     let records = await deliveries();
     for (let attempt = 0; attempt < 50 && records.some((record) => record['status'] !== 'succeeded'); attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, 100));

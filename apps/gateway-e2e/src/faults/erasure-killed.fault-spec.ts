@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { scanStoredDocuments, uniquePhone } from '@cmsg/testing';
-import mongoose from 'mongoose';
+import { scanStoredDocuments, storedCollection, uniquePhone } from '@cmsg/testing';
 import { type FaultStack, reportFault, startFaultStack } from './fault-stack';
 
 const PLANTED_MESSAGES = 3_000;
@@ -27,7 +26,7 @@ describe('a contact erasure cut off by kill -9 of the conversations service', ()
     expect(created.status).toBe(201);
     const { uuid, conversation } = created.body.contact as { uuid: string; conversation: { uuid: string } };
     const now = Date.now();
-    await mongoose.connection.collection('messages').insertMany(
+    await storedCollection('messages').insertMany(
       Array.from({ length: PLANTED_MESSAGES }, (_, index) => ({
         _id: randomUUID() as never,
         business_id: fault.business.businessId,
@@ -47,14 +46,14 @@ describe('a contact erasure cut off by kill -9 of the conversations service', ()
     const erased = await fault.business.api.delete(`/contacts/${uuid}`);
     expect(erased.status).toBe(202);
     await conversations.stop('SIGKILL');
-    const atKill = await mongoose.connection.collection('contact_erasures').findOne({ _id: uuid as never });
-    const messagesAtKill = await mongoose.connection.collection('messages').countDocuments({ conversation_id: conversation.uuid });
+    const atKill = await storedCollection('contact_erasures').findOne({ _id: uuid as never });
+    const messagesAtKill = await storedCollection('messages').countDocuments({ conversation_id: conversation.uuid });
     conversations.start();
 
-    const events = mongoose.connection.collection('events');
+    const events = storedCollection('events');
     const deadline = Date.now() + 150_000;
     while ((await events.countDocuments({ business_id: fault.business.businessId, type: 'contact.erased', 'data.contact.uuid': uuid })) === 0) {
-      if (Date.now() > deadline) throw new Error(`no contact.erased 150 s after the restart; the erasure: ${JSON.stringify(await mongoose.connection.collection('contact_erasures').findOne({ _id: uuid as never }))}`);
+      if (Date.now() > deadline) throw new Error(`no contact.erased 150 s after the restart; the erasure: ${JSON.stringify(await storedCollection('contact_erasures').findOne({ _id: uuid as never }))}`);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     const erasedAfterMs = Date.now() - requestedAt;
@@ -62,7 +61,7 @@ describe('a contact erasure cut off by kill -9 of the conversations service', ()
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(await events.countDocuments({ business_id: fault.business.businessId, type: 'contact.erased', 'data.contact.uuid': uuid })).toBe(1);
     expect((await scanStoredDocuments([marker])).found.get(marker) ?? {}).toEqual({});
-    expect(await mongoose.connection.collection('contact_erasures').findOne({ _id: uuid as never })).toMatchObject({ state: 'erased', conversation_id: conversation.uuid });
+    expect(await storedCollection('contact_erasures').findOne({ _id: uuid as never })).toMatchObject({ state: 'erased', conversation_id: conversation.uuid });
     reportFault('conversations service killed right after an erasure was accepted', {
       messages_planted: PLANTED_MESSAGES,
       messages_left_at_kill: messagesAtKill,

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { disconnectMongo } from '@cmsg/dal';
 import { generateApiToken } from '@cmsg/seed';
 import {
   type BusinessSeedInput,
@@ -18,8 +19,10 @@ import {
   startThrowawayMongoServer,
   startThrowawayRedisServer,
   WORKSPACE_ROOT,
+  connectToDatabase,
+  dropConnectedDatabase,
+  storedCollection,
 } from '@cmsg/testing';
-import mongoose from 'mongoose';
 
 const runFile = promisify(execFile);
 
@@ -75,7 +78,7 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     await fakes.stop();
     throw error;
   });
-  await mongoose.connect(description.env['MONGODB_URI']!, { serverSelectionTimeoutMS: 30_000 });
+  await connectToDatabase(description.env['MONGODB_URI']!, { serverSelectionTimeoutMS: 30_000 });
   const conversations: string[] = [];
   const tokens = Array.from({ length: options.tokens ?? 5 }, () => generateApiToken());
   const business = await createTestBusinessIn(description, (seed) => {
@@ -99,10 +102,9 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     stop: async () => {
       mongo?.resume();
       await stack.stop();
-      if (mongoose.connection.readyState === mongoose.ConnectionStates.connected) {
-        if (!mongo) await mongoose.connection.dropDatabase();
-        await mongoose.disconnect();
-      }
+      // A server of the stack's own goes with it; the shared server keeps no database of a stopped stack.
+      if (mongo) await disconnectMongo();
+      else await dropConnectedDatabase();
       mongo?.stop();
       await redis?.stop();
       await fakes.stop();
@@ -112,7 +114,7 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
 
 /** The notes stored with this body (a note's text identifies the request that added it). */
 export async function notesWithBody(body: string): Promise<number> {
-  return mongoose.connection.collection('timeline_events').countDocuments({ kind: 'note', body });
+  return storedCollection('timeline_events').countDocuments({ kind: 'note', body });
 }
 
 /** One line of the fault specs' results, for the closing figures. */
@@ -163,7 +165,7 @@ export async function actionGroupLoad(fault: FaultStack, options: { perSecond: n
 /** Waits until every accepted group is final, then counts what each did: its note stored, its text sent. */
 export async function settleGroups(fault: FaultStack, groups: SubmittedGroup[], timeoutMs = 240_000): Promise<{ accepted: number; completed: number; lost: number; twice: number; refusedButRun: number }> {
   const accepted = groups.filter((group) => group.status === 202);
-  const stored = mongoose.connection.collection<{ _id: string; status: string }>('action_groups');
+  const stored = storedCollection<{ _id: string; status: string }>('action_groups');
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const processing = await stored.countDocuments({ _id: { $in: accepted.map((group) => group.uuid!) }, status: 'processing' });

@@ -3,7 +3,6 @@ import { businessScope } from '@cmsg/dal';
 import { Files } from '@cmsg/files';
 import { seedDatabase } from '@cmsg/seed';
 import { connectToStackDatabase, integrationStack, storedCollection } from '@cmsg/testing';
-import mongoose from 'mongoose';
 
 const CONTENT_FILES = 'file_contents.files';
 
@@ -55,7 +54,7 @@ describe('Files against MongoDB (GridFS)', () => {
     const swept = await files.sweepExpiredUploads();
     expect(swept.files).toBeGreaterThanOrEqual(1);
     expect(await storedCollection('files').findOne({ _id: expired })).toBeNull();
-    expect(await mongoose.connection.collection(CONTENT_FILES).findOne({ _id: expiredContent as never })).toBeNull();
+    expect(await storedCollection(CONTENT_FILES).findOne({ _id: expiredContent as never })).toBeNull();
     expect(await storedCollection('files').findOne({ _id: fresh })).toMatchObject({ status: 'pending' });
   });
 });

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AiEmployeeRepository, businessScope } from '@cmsg/dal';
 import { type AiRecord, type TestBusiness, contactSeed, createTestBusiness, fakeWamid, inboundMediaWebhook, inboundTextWebhook, storedCollection, uniquePhone } from '@cmsg/testing';
-import mongoose from 'mongoose';
 import { aiProvider, channelOf, cloudApi, deliverWebhook, eventually, inboundMessageByProviderId } from './inbound-fixtures';
 
 interface StoredActionGroup {
@@ -52,7 +51,7 @@ describe('inbound message -> AI employee reply (CONTRACT 6 and 7, SPEC 3.1)', ()
   const promptOf = (record: AiRecord) => (record.body as { messages: { role: string; content: string }[] }).messages;
   const repliesTo = async (phone: string) => (await cloudApi().requests({ kind: 'message', to: digits(phone) })).filter((record) => record.status === 200);
   const actionGroupsOf = (conversationUuid: string) =>
-    mongoose.connection.collection<StoredActionGroup>('action_groups').find({ conversation_id: conversationUuid }).sort({ created_at: 1 }).toArray();
+    storedCollection<StoredActionGroup>('action_groups').find({ conversation_id: conversationUuid }).sort({ created_at: 1 }).toArray();
   const walletOf = async () => (await new AiEmployeeRepository().findById(businessScope(business.businessId), ai))!.wallet_tokens;
 
   it('answers an inbound customer message on an AI-owned, non-pending conversation, once, through the fake Cloud API', async () => {

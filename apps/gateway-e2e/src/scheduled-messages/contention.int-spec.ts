@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ApiResponse } from '@cmsg/testing';
-import { uniquePhone } from '@cmsg/testing';
-import mongoose from 'mongoose';
+import { storedCollection, uniquePhone } from '@cmsg/testing';
 import {
   type SchedulingBusiness,
   createSchedulingBusiness,
@@ -32,7 +31,7 @@ function report(test: string, figures: { writers: number; lost: number; twice: n
 const cancellations = (history: { event: string }[]) => history.filter((entry) => entry.event === 'cancelled').length;
 
 async function schedulesOf(conversation: string): Promise<{ _id: string; status: string; history: { event: string; reason: string | null; detail?: Record<string, unknown> | null }[] }[]> {
-  return mongoose.connection.collection<{ _id: string; status: string; history: { event: string; reason: string | null }[] }>('scheduled_messages').find({ conversation_id: conversation }).toArray();
+  return storedCollection<{ _id: string; status: string; history: { event: string; reason: string | null }[] }>('scheduled_messages').find({ conversation_id: conversation }).toArray();
 }
 
 describe('contended schedule writes (real stack)', () => {
@@ -150,7 +149,7 @@ describe('contended schedule writes (real stack)', () => {
     const answers = await Promise.all(Array.from({ length: WRITERS }, () => fresh.nextClient().post('/tester/clock', { advance_seconds: 1 })));
     const after = Date.now();
 
-    const business = await mongoose.connection.collection<{ _id: string; tester_clock_offset_ms: number }>('businesses').findOne({ _id: fresh.businessId });
+    const business = await storedCollection<{ _id: string; tester_clock_offset_ms: number }>('businesses').findOne({ _id: fresh.businessId });
     const offsets = answers.filter((answer) => answer.status === 200).map((answer) => Date.parse(answer.body.tester_virtual_now));
     const lost = WRITERS - offsets.length + (50_000 - business!.tester_clock_offset_ms) / 1000;
     report('50 concurrent tester clock advances', { writers: WRITERS, lost, twice: Math.max(0, business!.tester_clock_offset_ms - 50_000) / 1000 });

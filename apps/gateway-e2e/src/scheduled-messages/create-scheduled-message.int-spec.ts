@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type BusinessSeedInput, contactSeed, createTestBusiness, uniquePhone } from '@cmsg/testing';
+import { type BusinessSeedInput, contactSeed, createTestBusiness, storedCollection, uniquePhone } from '@cmsg/testing';
 import { DateTime } from 'luxon';
-import mongoose from 'mongoose';
 import {
   type SchedulingBusiness,
   aiSchedule,
@@ -56,7 +55,7 @@ describe('POST /{slug}/conversation/scheduled-message (SPEC 4.1)', () => {
       const scheduledUuid = randomUUID();
       const created = await post(aiSchedule(conversations.ai, ZONE, { scheduled_uuid: scheduledUuid, ai_employee_uuid: null, template_uuid: business.catalog.templates.greeting }));
       expect([created.status, created.body.data?.uuid]).toEqual([201, scheduledUuid]);
-      const stored = await mongoose.connection.collection('scheduled_messages').findOne({ _id: scheduledUuid as never });
+      const stored = await storedCollection('scheduled_messages').findOne({ _id: scheduledUuid as never });
       expect(stored).toMatchObject({ created_by_token_id: expect.any(String), author: { type: 'api_token', uuid: stored!['created_by_token_id'] }, ai_employee_id: business.catalog.ai.ana });
       const view = await business.nextClient().get(`/scheduled-messages/${scheduledUuid}`);
       expect(view.status).toBe(200);

@@ -1,5 +1,4 @@
-import { AppProcess, freePort, integrationStack, uniquePhone } from '@cmsg/testing';
-import mongoose from 'mongoose';
+import { AppProcess, freePort, integrationStack, storedCollection, uniquePhone } from '@cmsg/testing';
 import { type SchedulingBusiness, createSchedulingBusiness, humanSchedule, makeAllDueNow, openConversation, sendsTo, storedSchedule } from './scheduling-fixtures';
 
 /*
@@ -95,7 +94,7 @@ describe('firing exactly once with scheduler replicas dying', () => {
     // What a replica killed between its claim and the produce leaves behind: claimed ten seconds
     // ago, its lease expired a second ago, no command produced.
     const claimedAt = new Date(Date.now() - 10_000);
-    await mongoose.connection.collection('scheduled_messages').updateOne(
+    await storedCollection('scheduled_messages').updateOne(
       { _id: uuid as never, status: 'pending' },
       {
         $set: { status: 'firing', schedule_at: claimedAt, fire_claim: 'dead-replica/claim', fire_lease_until: new Date(Date.now() - 1000), fired_at: claimedAt },

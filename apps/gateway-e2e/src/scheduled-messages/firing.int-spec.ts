@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { uniquePhone } from '@cmsg/testing';
-import mongoose from 'mongoose';
+import { storedCollection, uniquePhone } from '@cmsg/testing';
 import {
   type SchedulingBusiness,
   aiModelOf,
@@ -86,7 +85,7 @@ describe('firing a scheduled message', () => {
     const reason = `Ask whether the quote ${randomUUID().slice(0, 8)} was approved`;
     const schedule = await scheduleAndFire(aiSchedule(conversations.aiOpen, ZONE, { reason }));
     expect(schedule).toMatchObject({ status: 'sent', delivery: 'ai_run' });
-    const notes = await mongoose.connection.collection('timeline_events').find({ conversation_id: conversations.aiOpen, kind: 'note' }).toArray();
+    const notes = await storedCollection('timeline_events').find({ conversation_id: conversations.aiOpen, kind: 'note' }).toArray();
     expect(notes.map((note) => note['body'])).toEqual([reason]);
     const completions = await aiProvider().requests({ endpoint: 'chat.completions', model: aiModelOf(business.catalog.ai.ana) });
     expect(completions.some((record) => JSON.stringify(record.body).includes(reason))).toBe(true);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import mongoose from 'mongoose';
+import { storedCollection } from '@cmsg/testing';
 import {
   type SchedulingBusiness,
   aiSchedule,
@@ -16,7 +16,7 @@ const ZONE = 'America/Mexico_City';
 
 /** Schedules of the conversation whose status is pending. */
 async function pendingSchedulesOf(conversation: string): Promise<string[]> {
-  const pending = await mongoose.connection.collection('scheduled_messages').find({ conversation_id: conversation, status: 'pending' }).toArray();
+  const pending = await storedCollection('scheduled_messages').find({ conversation_id: conversation, status: 'pending' }).toArray();
   return pending.map((schedule) => String(schedule['_id']));
 }
 

@@ -12,9 +12,9 @@ import {
   integrationFakes,
   minutesAgo,
   uniquePhone,
+  storedCollection,
 } from '@cmsg/testing';
 import { DateTime } from 'luxon';
-import mongoose from 'mongoose';
 
 /** The objects every scheduling test business has (seed format, CONTRACT 8); Bruno's wallet is empty. */
 export interface SchedulingCatalog {
@@ -137,7 +137,7 @@ export interface StoredScheduleView {
   history: { event: string; status: string; reason: string | null }[];
 }
 
-const scheduledMessages = () => mongoose.connection.collection<StoredScheduleView>('scheduled_messages');
+const scheduledMessages = () => storedCollection<StoredScheduleView>('scheduled_messages');
 
 /** Read straight from the database, so waiting does not spend the token's 60 requests a minute. */
 export function storedSchedule(uuid: string): Promise<StoredScheduleView | null> {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TOPIC } from '@cmsg/platform';
-import { KafkaTopicProbe, eventually } from '@cmsg/testing';
-import mongoose from 'mongoose';
+import { KafkaTopicProbe, eventually, storedCollection } from '@cmsg/testing';
 import {
   type SchedulingBusiness,
   aiModelOf,
@@ -124,7 +123,7 @@ describe('tester module (CONTRACT 6)', () => {
     const runs = [first.body.ai_run.action_group.uuid as string, second.body.ai_run.action_group.uuid as string];
 
     const groups = await eventually(
-      () => mongoose.connection.collection<{ _id: string; status: string; actions: { status: string }[] }>('action_groups').find({ _id: { $in: runs } }).toArray(),
+      () => storedCollection<{ _id: string; status: string; actions: { status: string }[] }>('action_groups').find({ _id: { $in: runs } }).toArray(),
       (found) => found.length === 2 && found.every((group) => group.status !== 'processing' && group.status !== 'queued'),
       60_000,
     );

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type WebhookEndpointEntity, WebhookDeliveryRepository, WebhookEndpointRepository, businessScope, connectMongo, disconnectMongo } from '@cmsg/dal';
-import { AppProcess, WebhookReceiver, freePort, integrationStack, webhookFanOut, withDatabase } from '@cmsg/testing';
-import mongoose from 'mongoose';
+import { type WebhookEndpointEntity, WebhookDeliveryRepository, WebhookEndpointRepository, businessScope, connectMongo } from '@cmsg/dal';
+import { AppProcess, WebhookReceiver, dropConnectedDatabase, freePort, integrationStack, storedCollection, webhookFanOut, withDatabase } from '@cmsg/testing';
 
 jest.setTimeout(300_000);
 
@@ -90,8 +89,7 @@ describe('webhook delivery: dead receivers, disabling, kill -9 (own actions-runn
   afterAll(async () => {
     for (const runner of runners) await runner.stop();
     await Promise.all(receivers.map((started) => started.stop()));
-    await mongoose.connection.dropDatabase();
-    await disconnectMongo();
+    await dropConnectedDatabase();
   });
 
   it('a dead receiver does not slow another endpoint, and is disabled once it failed every attempt for the period', async () => {
@@ -164,11 +162,11 @@ describe('webhook delivery: dead receivers, disabling, kill -9 (own actions-runn
   });
 
   async function deliveryStates(endpointId: string) {
-    return mongoose.connection.collection('webhook_deliveries').find({ business_id: scope.businessId, endpoint_id: endpointId }).toArray();
+    return storedCollection('webhook_deliveries').find({ business_id: scope.businessId, endpoint_id: endpointId }).toArray();
   }
 
   async function deliveryStatesOfEvents(ids: string[]) {
-    return mongoose.connection.collection('webhook_deliveries').find({ business_id: crashScope.businessId, event_id: { $in: ids } }).toArray();
+    return storedCollection('webhook_deliveries').find({ business_id: crashScope.businessId, event_id: { $in: ids } }).toArray();
   }
 });
 

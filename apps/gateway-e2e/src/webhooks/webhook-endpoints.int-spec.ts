@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { disconnectMongo } from '@cmsg/dal';
 import { type TestBusiness, WebhookReceiver, createTestBusiness } from '@cmsg/testing';
-import mongoose from 'mongoose';
 import { Webhook } from 'standardwebhooks';
 
 jest.setTimeout(180_000);
@@ -33,7 +33,7 @@ describe('webhook endpoints API (CONTRACT 9.2)', () => {
 
   afterAll(async () => {
     await Promise.all(receivers.map((started) => started.stop()));
-    await mongoose.disconnect();
+    await disconnectMongo();
   });
 
   it('creates, lists, reads, changes and deletes an endpoint; the secret is shown on creation only', async () => {

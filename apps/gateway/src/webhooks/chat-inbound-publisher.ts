@@ -1,6 +1,7 @@
 import type { InboundEvent } from '@cmsg/chat-platform';
 import { withRequestIdHeader } from '@cmsg/platform';
 import type { Producer } from 'kafkajs';
+import { assertUnreachable } from '@cmsg/errors';
 
 /** One value of the chat-inbound topic: a verified webhook event and when the gateway received it. */
 export type ChatInboundValue = InboundEvent & { received_at: string };
@@ -34,12 +35,8 @@ export function chatInboundKeyOf(event: InboundEvent): string {
       // In order with the customer's messages: a STOP keyword and a resume keep their order.
       return `${event.phone_number_id}:${digitsOf(event.preference.wa_id) || event.preference.wa_id}`;
     default:
-      return assertUnreachable(event);
+      return assertUnreachable(event, 'Unknown inbound event');
   }
-}
-
-function assertUnreachable(event: never): never {
-  throw new Error(`Unknown inbound event: ${JSON.stringify(event)}`);
 }
 
 export function chatInboundMessagesOf(events: readonly InboundEvent[], receivedAt: Date): ChatInboundMessage[] {

@@ -1,5 +1,5 @@
 import type { Action } from '@cmsg/api-schemas';
-import { CatalogError } from '@cmsg/errors';
+import { assertUnreachable, CatalogError } from '@cmsg/errors';
 import { publicSendActionToProto } from '@cmsg/message-codec';
 import { AlreadyInStatePolicy, type Caller, type ChangeTagsResponse } from '@cmsg/proto';
 import type { AiPipelines } from '../ai/ai-pipelines';
@@ -100,7 +100,7 @@ export class ActionExecutor {
         return response.noop ? 'noop' : 'succeeded';
       }
       default:
-        return assertUnreachable(action);
+        return assertUnreachable(action, 'Unknown action type');
     }
   }
 
@@ -131,8 +131,4 @@ function tagChangeOutcome(response: ChangeTagsResponse): ActionSuccess {
     throw new CatalogError(code, `Tag ${JSON.stringify(tag)}: ${failed.error?.message ?? 'the change failed'}`);
   }
   return response.results.length > 0 && response.results.every((result) => result.status === 'noop') ? 'noop' : 'succeeded';
-}
-
-function assertUnreachable(action: never): never {
-  throw new Error(`Unknown action type: ${JSON.stringify(action)}`);
 }

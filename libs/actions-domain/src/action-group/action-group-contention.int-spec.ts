@@ -1,6 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import mongoose from 'mongoose';
+import { randomUUID } from 'node:crypto';
 import { type ActionGroupEntity, ActionGroupRepository, type OutboxEntry, businessScope, type RecordedResult } from '@cmsg/dal';
+import { connectToOwnDatabase, dropConnectedDatabase, storedCollection } from '@cmsg/testing-database';
 
 const WRITERS = 50;
 
@@ -57,13 +57,12 @@ describe('ActionGroupRepository under contention', () => {
 
   // The local MongoDB of the integration suite (memory backend), in a database of its own.
   beforeAll(async () => {
-    await mongoose.connect(process.env['MONGODB_URI'] ?? 'mongodb://127.0.0.1:27118/', { dbName: `actions_groups_it_${randomBytes(4).toString('hex')}`, serverSelectionTimeoutMS: 10_000 });
+    await connectToOwnDatabase('actions_groups_it');
     await repository.ensureIndexes();
   });
 
   afterAll(async () => {
-    await mongoose.connection.dropDatabase();
-    await mongoose.disconnect();
+    await dropConnectedDatabase();
   });
 
   it('creates and starts a group once when the synchronous phase and 50 runners start it at once', async () => {
@@ -72,7 +71,7 @@ describe('ActionGroupRepository under contention', () => {
     const started = await Promise.all([repository.createIfMissing(group), ...Array.from({ length: WRITERS }, (_, writer) => repository.start(group, at(3_000 + ((writer * 7) % WRITERS))))]);
     const answers = started.filter((value): value is ActionGroupEntity => value !== undefined);
     const stored = (await repository.find(scope, group._id))!;
-    const documents = await mongoose.connection.collection('action_groups').countDocuments({ _id: group._id as never });
+    const documents = await storedCollection('action_groups').countDocuments({ _id: group._id as never });
     report('group start by 50 runners', { writers: WRITERS, lost: stored.started_at?.getTime() === at(3_000).getTime() ? 0 : 1, twice: documents - 1 });
     expect(documents).toBe(1);
     expect(answers).toHaveLength(WRITERS);

@@ -4,7 +4,7 @@ import type { ActionActor } from '../action-support/action-actor';
 import { type AlreadyInStatePolicy, whenAlreadyInState } from '../action-support/already-in-state';
 import type { ObjectRef } from '../action-support/resolve-object-ref';
 import type { OutboxRecorder } from '@cmsg/events';
-import { type ConversationReference, resolveConversation } from '../resolve-conversation-reference';
+import { type ConversationReference, resolveConversation } from '../conversation/resolve-conversation-reference';
 import { changeConversationOwner } from './change-conversation-owner';
 import { handlePendingScheduleForOwnerChange } from './owner-change-schedule';
 import { findAiEmployee } from './resolve-ai-employee.usecase';

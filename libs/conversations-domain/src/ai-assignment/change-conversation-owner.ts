@@ -2,9 +2,9 @@ import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
 import { type OutboxRecorder, assignmentParty, authorOf, outboxEntry, withSequence } from '@cmsg/events';
 import type { ActionActor } from '../action-support/action-actor';
-import { MAX_CHANGE_ROUNDS } from '../conversation-change';
+import { MAX_CHANGE_ROUNDS } from '../conversation/conversation-change';
 import { repositories } from '../repositories';
-import { reloadConversation, type StoredConversation } from '../resolve-conversation-reference';
+import { reloadConversation, type StoredConversation } from '../conversation/resolve-conversation-reference';
 import { loadPendingSchedule } from './pending-schedule';
 import type { ScheduleHandling } from './scheduled-message-action';
 

@@ -1,7 +1,7 @@
 import type { BusinessScope } from '@cmsg/dal';
 import type { OutboxRecorder } from '@cmsg/events';
 import type { ActionActor } from '../action-support/action-actor';
-import type { StoredConversation } from '../resolve-conversation-reference';
+import type { StoredConversation } from '../conversation/resolve-conversation-reference';
 import { cancelPendingSchedule, fallbackTemplateOf, loadPendingSchedule, reassignPendingSchedule } from './pending-schedule';
 import { type ScheduleHandling, type ScheduledMessageAction, scheduleHandlingFor } from './scheduled-message-action';
 

@@ -3,7 +3,7 @@ import { CatalogError } from '@cmsg/errors';
 import { type BusinessScope, type ScheduledMessageEntity, ScheduledMessageRepository, defaultScheduledTemplateId } from '@cmsg/dal';
 import { type OutboxRecorder, cancelPendingSchedule as cancelWithEvent } from '@cmsg/events';
 import type { ActionActor } from '../action-support/action-actor';
-import type { StoredConversation } from '../resolve-conversation-reference';
+import type { StoredConversation } from '../conversation/resolve-conversation-reference';
 import { type NewScheduleOwner, reassignedScheduleFields } from './schedule-reassignment';
 
 const schedules = new ScheduledMessageRepository();

@@ -1,6 +1,6 @@
 import type { BusinessScope, ContactEntity, StoredAttributeDefinition } from '@cmsg/dal';
 import type { ConsentState, Contact } from '@cmsg/proto';
-import { fullName } from '../contact-names';
+import { fullName } from './contact-names';
 import type { ContactReadPorts } from './contact-ports';
 
 /** What a contact's public shape needs beyond its document (CONTRACT 10.1). */

@@ -1,6 +1,6 @@
 import type { BusinessScope, ContactEntity, OutboxAuthor } from '@cmsg/dal';
 import { CatalogError } from '@cmsg/errors';
-import { MAX_CHANGE_ROUNDS } from '../conversation-change';
+import { MAX_CHANGE_ROUNDS } from '../conversation/conversation-change';
 import { type ContactEdit, planContactChange } from './contact-edit';
 import { contactChangeEntries } from './contact-events';
 import type { ContactPorts } from './contact-ports';

@@ -1,5 +1,5 @@
 import { type ContactEntity, type ErasableFile, businessScope } from '@cmsg/dal';
-import { contactErasedEventId } from '../operation-ids';
+import { contactErasedEventId } from '../conversation/operation-ids';
 import { requestContactErasure, runDueErasures, runErasurePass } from './erase-contact.usecase';
 import { type ErasureWorld, inMemoryErasurePorts } from './in-memory-erasure-ports';
 

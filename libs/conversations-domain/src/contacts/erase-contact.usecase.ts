@@ -2,7 +2,7 @@ import type { BusinessScope, ClaimedErasure, OutboxEntry, ContactErasureEntity, 
 import { businessScope } from '@cmsg/dal';
 import { CatalogError } from '@cmsg/errors';
 import { type OutboxRecorder, SYSTEM_AUTHOR, type SequencedEntry, outboxEntry } from '@cmsg/events';
-import { contactErasedEventId } from '../operation-ids';
+import { contactErasedEventId } from '../conversation/operation-ids';
 import type { ContactConversations, ContactStore } from './contact-ports';
 import { existingContact } from './get-contact.usecase';
 

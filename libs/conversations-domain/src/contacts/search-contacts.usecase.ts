@@ -1,8 +1,8 @@
 import { compileContactFilter, contactFilterKey, parseContactFilter } from '@cmsg/contact-filter';
 import type { BusinessScope, ContactEntity } from '@cmsg/dal';
 import type { ListContactsResponse } from '@cmsg/proto';
-import type { ListCursorCodec } from '../list-cursor';
-import { fetchKeysetPage } from '../list-page';
+import type { ListCursorCodec } from '../listing/list-cursor';
+import { fetchKeysetPage } from '../listing/list-page';
 import { attributeDefinitionsOf } from './contact-attributes.usecase';
 import type { ContactReadPorts } from './contact-ports';
 import { contactView, contactViewContext } from './contact-view';

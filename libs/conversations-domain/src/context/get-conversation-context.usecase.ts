@@ -1,9 +1,9 @@
 import type { BusinessScope } from '@cmsg/dal';
 import type { ConversationContext } from '@cmsg/proto';
 import { loadPendingSchedule } from '../ai-assignment/pending-schedule';
-import { clockOf, loadBusiness } from '../business-clock';
-import { conversationNow, messagingWindow } from '../messaging-window';
-import { type ConversationReference, resolveConversationReference } from '../resolve-conversation-reference';
+import { clockOf, loadBusiness } from '../conversation/business-clock';
+import { conversationNow, messagingWindow } from '../conversation/messaging-window';
+import { type ConversationReference, resolveConversationReference } from '../conversation/resolve-conversation-reference';
 
 /**
  * GetConversationContext: what the actions-runner checks before and while running actions. The

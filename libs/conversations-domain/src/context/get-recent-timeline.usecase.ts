@@ -1,6 +1,6 @@
 import type { BusinessScope } from '@cmsg/dal';
 import type { RecentTimeline, TimelineEntry } from '@cmsg/proto';
-import { resolveConversation } from '../resolve-conversation-reference';
+import { resolveConversation } from '../conversation/resolve-conversation-reference';
 import { readTimeline } from '../timeline/read-timeline';
 import { timelineLimit, type TimelineRow } from '../timeline/timeline-merge';
 import { timelineTextOf } from './timeline-message-text';

@@ -1,4 +1,4 @@
-import { MESSAGING_WINDOW_MS, messagingWindow } from '../messaging-window';
+import { MESSAGING_WINDOW_MS, messagingWindow } from '../conversation/messaging-window';
 
 export type EligibilityReason = 'WINDOW_CLOSED' | 'CONTACT_OPTED_OUT' | 'RECIPIENT_UNDELIVERABLE' | 'MARKETING_LIMIT_REACHED';
 

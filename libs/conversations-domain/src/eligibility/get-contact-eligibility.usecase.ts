@@ -1,7 +1,7 @@
 import type { BusinessScope, ContactEntity } from '@cmsg/dal';
 import { existingContact } from '../contacts/get-contact.usecase';
 import type { ContactStore } from '../contacts/contact-ports';
-import { MESSAGING_WINDOW_MS } from '../messaging-window';
+import { MESSAGING_WINDOW_MS } from '../conversation/messaging-window';
 import { type ContactEligibility, contactEligibility } from './contact-eligibility';
 
 /** The stored facts eligibility reads (ConversationRepository and MessageRepository). */

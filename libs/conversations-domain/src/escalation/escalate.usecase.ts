@@ -1,8 +1,8 @@
 import type { BusinessScope } from '@cmsg/dal';
 import type { InboxStatusResponse } from '@cmsg/proto';
 import type { OutboxRecorder } from '@cmsg/events';
-import { resolveConversation } from '../resolve-conversation-reference';
-import { setInboxStatus } from '../set-inbox-status.usecase';
+import { resolveConversation } from '../conversation/resolve-conversation-reference';
+import { setInboxStatus } from '../inbox/set-inbox-status.usecase';
 
 export const DEFAULT_ESCALATION_REASON = 'action_set_failed';
 

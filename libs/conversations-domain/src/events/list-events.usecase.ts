@@ -1,7 +1,7 @@
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
 import type { ListEventsResponse } from '@cmsg/proto';
-import { type CursorFilters, type ListCursorCodec, afterPositionFilter } from '../list-cursor';
+import { type CursorFilters, type ListCursorCodec, afterPositionFilter } from '../listing/list-cursor';
 import { repositories } from '../repositories';
 import { retentionStart } from './event-retention';
 import { toEventView } from './event-view';

@@ -5,9 +5,9 @@ import type { AssignMailboxResponse } from '@cmsg/proto';
 import type { ActionActor } from '../action-support/action-actor';
 import { type AlreadyInStatePolicy, whenAlreadyInState } from '../action-support/already-in-state';
 import type { ObjectRef } from '../action-support/resolve-object-ref';
-import { MAX_CHANGE_ROUNDS } from '../conversation-change';
+import { MAX_CHANGE_ROUNDS } from '../conversation/conversation-change';
 import { repositories } from '../repositories';
-import { type ConversationReference, reloadConversation, resolveConversation } from '../resolve-conversation-reference';
+import { type ConversationReference, reloadConversation, resolveConversation } from '../conversation/resolve-conversation-reference';
 import { resolveMailboxTarget } from './resolve-mailbox-target';
 
 export interface AssignMailboxCommand {

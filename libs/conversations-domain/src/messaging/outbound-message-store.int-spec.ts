@@ -1,8 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import mongoose from 'mongoose';
+import { randomUUID } from 'node:crypto';
 import { CatalogError } from '@cmsg/errors';
 import { type OutboxEntry, businessScope, ensureIndexes } from '@cmsg/dal';
 import { type OutboxRecorder, SYSTEM_AUTHOR } from '@cmsg/events';
+import { connectToOwnDatabase, dropConnectedDatabase } from '@cmsg/testing-database';
 import { repositories } from '../repositories';
 import { type NewOutboundMessage, OutboundMessageStore, storedFailure } from './outbound-message-store';
 
@@ -25,13 +25,12 @@ describe('OutboundMessageStore.markSent', () => {
   let store: OutboundMessageStore;
 
   beforeAll(async () => {
-    await mongoose.connect(process.env['MONGODB_URI'] ?? 'mongodb://127.0.0.1:27118/', { dbName: `outbound_it_${randomBytes(4).toString('hex')}`, serverSelectionTimeoutMS: 10_000 });
+    await connectToOwnDatabase('outbound_it');
     await ensureIndexes();
   });
 
   afterAll(async () => {
-    await mongoose.connection.dropDatabase();
-    await mongoose.disconnect();
+    await dropConnectedDatabase();
   });
 
   beforeEach(() => {

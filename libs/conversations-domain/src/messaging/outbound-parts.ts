@@ -1,14 +1,14 @@
 import type { MessageContent, TemplateHeader } from '@cmsg/chat-platform';
-import { CatalogError } from '@cmsg/errors';
+import { assertUnreachable, CatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
 import { assertTranscriptionSupplied } from '@cmsg/files';
-import type { StoredContact, StoredConversation } from '../resolve-conversation-reference';
+import type { StoredContact, StoredConversation } from '../conversation/resolve-conversation-reference';
 import type { OutboundFiles } from './outbound-file';
 import { paymentMarkerSource } from './payment-marker-source';
 import { renderPaymentMarkers } from './payment-markers';
 import { resolveQuickReply } from './resolve-quick-reply';
 import { resolveTemplate } from './resolve-template';
-import { MAX_TEXT_LENGTH, type ObjectReference, type SendMessageCommand, type TemplateSendInput } from './send-message.command';
+import { MAX_TEXT_LENGTH, type ObjectReference, type SendMessageCommand, type TemplateSendInput, unsupportedContent } from './send-message.command';
 import { type PreparedTemplateHeader, prepareTemplateSend } from './template-send';
 
 /** One message to deliver: what the provider gets and what the timeline keeps. */
@@ -52,7 +52,7 @@ export async function planParts(context: SendContext, command: SendMessageComman
     case 'quick_reply_or_template':
       return context.windowOpen ? quickReplyParts(context, content.quick_reply) : [await templatePart(context, content.template)];
     default:
-      return assertUnreachable(content);
+      return assertUnreachable(content, unsupportedContent);
   }
 }
 
@@ -143,10 +143,6 @@ async function headerContent(context: SendContext, header: PreparedTemplateHeade
   const file = await context.files.fileForSend(context.scope, header.file_uuid);
   assertTranscriptionSupplied(file, header.transcription, 'template_header');
   return header.type === 'document' ? { type: header.type, link: file.link, filename: file.file_name } : { type: header.type, link: file.link };
-}
-
-function assertUnreachable(value: never): never {
-  throw new CatalogError('INVALID_REQUEST', `Invalid request: unsupported content ${JSON.stringify(value)}.`);
 }
 
 function consentOf(contact: SendContext['contact']): { marketing?: string | null; utility?: string | null } {

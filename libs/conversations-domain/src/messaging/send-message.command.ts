@@ -1,6 +1,6 @@
-import { CatalogError } from '@cmsg/errors';
+import { assertUnreachable, CatalogError } from '@cmsg/errors';
 import { type MessageContentInput, type ObjectReference, TEMPLATE_HEADER_TYPES, type TemplateSendInput } from '@cmsg/message-codec';
-import type { ConversationReference } from '../resolve-conversation-reference';
+import type { ConversationReference } from '../conversation/resolve-conversation-reference';
 
 // The content of a send is defined with its codec (libs/message-codec), shared with the transports.
 export { TEMPLATE_HEADER_TYPES } from '@cmsg/message-codec';
@@ -74,7 +74,7 @@ function checkContent(content: MessageContentInput, problems: string[]): void {
       checkTemplate(content.template, 'template', problems);
       return;
     default:
-      assertUnreachable(content);
+      assertUnreachable(content, unsupportedContent);
   }
 }
 
@@ -106,6 +106,7 @@ function checkTemplate(input: TemplateSendInput, field: string, problems: string
   }
 }
 
-function assertUnreachable(value: never): never {
-  throw new CatalogError('INVALID_REQUEST', `Invalid request: unsupported content ${JSON.stringify(value)}.`);
+/** A content kind the types rule out but the request carried anyway. */
+export function unsupportedContent(value: unknown): CatalogError {
+  return new CatalogError('INVALID_REQUEST', `Invalid request: unsupported content ${JSON.stringify(value)}.`);
 }

@@ -3,13 +3,13 @@ import { CatalogError, isCatalogError } from '@cmsg/errors';
 import type { BusinessScope, OutboxAuthor } from '@cmsg/dal';
 import { type OutboxRecorder, SYSTEM_AUTHOR, messageAuthorOf } from '@cmsg/events';
 import type { SendMessageResponse, SentMessage } from '@cmsg/proto';
-import { conversationClockOffsetMs } from '../business-clock';
+import { conversationClockOffsetMs } from '../conversation/business-clock';
 import { repositories } from '../repositories';
-import { conversationNow, messagingWindow } from '../messaging-window';
-import { resolveConversationReference, type StoredContact } from '../resolve-conversation-reference';
+import { conversationNow, messagingWindow } from '../conversation/messaging-window';
+import { resolveConversationReference, type StoredContact } from '../conversation/resolve-conversation-reference';
 import type { MessageSender, SendPacing } from './message-sender';
 
-import { operationMessageId } from '../operation-ids';
+import { operationMessageId } from '../conversation/operation-ids';
 import type { OutboundFiles } from './outbound-file';
 import { type NewOutboundMessage, OutboundMessageStore, type StoredOutboundMessage, storedFailure } from './outbound-message-store';
 import { type SendContext, planParts } from './outbound-parts';

@@ -1,6 +1,6 @@
 import type { BusinessScope } from '@cmsg/dal';
 import type { OutboxRecorder } from '@cmsg/events';
-import { operationMessageId } from '../operation-ids';
+import { operationMessageId } from '../conversation/operation-ids';
 import { OutboundMessageStore } from './outbound-message-store';
 
 export type SendOutcome =

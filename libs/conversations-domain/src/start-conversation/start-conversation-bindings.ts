@@ -1,6 +1,6 @@
 import { CatalogError } from '@cmsg/errors';
 import type { OutboxRecorder } from '@cmsg/events';
-import { appendNote } from '../add-note.usecase';
+import { appendNote } from '../timeline/add-note.usecase';
 import { assignAiEmployee } from '../ai-assignment/assign-ai-employee.usecase';
 import { findAiEmployee } from '../ai-assignment/resolve-ai-employee.usecase';
 import { resolveObjectRef } from '../action-support/resolve-object-ref';
@@ -11,7 +11,7 @@ import { sendMessageCommand } from '../messaging/send-message.command';
 import { type SendMessageDependencies, sendMessage } from '../messaging/send-message.usecase';
 import { repositories } from '../repositories';
 import { changeTags } from '../tags/change-tags.usecase';
-import { operationNoteId } from '../operation-ids';
+import { operationNoteId } from '../conversation/operation-ids';
 import type { StartConversationPorts } from './start-conversation-ports';
 
 /**

@@ -5,9 +5,9 @@ import type { ChangeTagsResponse, Tag } from '@cmsg/proto';
 import type { ActionActor } from '../action-support/action-actor';
 import type { AlreadyInStatePolicy } from '../action-support/already-in-state';
 import { type ObjectRef, resolveObjectRef } from '../action-support/resolve-object-ref';
-import { MAX_CHANGE_ROUNDS } from '../conversation-change';
+import { MAX_CHANGE_ROUNDS } from '../conversation/conversation-change';
 import { repositories } from '../repositories';
-import { type ConversationReference, reloadConversation, resolveConversation, type StoredConversation } from '../resolve-conversation-reference';
+import { type ConversationReference, reloadConversation, resolveConversation, type StoredConversation } from '../conversation/resolve-conversation-reference';
 import { type ResolvedTagRef, type StoredTag, type TagChangeDirection, type TagChangeOutcome, planTagChange } from './tag-change-plan';
 
 export interface ChangeTagsCommand {

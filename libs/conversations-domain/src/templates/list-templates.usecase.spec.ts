@@ -1,6 +1,6 @@
 import { type ChannelEntity, type TemplateEntity, businessScope } from '@cmsg/dal';
 import { CatalogError } from '@cmsg/errors';
-import { ListCursorCodec } from '../list-cursor';
+import { ListCursorCodec } from '../listing/list-cursor';
 import { getTemplate } from './get-template.usecase';
 import { InMemoryChannelStore, InMemoryTemplateStore } from './in-memory-template-stores';
 import { listTemplates } from './list-templates.usecase';

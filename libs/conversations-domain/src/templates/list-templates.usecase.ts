@@ -2,7 +2,7 @@ import { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from '@cmsg/api-schemas';
 import type { BusinessScope, TemplateListPosition } from '@cmsg/dal';
 import { CatalogError } from '@cmsg/errors';
 import type { ListTemplatesResponse } from '@cmsg/proto';
-import type { ListCursorCodec } from '../list-cursor';
+import type { ListCursorCodec } from '../listing/list-cursor';
 import type { TemplateDependencies } from './template-ports';
 import { toTemplateMessage } from './template-view';
 

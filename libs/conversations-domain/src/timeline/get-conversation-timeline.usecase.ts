@@ -1,7 +1,7 @@
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
 import type { GetConversationTimelineResponse } from '@cmsg/proto';
-import type { ListCursorCodec } from '../list-cursor';
+import type { ListCursorCodec } from '../listing/list-cursor';
 import { repositories } from '../repositories';
 import { readTimeline } from './read-timeline';
 import { loadTimelineAuthorNames } from './timeline-authors';

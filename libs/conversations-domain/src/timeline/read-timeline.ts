@@ -1,5 +1,5 @@
 import type { BusinessScope } from '@cmsg/dal';
-import type { CursorPosition } from '../list-cursor';
+import type { CursorPosition } from '../listing/list-cursor';
 import { repositories } from '../repositories';
 import { MESSAGE_TIER, TIMELINE_EVENT_TIER, type TimelineOrder, type TimelineRow, afterTimelinePosition, mergeTimelineRows } from './timeline-merge';
 

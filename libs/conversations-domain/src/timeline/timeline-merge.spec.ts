@@ -1,5 +1,5 @@
 import type { MessageEntity, StoredTimelineEvent } from '@cmsg/dal';
-import type { CursorPosition } from '../list-cursor';
+import type { CursorPosition } from '../listing/list-cursor';
 import {
   DEFAULT_TIMELINE_LIMIT,
   MAX_TIMELINE_LIMIT,

@@ -1,5 +1,5 @@
 import type { MessageEntity, StoredTimelineEvent } from '@cmsg/dal';
-import type { CursorPosition } from '../list-cursor';
+import type { CursorPosition } from '../listing/list-cursor';
 
 /**
  * A conversation's timeline is two collections read as one list: `messages`, and `timeline_events`

@@ -1,5 +1,8 @@
 import type { Types } from 'mongoose';
 
+/** The id of a file's bytes in the GridFS bucket (FileContentStore). */
+export type ContentId = Types.ObjectId;
+
 /** api_messages and broadcast_audiences: uploads of the public API; inbound_media: media customers sent. */
 export const FILE_MODULES = ['api_messages', 'broadcast_audiences', 'inbound_media'] as const;
 export type FileModule = (typeof FILE_MODULES)[number];
@@ -13,7 +16,7 @@ export type UploadState = 'none' | 'receiving' | 'complete' | 'partial';
 export interface UploadAttempt {
   state: UploadState;
   attempt_id: string | null;
-  content_id: Types.ObjectId | null;
+  content_id: ContentId | null;
   received_bytes: number;
   sniffed_mime_types: string[];
   sha256: string | null;
@@ -30,7 +33,7 @@ export interface FileEntity {
   mime_type: string;
   category: string;
   size: number;
-  content_id: Types.ObjectId | null;
+  content_id: ContentId | null;
   upload: UploadAttempt;
   pending_expires_at: Date | null;
   message_id: string | null;

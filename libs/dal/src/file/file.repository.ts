@@ -1,7 +1,7 @@
 import { type BusinessScope, scopedFilter } from '../shared/business-scope';
 import { insertIfAbsent } from '../shared/duplicate-key';
 import { TenantRepository } from '../shared/tenant-repository';
-import type { FileEntity, UploadAttempt } from './file.entity';
+import type { FileEntity, FileModule, UploadAttempt } from './file.entity';
 import { FileModel } from './file.schema';
 
 /** A new file, as stored (business_id comes from the scope); absent fields take their defaults. */
@@ -87,6 +87,12 @@ export class FileRepository extends TenantRepository<FileEntity> {
   /** Removes an upload whose reservation was refused (it was never answered to the client). */
   async deleteUnreserved(scope: BusinessScope, id: string): Promise<void> {
     await FileModel.deleteOne(scopedFilter(scope, { _id: id, status: 'pending' }));
+  }
+
+  /** Whether the business holds this file, confirmed, in this module (a send or schedule naming an upload). */
+  async isConfirmedIn(scope: BusinessScope, id: string, module: FileModule): Promise<boolean> {
+    const file = await this.collection().findOne(scopedFilter(scope, { _id: id, status: 'confirmed' as const, module }), { projection: { _id: 1 } });
+    return file !== null;
   }
 
   /** The business's unconfirmed, unexpired uploads with their expiry. */

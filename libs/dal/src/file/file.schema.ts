@@ -46,7 +46,7 @@ export const fileSchema = new Schema(
   },
   documentOptions,
 );
-// A file by id: uploads, confirmations, sends, downloads, inbound media.
+// A file by id: uploads, confirmations, sends, downloads, inbound media, a schedule's confirmed upload (isConfirmedIn).
 fileSchema.index({ business_id: 1, _id: 1 }, { unique: true });
 // A business's pending uploads by expiry: removal of the expired ones when its quota is short, and
 // the soonest expiry for TOO_MANY_PENDING_UPLOADS' Retry-After.

@@ -1,10 +1,5 @@
 import { z } from 'zod';
-
-const booleanVar = (fallback: 'true' | 'false') =>
-  z
-    .enum(['true', 'false', '1', '0'], { message: 'expected true or false' })
-    .default(fallback)
-    .transform((value) => value === 'true' || value === '1');
+import { booleanVar } from '../config';
 
 /** `name:token,name:token`: who may call, each with a token of its own (at least 16 characters). */
 const callerTokens = z

@@ -1,11 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
 import { type ScheduledMessageCommand, scheduleHistoryEntry } from '@cmsg/conversation-commands';
 import { BusinessRepository, ScheduledMessageRepository, businessScope, ensureIndexes } from '@cmsg/dal';
 import { createKafka, createLogger } from '@cmsg/platform';
+import { connectToOwnDatabase, dropConnectedDatabase, storedCollection } from '@cmsg/testing-database';
 import { Partitioners, type Producer } from 'kafkajs';
-import mongoose from 'mongoose';
 import { cancelScheduledMessage } from '../manage/cancel-scheduled-message.usecase';
 import type { ConversationCommandPublisher } from '../ports';
 import { FiringPass } from './firing-pass';
@@ -45,8 +45,7 @@ function report(test: string, figures: { writers: number; lost: number; twice: n
   console.log(`[contention] ${test}: writers ${figures.writers}, lost ${figures.lost}, twice ${figures.twice}`);
 }
 
-/** The local servers the integration suite runs on (tools/infra: the memory backend for tests), or MONGODB_URI / KAFKA_BROKERS. */
-const MONGODB_URI = process.env['MONGODB_URI'] ?? 'mongodb://127.0.0.1:27118/';
+/** The local Kafka the integration suite runs on (tools/infra), or KAFKA_BROKERS. */
 const KAFKA_BROKERS = process.env['KAFKA_BROKERS'] ?? '127.0.0.1:19092';
 
 /** Firing against the real MongoDB (a database of its own, dropped after) and Kafka, with a clock the test moves. */
@@ -61,7 +60,7 @@ describe('firing scheduled messages (real MongoDB and Kafka)', () => {
   const clock = { now: () => now };
 
   beforeAll(async () => {
-    await mongoose.connect(MONGODB_URI, { dbName: `firing_it_${randomBytes(4).toString('hex')}`, serverSelectionTimeoutMS: 10_000 });
+    await connectToOwnDatabase('firing_it');
     await ensureIndexes();
     await ensureTopics(kafka, [topic], { partitions: 3 });
     producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
@@ -75,8 +74,7 @@ describe('firing scheduled messages (real MongoDB and Kafka)', () => {
     await admin.connect();
     await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
     await admin.disconnect();
-    await mongoose.connection.dropDatabase();
-    await mongoose.disconnect();
+    await dropConnectedDatabase();
   });
 
   /** `count` pending schedules of a new business due at `dueAt`, each its conversation's pending one. */
@@ -135,7 +133,7 @@ describe('firing scheduled messages (real MongoDB and Kafka)', () => {
     }
   }
 
-  const stored = (ids: readonly string[]) => mongoose.connection.collection('scheduled_messages').find({ _id: { $in: ids as never[] } }).toArray();
+  const stored = (ids: readonly string[]) => storedCollection('scheduled_messages').find({ _id: { $in: ids as never[] } }).toArray();
 
   it('three replicas polling together fire 1,200 due schedules, each exactly once', async () => {
     const dueAt = new Date(Date.UTC(2031, 0, 1, 10, 0));
@@ -228,7 +226,7 @@ describe('firing scheduled messages (real MongoDB and Kafka)', () => {
     const dueAt = new Date(Date.UTC(2031, 0, 3, 10, 0));
     now = new Date(Date.UTC(2031, 0, 1, 10, 0));
     const { businessId, ids } = await pendingSchedules(1, dueAt, { is_tester: true });
-    await mongoose.connection.collection('businesses').insertOne({ _id: businessId as never, slug: `b-${businessId}`, slug_lower: `b-${businessId}`, name: 'B', tester_clock_offset_ms: 0, created_at: now });
+    await storedCollection('businesses').insertOne({ _id: businessId as never, slug: `b-${businessId}`, slug_lower: `b-${businessId}`, name: 'B', tester_clock_offset_ms: 0, created_at: now });
     const publisher = new RecordingPublisher(stream);
     const pass = replica(publisher, 'tester-replica');
 

@@ -1,8 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebhookDeliveryEntity, WebhookDeliveryRepository, WebhookEndpointRepository, businessScope } from '@cmsg/dal';
-import mongoose from 'mongoose';
+import { connectToOwnDatabase, dropConnectedDatabase, storedCollection } from '@cmsg/testing-database';
 import { newDelivery } from '../fan-out/event-fan-out';
 import { systemClock } from '../ports';
 import { silentLogger } from '../testing/silent-logger';
@@ -30,7 +30,7 @@ describe('webhook delivery claims under contention', () => {
   let overlapping = 0;
 
   beforeAll(async () => {
-    await mongoose.connect(process.env['MONGODB_URI'] ?? 'mongodb://127.0.0.1:27118/', { dbName: `webhooks_contention_it_${randomBytes(4).toString('hex')}`, serverSelectionTimeoutMS: 10_000 });
+    await connectToOwnDatabase('webhooks_contention_it');
     await deliveries.ensureIndexes();
     await endpoints.ensureIndexes();
     receiver = createServer((request, response) => {
@@ -68,8 +68,7 @@ describe('webhook delivery claims under contention', () => {
 
   afterAll(async () => {
     await new Promise((resolve) => receiver.close(resolve));
-    await mongoose.connection.dropDatabase();
-    await mongoose.disconnect();
+    await dropConnectedDatabase();
   });
 
   it('delivers each of 100 due deliveries exactly once with 50 dispatchers claiming them at once', async () => {
@@ -92,7 +91,7 @@ describe('webhook delivery claims under contention', () => {
     await Promise.all(dispatchers.map((dispatcher) => dispatcher.stop()));
     transport.destroy();
 
-    const stored = await mongoose.connection.collection<WebhookDeliveryEntity>('webhook_deliveries').find({}).toArray();
+    const stored = await storedCollection<WebhookDeliveryEntity>('webhook_deliveries').find({}).toArray();
     const lost = eventIds.filter((id) => !delivered.has(id)).length;
     const twice = [...delivered.values()].filter((count) => count > 1).length + [...attempts.values()].filter((count) => count > 2).length;
     console.log(`[contention] webhook deliveries claimed by ${DISPATCHERS} dispatchers: writers ${DISPATCHERS}, deliveries ${DELIVERIES}, lost ${lost}, twice ${twice}, overlapping attempts ${overlapping}`);

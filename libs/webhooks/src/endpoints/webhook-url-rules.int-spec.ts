@@ -1,8 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { WebhookDeliveryRepository, WebhookEndpointRepository, businessScope } from '@cmsg/dal';
 import { isCatalogError } from '@cmsg/errors';
 import { type AddressInfo, createServer } from 'node:net';
-import mongoose from 'mongoose';
+import { connectToOwnDatabase, dropConnectedDatabase } from '@cmsg/testing-database';
 import { DEFAULT_WEBHOOK_RETRY_POLICY } from '../dispatch/retry-schedule';
 import { WebhookDispatcher } from '../dispatch/webhook-dispatcher';
 import { HttpWebhookTransport } from '../dispatch/webhook-transport';
@@ -22,14 +22,13 @@ describe('webhook URL rules on create, update and delivery (real MongoDB, system
   const dependencies = (allowPrivate: boolean) => ({ endpoints, urlPolicy: { allowPrivate }, clock: systemClock });
 
   beforeAll(async () => {
-    await mongoose.connect(process.env['MONGODB_URI'] ?? 'mongodb://127.0.0.1:27118/', { dbName: `webhooks_url_it_${randomBytes(4).toString('hex')}`, serverSelectionTimeoutMS: 10_000 });
+    await connectToOwnDatabase('webhooks_url_it');
     await endpoints.ensureIndexes();
     await deliveries.ensureIndexes();
   });
 
   afterAll(async () => {
-    await mongoose.connection.dropDatabase();
-    await mongoose.disconnect();
+    await dropConnectedDatabase();
   });
 
   const refusal = async (promise: Promise<unknown>): Promise<string> => {

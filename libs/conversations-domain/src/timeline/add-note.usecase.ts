@@ -2,9 +2,9 @@ import type { BusinessScope } from '@cmsg/dal';
 import { type OutboxRecorder, authorOf, noteTimelineItem, outboxEntry } from '@cmsg/events';
 import type { AddNoteResponse } from '@cmsg/proto';
 import { randomUUID } from 'node:crypto';
-import { operationNoteId } from './operation-ids';
-import { repositories } from './repositories';
-import { type ConversationReference, resolveConversation } from './resolve-conversation-reference';
+import { operationNoteId } from '../conversation/operation-ids';
+import { repositories } from '../repositories';
+import { type ConversationReference, resolveConversation } from '../conversation/resolve-conversation-reference';
 
 export interface ApiTokenAuthor {
   tokenUuid: string;

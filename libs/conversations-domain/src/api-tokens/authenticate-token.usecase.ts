@@ -2,7 +2,7 @@ import { grantedScopesOf } from '@cmsg/api-schemas';
 import { CatalogError } from '@cmsg/errors';
 import { businessScope } from '@cmsg/dal';
 import type { AuthenticatedToken } from '@cmsg/proto';
-import { repositories } from './repositories';
+import { repositories } from '../repositories';
 
 /** SPEC 5: a token is known by its SHA-256 only; unknown and revoked look the same to the caller. */
 export async function authenticateToken(tokenSha256: string): Promise<AuthenticatedToken> {

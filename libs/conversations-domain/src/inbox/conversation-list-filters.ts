@@ -1,10 +1,10 @@
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope, ConversationListFilter } from '@cmsg/dal';
 import type { ListConversationsRequest } from '@cmsg/proto';
-import { clockOf, loadBusiness } from './business-clock';
-import type { CursorFilters } from './list-cursor';
-import { MESSAGING_WINDOW_MS, conversationNow } from './messaging-window';
-import { parseUpdatedSince } from './updated-since';
+import { clockOf, loadBusiness } from '../conversation/business-clock';
+import type { CursorFilters } from '../listing/list-cursor';
+import { MESSAGING_WINDOW_MS, conversationNow } from '../conversation/messaging-window';
+import { parseUpdatedSince } from '../listing/updated-since';
 
 /** The filters of GET /conversations (CONTRACT 9.1) as asked: each optional, combined with AND. */
 export interface ConversationListFilters {

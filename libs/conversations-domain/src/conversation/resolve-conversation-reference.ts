@@ -1,6 +1,6 @@
 import { CatalogError, type ErrorCode } from '@cmsg/errors';
 import { type BusinessScope, type ContactEntity, type ContactLookupKey, type ConversationEntity, phoneLookupKey, usernameLookupKey } from '@cmsg/dal';
-import { repositories } from './repositories';
+import { repositories } from '../repositories';
 
 export interface ConversationReference {
   uuid?: string;

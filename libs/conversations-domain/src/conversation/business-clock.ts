@@ -1,6 +1,6 @@
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessEntity, BusinessScope } from '@cmsg/dal';
-import { repositories } from './repositories';
+import { repositories } from '../repositories';
 
 export interface BusinessClock {
   timeZone: string;

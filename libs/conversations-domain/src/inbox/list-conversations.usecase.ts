@@ -2,11 +2,11 @@ import type { BusinessScope } from '@cmsg/dal';
 import type { ConversationListItem, ListConversationsResponse } from '@cmsg/proto';
 import { type ConversationListFilters, cursorFiltersOf, storedListFilter } from './conversation-list-filters';
 import { loadReferencedObjects, tagsOf } from './conversation-references';
-import type { ListCursorCodec } from './list-cursor';
-import { fetchKeysetPage, type PageRequest } from './list-page';
-import { MESSAGING_WINDOW_MS } from './messaging-window';
-import { repositories } from './repositories';
-import type { StoredConversation } from './resolve-conversation-reference';
+import type { ListCursorCodec } from '../listing/list-cursor';
+import { fetchKeysetPage, type PageRequest } from '../listing/list-page';
+import { MESSAGING_WINDOW_MS } from '../conversation/messaging-window';
+import { repositories } from '../repositories';
+import type { StoredConversation } from '../conversation/resolve-conversation-reference';
 
 export const CONVERSATIONS_ENDPOINT = 'conversations';
 

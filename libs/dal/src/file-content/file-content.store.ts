@@ -1,17 +1,16 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { CatalogError } from '@cmsg/errors';
-import mongoose, { type Types } from 'mongoose';
-import { SNIFF_BYTES } from './content-sniffing';
+import mongoose from 'mongoose';
+import type { ContentId } from '../file/file.entity';
 
 /** The GridFS bucket of every file's bytes (`file_contents.files`, `file_contents.chunks`). */
 export const CONTENT_BUCKET = 'file_contents';
 
 export interface StoredContent {
-  contentId: Types.ObjectId;
+  contentId: ContentId;
   size: number;
   sha256: string;
-  /** The first SNIFF_BYTES bytes, for content sniffing. */
+  /** The first `headBytes` bytes, for content sniffing. */
   head: Buffer;
 }
 
@@ -20,7 +19,9 @@ export interface WriteContentOptions {
   metadata: Record<string, unknown>;
   /** More bytes than this: the content is discarded and `tooLong()` is thrown. */
   maxBytes: number;
-  tooLong: (maxBytes: number) => CatalogError;
+  tooLong: (maxBytes: number) => Error;
+  /** How many of the first bytes to keep aside (StoredContent.head). */
+  headBytes: number;
 }
 
 /**
@@ -33,17 +34,17 @@ export class FileContentStore {
     const upload = this.bucket().openUploadStream(options.filename, { metadata: options.metadata });
     const hash = createHash('sha256');
     const headParts: Buffer[] = [];
-    let headBytes = 0;
+    let kept = 0;
     let received = 0;
     try {
       for await (const chunk of source) {
         received += chunk.length;
         if (received > options.maxBytes) throw options.tooLong(options.maxBytes);
         hash.update(chunk);
-        if (headBytes < SNIFF_BYTES) {
-          const part = chunk.subarray(0, SNIFF_BYTES - headBytes);
+        if (kept < options.headBytes) {
+          const part = chunk.subarray(0, options.headBytes - kept);
           headParts.push(Buffer.from(part));
-          headBytes += part.length;
+          kept += part.length;
         }
         await new Promise<void>((resolve, reject) => upload.write(chunk, (error) => (error ? reject(error) : resolve())));
       }
@@ -60,13 +61,13 @@ export class FileContentStore {
    * content's length). Both ends are given: the driver takes a `start` without an `end` for a range
    * ending at 0.
    */
-  openRead(contentId: Types.ObjectId, range?: { start: number; end: number }): Readable {
+  openRead(contentId: ContentId, range?: { start: number; end: number }): Readable {
     if (range && range.start >= range.end) return Readable.from([]);
     return this.bucket().openDownloadStream(contentId, range && range.start > 0 ? { start: range.start, end: range.end } : undefined);
   }
 
   /** Reads at most `maxBytes` of the content into memory (media for the AI, at most 20 MB). */
-  async readAll(contentId: Types.ObjectId, maxBytes: number): Promise<Buffer> {
+  async readAll(contentId: ContentId, maxBytes: number): Promise<Buffer> {
     const parts: Buffer[] = [];
     let size = 0;
     for await (const chunk of this.openRead(contentId) as AsyncIterable<Buffer>) {
@@ -79,7 +80,7 @@ export class FileContentStore {
   }
 
   /** Removes the content; content already gone is fine (sweeps and retries repeat deletions). */
-  async delete(contentId: Types.ObjectId | null | undefined): Promise<void> {
+  async delete(contentId: ContentId | null | undefined): Promise<void> {
     if (!contentId) return;
     await this.bucket()
       .delete(contentId)

@@ -1,11 +1,11 @@
 import { type BusinessScope, type ContactListFilter, phoneLookupKey, usernameLookupKey } from '@cmsg/dal';
 import type { ListContactsResponse } from '@cmsg/proto';
-import type { ContactReadPorts } from './contacts/contact-ports';
-import { contactView, contactViewContext } from './contacts/contact-view';
-import type { CursorFilters, ListCursorCodec } from './list-cursor';
-import { fetchKeysetPage } from './list-page';
-import type { StoredContact } from './resolve-conversation-reference';
-import { parseUpdatedSince } from './updated-since';
+import type { ContactReadPorts } from './contact-ports';
+import { contactView, contactViewContext } from './contact-view';
+import type { CursorFilters, ListCursorCodec } from '../listing/list-cursor';
+import { fetchKeysetPage } from '../listing/list-page';
+import type { StoredContact } from '../conversation/resolve-conversation-reference';
+import { parseUpdatedSince } from '../listing/updated-since';
 
 /** CONTRACT 9.1: each optional, combined with AND; lookups normalised as a conversation reference's. */
 export interface ContactListFilters {

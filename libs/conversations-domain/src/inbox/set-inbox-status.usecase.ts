@@ -2,9 +2,9 @@ import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
 import { type OutboxRecorder, authorOf, inboxStatusChangeData, outboxEntry, withSequence } from '@cmsg/events';
 import type { InboxStatusResponse } from '@cmsg/proto';
-import { MAX_CHANGE_ROUNDS } from './conversation-change';
-import { repositories } from './repositories';
-import { type ConversationReference, reloadConversation, resolveConversation, type StoredConversation } from './resolve-conversation-reference';
+import { MAX_CHANGE_ROUNDS } from '../conversation/conversation-change';
+import { repositories } from '../repositories';
+import { type ConversationReference, reloadConversation, resolveConversation, type StoredConversation } from '../conversation/resolve-conversation-reference';
 
 export type InboxStatus = 'pending' | 'resolved';
 

@@ -1,6 +1,6 @@
 import type { BusinessScope } from '@cmsg/dal';
 import type { NamedRef, Tag } from '@cmsg/proto';
-import { repositories } from './repositories';
+import { repositories } from '../repositories';
 
 /**
  * Names of the objects conversations point to (tags, mailbox, AI employee), loaded in one query

@@ -8,8 +8,8 @@ export type StoredDocument = { _id: string } & Record<string, any>;
  * written) or set up what the API cannot (an expired upload, a moved clock, a crash half-way).
  * Straight driver access, no model: the product reads and writes through libs/dal's repositories.
  */
-export function storedCollection(name: string): mongoose.mongo.Collection<StoredDocument> {
-  return mongoose.connection.collection<StoredDocument>(name);
+export function storedCollection<Document extends mongoose.mongo.Document = StoredDocument>(name: string): mongoose.mongo.Collection<Document> {
+  return mongoose.connection.collection<Document>(name);
 }
 
 /** What a scan of the whole database found: per string, the collections holding it and how many documents each. */

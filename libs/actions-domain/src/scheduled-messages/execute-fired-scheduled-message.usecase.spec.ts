@@ -5,7 +5,7 @@ import { AiPipelines } from '../ai/ai-pipelines';
 import { FakeAiProvider } from '../testing/fake-ai-provider';
 import { FakeConversationServices } from '../testing/fake-conversation-services';
 import { silentLogger } from '../testing/silent-logger';
-import { abandonFiredScheduledMessage, executeFiredScheduledMessage } from './execute-fired-scheduled-message';
+import { abandonFiredScheduledMessage, executeFiredScheduledMessage } from './execute-fired-scheduled-message.usecase';
 import type { FiredSchedules } from './fired-schedules';
 
 const SCHEDULE = '5c4b3a29-1111-4222-8333-444455556666';

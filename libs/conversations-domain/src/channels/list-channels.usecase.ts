@@ -1,7 +1,7 @@
 import type { BusinessScope } from '@cmsg/dal';
 import type { ListChannelsResponse } from '@cmsg/proto';
-import { toChannelMessage } from './channels/channel-view';
-import { repositories } from './repositories';
+import { toChannelMessage } from './channel-view';
+import { repositories } from '../repositories';
 
 export async function listChannels(scope: BusinessScope): Promise<ListChannelsResponse> {
   const channels = await repositories.channels.listByName(scope);

@@ -1,9 +1,9 @@
 import type { BusinessScope } from '@cmsg/dal';
 import type { ConversationStatus } from '@cmsg/proto';
-import { conversationClockOffsetMs } from './business-clock';
+import { conversationClockOffsetMs } from '../conversation/business-clock';
 import { loadReferencedObjects, tagsOf } from './conversation-references';
-import { conversationNow, messagingWindow } from './messaging-window';
-import { type ConversationReference, resolveConversationReference } from './resolve-conversation-reference';
+import { conversationNow, messagingWindow } from '../conversation/messaging-window';
+import { type ConversationReference, resolveConversationReference } from '../conversation/resolve-conversation-reference';
 
 /** SPEC 2.4 / 4.5: the full snapshot; the window is computed at the conversation's own now. */
 export async function getConversationStatus(
