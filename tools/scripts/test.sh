@@ -76,6 +76,13 @@ lock_unchanged() {
   echo "package-lock.json unchanged by the dependency step"
 }
 
+# @nx/enforce-module-boundaries reads the cached project graph and skips itself (a warning, not an
+# error) when there is none, as on a fresh clone: compute it first.
+lint_with_project_graph() {
+  npx nx show projects >/dev/null
+  npx eslint apps libs tools
+}
+
 mkdir -p "$LOG_DIR" "$RESULTS_DIR"
 if bash tools/infra/infra.sh status 2>/dev/null | grep -q ' running ' && ! bash tools/infra/infra.sh status 2>/dev/null | grep -q ' stopped '; then
   infra_was_up=true
@@ -95,7 +102,7 @@ check "proto contract (buf lint, buf breaking)" bash libs/proto/scripts/check-co
 check "OpenAPI document and client drift" bash libs/client/scripts/check-generated.sh
 # One program and one lint run over every project (the nx targets do the same project by project).
 check "typecheck" npx tsc -p tsconfig.typecheck.json --noEmit
-check "lint" npx eslint apps libs tools
+check "lint" lint_with_project_graph
 check "kubernetes manifests" bash tools/deploy/validate-manifests.sh
 check "dockerfile lint" bash tools/deploy/lint-dockerfile.sh
 check "image build stages" node tools/deploy/run-image-stages.mjs
