@@ -80,6 +80,23 @@ const guideParams = z.object({
   }),
 });
 
+/** GET of an HTML page of the reference (tag "API reference"); `notFound` when a path parameter can name nothing. */
+function htmlPageRoute(page: { path: string; operationId: string; summary: string; description?: string; params?: z.ZodObject; notFound?: string }): RouteConfig {
+  return {
+    method: 'get',
+    path: page.path,
+    operationId: page.operationId,
+    summary: page.summary,
+    ...(page.description ? { description: page.description } : {}),
+    tags: [REFERENCE_TAG],
+    request: page.params ? { params: page.params, headers: REQUEST_HEADERS } : { headers: REQUEST_HEADERS },
+    responses: {
+      200: { description: 'The page.', headers: { ...RESPONSE_HEADERS, ...PAGE_SECURITY_HEADERS }, content: HTML_PAGE },
+      ...errorResponses(page.notFound ? { 404: { codes: ['NOT_FOUND'], why: page.notFound }, ...UNEXPECTED } : UNEXPECTED),
+    },
+  };
+}
+
 const SIGNED_URL_REFUSED = { codes: ['INVALID_REQUEST'] as const, why: 'The URL is not one the API signed, is for the other direction, or has expired.' };
 const MALFORMED_PATH = { codes: ['INVALID_REQUEST'] as const, why: 'The path is not valid percent-encoding.' };
 
@@ -131,19 +148,12 @@ export const UNSCOPED_ROUTES: readonly RouteConfig[] = [
       ...errorResponses(UNEXPECTED),
     },
   },
-  {
-    method: 'get',
+  htmlPageRoute({
     path: UNSCOPED_PATHS.apiReference,
     operationId: 'getApiReference',
     summary: 'This API reference in a browser: every operation and webhook event, search, and "try it" with your token',
-    description: 'An HTML page that renders this document (Swagger UI, served by the gateway itself: no CDN). A token entered under Authorize stays in the page\'s memory only. Links to the guides.',
-    tags: [REFERENCE_TAG],
-    request: { headers: REQUEST_HEADERS },
-    responses: {
-      200: { description: 'The page.', headers: { ...RESPONSE_HEADERS, ...PAGE_SECURITY_HEADERS }, content: HTML_PAGE },
-      ...errorResponses(UNEXPECTED),
-    },
-  },
+    description: "An HTML page that renders this document (Swagger UI, served by the gateway itself: no CDN). A token entered under Authorize stays in the page's memory only. Links to the guides.",
+  }),
   {
     method: 'get',
     path: `${UNSCOPED_PATHS.apiReferenceAssets}/{asset}`,
@@ -160,30 +170,14 @@ export const UNSCOPED_ROUTES: readonly RouteConfig[] = [
       ...errorResponses({ 404: { codes: ['NOT_FOUND'], why: 'No such file of the page.' }, ...UNEXPECTED }),
     },
   },
-  {
-    method: 'get',
-    path: UNSCOPED_PATHS.guides,
-    operationId: 'listGuides',
-    summary: 'The guides (how-to pages) beside the reference, as an HTML list',
-    tags: [REFERENCE_TAG],
-    request: { headers: REQUEST_HEADERS },
-    responses: {
-      200: { description: 'The page.', headers: { ...RESPONSE_HEADERS, ...PAGE_SECURITY_HEADERS }, content: HTML_PAGE },
-      ...errorResponses(UNEXPECTED),
-    },
-  },
-  {
-    method: 'get',
+  htmlPageRoute({ path: UNSCOPED_PATHS.guides, operationId: 'listGuides', summary: 'The guides (how-to pages) beside the reference, as an HTML list' }),
+  htmlPageRoute({
     path: `${UNSCOPED_PATHS.guides}/{guide}`,
     operationId: 'getGuide',
     summary: 'One guide, rendered from its Markdown',
-    tags: [REFERENCE_TAG],
-    request: { params: guideParams, headers: REQUEST_HEADERS },
-    responses: {
-      200: { description: 'The page.', headers: { ...RESPONSE_HEADERS, ...PAGE_SECURITY_HEADERS }, content: HTML_PAGE },
-      ...errorResponses({ 404: { codes: ['NOT_FOUND'], why: 'No guide of that name.' }, ...UNEXPECTED }),
-    },
-  },
+    params: guideParams,
+    notFound: 'No guide of that name.',
+  }),
   {
     method: 'put',
     path: `${FILE_TRANSFER_PATHS.upload}/{token}`,
