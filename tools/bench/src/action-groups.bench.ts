@@ -5,7 +5,8 @@ import mongoose from 'mongoose';
 import { ACTIONS_PER_GROUP, acceptedToLastAction, seedActionGroupTargets, submitAtFixedRate, waitForGroups } from './action-group-load';
 import { reportCallsPerUnit, scrapeAppMetrics } from './app-metrics';
 import { type BenchmarkModule, percentile } from './benchmark-module';
-import type { FiguresRecorder } from './figures-recorder';
+import { runActionFloor } from './action-floor.bench';
+import { FiguresRecorder } from './figures-recorder';
 import { CpuMeter, infraServerPids } from './process-cpu';
 
 interface Options {
@@ -14,6 +15,20 @@ interface Options {
   duration: number;
   conversations: number;
   cpuProf: string | undefined;
+  /** Pairs of (action-floor round, full-rate run) measured alternately; undefined: the half- and full-rate runs. */
+  besideFloor: number | undefined;
+}
+
+/** The floor's round beside the product's run: the product answers its ratios to the floor measured just before it. */
+interface BesideFloorPair {
+  floor_actions_per_s: number;
+  floor_cpu_ms_per_action: number;
+  product_actions_per_s: number;
+  product_cpu_ms_per_action: number;
+  /** product / floor: 1 would be the floor's throughput. */
+  actions_per_s_ratio: number;
+  /** product / floor: how many times the floor's CPU an action costs. */
+  cpu_per_action_ratio: number;
 }
 
 /** One run's figures; every name says its unit. */
@@ -158,6 +173,10 @@ async function runActionGroupsBenchmark(options: Options, recorder: FiguresRecor
     });
     const pids = { ...description.pids, ...infraServerPids(description.env) };
     console.log(`stack ${description.runId} ready; seeded ${conversations.length} conversations`);
+    if (options.besideFloor !== undefined) {
+      await runBesideFloor(options, options.besideFloor, recorder, (name, rate, offset) => runAtRate(name, business.api, business.businessId, conversations, rate, options, pids, offset));
+      return;
+    }
     const runs: RunFigures[] = [];
     // Half rate first: a full-rate run the stack cannot keep up with leaves a backlog behind it.
     for (const [name, rate] of [
@@ -180,6 +199,59 @@ async function runActionGroupsBenchmark(options: Options, recorder: FiguresRecor
   }
 }
 
+/**
+ * `--beside-floor N`: N pairs of one action-floor round and one full-rate run of the product, one
+ * after the other in this invocation (the stack idles while the floor runs), so both see the same
+ * machine; each pair's ratios and their medians are printed and recorded.
+ */
+async function runBesideFloor(options: Options, pairs: number, recorder: FiguresRecorder, runProduct: (name: string, rate: number, offset: number) => Promise<RunFigures>): Promise<void> {
+  // A freshly started stack's first groups wait for the consumers to join (issue 30): not a pair's business.
+  const warmUp = await runProduct('warm-up (not counted)', Math.max(ACTIONS_PER_GROUP, options.rate / 4), 0);
+  console.log(`  warm-up: ${warmUp.actions_completed} actions, 202 -> first start p50 ${Math.round(warmUp.accepted_to_first_start_p50_ms)} ms`);
+  const results: BesideFloorPair[] = [];
+  for (let pair = 1; pair <= pairs; pair += 1) {
+    // The floor's own figures are its business: only the ratios are this benchmark's.
+    const floor = await runActionFloor({ duration: options.duration, rounds: 1, concurrency: 64, conversations: options.conversations }, new FiguresRecorder('action-floor'));
+    const product = await runProduct(`pair ${pair}, product`, options.rate, pair * 1_000_000);
+    printRun(product);
+    const floorCpu = Object.values(floor.cpuMsPerAction).reduce((total, value) => total + value, 0);
+    const productCpu = productCpuMsPerAction(product);
+    const result: BesideFloorPair = {
+      floor_actions_per_s: floor.actionsPerSecond,
+      floor_cpu_ms_per_action: floorCpu,
+      product_actions_per_s: product.actions_per_s_overall,
+      product_cpu_ms_per_action: productCpu,
+      actions_per_s_ratio: product.actions_per_s_overall / floor.actionsPerSecond,
+      cpu_per_action_ratio: productCpu / floorCpu,
+    };
+    results.push(result);
+    console.log(`  pair ${pair}: ${formatPair(result)}`);
+  }
+  const median = (field: keyof BesideFloorPair) => {
+    const sorted = results.map((result) => result[field]).sort((a, b) => a - b);
+    const middle = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  };
+  const medians = Object.fromEntries((Object.keys(results[0]!) as (keyof BesideFloorPair)[]).map((field) => [field, median(field)])) as unknown as BesideFloorPair;
+  console.log(`\nbeside the floor, median of ${pairs} pairs: ${formatPair(medians)}`);
+  for (const [field, value] of Object.entries(medians)) recorder.record(`beside floor (median of ${pairs}): ${field}`, value, field.endsWith('_ratio') ? 'ratio' : field.endsWith('_per_s') ? 'actions/s' : 'ms');
+}
+
+/** CPU of every process of the stack (apps, MongoDB, Kafka, Redis; not the load generator) per completed action. */
+function productCpuMsPerAction(run: RunFigures): number {
+  const percent = Object.entries(run.cpu_percent_of_one_core)
+    .filter(([name]) => name !== 'load-generator')
+    .reduce((total, [, value]) => total + value, 0);
+  return ((percent / 100) * run.wall_s * 1000) / Math.max(1, run.actions_completed);
+}
+
+function formatPair(pair: BesideFloorPair): string {
+  return (
+    `actions/s ${pair.product_actions_per_s.toFixed(0)} vs floor ${pair.floor_actions_per_s.toFixed(0)} (${pair.actions_per_s_ratio.toFixed(2)}x); ` +
+    `CPU per action ${pair.product_cpu_ms_per_action.toFixed(2)} ms vs floor ${pair.floor_cpu_ms_per_action.toFixed(2)} ms (${pair.cpu_per_action_ratio.toFixed(1)}x)`
+  );
+}
+
 const unitOf = (field: string) => (field.endsWith('_per_s') ? 'actions/s' : field.endsWith('_ms') ? 'ms' : field.endsWith('_s') ? 's' : 'count');
 
 /** Every number of a run as a figure named `<run>: <field>` (the field names carry their unit). */
@@ -193,15 +265,21 @@ function recordRun(recorder: FiguresRecorder, run: RunFigures): void {
 function parseOptions(argv: string[]): Options {
   const { values } = parseArgs({
     args: argv,
-    options: { rate: { type: 'string' }, duration: { type: 'string' }, conversations: { type: 'string' }, 'cpu-prof': { type: 'string' } },
+    options: { rate: { type: 'string' }, duration: { type: 'string' }, conversations: { type: 'string' }, 'cpu-prof': { type: 'string' }, 'beside-floor': { type: 'string' } },
     strict: true,
   });
-  const positive = (name: 'rate' | 'duration' | 'conversations', fallback: number) => {
+  const positive = (name: 'rate' | 'duration' | 'conversations' | 'beside-floor', fallback: number) => {
     const value = values[name] === undefined ? fallback : Number(values[name]);
     if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer, got ${String(values[name])}`);
     return value;
   };
-  return { rate: positive('rate', 1000), duration: positive('duration', 60), conversations: positive('conversations', 1000), cpuProf: values['cpu-prof'] };
+  return {
+    rate: positive('rate', 1000),
+    duration: positive('duration', 60),
+    conversations: positive('conversations', 1000),
+    cpuProf: values['cpu-prof'],
+    besideFloor: values['beside-floor'] === undefined ? undefined : positive('beside-floor', 1),
+  };
 }
 
 export const actionGroupsBenchmark: BenchmarkModule = {
@@ -211,6 +289,7 @@ export const actionGroupsBenchmark: BenchmarkModule = {
     '--duration <s>       submission window of each run (default 60)',
     '--conversations <n>  conversations seeded (default 1000)',
     '--cpu-prof <dir>     profile every app (node --cpu-prof), profiles written there when the stack stops',
+    '--beside-floor <n>   instead: n pairs of an action-floor round and a full-rate run, alternately; the ratios of actions/s and CPU per action to the floor',
   ],
   run: (argv, figures) => runActionGroupsBenchmark(parseOptions(argv), figures),
 };
