@@ -4,7 +4,7 @@ import { type ApiClient, LocalStack, createTestBusinessIn, startFakes } from '@c
 import mongoose from 'mongoose';
 import { ACTIONS_PER_GROUP, acceptedToLastAction, seedActionGroupTargets, submitAtFixedRate, waitForGroups } from './action-group-load';
 import { reportCallsPerUnit, scrapeAppMetrics } from './app-metrics';
-import { type BenchmarkModule, percentile } from './benchmark-module';
+import { type BenchmarkModule, median, percentile } from './benchmark-module';
 import { runActionFloor } from './action-floor.bench';
 import { FiguresRecorder } from './figures-recorder';
 import { CpuMeter, infraServerPids } from './process-cpu';
@@ -227,12 +227,7 @@ async function runBesideFloor(options: Options, pairs: number, recorder: Figures
     results.push(result);
     console.log(`  pair ${pair}: ${formatPair(result)}`);
   }
-  const median = (field: keyof BesideFloorPair) => {
-    const sorted = results.map((result) => result[field]).sort((a, b) => a - b);
-    const middle = Math.floor(sorted.length / 2);
-    return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-  };
-  const medians = Object.fromEntries((Object.keys(results[0]!) as (keyof BesideFloorPair)[]).map((field) => [field, median(field)])) as unknown as BesideFloorPair;
+  const medians = Object.fromEntries((Object.keys(results[0]!) as (keyof BesideFloorPair)[]).map((field) => [field, median(results.map((result) => result[field]))])) as unknown as BesideFloorPair;
   console.log(`\nbeside the floor, median of ${pairs} pairs: ${formatPair(medians)}`);
   for (const [field, value] of Object.entries(medians)) recorder.record(`beside floor (median of ${pairs}): ${field}`, value, field.endsWith('_ratio') ? 'ratio' : field.endsWith('_per_s') ? 'actions/s' : 'ms');
 }

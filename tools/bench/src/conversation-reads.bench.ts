@@ -6,7 +6,7 @@ import { connectMongo, disconnectMongo } from '@cmsg/dal';
 import { createTestBusinessIn } from '@cmsg/testing';
 import { type BareServer, startBareServer } from './bare-server-process';
 import { startBenchStack } from './bench-stack';
-import type { BenchmarkModule } from './benchmark-module';
+import { type BenchmarkModule, median } from './benchmark-module';
 import { insertBulkConversations, insertBulkTimeline } from './bulk-conversations';
 import { monotonicMicros, printProcessProfiles } from './cpu-profile-files';
 import type { FiguresRecorder } from './figures-recorder';
@@ -340,15 +340,10 @@ function formatCpu(run: Run): string {
 }
 
 function medianLoad(loads: LoadFigures[]): LoadFigures {
-  const median = (pick: (load: LoadFigures) => number) => {
-    const sorted = loads.map(pick).sort((a, b) => a - b);
-    const middle = Math.floor(sorted.length / 2);
-    return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-  };
   return {
-    requestsPerSecond: median((load) => load.requestsPerSecond),
-    p50Ms: median((load) => load.p50Ms),
-    p99Ms: median((load) => load.p99Ms),
+    requestsPerSecond: median(loads.map((load) => load.requestsPerSecond)),
+    p50Ms: median(loads.map((load) => load.p50Ms)),
+    p99Ms: median(loads.map((load) => load.p99Ms)),
     total: loads.reduce((sum, load) => sum + load.total, 0),
     non2xx: loads.reduce((sum, load) => sum + load.non2xx, 0),
     errors: loads.reduce((sum, load) => sum + load.errors, 0),

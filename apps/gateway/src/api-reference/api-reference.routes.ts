@@ -1,5 +1,5 @@
 import { CatalogError } from '@cmsg/errors';
-import type { Express, Response } from 'express';
+import type { Express, NextFunction, RequestHandler, Response } from 'express';
 import path from 'node:path';
 import { methodNotAllowedMiddleware } from '../middleware/fallback.middleware';
 import { API_REFERENCE_PATHS, guideIndexPage, guidePage, referencePage } from './api-reference-pages';
@@ -29,51 +29,47 @@ export function registerApiReferenceRoutes(app: Express, { guidesDirectory, asse
     ...VENDOR_ASSETS.map((name) => [name, path.join(vendorDirectory, name)] as const),
     ...OWN_ASSETS.map((name) => [name, path.join(assetsDirectory, name)] as const),
   ]);
-  const pages = { reference: referencePage(guides), guideIndex: guideIndexPage(guides) };
+  // Every page is rendered once, here: the guides do not change while the gateway runs.
+  const referenceHtml = referencePage(guides);
+  const guideIndexHtml = guideIndexPage(guides);
+  const guidePages = new Map([...guides.values()].map((guide) => [guide.name, guidePage(guide, guides)]));
+  const routes: Array<[string, RequestHandler]> = [
+    [API_REFERENCE_PATHS.reference, (_req, res) => sendPage(res, referenceHtml)],
+    [`${API_REFERENCE_PATHS.assets}/:asset`, servingNamed(assetFiles, 'asset', sendAsset)],
+    [API_REFERENCE_PATHS.guides, (_req, res) => sendPage(res, guideIndexHtml)],
+    [`${API_REFERENCE_PATHS.guides}/:guide`, servingNamed(guidePages, 'guide', sendPage)],
+  ];
   const getOnly = methodNotAllowedMiddleware(['get']);
+  for (const [routePath, handler] of routes) app.route(routePath).get(handler).all(getOnly);
+}
 
-  app
-    .route(API_REFERENCE_PATHS.reference)
-    .get((_req, res) => sendPage(res, pages.reference))
-    .all(getOnly);
+/** Serves the entry of `entries` that the path parameter names; any other name is 404 NOT_FOUND. */
+function servingNamed<Entry>(entries: ReadonlyMap<string, Entry>, parameter: string, serve: (res: Response, entry: Entry, next: NextFunction) => void): RequestHandler {
+  return (req, res, next) => {
+    const name = req.params[parameter];
+    const entry = typeof name === 'string' ? entries.get(name) : undefined;
+    if (entry === undefined) {
+      next(new CatalogError('NOT_FOUND'));
+      return;
+    }
+    serve(res, entry, next);
+  };
+}
 
-  app
-    .route(`${API_REFERENCE_PATHS.assets}/:asset`)
-    .get((req, res, next) => {
-      const file = assetFiles.get(req.params.asset);
-      if (!file) {
-        next(new CatalogError('NOT_FOUND'));
-        return;
-      }
-      res.setHeader('Content-Security-Policy', API_REFERENCE_CSP);
-      res.setHeader('X-Content-Type-Options', 'nosniff');
-      res.sendFile(file, { maxAge: ASSET_MAX_AGE_MS, dotfiles: 'deny' }, (error) => {
-        if (error && !res.headersSent) next(error);
-      });
-    })
-    .all(getOnly);
+function setPageSecurityHeaders(res: Response): void {
+  res.setHeader('Content-Security-Policy', API_REFERENCE_CSP);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+}
 
-  app
-    .route(API_REFERENCE_PATHS.guides)
-    .get((_req, res) => sendPage(res, pages.guideIndex))
-    .all(getOnly);
-
-  app
-    .route(`${API_REFERENCE_PATHS.guides}/:guide`)
-    .get((req, res, next) => {
-      const guide = guides.get(req.params.guide);
-      if (!guide) {
-        next(new CatalogError('NOT_FOUND'));
-        return;
-      }
-      sendPage(res, guidePage(guide, guides));
-    })
-    .all(getOnly);
+function sendAsset(res: Response, file: string, next: NextFunction): void {
+  setPageSecurityHeaders(res);
+  res.sendFile(file, { maxAge: ASSET_MAX_AGE_MS, dotfiles: 'deny' }, (error) => {
+    if (error && !res.headersSent) next(error);
+  });
 }
 
 function sendPage(res: Response, html: string): void {
-  res.setHeader('Content-Security-Policy', API_REFERENCE_CSP);
-  res.setHeader('X-Content-Type-Options', 'nosniff');
+  setPageSecurityHeaders(res);
   res.setHeader('Referrer-Policy', 'no-referrer');
   res.setHeader('Cache-Control', 'no-cache');
   res.type('html').send(html);
