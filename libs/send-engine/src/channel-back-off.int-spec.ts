@@ -56,6 +56,20 @@ describe('ChannelBackOff (real Redis)', () => {
     await expect(backOff.recordThrottled(channelKey, 0)).resolves.toMatchObject({ backOffMs: 20 });
   });
 
+  it('starts again from the base once the provider accepts a call granted after the back-off ended', async () => {
+    const keyPrefix = uniqueKeyPrefix();
+    const channelKey = randomUUID();
+    const backOff = new ChannelBackOff(replicas[0], { keyPrefix, baseMs: 40, settleMs: 150 });
+    await expect(backOff.recordThrottled(channelKey, 0)).resolves.toMatchObject({ backOffMs: 40 });
+    await sleep(60);
+    // Within the settle time after the back-off: as a call granted before it, answered late.
+    await backOff.recordAccepted(channelKey);
+    await expect(backOff.recordThrottled(channelKey, 0)).resolves.toMatchObject({ backOffMs: 80 });
+    await sleep(80 + 250);
+    await backOff.recordAccepted(channelKey);
+    await expect(backOff.recordThrottled(channelKey, 0)).resolves.toMatchObject({ backOffMs: 40 });
+  });
+
   it('learns what the provider took: the calls it accepted in the second before the burst, the most any of its throttles saw', async () => {
     const keyPrefix = uniqueKeyPrefix();
     const channelKey = randomUUID();

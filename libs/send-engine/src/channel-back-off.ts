@@ -12,11 +12,16 @@ export interface ChannelBackOffOptions extends SendEngineKeyOptions {
   learnedShare?: number;
   /** How long a learned rate is kept (ChannelRateBudget raises it again well before). */
   learnedTtlMs?: number;
+  /**
+   * An accepted call this long after a back-off ended resets the level: a call granted before the
+   * back-off and answered within this after it ends does not.
+   */
+  settleMs?: number;
 }
 
 /**
  * KEYS: back-off until, back-off level, accepted log, learned rate, throttle burst.
- * ARGV: random in [0, 1), levelTtlMs, baseMs, maxMs, learnedShare, learnedTtlMs.
+ * ARGV: random in [0, 1), levelTtlMs, baseMs, maxMs, learnedShare, learnedTtlMs, settleMs.
  * Returns {backOffMs, learnedRate (0 = none learned)}.
  *
  * A throttle answered while the channel already backs off is the same burst (calls granted before
@@ -34,6 +39,7 @@ local baseMs = tonumber(ARGV[3])
 local maxMs = tonumber(ARGV[4])
 local learnedShare = tonumber(ARGV[5])
 local learnedTtlMs = tonumber(ARGV[6])
+local settleMs = tonumber(ARGV[7])
 
 -- The rate this throttle teaches, kept when it is the burst's best so far; 0 when it teaches nothing.
 local function learn(burstBest, burstTtlMs)
@@ -54,16 +60,25 @@ end
 local level = redis.call('INCR', levelKey)
 redis.call('PEXPIRE', levelKey, levelTtlMs)
 local backOffMs = math.floor(math.min(baseMs * 2 ^ (level - 1) * (1 + 0.5 * random), maxMs))
-redis.call('SET', untilKey, now + backOffMs, 'PX', backOffMs)
+-- Kept past its end for recordAccepted, which tells the calls granted before it from those after.
+redis.call('SET', untilKey, now + backOffMs, 'PX', backOffMs + settleMs)
 redis.call('DEL', burstKey)
 return {backOffMs, learn(0, backOffMs)}
 `;
 
-/** KEYS: accepted log. ARGV: nonce. Records one accepted call, keeping the last second. */
+/**
+ * KEYS: accepted log, back-off until, back-off level. ARGV: nonce, settleMs.
+ * Records one accepted call, keeping the last second. An accepted call more than `settleMs` after
+ * the last back-off ended (so not one granted before it) shows the provider takes the channel's
+ * rate again: the next throttle starts from the base. Only throttles with no accepted call between
+ * them (the provider refusing everything) raise the level.
+ */
 const RECORD_ACCEPTED_LUA = `${REDIS_NOW_MS_LUA}
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - 1000)
 redis.call('ZADD', KEYS[1], now, ARGV[1])
 redis.call('PEXPIRE', KEYS[1], 2000)
+local backOffUntil = tonumber(redis.call('GET', KEYS[2]) or '0')
+if backOffUntil + tonumber(ARGV[2]) < now then redis.call('DEL', KEYS[3]) end
 return 1
 `;
 
@@ -82,25 +97,29 @@ export interface ThrottleRecorded {
 
 /**
  * The provider's answers to a channel's calls. Its 130429 (throughput exceeded) stops the channel on
- * every replica for 1 s, 2 s, 4 s ... (with up to 50 % jitter, capped at 32 s); ChannelRateBudget
+ * every replica for 1 s, then 2 s, 4 s ... while the provider accepts nothing between throttles
+ * (with up to 50 % jitter, capped at 32 s); ChannelRateBudget
  * grants nothing until it ends, and then no more than the rate the provider was found to take
  * (docs/broadcasts.md, "The send engine").
  */
 export class ChannelBackOff {
   private readonly keys: SendEngineKeys;
   private readonly args: Array<string | number>;
+  private readonly settleMs: number;
 
   constructor(
     private readonly redis: RedisClient,
-    { keyPrefix, levelTtlMs = 60_000, baseMs = 1000, maxMs = DEFAULT_BACK_OFF_MAX_MS, learnedShare = 0.95, learnedTtlMs = 3_600_000 }: ChannelBackOffOptions = {},
+    { keyPrefix, levelTtlMs = 60_000, baseMs = 1000, maxMs = DEFAULT_BACK_OFF_MAX_MS, learnedShare = 0.95, learnedTtlMs = 3_600_000, settleMs = 1000 }: ChannelBackOffOptions = {},
   ) {
     this.keys = new SendEngineKeys(keyPrefix);
-    this.args = [levelTtlMs, baseMs, maxMs, learnedShare, learnedTtlMs];
+    this.args = [levelTtlMs, baseMs, maxMs, learnedShare, learnedTtlMs, settleMs];
+    this.settleMs = settleMs;
   }
 
   /** Records that the provider accepted a call of the channel (what a later throttle learns from). */
   async recordAccepted(channelKey: string): Promise<void> {
-    await recordAcceptedScript.run(this.redis, [this.keys.acceptedLog(channelKey)], [randomUUID()]);
+    const keys = [this.keys.acceptedLog(channelKey), this.keys.backOffUntil(channelKey), this.keys.backOffLevel(channelKey)];
+    await recordAcceptedScript.run(this.redis, keys, [randomUUID(), this.settleMs]);
   }
 
   /** Records a 130429 answer to one call. */
