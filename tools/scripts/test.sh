@@ -49,6 +49,32 @@ check() {
   fi
 }
 
+# Starts a step like check, in the background: the static checks are mostly single-threaded, so
+# on two cores the long ones (typecheck, the image stages) overlap the others. join_checks waits.
+background_pids=()
+background_names=()
+check_beside() {
+  local name=$1
+  shift
+  log "$name (beside the next steps)"
+  "$@" >"$LOG_DIR/test-${name// /-}.log" 2>&1 &
+  background_pids+=($!)
+  background_names+=("$name")
+}
+
+join_checks() {
+  local index
+  for index in "${!background_pids[@]}"; do
+    if ! wait "${background_pids[$index]}"; then
+      cat "$LOG_DIR/test-${background_names[$index]// /-}.log" >&2
+      failed_steps+=("${background_names[$index]}")
+    fi
+  done
+  background_pids=()
+  background_names=()
+  log "static checks done"
+}
+
 # Runs one jest configuration in the foreground and adds its counts to the summary.
 run_jest() {
   local name=$1 config=$2
@@ -101,12 +127,13 @@ check "proto drift" bash libs/proto/scripts/check-generated.sh
 check "proto contract (buf lint, buf breaking)" bash libs/proto/scripts/check-contract.sh
 check "OpenAPI document and client drift" bash libs/client/scripts/check-generated.sh
 # One program and one lint run over every project (the nx targets do the same project by project).
-check "typecheck" npx tsc -p tsconfig.typecheck.json --noEmit
+check_beside "typecheck" npx tsc -p tsconfig.typecheck.json --noEmit
+check_beside "image build stages" node tools/deploy/run-image-stages.mjs
 check "lint" lint_with_project_graph
 check "kubernetes manifests" bash tools/deploy/validate-manifests.sh
 check "dockerfile lint" bash tools/deploy/lint-dockerfile.sh
-check "image build stages" node tools/deploy/run-image-stages.mjs
 check "client package build" npx nx run client:build --outputStyle=static
+join_checks
 stage=build
 build_projects
 run_jest unit jest.config.js
