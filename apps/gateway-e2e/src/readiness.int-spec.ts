@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { type Server, type Socket, connect, createServer } from 'node:net';
-import { AppProcess, freePort, integrationStack, waitForReady } from '@cmsg/testing';
+import { AppProcess, eventually, freePort, integrationStack, waitForReady } from '@cmsg/testing';
 
 jest.setTimeout(300_000);
 
@@ -105,5 +106,70 @@ describe('GET /readyz and MongoDB', () => {
     // The driver reconnects on its next heartbeat (10 s), then the ping answers again.
     const back = await untilReadiness((found) => found.status === 200);
     expect(back).toMatchObject({ status: 200, body: { checks: { mongodb: 'ok' } } });
+  });
+});
+
+/**
+ * /readyz is not ready before the command consumers hold their partitions (issue 30): an
+ * actions-runner answers SERVING only once its consumers joined their groups. Shown with a runner
+ * that restarts after a crash, whose join waits out the dead member's session: it listens at once
+ * but stays not ready until it joined.
+ */
+describe('GET /readyz and the command consumers', () => {
+  const SESSION_TIMEOUT_MS = 10_000;
+  const processes: AppProcess[] = [];
+  let readyz: string;
+  let runnerEnv: Record<string, string>;
+  let logDir: string;
+  const startRunner = (name: string) => {
+    const runner = new AppProcess(name, 'actions-runner', runnerEnv, logDir);
+    processes.push(runner);
+    runner.start();
+    return runner;
+  };
+  // The log file appears once the process writes to it.
+  const logOf = (runner: AppProcess) => (existsSync(runner.logFile) ? readFileSync(runner.logFile, 'utf8') : '');
+  const readyzAnswer = async () => {
+    const response = await fetch(readyz, { signal: AbortSignal.timeout(5000) });
+    return { status: response.status, checks: ((await response.json()) as { checks: Record<string, string> }).checks };
+  };
+
+  beforeAll(async () => {
+    const stack = integrationStack();
+    const [runnerPort, gatewayPort] = [await freePort(), await freePort()];
+    runnerEnv = {
+      ...stack.env,
+      // Topics and consumer groups of its own, and a dead member noticed after 10 s rather than 30 s.
+      KAFKA_TOPIC_PREFIX: `${stack.env['KAFKA_TOPIC_PREFIX']}readyz-${randomUUID().slice(0, 8)}.`,
+      GRPC_ADDRESS: `127.0.0.1:${runnerPort}`,
+      COMMAND_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS),
+    };
+    logDir = `${stack.logDir}/readiness-consumers-test`;
+    startRunner('actions-runner-readyz-1');
+    const gateway = new AppProcess('gateway-readyz-consumers', 'gateway', { ...stack.env, PORT: String(gatewayPort), ACTIONS_GRPC_ADDRESS: runnerEnv['GRPC_ADDRESS']! }, logDir);
+    processes.push(gateway);
+    gateway.start();
+    readyz = `http://127.0.0.1:${gatewayPort}/readyz`;
+    await waitForReady(readyz, 90_000);
+  });
+
+  afterAll(async () => {
+    for (const appProcess of [...processes].reverse()) await appProcess.stop('SIGKILL');
+  });
+
+  it('a runner restarted after a crash listens at once and is ready only once its consumers joined', async () => {
+    const first = processes[0]!;
+    expect(logOf(first)).toContain('command stream: joined group');
+    await first.stop('SIGKILL');
+    const second = startRunner('actions-runner-readyz-2');
+    await eventually(async () => logOf(second), (log) => log.includes('actions-runner listening'), 60_000);
+    const whileJoining = await readyzAnswer();
+    // Its group still counts the killed member until the session ends: no join yet.
+    expect(logOf(second)).not.toContain('command stream: joined group');
+    expect(whileJoining).toMatchObject({ status: 503, checks: { 'grpc:actions': expect.not.stringMatching(/^ok$/) } });
+
+    await eventually(async () => logOf(second), (log) => log.includes('command stream: joined group'), SESSION_TIMEOUT_MS + 60_000);
+    const joined = await eventually(readyzAnswer, (answer) => answer.status === 200, 15_000);
+    expect(joined.checks['grpc:actions']).toBe('ok');
   });
 });

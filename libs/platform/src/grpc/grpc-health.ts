@@ -10,8 +10,10 @@ const HEALTH_POLL_MS = 2_000;
 
 /**
  * The standard grpc.health.v1.Health service (grpc-health-check: Check and Watch): the whole
- * server ('') and each of its services are SERVING while the dependency check passes, NOT_SERVING
- * otherwise and from the moment the server starts draining. Each named dependency check (e.g.
+ * server ('') and each of its services are SERVING once the service's background work has started
+ * (markStarted: its Kafka consumers hold their partitions, so a stack that is ready runs its first
+ * commands at once) and while the dependency check passes, NOT_SERVING before, otherwise, and from
+ * the moment the server starts draining. Each named dependency check (e.g.
  * 'mongodb') answers for itself under its own service name, so a caller can say what is down. Every
  * server it is added to (the main port, the plaintext health port) answers from the same statuses.
  */
@@ -19,6 +21,7 @@ export class ServiceHealth {
   private readonly health: HealthImplementation;
   private timer: NodeJS.Timeout | undefined;
   private draining = false;
+  private started = false;
   private current: ServingStatus = 'NOT_SERVING';
 
   constructor(
@@ -41,6 +44,17 @@ export class ServiceHealth {
     this.timer.unref();
   }
 
+  /** The service's background work (consumers joined to their groups) is running: it may answer SERVING. */
+  async markStarted(): Promise<void> {
+    this.started = true;
+    await this.refresh();
+  }
+
+  /** What Check answers for the whole server (''). */
+  status(): ServingStatus {
+    return this.current;
+  }
+
   /** First step of the drain: load balancers and probes stop sending new calls. */
   stopServing(): void {
     this.draining = true;
@@ -54,7 +68,7 @@ export class ServiceHealth {
       Promise.all(Object.entries(this.dependencyChecks).map(async ([name, check]) => [name, await check().catch(() => false)] as const)),
     ]);
     if (this.draining) return;
-    this.set(healthy ? 'SERVING' : 'NOT_SERVING');
+    this.set(healthy && this.started ? 'SERVING' : 'NOT_SERVING');
     for (const [name, up] of dependencies) this.health.setStatus(name, up ? 'SERVING' : 'NOT_SERVING');
   }
 

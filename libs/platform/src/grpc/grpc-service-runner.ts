@@ -50,7 +50,8 @@ export interface GrpcServiceSpec<Config extends GrpcServiceConfig> {
  * The one start-up of every gRPC service (main.ts imports its instrument.ts first, so telemetry
  * patches grpc-js, kafkajs and mongodb before they load): config parsed once, caller
  * authentication and TLS, the service's handlers, grpc.health.v1 (also on the plaintext health port
- * when GRPC_HEALTH_ADDRESS is set), reflection when enabled, one log line saying how it is protected,
+ * when GRPC_HEALTH_ADDRESS is set; SERVING only once afterListening has started the background
+ * work, so /readyz is not ready before the Kafka consumers hold their partitions), reflection when enabled, one log line saying how it is protected,
  * and on SIGTERM the drain: health NOT_SERVING, in-flight calls finished, background work stopped,
  * connections closed, and last the health port, which answers NOT_SERVING until then.
  */
@@ -98,6 +99,7 @@ async function startGrpcService<Config extends GrpcServiceConfig>(spec: GrpcServ
   logger.info({ port, address: config.GRPC_ADDRESS, ...healthPort, services: serviceNames, ...protection, ...started.details }, `${spec.name} listening`);
   const metricsServer = await startMetricsServer(config.METRICS_PORT, logger);
   const background = (await started.afterListening?.()) ?? [];
+  await health.markStarted();
 
   installGracefulShutdown(
     logger,
