@@ -32,7 +32,7 @@ describe('listTesterMessages', () => {
     const other = addConversation(world, 'b1', { is_tester: true });
     world.messages.push(
       message(tester, 1),
-      message(tester, 3, { body: null, author: null, content_type: 'template' }),
+      message(tester, 3, { body: undefined, author: null, content_type: 'template' }),
       message(tester, 2, { is_from_customer: true, status: 'received' }),
       message(tester, 4),
       message(other, 5),
