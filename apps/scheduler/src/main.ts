@@ -1,9 +1,16 @@
 import './instrument';
 import { CommandStreamProducer, ensureTopics, kafkaConversationEventBus } from '@cmsg/command-stream';
 import {
+  AiEmployeeRepository,
   BusinessRepository,
+  ChannelRepository,
+  ContactRepository,
+  ConversationRepository,
   FileRepository,
+  MessageRepository,
+  QuickReplyRepository,
   ScheduledMessageRepository,
+  TemplateRepository,
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
   connectMongo,
@@ -14,7 +21,7 @@ import {
 import { BusinessSlugs, EventOutbox, EventRecorder } from '@cmsg/events';
 import { TOPIC, adaptUnaryService, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
 import { SchedulerServiceService, type SchedulerServiceServer } from '@cmsg/proto';
-import { FiringLoop, FiringPass, confirmedUploadLookup, systemClock } from '@cmsg/scheduling-domain';
+import { FiringLoop, FiringPass, type SchedulingPorts, confirmedUploadLookup, randomIds, systemClock } from '@cmsg/scheduling-domain';
 import { WebhookFanOut, systemClock as systemWebhookClock } from '@cmsg/webhooks';
 import { Partitioners } from 'kafkajs';
 import { loadSchedulerConfig } from './config';
@@ -52,9 +59,26 @@ runGrpcService({
 
     const clock = systemClock;
     const repository = new ScheduledMessageRepository();
-    const conversationContext = connectConversationContext(clients, config.CONVERSATIONS_GRPC_ADDRESS);
+    const businesses = new BusinessRepository();
+    const ports: SchedulingPorts = {
+      conversationContext: connectConversationContext(clients, config.CONVERSATIONS_GRPC_ADDRESS),
+      publisher,
+      schedules: repository,
+      businesses,
+      conversations: new ConversationRepository(),
+      messages: new MessageRepository(),
+      contacts: new ContactRepository(),
+      channels: new ChannelRepository(),
+      aiEmployees: new AiEmployeeRepository(),
+      quickReplies: new QuickReplyRepository(),
+      templates: new TemplateRepository(),
+      files: confirmedUploadLookup(new FileRepository()),
+      events,
+      clock,
+      ids: randomIds,
+    };
     const firingPass = new FiringPass(
-      { repository, businesses: new BusinessRepository(), publisher, clock, logger },
+      { repository, businesses, publisher, clock, logger },
       { replicaId: config.SCHEDULER_REPLICA_ID, leaseMs: config.SCHEDULER_FIRE_LEASE_MS, batchSize: config.SCHEDULER_BATCH_SIZE },
     );
     const firer = new FiringLoop(() => firingPass.run(), {
@@ -66,7 +90,7 @@ runGrpcService({
     services.add(
       SchedulerServiceService,
       adaptUnaryService<SchedulerServiceServer>(
-        schedulerHandlers({ repository, conversations: conversationContext, publisher, files: confirmedUploadLookup(new FileRepository()), events, clock, wakeFirer: () => firer.wake() }),
+        schedulerHandlers(ports, () => firer.wake()),
         logger,
       ),
     );

@@ -1,11 +1,21 @@
 import type { AiScheduleRequest, HumanScheduleRequest } from '@cmsg/api-schemas';
 import { scheduleHistoryEntry } from '@cmsg/conversation-commands';
-import { type BusinessScope, type ScheduledMessageRepository, businessScope } from '@cmsg/dal';
+import { type BusinessScope, businessScope } from '@cmsg/dal';
 import type { OutboxRecorder } from '@cmsg/events';
 import type { CreatedScheduledMessage } from '@cmsg/proto';
-import { randomUUID } from 'node:crypto';
 import { businessTimeZone } from '../business-time';
-import type { Clock, ConfirmedFileLookup, ConversationContextPort } from '../ports';
+import type {
+  AiEmployeeDirectory,
+  BusinessStore,
+  Clock,
+  ConfirmedFileLookup,
+  ConversationContextPort,
+  ConversationStore,
+  IdGenerator,
+  QuickReplyDirectory,
+  ScheduleStore,
+  TemplateDirectory,
+} from '../ports';
 import { assertWithinScheduleHorizon, localScheduleInstant } from '../schedule-time/local-schedule-time';
 import type { CreateScheduledMessageCommand } from './create-scheduled-message.command';
 import { approvedTemplate, assertAiEmployeeExists, assertFileConfirmed, assertQuickReplyExists } from './schedule-resources';
@@ -13,12 +23,21 @@ import { assertHumanScheduleSendable, assertTemplateVariables, scheduleExecutorF
 import { type NewSchedule, scheduledUuidReused, storePendingSchedule } from './store-pending-schedule';
 
 export interface CreateScheduledMessageDependencies {
-  conversations: ConversationContextPort;
-  repository: ScheduledMessageRepository;
+  conversationContext: ConversationContextPort;
+  schedules: Pick<ScheduleStore, 'idTakenInAnyBusiness' | 'pendingOfConversation' | 'insertPending' | 'cancelPending'>;
+  conversations: Pick<ConversationStore, 'findById'>;
+  businesses: Pick<BusinessStore, 'findById'>;
+  aiEmployees: AiEmployeeDirectory;
+  quickReplies: QuickReplyDirectory;
+  templates: TemplateDirectory;
   files: ConfirmedFileLookup;
   events: OutboxRecorder;
   clock: Clock;
+  ids: IdGenerator;
 }
+
+/** What the branch checks read: the objects a schedule names. */
+type ReferenceLookups = Pick<CreateScheduledMessageDependencies, 'aiEmployees' | 'quickReplies' | 'templates' | 'files'>;
 
 /** The executor-specific fields of the stored schedule. */
 type BranchFields = Pick<NewSchedule, 'ai_employee_id' | 'reason' | 'template_id' | 'message_kind' | 'payload' | 'template_variables' | 'template_header' | 'template_button_parameters'>;
@@ -31,24 +50,24 @@ type BranchFields = Pick<NewSchedule, 'ai_employee_id' | 'reason' | 'template_id
  */
 export async function createScheduledMessage(command: CreateScheduledMessageCommand, dependencies: CreateScheduledMessageDependencies): Promise<CreatedScheduledMessage> {
   const { caller, request } = command;
-  const { repository, clock } = dependencies;
+  const { schedules, clock } = dependencies;
   const scope = businessScope(caller.business_id);
-  const context = await dependencies.conversations.getConversationContext({ caller, conversation: request.conversation });
+  const context = await dependencies.conversationContext.getConversationContext({ caller, conversation: request.conversation });
 
-  if (request.scheduled_uuid && (await repository.idTakenInAnyBusiness(request.scheduled_uuid))) throw scheduledUuidReused(request.scheduled_uuid);
+  if (request.scheduled_uuid && (await schedules.idTakenInAnyBusiness(request.scheduled_uuid))) throw scheduledUuidReused(request.scheduled_uuid);
 
-  const timeZone = await businessTimeZone(scope);
+  const timeZone = await businessTimeZone(dependencies.businesses, scope);
   const scheduleAt = localScheduleInstant(request.schedule_at, timeZone);
   assertWithinScheduleHorizon(scheduleAt, Date.parse(context.now));
 
   const owner = context.ai_employee_uuid ?? null;
   const branch =
-    request.executor_kind === 'ai_employee' ? await aiBranchFields(scope, request, owner) : await humanBranchFields(scope, request, owner, context.window_status, dependencies.files);
+    request.executor_kind === 'ai_employee' ? await aiBranchFields(dependencies, scope, request, owner) : await humanBranchFields(dependencies, scope, request, owner, context.window_status);
 
   const now = clock.now();
   const author = { type: 'api_token' as const, uuid: caller.token_uuid || null };
   const schedule: NewSchedule = {
-    _id: request.scheduled_uuid ?? randomUUID(),
+    _id: request.scheduled_uuid ?? dependencies.ids.newId(),
     conversation_id: context.uuid,
     status: 'pending',
     executor_kind: request.executor_kind,
@@ -68,16 +87,16 @@ export async function createScheduledMessage(command: CreateScheduledMessageComm
     created_at: now,
     updated_at: now,
   };
-  await storePendingSchedule(repository, dependencies.events, scope, schedule, owner, author, clock);
+  await storePendingSchedule(dependencies, scope, schedule, owner, author);
   return { uuid: schedule._id, executor_kind: schedule.executor_kind, schedule_at: scheduleAt.toISOString(), status: 'pending' };
 }
 
-async function aiBranchFields(scope: BusinessScope, request: AiScheduleRequest, assignedAiEmployeeId: string | null): Promise<BranchFields> {
+async function aiBranchFields(lookups: ReferenceLookups, scope: BusinessScope, request: AiScheduleRequest, assignedAiEmployeeId: string | null): Promise<BranchFields> {
   const given = request.ai_employee_uuid ?? null;
-  if (given) await assertAiEmployeeExists(scope, given);
+  if (given) await assertAiEmployeeExists(lookups.aiEmployees, scope, given);
   const aiEmployeeId = scheduleExecutorFor('ai_employee', assignedAiEmployeeId, given);
   const templateId = request.template_uuid ?? null;
-  if (templateId) await approvedTemplate(scope, templateId, 'template_uuid');
+  if (templateId) await approvedTemplate(lookups.templates, scope, templateId, 'template_uuid');
   return {
     ai_employee_id: aiEmployeeId,
     reason: request.reason,
@@ -91,14 +110,15 @@ async function aiBranchFields(scope: BusinessScope, request: AiScheduleRequest, 
 }
 
 async function humanBranchFields(
+  lookups: ReferenceLookups,
   scope: BusinessScope,
   request: HumanScheduleRequest,
   assignedAiEmployeeId: string | null,
   windowStatus: string,
-  files: ConfirmedFileLookup,
 ): Promise<BranchFields> {
+  const { files } = lookups;
   scheduleExecutorFor('human_user', assignedAiEmployeeId, null);
-  const template = await approvedTemplate(scope, request.template_uuid, 'template_uuid');
+  const template = await approvedTemplate(lookups.templates, scope, request.template_uuid, 'template_uuid');
   assertTemplateVariables('template_variables', template.name, template.variable_count, request.template_variables);
   if (request.template_header && request.template_header.type !== 'text') {
     await assertFileConfirmed(files, scope, request.template_header.file_uuid, 'template_header.file_uuid');
@@ -106,10 +126,10 @@ async function humanBranchFields(
   const { payload } = request;
   switch (payload.kind) {
     case 'quick_reply':
-      await assertQuickReplyExists(scope, payload.quick_reply_uuid);
+      await assertQuickReplyExists(lookups.quickReplies, scope, payload.quick_reply_uuid);
       break;
     case 'template': {
-      const payloadTemplate = await approvedTemplate(scope, payload.template_uuid, 'payload.template_uuid');
+      const payloadTemplate = await approvedTemplate(lookups.templates, scope, payload.template_uuid, 'payload.template_uuid');
       assertTemplateVariables('payload.variables', payloadTemplate.name, payloadTemplate.variable_count, payload.variables);
       if (payload.header && payload.header.type !== 'text') await assertFileConfirmed(files, scope, payload.header.file_uuid, 'payload.header.file_uuid');
       break;

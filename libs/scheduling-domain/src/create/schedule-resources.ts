@@ -1,10 +1,6 @@
 import { CatalogError } from '@cmsg/errors';
-import { AiEmployeeRepository, type BusinessScope, QuickReplyRepository, TemplateRepository } from '@cmsg/dal';
-import type { ConfirmedFileLookup } from '../ports';
-
-const aiEmployees = new AiEmployeeRepository();
-const quickReplies = new QuickReplyRepository();
-const templates = new TemplateRepository();
+import type { BusinessScope } from '@cmsg/dal';
+import type { AiEmployeeDirectory, ConfirmedFileLookup, QuickReplyDirectory, TemplateDirectory } from '../ports';
 
 export interface ScheduledTemplate {
   _id: string;
@@ -13,14 +9,14 @@ export interface ScheduledTemplate {
   variable_count: number;
 }
 
-export async function assertAiEmployeeExists(scope: BusinessScope, aiEmployeeId: string): Promise<void> {
+export async function assertAiEmployeeExists(aiEmployees: AiEmployeeDirectory, scope: BusinessScope, aiEmployeeId: string): Promise<void> {
   if (!(await aiEmployees.exists(scope, aiEmployeeId))) {
     throw new CatalogError('AI_EMPLOYEE_NOT_FOUND', `No AI employee ${aiEmployeeId} in this business.`);
   }
 }
 
 /** A template of the business that a schedule may send later: it must exist and be approved now. */
-export async function approvedTemplate(scope: BusinessScope, templateId: string, field: string): Promise<ScheduledTemplate> {
+export async function approvedTemplate(templates: TemplateDirectory, scope: BusinessScope, templateId: string, field: string): Promise<ScheduledTemplate> {
   const template = await templates.findById(scope, templateId);
   if (!template) throw new CatalogError('TEMPLATE_NOT_FOUND', `${field}: no template ${templateId} in this business.`);
   if (template.status !== 'approved') {
@@ -29,7 +25,7 @@ export async function approvedTemplate(scope: BusinessScope, templateId: string,
   return { _id: template._id, name: template.name, status: template.status, variable_count: template.variable_count };
 }
 
-export async function assertQuickReplyExists(scope: BusinessScope, quickReplyId: string): Promise<void> {
+export async function assertQuickReplyExists(quickReplies: QuickReplyDirectory, scope: BusinessScope, quickReplyId: string): Promise<void> {
   if (!(await quickReplies.exists(scope, quickReplyId))) {
     throw new CatalogError('QUICK_REPLY_NOT_FOUND', `No quick reply ${quickReplyId} in this business.`);
   }

@@ -1,12 +1,18 @@
 import { type ScheduleActor, scheduleHistoryEntry } from '@cmsg/conversation-commands';
 import { CatalogError } from '@cmsg/errors';
-import { type BusinessScope, ConversationRepository, type ScheduledMessageEntity, type ScheduledMessageRepository } from '@cmsg/dal';
+import type { BusinessScope, ScheduledMessageEntity } from '@cmsg/dal';
 import { type OutboxRecorder, authorOf, cancelPendingSchedule, outboxEntry, scheduleEventData } from '@cmsg/events';
-import type { Clock } from '../ports';
-
-const conversations = new ConversationRepository();
+import type { Clock, ConversationStore, ScheduleStore } from '../ports';
 
 export type NewSchedule = Omit<ScheduledMessageEntity, 'pending_conversation_key' | 'pending_id' | 'business_id'>;
+
+export interface StorePendingScheduleDependencies {
+  schedules: Pick<ScheduleStore, 'pendingOfConversation' | 'insertPending' | 'cancelPending'>;
+  /** Read again after the insert: the owner the rules were checked against must still be the owner. */
+  conversations: Pick<ConversationStore, 'findById'>;
+  events: OutboxRecorder;
+  clock: Clock;
+}
 
 /**
  * Makes a validated schedule its conversation's one pending schedule (SPEC 3.2) without
@@ -26,20 +32,19 @@ export type NewSchedule = Omit<ScheduledMessageEntity, 'pending_conversation_key
  * again (reason `owner_changed`) and answers SCHEDULE_CONFLICT.
  */
 export async function storePendingSchedule(
-  repository: ScheduledMessageRepository,
-  events: OutboxRecorder,
+  dependencies: StorePendingScheduleDependencies,
   scope: BusinessScope,
   schedule: NewSchedule,
   ownerAsRead: string | null,
   actor: ScheduleActor,
-  clock: Clock,
 ): Promise<void> {
-  const previous = await repository.pendingOfConversation(scope, schedule.conversation_id);
+  const { schedules, conversations, events, clock } = dependencies;
+  const previous = await schedules.pendingOfConversation(scope, schedule.conversation_id);
   if (previous && previous._id !== schedule._id) {
-    await cancelPendingSchedule(repository, events, scope, previous, scheduleHistoryEntry('cancelled', 'cancelled', clock.now(), { reason: 'replaced', actor, detail: { replaced_by: schedule._id } }));
+    await cancelPendingSchedule(schedules, events, scope, previous, scheduleHistoryEntry('cancelled', 'cancelled', clock.now(), { reason: 'replaced', actor, detail: { replaced_by: schedule._id } }));
   }
   const created = outboxEntry('scheduled_message.created', schedule.conversation_id, scheduleEventData(schedule._id), authorOf(actor), schedule.created_at);
-  const inserted = await repository.insertPending(scope, { ...schedule, outbox: [created] });
+  const inserted = await schedules.insertPending(scope, { ...schedule, outbox: [created] });
   if (inserted === 'id_taken') throw scheduledUuidReused(schedule._id);
   if (inserted === 'inserted') await events.recordQuietly('scheduled_messages', scope, schedule._id, [created]);
   if (inserted === 'conversation_has_pending') {
@@ -50,7 +55,7 @@ export async function storePendingSchedule(
   }
   const owner = (await conversations.findById(scope, schedule.conversation_id))?.ai_employee_id ?? null;
   if (owner !== ownerAsRead) {
-    await cancelPendingSchedule(repository, events, scope, schedule, scheduleHistoryEntry('cancelled', 'cancelled', clock.now(), { reason: 'owner_changed', actor }));
+    await cancelPendingSchedule(schedules, events, scope, schedule, scheduleHistoryEntry('cancelled', 'cancelled', clock.now(), { reason: 'owner_changed', actor }));
     throw new CatalogError('SCHEDULE_CONFLICT', 'The conversation owner changed while the schedule was being created; retry with a new scheduled_uuid or none.');
   }
 }

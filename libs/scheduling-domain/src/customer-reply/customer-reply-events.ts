@@ -1,7 +1,7 @@
 import { CUSTOMER_MESSAGE_RECEIVED, type ConversationEventEnvelope, CustomerMessageReceivedDataSchema } from '@cmsg/conversation-commands';
-import { type ScheduledMessageRepository, businessScope } from '@cmsg/dal';
+import { businessScope } from '@cmsg/dal';
 import type { OutboxRecorder } from '@cmsg/events';
-import type { Clock } from '../ports';
+import type { Clock, ScheduleStore } from '../ports';
 import { cancelSchedulesOnCustomerReply } from '../manage/cancel-schedules-on-customer-reply';
 
 /**
@@ -11,7 +11,7 @@ import { cancelSchedulesOnCustomerReply } from '../manage/cancel-schedules-on-cu
  * scheduler's. A redelivered event repeats harmlessly (see cancelSchedulesOnCustomerReply).
  * Answers the uuids it cancelled.
  */
-export async function onConversationEvent(event: ConversationEventEnvelope, repository: ScheduledMessageRepository, events: OutboxRecorder, clock: Clock): Promise<string[]> {
+export async function onConversationEvent(event: ConversationEventEnvelope, repository: Pick<ScheduleStore, 'pendingOfConversation' | 'cancelPending'>, events: OutboxRecorder, clock: Clock): Promise<string[]> {
   if (event.type !== CUSTOMER_MESSAGE_RECEIVED) return [];
   const data = CustomerMessageReceivedDataSchema.parse(event.data);
   return cancelSchedulesOnCustomerReply(repository, events, businessScope(data.business_id), data.conversation_uuid, new Date(event.created_at), clock.now());

@@ -199,7 +199,7 @@ describe('firing scheduled messages (real MongoDB and Kafka)', () => {
     // The firers claim five schedules at a time while the cancellations arrive spread over the same
     // stretch: some schedules are claimed first, others cancelled first, and some chunks lose part
     // of their schedules to a cancellation (the claim then reads which ones it holds).
-    const cancelLater = (id: string, index: number) => sleep(index * 5).then(() => cancelScheduledMessage(repository, events, clock, scope, id, actor));
+    const cancelLater = (id: string, index: number) => sleep(index * 5).then(() => cancelScheduledMessage(scope, id, actor, { schedules: repository, events, clock }));
     const [cancels] = await Promise.all([
       Promise.all(ids.map((id, index) => cancelLater(id, index).then(() => 'cancelled' as const, (error: { code?: string }) => error.code ?? 'error'))),
       fireUntilDone(publishers.map((publisher, index) => replica(publisher, `racer-${index}`, { chunkSize: 5 }))),

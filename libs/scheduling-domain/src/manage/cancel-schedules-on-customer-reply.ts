@@ -1,6 +1,7 @@
 import { SYSTEM_ACTOR, scheduleHistoryEntry } from '@cmsg/conversation-commands';
-import type { BusinessScope, ScheduledMessageRepository } from '@cmsg/dal';
+import type { BusinessScope } from '@cmsg/dal';
 import { type OutboxRecorder, cancelPendingSchedule } from '@cmsg/events';
+import type { ScheduleStore } from '../ports';
 
 /**
  * CONTRACT 3 (cancel_on_customer_reply): whoever records an inbound customer message calls this
@@ -12,7 +13,7 @@ import { type OutboxRecorder, cancelPendingSchedule } from '@cmsg/events';
  * cancelled.
  */
 export async function cancelSchedulesOnCustomerReply(
-  repository: ScheduledMessageRepository,
+  repository: Pick<ScheduleStore, 'pendingOfConversation' | 'cancelPending'>,
   events: OutboxRecorder,
   scope: BusinessScope,
   conversationId: string,

@@ -1,12 +1,17 @@
 import { CatalogError } from '@cmsg/errors';
-import { type BusinessScope, ChannelRepository, ContactRepository, ConversationRepository, contactSnapshotOf, fullName, phoneLookupKey, usernameLookupKey } from '@cmsg/dal';
+import { type BusinessScope, contactSnapshotOf, fullName, phoneLookupKey, usernameLookupKey } from '@cmsg/dal';
 import { type OutboxRecorder, SYSTEM_AUTHOR, conversationCreatedData, outboxEntry } from '@cmsg/events';
 import type { Contact, TesterContact } from '@cmsg/proto';
-import { randomUUID } from 'node:crypto';
+import type { ChannelStore, Clock, ContactStore, ConversationStore, IdGenerator } from '../ports';
 
-const channels = new ChannelRepository();
-const contacts = new ContactRepository();
-const conversations = new ConversationRepository();
+export interface CreateTesterContactDependencies {
+  channels: ChannelStore;
+  contacts: ContactStore;
+  conversations: Pick<ConversationStore, 'createIfAbsent'>;
+  events: OutboxRecorder;
+  clock: Clock;
+  ids: IdGenerator;
+}
 
 export interface CreateTesterContactInput {
   first_name?: string;
@@ -24,14 +29,16 @@ export interface CreateTesterContactInput {
  * conversation is inserted with its conversation.created entry, the contact with its
  * contact.created entry (recorded after it, as for every new contact).
  */
-export async function createTesterContact(scope: BusinessScope, events: OutboxRecorder, input: CreateTesterContactInput, now: Date): Promise<TesterContact> {
-  const channel = await testerChannel(scope, input.channel);
+export async function createTesterContact(scope: BusinessScope, input: CreateTesterContactInput, dependencies: CreateTesterContactDependencies): Promise<TesterContact> {
+  const { contacts, conversations, events, ids } = dependencies;
+  const now = dependencies.clock.now();
+  const channel = await testerChannel(dependencies.channels, scope, input.channel);
   const channelId = channel._id;
   const phoneKey = input.phone ? phoneLookupKey(input.phone) : '';
   const username = input.chat_username ? input.chat_username.trim().replace(/^@/, '') : '';
-  const conversationId = randomUUID();
+  const conversationId = ids.newId();
   const contact = {
-    _id: randomUUID(),
+    _id: ids.newId(),
     channel_id: channelId,
     first_name: input.first_name ?? 'Tester',
     last_name: input.last_name ?? null,
@@ -65,7 +72,7 @@ export async function createTesterContact(scope: BusinessScope, events: OutboxRe
   return { contact: publicContact(contact, channel.public_key, conversationId), conversation_uuid: conversationId };
 }
 
-async function testerChannel(scope: BusinessScope, publicKey: string | undefined): Promise<{ _id: string; public_key: string }> {
+async function testerChannel(channels: ChannelStore, scope: BusinessScope, publicKey: string | undefined): Promise<{ _id: string; public_key: string }> {
   if (publicKey !== undefined) {
     const channel = await channels.findByPublicKey(scope, publicKey);
     if (!channel) throw new CatalogError('CHANNEL_NOT_FOUND', `No channel with public key '${publicKey}' in this business.`);

@@ -1,22 +1,21 @@
 import { createAiRunCommand } from '@cmsg/conversation-commands';
 import { CatalogError } from '@cmsg/errors';
-import { type BusinessScope, ConversationRepository, MessageRepository, type ScheduledMessageRepository } from '@cmsg/dal';
+import type { BusinessScope } from '@cmsg/dal';
 import { type OutboxRecorder, customerAuthor, customerNameOf, messageTimelineItem, outboxEntry, withSequence } from '@cmsg/events';
 import { currentRequestId } from '@cmsg/platform';
 import type { Caller, ConversationReference, TesterInbound } from '@cmsg/proto';
-import { randomUUID } from 'node:crypto';
 import { cancelSchedulesOnCustomerReply } from '../manage/cancel-schedules-on-customer-reply';
-import type { Clock, ConversationCommandPublisher, ConversationContextPort } from '../ports';
-
-const conversations = new ConversationRepository();
-const messages = new MessageRepository();
+import type { Clock, ConversationCommandPublisher, ConversationContextPort, ConversationStore, IdGenerator, MessageStore, ScheduleStore } from '../ports';
 
 export interface RecordTesterInboundDependencies {
-  conversations: ConversationContextPort;
-  repository: ScheduledMessageRepository;
+  conversationContext: ConversationContextPort;
+  conversations: Pick<ConversationStore, 'findById' | 'applyInboundMessage' | 'showLastMessage'>;
+  messages: Pick<MessageStore, 'insert'>;
+  schedules: Pick<ScheduleStore, 'pendingOfConversation' | 'cancelPending'>;
   publisher: ConversationCommandPublisher;
   events: OutboxRecorder;
   clock: Clock;
+  ids: IdGenerator;
 }
 
 /**
@@ -33,12 +32,13 @@ export async function recordTesterInbound(
   text: string,
   dependencies: RecordTesterInboundDependencies,
 ): Promise<TesterInbound> {
-  const context = await dependencies.conversations.getConversationContext({ caller, conversation: reference });
+  const { conversations, messages, ids } = dependencies;
+  const context = await dependencies.conversationContext.getConversationContext({ caller, conversation: reference });
   if (!context.is_tester) throw new CatalogError('NOT_A_TESTER_CONVERSATION', 'Simulated customer messages go to tester conversations only.');
   const virtualNow = new Date(context.now);
   const realNow = dependencies.clock.now();
   const message = {
-    _id: randomUUID(),
+    _id: ids.newId(),
     conversation_id: context.uuid,
     is_from_customer: true,
     body: text,
@@ -55,13 +55,13 @@ export async function recordTesterInbound(
   await conversations.showLastMessage(scope, context.uuid, { uuid: message._id, body: text, content_type: 'text', is_from_customer: true, created_at: virtualNow }, realNow);
   // Cancelled here, before the message's event is recorded: recording it also announces the message
   // on conversation-events, whose consumer would otherwise cancel first and leave this answer empty.
-  const cancelled = await cancelSchedulesOnCustomerReply(dependencies.repository, dependencies.events, scope, context.uuid, realNow, realNow);
+  const cancelled = await cancelSchedulesOnCustomerReply(dependencies.schedules, dependencies.events, scope, context.uuid, realNow, realNow);
   if (applied) await dependencies.events.recordQuietly('conversations', scope, context.uuid, [withSequence(event, applied)]);
 
   let aiRunGroup: string | undefined;
   if (context.ai_employee_uuid && context.inbox_status !== 'pending') {
     const command = createAiRunCommand({
-      group_uuid: randomUUID(),
+      group_uuid: ids.newId(),
       business_id: scope.businessId,
       token_uuid: caller.token_uuid,
       request_id: currentRequestId() ?? null,
