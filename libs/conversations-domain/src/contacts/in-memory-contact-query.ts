@@ -35,8 +35,13 @@ function valuesAt(document: unknown, path: readonly string[]): Reached {
   return valuesAt((document as Record<string, unknown>)[head!], rest);
 }
 
+/** A Date of any realm: structuredClone in a jest environment answers the outer realm's Date. */
+function isDate(value: unknown): value is Date {
+  return Object.prototype.toString.call(value) === '[object Date]';
+}
+
 function isOperatorObject(condition: unknown): condition is Query {
-  return typeof condition === 'object' && condition !== null && !(condition instanceof Date) && !Array.isArray(condition) && Object.keys(condition).some((key) => key.startsWith('$'));
+  return typeof condition === 'object' && condition !== null && !isDate(condition) && !Array.isArray(condition) && Object.keys(condition).some((key) => key.startsWith('$'));
 }
 
 function matchesPath(reached: Reached, condition: unknown): boolean {
@@ -80,15 +85,15 @@ function equalsAny(reached: Reached, wanted: unknown): boolean {
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
-  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  if (isDate(a) && isDate(b)) return a.getTime() === b.getTime();
   return a === b;
 }
 
 /** Ranges compare values of one kind only (numbers, strings, dates), as MongoDB's type bracketing does. */
 function inRange(value: unknown, operator: string, bound: unknown): boolean {
-  const comparable = (one: unknown) => (one instanceof Date ? one.getTime() : one);
+  const comparable = (one: unknown) => (isDate(one) ? one.getTime() : one);
   const [a, b] = [comparable(value), comparable(bound)];
-  if (value instanceof Date !== bound instanceof Date || typeof a !== typeof b || (typeof a !== 'number' && typeof a !== 'string')) return false;
+  if (isDate(value) !== isDate(bound) || typeof a !== typeof b || (typeof a !== 'number' && typeof a !== 'string')) return false;
   const x = a as number | string;
   const y = b as number | string;
   return operator === '$gt' ? x > y : operator === '$gte' ? x >= y : operator === '$lt' ? x < y : x <= y;
