@@ -37,7 +37,8 @@ export function contactWorld(businesses: readonly string[] = ['b1', 'b2']): Cont
 }
 
 /** A stored contact with the repository's defaults (ContactRepository.insertNew), for seeding a world. */
-export function storedContact(businessId: string, id: string, fields: Partial<ContactEntity> & Fields = {}): ContactEntity {
+/** `fields` are loose (plain attribute and outbox arrays, `erased_at`): the entity's types are mongoose's. */
+export function storedContact(businessId: string, id: string, fields: Fields = {}): ContactEntity {
   const at = new Date('2026-11-01T00:00:00Z');
   return { ...contactDefaults(), _id: id, business_id: businessId, channel_id: 'ch1', created_at: at, updated_at: at, ...fields } as unknown as ContactEntity;
 }
@@ -128,7 +129,9 @@ export function inMemoryContactPorts(world: ContactWorld, now: { at: Date }): Co
         const defined = world.definitions.get(scope.businessId) ?? [];
         if (!defined.some((stored) => stored.key === key)) return false;
         world.definitions.set(scope.businessId, defined.filter((stored) => stored.key !== key));
-        for (const contact of world.contacts.filter((candidate) => same(scope, candidate))) contact.attributes = contact.attributes.filter((value) => value.k !== key);
+        for (const contact of world.contacts.filter((candidate) => same(scope, candidate))) {
+          (contact as unknown as Fields)['attributes'] = contact.attributes.filter((value) => value.k !== key);
+        }
         return true;
       },
     },
@@ -163,7 +166,7 @@ export function inMemoryContactPorts(world: ContactWorld, now: { at: Date }): Co
           if (!world.recorded.some((recorded) => recorded.entry.id === entry.id)) world.recorded.push({ collection, documentId, entry: structuredClone(entry) });
         }
         const holder = collection === 'contacts' ? contactOf(scope, documentId) : undefined;
-        if (holder) holder.outbox = (holder.outbox ?? []).filter((pending) => !entries.some((entry) => entry.id === pending.id));
+        if (holder) (holder as unknown as Fields)['outbox'] = (holder.outbox ?? []).filter((pending) => !entries.some((entry) => entry.id === pending.id));
       },
     },
     clock: () => new Date(now.at),
