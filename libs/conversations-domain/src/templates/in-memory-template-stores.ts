@@ -34,6 +34,31 @@ export class InMemoryChannelStore implements TemplateChannelStore {
   }
 }
 
+/** A connected channel of a business, for seeding the stores. */
+export function channelRow(business: string, id: string, publicKey: string): ChannelEntity {
+  return { _id: id, business_id: business, public_key: publicKey, name: publicKey, phone: '', phone_number_id: `pn-${id}`, access_token: '', default_scheduled_template: null, status: 'connected', business_account_id: null, max_messages_per_second: 80, messaging_limit: null };
+}
+
+/** An approved utility template on channel c1 unless `fields` say otherwise. */
+export function templateRow(business: string, id: string, fields: Partial<TemplateEntity>): TemplateEntity {
+  return {
+    _id: id,
+    business_id: business,
+    channel_id: 'c1',
+    name: 'order_update',
+    language: 'es',
+    status: 'approved',
+    category: 'utility',
+    body: 'Hola {{1}}',
+    variable_count: 1,
+    header_type: null,
+    buttons: [],
+    is_fake: false,
+    provider_template_id: null,
+    ...fields,
+  };
+}
+
 function compareKeys(a: string[], b: string[]): number {
   for (let i = 0; i < a.length; i += 1) {
     if (a[i]! < b[i]!) return -1;

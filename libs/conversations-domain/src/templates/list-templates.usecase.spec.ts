@@ -1,37 +1,11 @@
-import { type ChannelEntity, type TemplateEntity, businessScope } from '@cmsg/dal';
-import { CatalogError } from '@cmsg/errors';
+import { businessScope } from '@cmsg/dal';
 import { ListCursorCodec } from '../listing/list-cursor';
-import { getTemplate } from './get-template.usecase';
-import { InMemoryChannelStore, InMemoryTemplateStore } from './in-memory-template-stores';
+import { InMemoryChannelStore, InMemoryTemplateStore, channelRow as channel, templateRow as template } from './in-memory-template-stores';
 import { listTemplates } from './list-templates.usecase';
 
 const mine = businessScope('b1');
-const theirs = businessScope('b2');
 
-function channel(business: string, id: string, publicKey: string): ChannelEntity {
-  return { _id: id, business_id: business, public_key: publicKey, name: publicKey, phone: '', phone_number_id: `pn-${id}`, access_token: '', default_scheduled_template: null, status: 'connected', business_account_id: null, max_messages_per_second: 80, messaging_limit: null };
-}
-
-function template(business: string, id: string, fields: Partial<TemplateEntity>): TemplateEntity {
-  return {
-    _id: id,
-    business_id: business,
-    channel_id: 'c1',
-    name: 'order_update',
-    language: 'es',
-    status: 'approved',
-    category: 'utility',
-    body: 'Hola {{1}}',
-    variable_count: 1,
-    header_type: null,
-    buttons: [],
-    is_fake: false,
-    provider_template_id: null,
-    ...fields,
-  };
-}
-
-describe('listTemplates and getTemplate', () => {
+describe('listTemplates', () => {
   let templates: InMemoryTemplateStore;
   let channels: InMemoryChannelStore;
   const codec = new ListCursorCodec('secret');
@@ -93,12 +67,5 @@ describe('listTemplates and getTemplate', () => {
     await expect(list({ limit: 50, channel: 'other' })).rejects.toMatchObject({ code: 'CHANNEL_NOT_FOUND' });
     await expect(list({ limit: 50, category: 'promo' })).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
     await expect(list({ limit: 50, status: 'APPROVED' })).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
-  });
-
-  it('gets a template of the business, and answers TEMPLATE_NOT_FOUND for a missing one or another business’s', async () => {
-    expect(await getTemplate({ templates, channels }, mine, 't4')).toMatchObject({ uuid: 't4', channel: 'second', category: 'authentication' });
-    await expect(getTemplate({ templates, channels }, mine, 't9')).rejects.toThrow(CatalogError);
-    await expect(getTemplate({ templates, channels }, mine, 't9')).rejects.toMatchObject({ code: 'TEMPLATE_NOT_FOUND' });
-    expect(await getTemplate({ templates, channels }, theirs, 't9')).toMatchObject({ uuid: 't9', channel: 'other' });
   });
 });
