@@ -40,12 +40,13 @@ export async function patchContact(ports: ContactPorts, scope: BusinessScope, ac
   }
   if (patch.attributes === null) edit.attributes = { set: [], unset: [], removeAll: true };
   else if (patch.attributes !== undefined) edit.attributes = validateAttributeValues(attributeDefinitionsOf(definitions), patch.attributes);
-  const conversationId = (await ports.conversations.idsByContactIds(scope, [contact._id])).get(contact._id) ?? null;
+  // A change creates the contact's conversation when it has none (its channel still there): its
+  // events name the one it is about to get, as POST /contacts does.
+  const [channel] = await ports.channels.byIds(scope, [contact.channel_id]);
+  const existing = (await ports.conversations.idsByContactIds(scope, [contact._id])).get(contact._id);
+  const conversationId = existing ?? (channel ? ports.ids.conversationFor(contact._id) : null);
   const author = authorOf({ type: 'api_token', uuid: actor.tokenUuid || null });
   const patched = await writeContactEdit(ports, scope, contact, edit, author, conversationId);
-  if (patched !== contact) {
-    const [channel] = await ports.channels.byIds(scope, [patched.channel_id]);
-    if (channel) await ports.conversations.ensureFor(scope, patched, channel, ports.clock());
-  }
+  if (patched !== contact && channel) await ports.conversations.ensureFor(scope, patched, channel, ports.clock());
   return contactView(patched, await contactViewContext(ports, scope, [patched], definitions));
 }
