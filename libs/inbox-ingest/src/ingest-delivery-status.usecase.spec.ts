@@ -75,8 +75,11 @@ describe('ingestDeliveryStatus', () => {
     expect(inbox.consents).toEqual([]);
   });
 
-  it('opts the contact out of marketing on a late 131050 failure (source provider)', async () => {
-    await ingest(status({ status: 'failed', errors: [{ code: 131050, title: 'User stopped marketing messages' }] }));
+  it('opts the contact out of marketing on a late 131050 failure (source provider), once when the status is delivered twice', async () => {
+    const optedOut = status({ status: 'failed', errors: [{ code: 131050, title: 'User stopped marketing messages' }] });
+    await expect(ingest(optedOut)).resolves.toBe('updated');
+    await expect(ingest(optedOut)).resolves.toBe('already_further');
+    expect(inbox.repositories.message('m1')).toMatchObject({ status: 'failed', error: { code: 'CONTACT_OPTED_OUT', provider_code: '131050' } });
     expect(inbox.consents).toEqual([
       { businessId: 'b1', update: { contactId: 'k1', conversationId: 'conv-1', consent: { marketing: 'opted_out' }, source: 'provider', author: { type: 'system', uuid: null, name: null } } },
     ]);

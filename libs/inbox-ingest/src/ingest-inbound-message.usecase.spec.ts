@@ -106,6 +106,19 @@ describe('ingestInboundMessage', () => {
     expect(inbox.recorded.map((event) => event.entry.type)).toEqual(['message.received', 'conversation.created', 'message.received']);
   });
 
+  it('creates a brand-new sender known only by platform user id and username; the last username wins', async () => {
+    const sender = { user_id: 'MX.7', username: 'nuevo.cliente', profile_name: 'Nuevo Cliente' };
+    const first = await ingest(inbound({ from: undefined }, sender));
+    await ingest(inbound({ id: 'wamid.in-2', from: undefined }, { ...sender, username: '@Cliente.Renamed' }));
+
+    const newContactId = inboxIds.contact('c1', 'user:MX.7');
+    expect(inbox.repositories.contactRows).toEqual([
+      expect.objectContaining({ _id: newContactId, phone: null, chat_user_id: 'MX.7', chat_username: 'Cliente.Renamed', username_key: 'cliente.renamed', profile_name: 'Nuevo Cliente' }),
+    ]);
+    expect(first).toMatchObject({ conversationId: inboxIds.conversation(newContactId) });
+    expect(inbox.repositories.conversation(inboxIds.conversation(newContactId))).toMatchObject({ unread_count: 2, contact: { profile_name: 'Nuevo Cliente', phone: null, chat_user_id: 'MX.7' } });
+  });
+
   it('keeps each business apart: the same phone on another business channel is another contact', async () => {
     inbox.repositories.contactRows.push(contactRow({ _id: 'k-b2', business_id: 'b2', channel_id: 'c2', phone_key: '16505551234', created_at: new Date('2025-01-01T00:00:00Z') }));
     const result = await ingest(inbound());
@@ -212,6 +225,8 @@ describe('ingestInboundMessage', () => {
     it('leaves media awaiting while the wallet is empty, and transcribes it when the customer writes again after a top-up', async () => {
       inbox.repositories.businessRows[0]!.vision_wallet_tokens = 0;
       await expect(ingest(inbound(image()))).resolves.toMatchObject({ media: 'wallet_empty' });
+      expect(inbox.transcriber.calls).toEqual([]);
+      expect(inbox.repositories.walletCharges).toEqual([]);
       expect(inbox.repositories.conversation(conversationId)).toMatchObject({ media_awaiting_transcription: 1, awaiting_media_message_ids: [imageMessageId] });
 
       inbox.repositories.businessRows[0]!.vision_wallet_tokens = 500;
