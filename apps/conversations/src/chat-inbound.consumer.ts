@@ -2,10 +2,20 @@ import type { ConsentRecorder } from '@cmsg/conversations-domain';
 import { AiProvider } from '@cmsg/ai-provider';
 import type { CloudApiClient } from '@cmsg/chat-platform';
 import { CommandStreamConsumer, CommandStreamProducer, ensureTopics } from '@cmsg/command-stream';
-import { BroadcastRecipientRepository, ChannelRepository, ContactRepository, ConversationRepository, TemplateRepository } from '@cmsg/dal';
+import {
+  BroadcastRecipientRepository,
+  BusinessRepository,
+  ChannelRepository,
+  ContactErasureRepository,
+  ContactRepository,
+  ConversationRepository,
+  FileRepository,
+  MessageRepository,
+  TemplateRepository,
+} from '@cmsg/dal';
 import type { Files } from '@cmsg/files';
 import type { AiRunCommand } from '@cmsg/conversation-commands';
-import type { OutboxRecorder } from '@cmsg/events';
+import { type OutboxRecorder, messageAuthorOf } from '@cmsg/events';
 import { type BroadcastProgress, type ChatInboundRecord, InboxIngest, type TemplateStatusPorts, parseChatInboundRecord } from '@cmsg/inbox-ingest';
 import { TOPIC, createKafka, type Logger, topicName } from '@cmsg/platform';
 import type { Producer } from 'kafkajs';
@@ -40,8 +50,21 @@ export async function startChatInboundConsumer(dependencies: ChatInboundConsumer
   await ensureTopics(kafka, [inboundTopic, commandTopic]);
 
   const aiRuns = new CommandStreamProducer<AiRunCommand>({ producer: dependencies.producer, topic: commandTopic });
+  const channels = new ChannelRepository();
+  const contacts = new ContactRepository();
+  const conversations = new ConversationRepository();
   const ai = new AiProvider({ baseUrl: config.AI_BASE_URL, apiKey: config.AI_API_KEY, transcriptionModel: config.TRANSCRIPTION_MODEL });
   const ingest = new InboxIngest({
+    repositories: {
+      businesses: new BusinessRepository(),
+      channels,
+      contacts,
+      contactErasures: new ContactErasureRepository(),
+      conversations,
+      files: new FileRepository(),
+      messages: new MessageRepository(),
+    },
+    messageAuthors: messageAuthorOf,
     files: dependencies.files,
     media: dependencies.chatApi,
     transcriber: ai,
@@ -51,8 +74,8 @@ export async function startChatInboundConsumer(dependencies: ChatInboundConsumer
     broadcastProgress: broadcastProgressOf(new BroadcastRecipientRepository()),
     logger,
     now: () => new Date(),
-    templateStatuses: { channels: new ChannelRepository(), templates: new TemplateRepository(), templateNotApproved: dependencies.templateNotApproved },
-    userPreferences: { channels: new ChannelRepository(), contacts: new ContactRepository(), conversations: new ConversationRepository() },
+    templateStatuses: { channels, templates: new TemplateRepository(), templateNotApproved: dependencies.templateNotApproved },
+    userPreferences: { channels, contacts, conversations },
     options: { visionModel: config.VISION_MODEL, speechTranscriptionCost: config.SPEECH_TRANSCRIPTION_COST_TOKENS, maxAttempts: INGEST_ATTEMPTS },
   });
   const consumer = new CommandStreamConsumer<ChatInboundRecord>({

@@ -18,7 +18,6 @@ import {
   pingMongo,
 } from '@cmsg/dal';
 import { BusinessSlugs, EventOutbox, EventRecorder } from '@cmsg/events';
-import { Files } from '@cmsg/files';
 import {
   MONGODB_HEALTH_SERVICE,
   TOPIC,
@@ -59,6 +58,7 @@ import { conversationsHandlers } from './conversations.grpc';
 import { messageSendingHandlers } from './message-sending.grpc';
 import { startConversationHandlers } from './start-conversation.grpc';
 import { filesHandlers } from './files.grpc';
+import { filesService } from './files-service';
 import { startOutboxRelay } from './outbox-relay';
 import { startUploadSweeper } from './upload-sweeper';
 import { webhookEndpointsHandlers } from './webhook-endpoints.grpc';
@@ -75,7 +75,7 @@ runGrpcService({
   start: async ({ config, services }) => {
     await connectMongo(config.MONGODB_URI, { queryShapeLog: config.CMSG_MONGO_SHAPE_LOG, queryShapeSource: 'conversations' });
     await ensureIndexes();
-    const files = new Files({ signingSecret: config.SIGNING_SECRET, publicBaseUrl: config.PUBLIC_BASE_URL });
+    const files = filesService(config);
     const kafka = createKafka('conversations', config.KAFKA_BROKERS, logger);
     const broadcastSendsTopic = topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.broadcastSends);
     await ensureTopics(kafka, [broadcastSendsTopic], { partitions: config.BROADCAST_TOPIC_PARTITIONS });

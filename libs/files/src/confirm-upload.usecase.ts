@@ -3,7 +3,7 @@ import type { BusinessScope, FileEntity } from '@cmsg/dal';
 import { sniffedAsDeclared } from './content-sniffing';
 import { isUploadModule } from './file-types';
 import type { FilesContext } from './files-context';
-import { repositories } from './repositories';
+import type { FileRecords, StorageAccounts } from './ports';
 
 export interface ConfirmedFile {
   uuid: string;
@@ -20,17 +20,20 @@ export interface ConfirmedFile {
  * business; its place among the pending uploads is freed after the file is confirmed (a crash in
  * between keeps the place until the business's next cleanup finds the file confirmed).
  */
-export async function confirmUpload(context: FilesContext, scope: BusinessScope, fileUuid: string): Promise<ConfirmedFile> {
+/** What confirming reads and writes. */
+export type ConfirmUploadContext = Pick<FilesContext, 'now'> & { files: Pick<FileRecords, 'findById' | 'confirm'>; businesses: Pick<StorageAccounts, 'keepStorage'> };
+
+export async function confirmUpload(context: ConfirmUploadContext, scope: BusinessScope, fileUuid: string): Promise<ConfirmedFile> {
   const now = context.now();
-  const file = await repositories.files.findById(scope, fileUuid);
+  const file = await context.files.findById(scope, fileUuid);
   if (!file || !isUploadModule(file.module) || file.status !== 'pending' || (file.pending_expires_at && file.pending_expires_at <= now)) {
     throw new CatalogError('FILE_NOT_FOUND', `No pending upload ${fileUuid} in this business.`);
   }
   assertUploadedAsDeclared(file);
-  if (!(await repositories.files.confirm(scope, file, now))) {
+  if (!(await context.files.confirm(scope, file, now))) {
     throw new CatalogError('FILE_NOT_FOUND', `Upload ${fileUuid} changed while it was being confirmed; it is no longer pending.`);
   }
-  await repositories.businesses.keepStorage(scope, file._id);
+  await context.businesses.keepStorage(scope, file._id);
   return { uuid: file._id, status: 'confirmed', mime_type: file.mime_type, size: file.size, file_name: file.file_name };
 }
 

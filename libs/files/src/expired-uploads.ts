@@ -1,6 +1,5 @@
 import { type BusinessScope, businessScope } from '@cmsg/dal';
 import type { FilesContext } from './files-context';
-import { repositories } from './repositories';
 
 export interface CleanupResult {
   files: number;
@@ -16,26 +15,26 @@ export interface CleanupResult {
  */
 export async function removeExpiredUploads(context: FilesContext, scope: BusinessScope | undefined, batch = 200): Promise<CleanupResult> {
   const now = context.now();
-  const expired = scope ? await repositories.files.findExpired(scope, now, batch) : await repositories.files.findExpiredAcrossBusinesses(now, batch);
+  const expired = scope ? await context.files.findExpired(scope, now, batch) : await context.files.findExpiredAcrossBusinesses(now, batch);
   const result: CleanupResult = { files: 0, bytes: 0 };
   for (const file of expired) {
     const owner = businessScope(file.business_id);
-    if (!(await repositories.files.markExpired(owner, file._id, now))) continue;
-    await repositories.businesses.releaseStorage(owner, file._id, file.size);
+    if (!(await context.files.markExpired(owner, file._id, now))) continue;
+    await context.businesses.releaseStorage(owner, file._id, file.size);
     await context.store.delete(file.upload?.content_id);
-    await repositories.files.deleteExpired(owner, file._id);
+    await context.files.deleteExpired(owner, file._id);
     result.files += 1;
     result.bytes += file.size;
   }
-  if (scope) await freeConfirmedReservations(scope);
+  if (scope) await freeConfirmedReservations(context, scope);
   return result;
 }
 
-async function freeConfirmedReservations(scope: BusinessScope): Promise<void> {
-  const business = await repositories.businesses.findById(scope);
-  const reserved = await repositories.files.findByIds(scope, business?.storage_reserved_file_ids ?? []);
+async function freeConfirmedReservations(context: FilesContext, scope: BusinessScope): Promise<void> {
+  const business = await context.businesses.findById(scope);
+  const reserved = await context.files.findByIds(scope, business?.storage_reserved_file_ids ?? []);
   for (const file of reserved) {
-    if (file.status === 'confirmed') await repositories.businesses.keepStorage(scope, file._id);
+    if (file.status === 'confirmed') await context.businesses.keepStorage(scope, file._id);
   }
 }
 

@@ -2,7 +2,6 @@ import type { Readable } from 'node:stream';
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope, FileEntity } from '@cmsg/dal';
 import type { FilesContext } from './files-context';
-import { repositories } from './repositories';
 import { canTranscribe } from './transcription-rule';
 
 /** A confirmed upload as a send needs it: the Cloud API downloads the media from `link`. */
@@ -31,7 +30,7 @@ export function signedDownloadUrl(context: FilesContext, file: SignableFile): { 
  * missing, of another business or not confirmed (SPEC 4.1).
  */
 export async function fileForSend(context: FilesContext, scope: BusinessScope, fileUuid: string): Promise<FileForSend> {
-  const file = await repositories.files.findById(scope, fileUuid);
+  const file = await context.files.findById(scope, fileUuid);
   if (file?.module !== 'api_messages' || file.status !== 'confirmed') throw new CatalogError('FILE_NOT_FOUND', `No confirmed file ${fileUuid} in this business.`);
   const { url, expiresAt } = signedDownloadUrl(context, file);
   return {
@@ -54,7 +53,7 @@ export interface FileDownload {
 
 /** GET of a signed download URL: the confirmed file's bytes, streamed from GridFS. */
 export async function openDownload(context: FilesContext, scope: BusinessScope, fileUuid: string): Promise<FileDownload> {
-  const file = await repositories.files.findById(scope, fileUuid);
+  const file = await context.files.findById(scope, fileUuid);
   if (file?.status !== 'confirmed' || !file.content_id) throw new CatalogError('FILE_NOT_FOUND', `No confirmed file ${fileUuid} in this business.`);
   return { mime_type: file.mime_type, size: file.size, file_name: file.file_name, content: context.store.openRead(file.content_id) };
 }

@@ -1,5 +1,5 @@
-import type { FileContentStore } from '@cmsg/dal';
 import type { FileUrlSigner } from './file-url-signing';
+import type { FileContents, FileRecords, StorageAccounts } from './ports';
 
 /** The numbers SPEC 8 leaves open ("numeric storage quota and the cap on unconfirmed uploads: not shown"). */
 export interface FilePolicy {
@@ -26,7 +26,11 @@ export const DEFAULT_FILE_POLICY: FilePolicy = {
 /** What every file use case works with; one per process, built at boot. */
 export interface FilesContext {
   signer: FileUrlSigner;
-  store: FileContentStore;
+  files: FileRecords;
+  businesses: StorageAccounts;
+  store: FileContents;
   policy: FilePolicy;
   now: () => Date;
+  /** New file uuids and upload attempt ids. */
+  newId: () => string;
 }

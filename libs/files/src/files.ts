@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
-import { type BusinessScope, type FileEntity, FileContentStore, businessScope } from '@cmsg/dal';
+import { randomUUID } from 'node:crypto';
+import { type BusinessScope, type FileEntity, businessScope } from '@cmsg/dal';
 import { type ConfirmedFile, confirmUpload } from './confirm-upload.usecase';
 import { type CleanupResult, sweepExpiredUploads } from './expired-uploads';
 import { type FileDownload, type FileForSend, fileForSend, openDownload, signedDownloadUrl } from './file-downloads';
@@ -7,6 +8,7 @@ import { FileUrlSigner } from './file-url-signing';
 import { DEFAULT_FILE_POLICY, type FilePolicy, type FilesContext } from './files-context';
 import { receiveUpload } from './receive-upload.usecase';
 import { type RequestUploadCommand, type RequestedUpload, requestUpload } from './request-upload.usecase';
+import type { FilesPorts } from './ports';
 import { type InboundMediaInput, storeInboundMedia } from './store-inbound-media.usecase';
 import { type StoredFileFacts, describeFile, openConfirmedContent } from './stored-files';
 
@@ -15,8 +17,11 @@ export interface FilesConfig {
   signingSecret: string;
   /** PUBLIC_BASE_URL: where clients and the chat platform reach the gateway. */
   publicBaseUrl: string;
+  /** The files collection, the businesses' storage accounts and the content store, built by the app. */
+  ports: FilesPorts;
   policy?: Partial<FilePolicy>;
   now?: () => Date;
+  newId?: () => string;
 }
 
 /** Every file operation of a process, bound to its configuration (built once at boot). */
@@ -26,9 +31,12 @@ export class Files {
   constructor(config: FilesConfig) {
     this.context = {
       signer: new FileUrlSigner(config.signingSecret, config.publicBaseUrl),
-      store: new FileContentStore(),
+      files: config.ports.files,
+      businesses: config.ports.businesses,
+      store: config.ports.store,
       policy: { ...DEFAULT_FILE_POLICY, ...config.policy },
       now: config.now ?? (() => new Date()),
+      newId: config.newId ?? randomUUID,
     };
   }
 
@@ -75,7 +83,7 @@ export class Files {
 
   /** Any file of the business by uuid (module, status, type, size), or null. */
   describeFile(scope: BusinessScope, fileUuid: string): Promise<StoredFileFacts | null> {
-    return describeFile(scope, fileUuid);
+    return describeFile(this.context, scope, fileUuid);
   }
 
   /** A confirmed file's bytes from byte `start` on (broadcast audience files, read in batches). */

@@ -2,6 +2,7 @@ export { Files } from './files';
 export type { FilesConfig } from './files';
 export { DEFAULT_FILE_POLICY } from './files-context';
 export type { FilePolicy, FilesContext } from './files-context';
+export type { FileContents, FileRecords, FilesPorts, StorageAccounts } from './ports';
 export { FileUrlSigner, UPLOAD_PATH_PREFIX, DOWNLOAD_PATH_PREFIX } from './file-url-signing';
 export type { FileGrant, FileUrlPurpose } from './file-url-signing';
 export {

@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
 import { SNIFF_BYTES, sniffContent } from './content-sniffing';
 import { isUploadModule } from './file-types';
 import type { FilesContext } from './files-context';
-import { repositories } from './repositories';
 
 /**
  * The PUT of an upload URL: streams the bytes into GridFS and records the attempt on the pending
@@ -14,12 +12,12 @@ import { repositories } from './repositories';
  */
 export async function receiveUpload(context: FilesContext, scope: BusinessScope, fileUuid: string, content: AsyncIterable<Buffer>): Promise<{ receivedBytes: number }> {
   const now = context.now();
-  const file = await repositories.files.findById(scope, fileUuid);
+  const file = await context.files.findById(scope, fileUuid);
   if (!file || !isUploadModule(file.module) || file.status !== 'pending' || (file.pending_expires_at && file.pending_expires_at <= now)) {
     throw new CatalogError('FILE_NOT_FOUND', `No pending upload ${fileUuid} in this business; request a new upload.`);
   }
-  const attemptId = randomUUID();
-  await repositories.files.startUploadAttempt(scope, fileUuid, attemptId, now);
+  const attemptId = context.newId();
+  await context.files.startUploadAttempt(scope, fileUuid, attemptId, now);
 
   let stored;
   try {
@@ -31,13 +29,13 @@ export async function receiveUpload(context: FilesContext, scope: BusinessScope,
       tooLong: (maxBytes) => new CatalogError('SIZE_MISMATCH', `The body is longer than the declared size of ${maxBytes} bytes; it was cut off and discarded.`),
     });
   } catch (error) {
-    await repositories.files.markUploadPartial(scope, fileUuid, attemptId, context.now());
+    await context.files.markUploadPartial(scope, fileUuid, attemptId, context.now());
     throw error;
   }
 
   const finishedAt = context.now();
   // Only the latest attempt on a still-pending file may record its content.
-  const before = await repositories.files.completeUploadAttempt(
+  const before = await context.files.completeUploadAttempt(
     scope,
     fileUuid,
     {

@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope, StorageReservation } from '@cmsg/dal';
 import { type CleanupResult, removeExpiredUploads } from './expired-uploads';
 import { type UploadFileModule, checkDeclaredFile } from './file-types';
 import type { FilesContext } from './files-context';
-import { repositories } from './repositories';
 
 export interface RequestUploadCommand {
   module: UploadFileModule;
@@ -34,9 +32,9 @@ export async function requestUpload(context: FilesContext, scope: BusinessScope,
   if (command.size > quota) throw new CatalogError('STORAGE_QUOTA_EXCEEDED', `The file (${command.size} bytes) is larger than the storage quota (${quota} bytes).`);
 
   const now = context.now();
-  const uuid = randomUUID();
+  const uuid = context.newId();
   const uploadExpiresAt = new Date(now.getTime() + context.policy.uploadUrlTtlMs);
-  await repositories.files.insert(scope, {
+  await context.files.insert(scope, {
     _id: uuid,
     module: command.module,
     status: 'pending',
@@ -51,7 +49,7 @@ export async function requestUpload(context: FilesContext, scope: BusinessScope,
   try {
     await reserveStorage(context, scope, { fileId: uuid, bytes: command.size, quotaBytes: quota, maxPendingUploads: context.policy.maxPendingUploads });
   } catch (error) {
-    await repositories.files.deleteUnreserved(scope, uuid);
+    await context.files.deleteUnreserved(scope, uuid);
     throw error;
   }
   const url = context.signer.url({ purpose: 'upload', businessId: scope.businessId, fileUuid: uuid, size: command.size, expiresAt: uploadExpiresAt });
@@ -59,7 +57,7 @@ export async function requestUpload(context: FilesContext, scope: BusinessScope,
 }
 
 async function storageQuotaOf(context: FilesContext, scope: BusinessScope): Promise<number> {
-  const business = await repositories.businesses.findById(scope);
+  const business = await context.businesses.findById(scope);
   if (!business) throw new CatalogError('FETCH_FAILED', 'The business of this request was not found.');
   const quota = business.storage_quota_bytes;
   return typeof quota === 'number' && Number.isFinite(quota) && quota >= 0 ? quota : context.policy.defaultStorageQuotaBytes;
@@ -72,17 +70,17 @@ async function storageQuotaOf(context: FilesContext, scope: BusinessScope): Prom
  * remove, STORAGE_QUOTA_CLEANUP_INSUFFICIENT when removing it did not free enough.
  */
 async function reserveStorage(context: FilesContext, scope: BusinessScope, reservation: StorageReservation): Promise<void> {
-  if (await repositories.businesses.reserveStorage(scope, reservation)) return;
+  if (await context.businesses.reserveStorage(scope, reservation)) return;
   const cleaned = await removeExpiredUploads(context, scope);
-  if (await repositories.businesses.reserveStorage(scope, reservation)) return;
-  const business = await repositories.businesses.findById(scope);
+  if (await context.businesses.reserveStorage(scope, reservation)) return;
+  const business = await context.businesses.findById(scope);
   if ((business?.storage_reserved_file_ids.length ?? 0) >= reservation.maxPendingUploads) throw await tooManyPendingUploads(context, scope, reservation);
   throw quotaExceeded(reservation.quotaBytes, cleaned);
 }
 
 async function tooManyPendingUploads(context: FilesContext, scope: BusinessScope, reservation: StorageReservation): Promise<CatalogError> {
   const now = context.now();
-  const others = (await repositories.files.findUnexpiredPending(scope, now))
+  const others = (await context.files.findUnexpiredPending(scope, now))
     .filter((file) => file._id !== reservation.fileId && file.pending_expires_at)
     .map((file) => file.pending_expires_at!.getTime());
   const soonest = others.length > 0 ? Math.min(...others) : now.getTime() + context.policy.pendingTtlMs;

@@ -3,7 +3,7 @@ import type { BusinessScope, FileEntity } from '@cmsg/dal';
 import { SNIFF_BYTES } from './content-sniffing';
 import { type FileCategory, categoryOf, normalizeMimeType } from './file-types';
 import type { FilesContext } from './files-context';
-import { repositories } from './repositories';
+import type { FileRecords } from './ports';
 
 /** The platform's own cap on what a customer can send (documents, 100 MB). */
 export const MAX_INBOUND_MEDIA_BYTES = 100 * 1024 * 1024;
@@ -21,8 +21,11 @@ export interface InboundMediaInput {
  * Keeps the media of an inbound message as a confirmed file of module inbound_media (outside the
  * upload quota: what customers send is always kept). Idempotent by file uuid.
  */
-export async function storeInboundMedia(context: FilesContext, scope: BusinessScope, input: InboundMediaInput): Promise<FileEntity> {
-  const existing = await repositories.files.findById(scope, input.fileUuid);
+/** What keeping inbound media reads and writes. */
+export type StoreInboundMediaContext = Pick<FilesContext, 'store' | 'now'> & { files: Pick<FileRecords, 'findById' | 'insertIfAbsent'> };
+
+export async function storeInboundMedia(context: StoreInboundMediaContext, scope: BusinessScope, input: InboundMediaInput): Promise<FileEntity> {
+  const existing = await context.files.findById(scope, input.fileUuid);
   if (existing) return existing;
   const stored = await context.store.write(input.content, {
     filename: input.fileUuid,
@@ -34,7 +37,7 @@ export async function storeInboundMedia(context: FilesContext, scope: BusinessSc
   const now = context.now();
   const mimeType = normalizeMimeType(input.mimeType);
   const category: FileCategory | 'other' = categoryOf(mimeType) ?? 'other';
-  const inserted = await repositories.files
+  const inserted = await context.files
     .insertIfAbsent(scope, {
       _id: input.fileUuid,
       module: 'inbound_media',
@@ -56,7 +59,7 @@ export async function storeInboundMedia(context: FilesContext, scope: BusinessSc
     });
   // A concurrent delivery of the same media stored it first: its content is the one kept.
   if (!inserted) await context.store.delete(stored.contentId);
-  const file = await repositories.files.findById(scope, input.fileUuid);
+  const file = await context.files.findById(scope, input.fileUuid);
   if (!file) throw new Error(`inbound media file ${input.fileUuid} vanished right after it was stored`);
   return file;
 }

@@ -2,7 +2,6 @@ import { isTransientCloudApiError } from '@cmsg/chat-platform';
 import { CatalogError, isCatalogError } from '@cmsg/errors';
 import { type BusinessScope, type FileEntity, type MessageEntity, type UntranscribedMediaStatus, businessScope } from '@cmsg/dal';
 import {
-  type Files,
   MAX_INBOUND_MEDIA_BYTES,
   MAX_TRANSCRIBABLE_BYTES,
   canTranscribe,
@@ -10,8 +9,7 @@ import {
   transcriptionKindOf,
 } from '@cmsg/files';
 import { inboxIds } from './name-based-ids';
-import type { MediaSource, MediaTranscriber } from './ports';
-import { repositories } from './repositories';
+import type { InboxRepositories, InboundMediaFiles, MediaSource, MediaTranscriber } from './ports';
 import type { InboundChannel } from './sender-conversation';
 
 /** How the transcription of an inbound media went; every outcome but `transcribed` leaves it awaiting. */
@@ -27,7 +25,8 @@ export interface InboundMediaOptions {
 }
 
 export interface InboundMediaDependencies {
-  files: Files;
+  repositories: Pick<InboxRepositories, 'businesses' | 'conversations' | 'files' | 'messages'>;
+  files: InboundMediaFiles;
   media: MediaSource;
   transcriber: MediaTranscriber;
   options: InboundMediaOptions;
@@ -55,7 +54,7 @@ export async function processInboundMedia(dependencies: InboundMediaDependencies
   const scope = businessScope(message.business_id);
   const outcome = await transcriptionOutcome(dependencies, channel, scope, message, attempt);
   // Also on a repeat: a crash after the transcription was recorded must not leave it counted.
-  if (outcome === 'transcribed') await repositories.conversations.releaseAwaitingMedia(scope, message.conversation_id, message._id);
+  if (outcome === 'transcribed') await dependencies.repositories.conversations.releaseAwaitingMedia(scope, message.conversation_id, message._id);
   return outcome;
 }
 
@@ -73,19 +72,19 @@ async function transcriptionOutcome(
   try {
     file = await storedMediaOf(dependencies, channel, scope, message);
   } catch (error) {
-    if (isCatalogError(error) && error.code === 'FILE_TOO_LARGE') return settle(scope, message, 'untranscribable', error.message);
+    if (isCatalogError(error) && error.code === 'FILE_TOO_LARGE') return settle(dependencies, scope, message, 'untranscribable', error.message);
     // A provider refusal (unknown media, bad token) will not change on a retry.
     const retryable = !isCatalogError(error) || isTransientCloudApiError(error);
     if (retryable && !lastAttempt) throw error;
-    return settle(scope, message, 'failed', `Fetching the media failed: ${describe(error)}`);
+    return settle(dependencies, scope, message, 'failed', `Fetching the media failed: ${describe(error)}`);
   }
 
   if (!canTranscribe(file)) {
-    return settle(scope, message, 'untranscribable', `Media of type ${file.mime_type} and ${file.size} bytes cannot be transcribed automatically.`);
+    return settle(dependencies, scope, message, 'untranscribable', `Media of type ${file.mime_type} and ${file.size} bytes cannot be transcribed automatically.`);
   }
   const kind = transcriptionKindOf(file.mime_type)!;
-  if (kind !== 'text' && ((await repositories.businesses.findById(scope))?.vision_wallet_tokens ?? 0) <= 0) {
-    return settle(scope, message, 'wallet_empty', 'The vision token wallet is empty.');
+  if (kind !== 'text' && ((await dependencies.repositories.businesses.findById(scope))?.vision_wallet_tokens ?? 0) <= 0) {
+    return settle(dependencies, scope, message, 'wallet_empty', 'The vision token wallet is empty.');
   }
 
   let transcription: { text: string; cost: number };
@@ -93,15 +92,15 @@ async function transcriptionOutcome(
     transcription = await transcribe(dependencies, file, kind);
   } catch (error) {
     if (!lastAttempt) throw error;
-    return settle(scope, message, 'failed', `Transcribing the media failed: ${describe(error)}`);
+    return settle(dependencies, scope, message, 'failed', `Transcribing the media failed: ${describe(error)}`);
   }
 
   // The first run to record the transcription keeps its text (a later repeat does not overwrite it).
-  await repositories.messages.recordTranscription(scope, message._id, transcription.text.slice(0, MAX_TRANSCRIPTION_CHARS));
+  await dependencies.repositories.messages.recordTranscription(scope, message._id, transcription.text.slice(0, MAX_TRANSCRIPTION_CHARS));
   // Once per message by its operation id, whichever run recorded it: a run that crashed after
   // recording the text and before charging is charged by its retry.
   if (transcription.cost > 0) {
-    await repositories.businesses.chargeVisionWallet(scope, { tokens: transcription.cost, operationId: `transcription:${message._id}` });
+    await dependencies.repositories.businesses.chargeVisionWallet(scope, { tokens: transcription.cost, operationId: `transcription:${message._id}` });
   }
   return 'transcribed';
 }
@@ -109,7 +108,7 @@ async function transcriptionOutcome(
 /** The media's file, fetched from the provider unless an earlier attempt stored it already. */
 async function storedMediaOf(dependencies: InboundMediaDependencies, channel: InboundChannel, scope: BusinessScope, message: MessageWithMedia): Promise<FileEntity> {
   const fileUuid = message.media.file_uuid ?? inboxIds.mediaFile(message.business_id, message.media.provider_media_id);
-  let file = await repositories.files.findById(scope, fileUuid);
+  let file = await dependencies.repositories.files.findById(scope, fileUuid);
   if (!file) {
     const info = await dependencies.media.getMediaUrl(message.media.provider_media_id, channel.access_token);
     if (info.file_size !== undefined && info.file_size > MAX_INBOUND_MEDIA_BYTES) {
@@ -124,7 +123,7 @@ async function storedMediaOf(dependencies: InboundMediaDependencies, channel: In
       content: download.stream,
     });
   }
-  await repositories.messages.setMediaFile(scope, message._id, { uuid: file._id, name: file.file_name, size: file.size });
+  await dependencies.repositories.messages.setMediaFile(scope, message._id, { uuid: file._id, name: file.file_name, size: file.size });
   return file;
 }
 
@@ -143,8 +142,8 @@ async function transcribe(dependencies: InboundMediaDependencies, file: FileEnti
   return { text: spoken.text, cost: options.speechTranscriptionCost };
 }
 
-async function settle(scope: BusinessScope, message: MessageWithMedia, status: UntranscribedMediaStatus, reason: string): Promise<MediaTranscriptionStatus> {
-  await repositories.messages.settleUntranscribed(scope, message._id, status, reason);
+async function settle(dependencies: Pick<InboundMediaDependencies, 'repositories'>, scope: BusinessScope, message: MessageWithMedia, status: UntranscribedMediaStatus, reason: string): Promise<MediaTranscriptionStatus> {
+  await dependencies.repositories.messages.settleUntranscribed(scope, message._id, status, reason);
   return status;
 }
 

@@ -22,7 +22,7 @@ export class InboxIngest {
         return;
       }
       case 'status': {
-        const outcome = await ingestDeliveryStatus(this.dependencies.events, record, attempt, this.dependencies.now(), this.dependencies.recordConsent, this.dependencies.broadcastProgress);
+        const outcome = await ingestDeliveryStatus(this.dependencies, record, attempt);
         logger[outcome === 'updated' || outcome === 'already_further' ? 'info' : 'warn'](
           { phone_number_id: record.phone_number_id, provider_message_id: record.status.id, status: record.status.status, outcome },
           'delivery status ingested',

@@ -8,8 +8,8 @@ export type { UserPreferenceOutcome, UserPreferencePorts } from './apply-user-pr
 export { ingestInboundMessage, CUSTOMER_MESSAGE_RECEIVED } from './ingest-inbound-message.usecase';
 export type { InboxIngestDependencies, MessageIngestOutcome } from './ingest-inbound-message.usecase';
 export { ingestDeliveryStatus, OutboundMessageNotYetRecorded, STATUS_ATTEMPTS_BEFORE_GIVING_UP } from './ingest-delivery-status.usecase';
-export type { StatusIngestOutcome } from './ingest-delivery-status.usecase';
+export type { DeliveryStatusPorts, StatusIngestOutcome } from './ingest-delivery-status.usecase';
 export type { InboundMediaOptions, MediaTranscriptionStatus } from './inbound-media';
-export type { MediaSource, MediaTranscriber, AiRunQueue, BroadcastProgress } from './ports';
+export type { MediaSource, MediaTranscriber, AiRunQueue, BroadcastProgress, InboxRepositories, InboundMediaFiles, MessageAuthorLookup } from './ports';
 export { inboundAiRunCommand, shouldQueueAiRun } from './ai-run-command';
 export { inboxIds, nameBasedUuid, newSenderContactId } from './name-based-ids';

@@ -1,10 +1,25 @@
 import { webhookTimestampToDate } from '@cmsg/chat-platform';
 import { businessScope } from '@cmsg/dal';
-import { type OutboxRecorder, SYSTEM_AUTHOR, messageAuthorOf, messageTimelineItem, outboxEntry } from '@cmsg/events';
-import type { BroadcastProgress, RecordConsent } from './ports';
+import { type OutboxRecorder, SYSTEM_AUTHOR, messageTimelineItem, outboxEntry } from '@cmsg/events';
+import type { BroadcastProgress, InboxRepositories, MessageAuthorLookup, RecordConsent } from './ports';
 import type { InboundStatusRecord } from './chat-inbound-record';
 import { deliveryFailureOf, deliveryPricingOf, isDeliveryStatus, statusesReplacedBy } from './delivery-status';
-import { repositories } from './repositories';
+
+/** What a delivery status reads and writes, and whom it tells. */
+export interface DeliveryStatusPorts {
+  repositories: {
+    channels: InboxRepositories['channels'];
+    messages: Pick<InboxRepositories['messages'], 'findOutboundByProviderId' | 'applyDeliveryStatus'>;
+    conversations: Pick<InboxRepositories['conversations'], 'findById'>;
+  };
+  messageAuthors: MessageAuthorLookup;
+  /** Records the message.status_updated entry (docs/events.md). */
+  events: OutboxRecorder;
+  now: () => Date;
+  /** A late 131050 failure states the customer stopped marketing messages. */
+  recordConsent?: RecordConsent;
+  broadcastProgress?: BroadcastProgress;
+}
 
 export type StatusIngestOutcome = 'updated' | 'already_further' | 'unknown_status' | 'unknown_channel' | 'unknown_message';
 
@@ -23,14 +38,9 @@ export class OutboundMessageNotYetRecorded extends Error {
  * message.status_updated entry (the message's timeline item with the new status) in the same update.
  * A failure's provider code is mapped as a send's (CONTRACT 10.3); the pricing it carries is kept.
  */
-export async function ingestDeliveryStatus(
-  events: OutboxRecorder,
-  record: InboundStatusRecord,
-  attempt: number,
-  now: Date,
-  recordConsent?: RecordConsent,
-  broadcastProgress?: BroadcastProgress,
-): Promise<StatusIngestOutcome> {
+export async function ingestDeliveryStatus(ports: DeliveryStatusPorts, record: InboundStatusRecord, attempt: number): Promise<StatusIngestOutcome> {
+  const { repositories, events, recordConsent, broadcastProgress } = ports;
+  const now = ports.now();
   const status = record.status.status;
   if (!isDeliveryStatus(status)) return 'unknown_status';
   const channel = await repositories.channels.findByPhoneNumberIdAcrossBusinesses(record.phone_number_id);
@@ -44,7 +54,7 @@ export async function ingestDeliveryStatus(
   const reportedAt = webhookTimestampToDate(record.status.timestamp);
   const error = status === 'failed' ? deliveryFailureOf(record.status) : null;
   const pricing = deliveryPricingOf(record.status);
-  const author = await messageAuthorOf(scope, message.author);
+  const author = await ports.messageAuthors(scope, message.author);
   const item = messageTimelineItem({ ...message, status, error: error ?? message.error, pricing: pricing ?? message.pricing }, author);
   const event = outboxEntry('message.status_updated', message.conversation_id, item, author, now);
   const updated = await repositories.messages.applyDeliveryStatus(

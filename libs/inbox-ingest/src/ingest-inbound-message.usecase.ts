@@ -13,11 +13,14 @@ import { retryMediaAwaitingTranscription } from './media-awaiting-retry';
 import { type ConsentKeywordLists, consentKeywordOf } from './consent-keywords';
 import { inboundMessageTime } from './inbound-message-time';
 import { inboxIds } from './name-based-ids';
-import type { AiRunQueue, BroadcastProgress, KeywordConsent, RecordConsent } from './ports';
-import { repositories } from './repositories';
+import type { AiRunQueue, BroadcastProgress, InboxRepositories, KeywordConsent, MessageAuthorLookup, RecordConsent } from './ports';
 import { resolveSenderConversation } from './sender-conversation';
 
 export interface InboxIngestDependencies extends InboundMediaDependencies {
+  /** The collections ingestion reads and writes. */
+  repositories: InboxRepositories;
+  /** How a delivery status's event names the outbound message's author. */
+  messageAuthors: MessageAuthorLookup;
   aiRuns: AiRunQueue;
   /** Records the entries of new conversations, messages and delivery statuses (docs/events.md). */
   events: OutboxRecorder;
@@ -50,16 +53,17 @@ export type MessageIngestOutcome =
  * conversation.
  */
 export async function ingestInboundMessage(dependencies: InboxIngestDependencies, record: InboundMessageRecord, attempt: number): Promise<MessageIngestOutcome> {
+  const { repositories } = dependencies;
   const now = dependencies.now();
   const channel = await repositories.channels.findByPhoneNumberIdAcrossBusinesses(record.phone_number_id);
   if (!channel) return { outcome: 'unknown_channel' };
-  const resolved = await resolveSenderConversation(channel, record.sender, now, dependencies.events);
+  const resolved = await resolveSenderConversation(repositories, channel, record.sender, now, dependencies.events);
   if (!resolved) return { outcome: 'unknown_sender' };
   const scope = businessScope(channel.business_id);
   const conversationId = resolved.conversation._id;
   const sentAt = inboundMessageTime(webhookTimestampToDate(record.message.timestamp), new Date(record.received_at), now);
   const content = inboundContentOf(record.message);
-  const message = await recordMessage(scope, channel._id, conversationId, record.message.id, content, sentAt);
+  const message = await recordMessage(repositories, scope, channel._id, conversationId, record.message.id, content, sentAt);
 
   if (!message.ingest?.conversation_applied) {
     const author = customerAuthor(resolved.contact._id, customerNameOf(resolved.conversation.contact));
@@ -68,7 +72,7 @@ export async function ingestInboundMessage(dependencies: InboxIngestDependencies
   }
 
   if (!message.ingest?.consent_applied && content.content_type === 'text' && dependencies.recordConsent) {
-    await applyConsentKeyword(scope, dependencies.recordConsent, content.body, {
+    await applyConsentKeyword(repositories, scope, dependencies.recordConsent, content.body, {
       contactId: resolved.contact._id,
       conversationId,
       author: customerAuthor(resolved.contact._id, customerNameOf(resolved.conversation.contact)),
@@ -99,6 +103,7 @@ export async function ingestInboundMessage(dependencies: InboxIngestDependencies
 
 /** A text that is one keyword (the business's lists, else the defaults) opts in or out of both categories. */
 async function applyConsentKeyword(
+  repositories: Pick<InboxRepositories, 'businesses'>,
   scope: BusinessScope,
   recordConsent: NonNullable<InboxIngestDependencies['recordConsent']>,
   text: string,
@@ -113,6 +118,7 @@ async function applyConsentKeyword(
 
 /** The message, inserted once: its id derives from the provider's message id. */
 async function recordMessage(
+  repositories: Pick<InboxRepositories, 'messages'>,
   scope: BusinessScope,
   channelId: string,
   conversationId: string,
@@ -158,7 +164,8 @@ async function applyToConversation(
   now: Date,
 ): Promise<void> {
   const event = outboxEntry('message.received', message.conversation_id, messageTimelineItem(message, author), author, now, inboxIds.customerMessageEvent(message._id));
-  const applied = await repositories.conversations.applyInboundMessage(scope, message.conversation_id, {
+  const { conversations } = dependencies.repositories;
+  const applied = await conversations.applyInboundMessage(scope, message.conversation_id, {
     messageId: message._id,
     sentAt,
     awaitingMedia: message.media_transcription_pending,
@@ -166,7 +173,7 @@ async function applyToConversation(
     now,
   });
   if (applied) await dependencies.events.recordQuietly('conversations', scope, message.conversation_id, [withSequence(event, applied)]);
-  await repositories.conversations.showLastMessage(
+  await conversations.showLastMessage(
     scope,
     message.conversation_id,
     { uuid: message._id, body: content.body, content_type: content.content_type, is_from_customer: true, created_at: sentAt },

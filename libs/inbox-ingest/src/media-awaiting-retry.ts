@@ -1,7 +1,6 @@
 import type { BusinessScope, UntranscribedMediaStatus } from '@cmsg/dal';
 import type { Logger } from '@cmsg/platform';
 import { type InboundMediaDependencies, hasMedia, processInboundMedia } from './inbound-media';
-import { repositories } from './repositories';
 import type { InboundChannel } from './sender-conversation';
 
 /**
@@ -24,7 +23,7 @@ export async function retryMediaAwaitingTranscription(
   awaitingMessageIds: readonly string[],
   currentMessageId: string,
 ): Promise<number> {
-  const stored = await repositories.messages.findByIds(
+  const stored = await dependencies.repositories.messages.findByIds(
     scope,
     awaitingMessageIds.filter((id) => id !== currentMessageId),
   );
@@ -35,7 +34,7 @@ export async function retryMediaAwaitingTranscription(
     if (!RETRIED_STATUSES.includes(message.media.transcription_status)) continue;
     try {
       if (message.media.transcription_status !== 'pending') {
-        await repositories.messages.reopenTranscription(scope, message._id, message.media.transcription_status as UntranscribedMediaStatus);
+        await dependencies.repositories.messages.reopenTranscription(scope, message._id, message.media.transcription_status as UntranscribedMediaStatus);
       }
       // The first attempt's rules: a transient failure throws and leaves it pending for the next message.
       const outcome = await processInboundMedia(dependencies, channel, { ...message, media: { ...message.media, transcription_status: 'pending' } }, 1);

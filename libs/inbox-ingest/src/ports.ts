@@ -1,4 +1,15 @@
-import type { BusinessScope, OutboxAuthor } from '@cmsg/dal';
+import type {
+  BusinessRepository,
+  BusinessScope,
+  ChannelRepository,
+  ContactErasureRepository,
+  ContactRepository,
+  ConversationRepository,
+  FileRepository,
+  MessageRepository,
+  OutboxAuthor,
+} from '@cmsg/dal';
+import type { Files } from '@cmsg/files';
 import type { DescribeImageOptions, TranscriptionOptions } from '@cmsg/ai-provider';
 import type { DownloadOptions, MediaDownload, MediaInfo } from '@cmsg/chat-platform';
 import type { AiRunCommand } from '@cmsg/conversation-commands';
@@ -40,3 +51,38 @@ export interface BroadcastProgress {
   /** A customer message: recipients of its conversation sent since `since` become replied. */
   replied(scope: BusinessScope, conversationId: string, since: Date): Promise<void>;
 }
+
+/**
+ * The collections ingestion reads and writes, each narrowed to the methods it calls (the
+ * repositories of @cmsg/dal in the app, in-memory ones in the specs).
+ */
+export interface InboxRepositories {
+  businesses: Pick<BusinessRepository, 'findById' | 'chargeVisionWallet'>;
+  channels: Pick<ChannelRepository, 'findByPhoneNumberIdAcrossBusinesses'>;
+  contacts: Pick<ContactRepository, 'findOldestOnChannel' | 'findById' | 'insertIfAbsent' | 'updateFields'>;
+  contactErasures: Pick<ContactErasureRepository, 'exists'>;
+  conversations: Pick<
+    ConversationRepository,
+    'findById' | 'findByContactId' | 'refreshContactSnapshot' | 'createIfAbsent' | 'applyInboundMessage' | 'showLastMessage' | 'releaseAwaitingMedia'
+  >;
+  messages: Pick<
+    MessageRepository,
+    | 'findById'
+    | 'findByIds'
+    | 'insertIfAbsent'
+    | 'markIngested'
+    | 'findOutboundByProviderId'
+    | 'applyDeliveryStatus'
+    | 'setMediaFile'
+    | 'recordTranscription'
+    | 'settleUntranscribed'
+    | 'reopenTranscription'
+  >;
+  files: Pick<FileRepository, 'findById'>;
+}
+
+/** Where inbound media is kept and read back (Files of @cmsg/files). */
+export type InboundMediaFiles = Pick<Files, 'storeInboundMedia' | 'readContent'>;
+
+/** An outbound message's author as its events name it (messageAuthorOf of @cmsg/events). */
+export type MessageAuthorLookup = (scope: BusinessScope, author: { type: string; uuid?: string | null; name?: string | null } | null | undefined) => Promise<OutboxAuthor>;

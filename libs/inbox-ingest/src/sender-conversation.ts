@@ -13,12 +13,15 @@ import {
 } from '@cmsg/dal';
 import { type OutboxRecorder, SYSTEM_AUTHOR, conversationCreatedData, outboxEntry } from '@cmsg/events';
 import { inboxIds, newSenderContactId } from './name-based-ids';
-import { repositories } from './repositories';
+import type { InboxRepositories } from './ports';
 
 export type SenderContact = ContactEntity;
 export type SenderConversation = ConversationEntity;
 
 export type InboundChannel = Pick<ChannelEntity, 'business_id' | 'phone_number_id' | 'access_token' | 'public_key'> & { _id: string };
+
+/** What finding or creating a sender's contact and conversation reads and writes. */
+export type SenderRepositories = Pick<InboxRepositories, 'contacts' | 'contactErasures' | 'conversations'>;
 
 /** How the sender is known: phone digits, platform user id (BSUID), username; at least one is set. */
 interface SenderKeys {
@@ -43,6 +46,7 @@ function keysOf(sender: InboundSender): SenderKeys | undefined {
  * conversation.created event.
  */
 export async function resolveSenderConversation(
+  repositories: SenderRepositories,
   channel: InboundChannel,
   sender: InboundSender,
   now: Date,
@@ -51,17 +55,17 @@ export async function resolveSenderConversation(
   const keys = keysOf(sender);
   if (!keys) return undefined;
   const scope = businessScope(channel.business_id);
-  const found = await findContact(scope, channel._id, keys);
+  const found = await findContact(repositories, scope, channel._id, keys);
   const { contact, createdEvent } = found
-    ? { contact: await refreshContact(scope, found, sender, keys, now), createdEvent: null }
-    : await createContact(scope, channel._id, sender, keys, now);
-  const conversation = await conversationOf(scope, channel, contact, now, events);
+    ? { contact: await refreshContact(repositories, scope, found, sender, keys, now), createdEvent: null }
+    : await createContact(repositories, scope, channel._id, sender, keys, now);
+  const conversation = await conversationOf(repositories, scope, channel, contact, now, events);
   // After conversation.created, so its sequence follows it, as for a contact the API creates.
   if (createdEvent) await events.recordQuietly('contacts', scope, contact._id, [createdEvent]);
   return { contact, conversation };
 }
 
-async function findContact(scope: BusinessScope, channelId: string, keys: SenderKeys): Promise<SenderContact | null> {
+async function findContact(repositories: SenderRepositories, scope: BusinessScope, channelId: string, keys: SenderKeys): Promise<SenderContact | null> {
   const lookups: (ContactLookupKey | undefined)[] = [
     keys.phoneKey ? { phone_key: keys.phoneKey } : undefined,
     keys.userId ? { chat_user_id: keys.userId } : undefined,
@@ -85,7 +89,7 @@ function statedFields(sender: InboundSender, keys: SenderKeys): Partial<SenderCo
   };
 }
 
-async function refreshContact(scope: BusinessScope, contact: SenderContact, sender: InboundSender, keys: SenderKeys, now: Date): Promise<SenderContact> {
+async function refreshContact(repositories: SenderRepositories, scope: BusinessScope, contact: SenderContact, sender: InboundSender, keys: SenderKeys, now: Date): Promise<SenderContact> {
   const stated = statedFields(sender, keys);
   const changes = Object.fromEntries(Object.entries(stated).filter(([field, value]) => contact[field as keyof SenderContact] !== value));
   if (Object.keys(changes).length === 0) return contact;
@@ -93,7 +97,14 @@ async function refreshContact(scope: BusinessScope, contact: SenderContact, send
 }
 
 /** The new contact, with its contact.created entry when this call inserted it (a redelivery finds it inserted). */
-async function createContact(scope: BusinessScope, channelId: string, sender: InboundSender, keys: SenderKeys, now: Date): Promise<{ contact: SenderContact; createdEvent: OutboxEntry | null }> {
+async function createContact(
+  repositories: SenderRepositories,
+  scope: BusinessScope,
+  channelId: string,
+  sender: InboundSender,
+  keys: SenderKeys,
+  now: Date,
+): Promise<{ contact: SenderContact; createdEvent: OutboxEntry | null }> {
   const identity = keys.phoneKey ? `phone:${keys.phoneKey}` : keys.userId ? `user:${keys.userId}` : `username:${keys.usernameKey}`;
   const id = await newSenderContactId(channelId, identity, (contactId) => repositories.contactErasures.exists(scope, contactId));
   const event = outboxEntry('contact.created', inboxIds.conversation(id), { contact: { uuid: id } }, SYSTEM_AUTHOR, now, inboxIds.contactCreatedEvent(id));
@@ -113,7 +124,14 @@ async function createContact(scope: BusinessScope, channelId: string, sender: In
 }
 
 /** The contact's one conversation (created for a new contact, with its conversation.created entry), its snapshot refreshed. */
-async function conversationOf(scope: BusinessScope, channel: InboundChannel, contact: SenderContact, now: Date, events: OutboxRecorder): Promise<SenderConversation> {
+async function conversationOf(
+  repositories: SenderRepositories,
+  scope: BusinessScope,
+  channel: InboundChannel,
+  contact: SenderContact,
+  now: Date,
+  events: OutboxRecorder,
+): Promise<SenderConversation> {
   const snapshot = contactSnapshotOf(contact);
   const existing = await repositories.conversations.refreshContactSnapshot(scope, contact._id, snapshot);
   if (existing) return existing;

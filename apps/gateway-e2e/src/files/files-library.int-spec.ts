@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { businessScope } from '@cmsg/dal';
+import { BusinessRepository, FileContentStore, FileRepository, businessScope } from '@cmsg/dal';
 import { Files } from '@cmsg/files';
 import { seedDatabase } from '@cmsg/seed';
 import { connectToStackDatabase, integrationStack, storedCollection } from '@cmsg/testing';
@@ -15,7 +15,11 @@ describe('Files against MongoDB (GridFS)', () => {
   beforeAll(async () => {
     await connectToStackDatabase();
     await seedDatabase({ businesses: [scope, otherScope].map((owner) => ({ uuid: owner.businessId, slug: `files-${owner.businessId}`, name: 'files' })) });
-    files = new Files({ signingSecret: integrationStack().env['SIGNING_SECRET']!, publicBaseUrl: integrationStack().gatewayUrls[0]! });
+    files = new Files({
+      signingSecret: integrationStack().env['SIGNING_SECRET']!,
+      publicBaseUrl: integrationStack().gatewayUrls[0]!,
+      ports: { files: new FileRepository(), businesses: new BusinessRepository(), store: new FileContentStore() },
+    });
   });
 
   async function* bytes(content: Buffer): AsyncGenerator<Buffer> {
