@@ -27,6 +27,9 @@ import {
   listTemplates,
   setInboxStatusByReference,
   type ChannelLimitsStore,
+  type ChannelListing,
+  type EventReadPorts,
+  type TokenAuthenticationPorts,
   type TemplateDependencies,
   updateChannelLimits,
 } from '@cmsg/conversations-domain';
@@ -36,6 +39,9 @@ import type { AsyncUnaryImplementation } from '@cmsg/platform';
 import type { Caller, ConversationReference, ConversationsServiceServer } from '@cmsg/proto';
 
 export interface ConversationsHandlerDependencies {
+  tokens: TokenAuthenticationPorts;
+  channels: ChannelListing;
+  events: EventReadPorts;
   cursorCodec: ListCursorCodec;
   outbox: OutboxRecorder;
   contacts: ContactPorts;
@@ -49,9 +55,9 @@ export interface ConversationsHandlerDependencies {
 
 /** Transport adapter: proto request -> use case -> proto response. No rules live here. */
 export function conversationsHandlers(dependencies: ConversationsHandlerDependencies): AsyncUnaryImplementation<ConversationsServiceServer> {
-  const { cursorCodec, outbox, contacts, templates, channelLimits, eligibility, erasures, eraseSoon } = dependencies;
+  const { tokens, channels, events, cursorCodec, outbox, contacts, templates, channelLimits, eligibility, erasures, eraseSoon } = dependencies;
   return {
-    authenticateToken: (request) => authenticateToken(request.token_sha256),
+    authenticateToken: (request) => authenticateToken(tokens, request.token_sha256),
     getConversationStatus: (request) => getConversationStatus(scopeOf(request.caller), referenceOf(request.conversation)),
     listConversations: (request) =>
       listConversations(scopeOf(request.caller), cursorCodec, {
@@ -112,7 +118,7 @@ export function conversationsHandlers(dependencies: ConversationsHandlerDependen
         target: 'resolved',
         actor: { type: 'api_token', uuid: request.caller?.token_uuid ?? null },
       }),
-    listChannels: (request) => listChannels(scopeOf(request.caller)),
+    listChannels: (request) => listChannels(channels, scopeOf(request.caller)),
     getConversationTimeline: (request) =>
       getConversationTimeline(scopeOf(request.caller), cursorCodec, {
         conversationUuid: request.conversation_uuid,
@@ -122,14 +128,14 @@ export function conversationsHandlers(dependencies: ConversationsHandlerDependen
         limit: request.limit,
       }),
     listEvents: (request) =>
-      listEvents(scopeOf(request.caller), cursorCodec, {
+      listEvents(events, scopeOf(request.caller), cursorCodec, {
         cursor: request.cursor,
         limit: pageSizeOf(request.limit),
         type: request.type,
         conversationUuid: request.conversation_uuid,
         createdSince: request.created_since,
       }),
-    getEvent: (request) => getEvent(scopeOf(request.caller), request.id),
+    getEvent: (request) => getEvent(events, scopeOf(request.caller), request.id),
     listTemplates: (request) =>
       listTemplates(templates, scopeOf(request.caller), cursorCodec, {
         cursor: request.cursor,

@@ -4,8 +4,10 @@ import { type CoordinatorPorts, pauseChannelBroadcasts, pauseTemplateBroadcasts 
 import { ensureTopics, kafkaConversationEventBus } from '@cmsg/command-stream';
 import { type ConsentRecorder, ListCursorCodec, recordConsent, sendOutcomeOf, startConversationBindings } from '@cmsg/conversations-domain';
 import {
+  ApiTokenRepository,
   BusinessRepository,
   ChannelRepository,
+  EventRepository,
   OutboxRepository,
   TemplateRepository,
   WebhookDeliveryRepository,
@@ -164,6 +166,9 @@ runGrpcService({
       ConversationsServiceService,
       adaptUnaryService<ConversationsServiceServer>(
         conversationsHandlers({
+          tokens: { apiTokens: new ApiTokenRepository(), businesses: new BusinessRepository() },
+          channels,
+          events: { events: new EventRepository(), clock: () => new Date() },
           cursorCodec: new ListCursorCodec(config.SIGNING_SECRET),
           outbox,
           contacts,

@@ -1,4 +1,5 @@
 export { authenticateToken } from './api-tokens/authenticate-token.usecase';
+export type { StoredApiToken, TokenAuthenticationPorts } from './api-tokens/authenticate-token.usecase';
 export { getConversationStatus } from './inbox/get-conversation-status.usecase';
 export { listConversations, CONVERSATIONS_ENDPOINT } from './inbox/list-conversations.usecase';
 export { conversationListFiltersOf } from './inbox/conversation-list-filters';
@@ -13,6 +14,7 @@ export type { ApiTokenAuthor } from './timeline/add-note.usecase';
 export { setInboxStatus, setInboxStatusByReference } from './inbox/set-inbox-status.usecase';
 export type { InboxStatus, InboxStatusChange } from './inbox/set-inbox-status.usecase';
 export { listChannels } from './channels/list-channels.usecase';
+export type { ChannelListing } from './channels/list-channels.usecase';
 export { updateChannelLimits } from './channels/update-channel-limits.usecase';
 export type { ChannelLimitsStore, UpdateChannelLimitsInput } from './channels/update-channel-limits.usecase';
 export { listTemplates, TEMPLATES_ENDPOINT } from './templates/list-templates.usecase';
@@ -70,6 +72,7 @@ export { DEFAULT_TIMELINE_LIMIT, MAX_TIMELINE_LIMIT } from './timeline/timeline-
 export { listEvents } from './events/list-events.usecase';
 export type { ListEventsRequest } from './events/list-events.usecase';
 export { getEvent } from './events/get-event.usecase';
+export type { EventReadPorts, EventStore } from './events/event-ports';
 export * from './contacts';
 export { startConversation } from './start-conversation/start-conversation.usecase';
 export type { StartConversationCommand, StartConversationResult, StartContactInput } from './start-conversation/start-conversation.usecase';
