@@ -1,4 +1,5 @@
 import {
+  type AiEmployeeStore,
   type AlreadyInStatePolicy,
   type ObjectRef,
   actorOfToken,
@@ -29,10 +30,11 @@ export type ConversationActionHandlers = Omit<AsyncUnaryImplementation<Conversat
 
 export interface ConversationActionHandlerDependencies {
   outbox: OutboxRecorder;
+  aiEmployees: AiEmployeeStore;
 }
 
 /** Transport adapter for the state-changing actions (tags, mailbox, AI assignment, escalation, context). No rules live here. */
-export function conversationActionHandlers({ outbox }: ConversationActionHandlerDependencies): ConversationActionHandlers {
+export function conversationActionHandlers({ outbox, aiEmployees }: ConversationActionHandlerDependencies): ConversationActionHandlers {
   return {
     assignTags: (request) =>
       changeTags(scopeOf(request.caller), outbox, {
@@ -77,9 +79,9 @@ export function conversationActionHandlers({ outbox }: ConversationActionHandler
     resolveConversation: async (request) => ({ uuid: await resolveConversationUuid(scopeOf(request.caller), referenceOf(request.conversation)) }),
     getConversationContext: (request) => getConversationContext(scopeOf(request.caller), referenceOf(request.conversation)),
     getRecentTimeline: (request) => getRecentTimeline(scopeOf(request.caller), request.conversation_uuid, request.limit),
-    resolveAiEmployee: (request) => resolveAiEmployee(scopeOf(request.caller), requiredObjectRef(request.ai_employee, 'ai_employee')),
+    resolveAiEmployee: (request) => resolveAiEmployee(aiEmployees, scopeOf(request.caller), requiredObjectRef(request.ai_employee, 'ai_employee')),
     chargeAiWallet: (request) =>
-      chargeAiWallet(scopeOf(request.caller), { aiEmployeeUuid: request.ai_employee_uuid, tokens: request.tokens, operationId: request.operation_id }),
+      chargeAiWallet(aiEmployees, scopeOf(request.caller), { aiEmployeeUuid: request.ai_employee_uuid, tokens: request.tokens, operationId: request.operation_id }),
   };
 }
 

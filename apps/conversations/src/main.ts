@@ -4,6 +4,7 @@ import { type CoordinatorPorts, pauseChannelBroadcasts, pauseTemplateBroadcasts 
 import { ensureTopics, kafkaConversationEventBus } from '@cmsg/command-stream';
 import { type ConsentRecorder, ListCursorCodec, recordConsent, sendOutcomeOf, startConversationBindings } from '@cmsg/conversations-domain';
 import {
+  AiEmployeeRepository,
   ApiTokenRepository,
   BusinessRepository,
   ChannelRepository,
@@ -186,7 +187,7 @@ runGrpcService({
       adaptUnaryService<ConversationActionsServiceServer>(
         notingLiveActivity(
           {
-            ...conversationActionHandlers({ outbox }),
+            ...conversationActionHandlers({ outbox, aiEmployees: new AiEmployeeRepository() }),
             ...messageSendingHandlers({ ...sendDependencies, logger }),
             ...startConversationHandlers(startConversationBindings(contacts, outbox, sendDependencies)),
           },

@@ -64,6 +64,7 @@ export { unassignAi } from './ai-assignment/unassign-ai.usecase';
 export type { UnassignAiCommand } from './ai-assignment/unassign-ai.usecase';
 export { resolveAiEmployee } from './ai-assignment/resolve-ai-employee.usecase';
 export { chargeAiWallet } from './ai-assignment/charge-ai-wallet.usecase';
+export type { AiEmployeeStore } from './ai-assignment/ai-employee-store';
 export type { ChargeAiWalletCommand } from './ai-assignment/charge-ai-wallet.usecase';
 export { escalate, DEFAULT_ESCALATION_REASON } from './escalation/escalate.usecase';
 export { getConversationContext } from './context/get-conversation-context.usecase';

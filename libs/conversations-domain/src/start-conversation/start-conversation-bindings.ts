@@ -23,7 +23,7 @@ export function startConversationBindings(contacts: ContactPorts, outbox: Outbox
   return {
     contacts,
     references: {
-      aiEmployee: async (scope, uuid) => void (await findAiEmployee(scope, { uuid })),
+      aiEmployee: async (scope, uuid) => void (await findAiEmployee(repositories.aiEmployees, scope, { uuid })),
       mailbox: async (scope, uuid) => void (await resolveMailboxTarget(scope, { mailbox: { uuid } })),
       tag: async (scope, uuid) =>
         void (await resolveObjectRef(repositories.tags, scope, { uuid }, { notFound: 'TAG_NOT_FOUND', ambiguous: 'TAG_AMBIGUOUS', otherBusiness: 'TAG_BUSINESS_MISMATCH' }, 'tag')),
