@@ -1,6 +1,7 @@
 import {
   type AiEmployeeStore,
   type AlreadyInStatePolicy,
+  type ChangeTagsPorts,
   type ObjectRef,
   actorOfToken,
   assignAiEmployee,
@@ -31,13 +32,14 @@ export type ConversationActionHandlers = Omit<AsyncUnaryImplementation<Conversat
 export interface ConversationActionHandlerDependencies {
   outbox: OutboxRecorder;
   aiEmployees: AiEmployeeStore;
+  tags: ChangeTagsPorts;
 }
 
 /** Transport adapter for the state-changing actions (tags, mailbox, AI assignment, escalation, context). No rules live here. */
-export function conversationActionHandlers({ outbox, aiEmployees }: ConversationActionHandlerDependencies): ConversationActionHandlers {
+export function conversationActionHandlers({ outbox, aiEmployees, tags }: ConversationActionHandlerDependencies): ConversationActionHandlers {
   return {
     assignTags: (request) =>
-      changeTags(scopeOf(request.caller), outbox, {
+      changeTags(tags, scopeOf(request.caller), {
         reference: referenceOf(request.conversation),
         tags: request.tags.map(objectRefOf),
         direction: 'assign',
@@ -45,7 +47,7 @@ export function conversationActionHandlers({ outbox, aiEmployees }: Conversation
         actor: actorOfToken(request.caller?.token_uuid),
       }),
     removeTags: (request) =>
-      changeTags(scopeOf(request.caller), outbox, {
+      changeTags(tags, scopeOf(request.caller), {
         reference: referenceOf(request.conversation),
         tags: request.tags.map(objectRefOf),
         direction: 'remove',

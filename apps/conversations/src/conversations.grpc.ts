@@ -1,5 +1,6 @@
 import { businessScope } from '@cmsg/dal';
 import {
+  type AddNotePorts,
   type ContactPorts,
   type ContactErasurePorts,
   requestContactErasure,
@@ -29,12 +30,12 @@ import {
   type ChannelLimitsStore,
   type ChannelListing,
   type EventReadPorts,
+  type InboxStatusPorts,
   type TokenAuthenticationPorts,
   type TemplateDependencies,
   updateChannelLimits,
 } from '@cmsg/conversations-domain';
 import { CatalogError } from '@cmsg/errors';
-import type { OutboxRecorder } from '@cmsg/events';
 import type { AsyncUnaryImplementation } from '@cmsg/platform';
 import type { Caller, ConversationReference, ConversationsServiceServer } from '@cmsg/proto';
 
@@ -42,8 +43,9 @@ export interface ConversationsHandlerDependencies {
   tokens: TokenAuthenticationPorts;
   channels: ChannelListing;
   events: EventReadPorts;
+  notes: AddNotePorts;
+  inboxStatus: InboxStatusPorts;
   cursorCodec: ListCursorCodec;
-  outbox: OutboxRecorder;
   contacts: ContactPorts;
   templates: TemplateDependencies;
   channelLimits: ChannelLimitsStore;
@@ -55,7 +57,7 @@ export interface ConversationsHandlerDependencies {
 
 /** Transport adapter: proto request -> use case -> proto response. No rules live here. */
 export function conversationsHandlers(dependencies: ConversationsHandlerDependencies): AsyncUnaryImplementation<ConversationsServiceServer> {
-  const { tokens, channels, events, cursorCodec, outbox, contacts, templates, channelLimits, eligibility, erasures, eraseSoon } = dependencies;
+  const { tokens, channels, events, notes, inboxStatus, cursorCodec, contacts, templates, channelLimits, eligibility, erasures, eraseSoon } = dependencies;
   return {
     authenticateToken: (request) => authenticateToken(tokens, request.token_sha256),
     getConversationStatus: (request) => getConversationStatus(scopeOf(request.caller), referenceOf(request.conversation)),
@@ -106,15 +108,15 @@ export function conversationsHandlers(dependencies: ConversationsHandlerDependen
       await deleteContactAttribute(contacts, scopeOf(request.caller), request.key);
       return {};
     },
-    addNote: (request) => addNote(scopeOf(request.caller), outbox, { tokenUuid: request.caller?.token_uuid ?? '' }, referenceOf(request.conversation), request.note, request.operation_id),
+    addNote: (request) => addNote(notes, scopeOf(request.caller), { tokenUuid: request.caller?.token_uuid ?? '' }, referenceOf(request.conversation), request.note, request.operation_id),
     markPending: (request) =>
-      setInboxStatusByReference(scopeOf(request.caller), outbox, referenceOf(request.conversation), {
+      setInboxStatusByReference(inboxStatus, scopeOf(request.caller), referenceOf(request.conversation), {
         target: 'pending',
         pendingReason: 'marked_pending',
         actor: { type: 'api_token', uuid: request.caller?.token_uuid ?? null },
       }),
     markResolved: (request) =>
-      setInboxStatusByReference(scopeOf(request.caller), outbox, referenceOf(request.conversation), {
+      setInboxStatusByReference(inboxStatus, scopeOf(request.caller), referenceOf(request.conversation), {
         target: 'resolved',
         actor: { type: 'api_token', uuid: request.caller?.token_uuid ?? null },
       }),

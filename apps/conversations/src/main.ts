@@ -1,4 +1,5 @@
 import './instrument';
+import { randomUUID } from 'node:crypto';
 import { CloudApiClient } from '@cmsg/chat-platform';
 import { type CoordinatorPorts, pauseChannelBroadcasts, pauseTemplateBroadcasts } from '@cmsg/broadcasts-domain';
 import { ensureTopics, kafkaConversationEventBus } from '@cmsg/command-stream';
@@ -8,9 +9,13 @@ import {
   ApiTokenRepository,
   BusinessRepository,
   ChannelRepository,
+  ContactRepository,
+  ConversationRepository,
   EventRepository,
   OutboxRepository,
+  TagRepository,
   TemplateRepository,
+  TimelineEventRepository,
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
   businessScope,
@@ -86,6 +91,7 @@ runGrpcService({
     await producer.connect();
 
     const channels = new ChannelRepository();
+    const conversationLookup = { conversations: new ConversationRepository(), contacts: new ContactRepository(), channels };
     const webhookEndpoints = new WebhookEndpointRepository();
     const webhookDeliveries = new WebhookDeliveryRepository();
     // Recorded events (and pings) become deliveries; the actions-runner's dispatcher sends them.
@@ -170,8 +176,9 @@ runGrpcService({
           tokens: { apiTokens: new ApiTokenRepository(), businesses: new BusinessRepository() },
           channels,
           events: { events: new EventRepository(), clock: () => new Date() },
+          notes: { lookup: conversationLookup, notes: new TimelineEventRepository(), outbox, clock: () => new Date(), ids: { random: randomUUID } },
+          inboxStatus: { lookup: conversationLookup, inboxStatus: conversationLookup.conversations, outbox, clock: () => new Date() },
           cursorCodec: new ListCursorCodec(config.SIGNING_SECRET),
-          outbox,
           contacts,
           templates: { templates: new TemplateRepository(), channels },
           channelLimits: channels,
@@ -187,7 +194,11 @@ runGrpcService({
       adaptUnaryService<ConversationActionsServiceServer>(
         notingLiveActivity(
           {
-            ...conversationActionHandlers({ outbox, aiEmployees: new AiEmployeeRepository() }),
+            ...conversationActionHandlers({
+              outbox,
+              aiEmployees: new AiEmployeeRepository(),
+              tags: { lookup: conversationLookup, tags: new TagRepository(), conversationTags: conversationLookup.conversations, outbox, clock: () => new Date() },
+            }),
             ...messageSendingHandlers({ ...sendDependencies, logger }),
             ...startConversationHandlers(startConversationBindings(contacts, outbox, sendDependencies)),
           },

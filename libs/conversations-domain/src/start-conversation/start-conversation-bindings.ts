@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { CatalogError } from '@cmsg/errors';
 import type { OutboxRecorder } from '@cmsg/events';
 import { appendNote } from '../timeline/add-note.usecase';
@@ -40,8 +41,8 @@ export function startConversationBindings(contacts: ContactPorts, outbox: Outbox
     assignMailbox: async (scope, conversationId, uuid, actor) =>
       void (await assignMailbox(scope, outbox, { reference: { uuid: conversationId }, mailbox: { uuid }, policy: 'noop', actor })),
     addTags: async (scope, conversationId, uuids, actor) =>
-      void (await changeTags(scope, outbox, { reference: { uuid: conversationId }, tags: uuids.map((uuid) => ({ uuid })), direction: 'assign', policy: 'noop', actor })),
+      void (await changeTags({ lookup: repositories, tags: repositories.tags, conversationTags: repositories.conversations, outbox, clock: () => new Date() }, scope, { reference: { uuid: conversationId }, tags: uuids.map((uuid) => ({ uuid })), direction: 'assign', policy: 'noop', actor })),
     addNote: async (scope, conversationId, note, tokenUuid, operationId) =>
-      void (await appendNote(scope, outbox, { tokenUuid }, conversationId, note, operationNoteId(scope.businessId, operationId))),
+      void (await appendNote({ notes: repositories.timelineEvents, outbox, clock: () => new Date(), ids: { random: randomUUID } }, scope, { tokenUuid }, conversationId, note, operationNoteId(scope.businessId, operationId))),
   };
 }
