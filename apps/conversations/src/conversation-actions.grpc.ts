@@ -1,6 +1,7 @@
 import {
   type AiEmployeeStore,
   type AlreadyInStatePolicy,
+  type AssignMailboxPorts,
   type ChangeTagsPorts,
   type ObjectRef,
   actorOfToken,
@@ -33,10 +34,11 @@ export interface ConversationActionHandlerDependencies {
   outbox: OutboxRecorder;
   aiEmployees: AiEmployeeStore;
   tags: ChangeTagsPorts;
+  mailboxes: AssignMailboxPorts;
 }
 
 /** Transport adapter for the state-changing actions (tags, mailbox, AI assignment, escalation, context). No rules live here. */
-export function conversationActionHandlers({ outbox, aiEmployees, tags }: ConversationActionHandlerDependencies): ConversationActionHandlers {
+export function conversationActionHandlers({ outbox, aiEmployees, tags, mailboxes }: ConversationActionHandlerDependencies): ConversationActionHandlers {
   return {
     assignTags: (request) =>
       changeTags(tags, scopeOf(request.caller), {
@@ -55,7 +57,7 @@ export function conversationActionHandlers({ outbox, aiEmployees, tags }: Conver
         actor: actorOfToken(request.caller?.token_uuid),
       }),
     assignMailbox: (request) =>
-      assignMailbox(scopeOf(request.caller), outbox, {
+      assignMailbox(mailboxes, scopeOf(request.caller), {
         reference: referenceOf(request.conversation),
         mailbox: request.mailbox && objectRefOf(request.mailbox),
         category: request.category && objectRefOf(request.category),

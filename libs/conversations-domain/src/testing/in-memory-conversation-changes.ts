@@ -1,5 +1,6 @@
-import type { BusinessScope, ConversationEntity, InboxStatusChange, OutboxEntry } from '@cmsg/dal';
+import type { BusinessScope, ConversationChange, ConversationEntity, InboxStatusChange, OutboxEntry } from '@cmsg/dal';
 import type { InboxStatusWriter } from '../inbox/set-inbox-status.usecase';
+import type { ConversationMailboxWriter } from '../mailbox/assign-mailbox.usecase';
 import type { ConversationTagWriter } from '../tags/change-tags.usecase';
 import type { InMemoryConversationLookup } from './in-memory-conversations';
 
@@ -9,7 +10,7 @@ import type { InMemoryConversationLookup } from './in-memory-conversations';
  * sequence, or answers null. `losses` makes that many next updates miss, as one that lost to a
  * concurrent change does.
  */
-export class InMemoryConversationChanges implements ConversationTagWriter, InboxStatusWriter {
+export class InMemoryConversationChanges implements ConversationTagWriter, InboxStatusWriter, ConversationMailboxWriter {
   losses = 0;
   /** Every entry pushed, by conversation id. */
   readonly outboxes = new Map<string, OutboxEntry[]>();
@@ -32,6 +33,10 @@ export class InMemoryConversationChanges implements ConversationTagWriter, Inbox
       if (row.inbox_status !== change.from || (change.onlyIfResolvable && !resolvable)) return null;
       return { inbox_status: change.to, pending_reason: change.pendingReason };
     });
+  }
+
+  async changeMailbox(scope: BusinessScope, id: string, change: ConversationChange<string | null>): Promise<ConversationEntity | null> {
+    return this.change(scope, id, change.event, change.now, (row) => ((row.mailbox_id ?? null) === change.from ? { mailbox_id: change.to } : null));
   }
 
   private change(scope: BusinessScope, id: string, event: OutboxEntry, now: Date, fields: (row: ConversationEntity) => Partial<ConversationEntity> | null): ConversationEntity | null {
