@@ -1,5 +1,8 @@
 import {
+  type AiEmployeeStore,
   type AlreadyInStatePolicy,
+  type AssignMailboxPorts,
+  type ChangeTagsPorts,
   type ObjectRef,
   actorOfToken,
   assignAiEmployee,
@@ -29,13 +32,16 @@ export type ConversationActionHandlers = Omit<AsyncUnaryImplementation<Conversat
 
 export interface ConversationActionHandlerDependencies {
   outbox: OutboxRecorder;
+  aiEmployees: AiEmployeeStore;
+  tags: ChangeTagsPorts;
+  mailboxes: AssignMailboxPorts;
 }
 
 /** Transport adapter for the state-changing actions (tags, mailbox, AI assignment, escalation, context). No rules live here. */
-export function conversationActionHandlers({ outbox }: ConversationActionHandlerDependencies): ConversationActionHandlers {
+export function conversationActionHandlers({ outbox, aiEmployees, tags, mailboxes }: ConversationActionHandlerDependencies): ConversationActionHandlers {
   return {
     assignTags: (request) =>
-      changeTags(scopeOf(request.caller), outbox, {
+      changeTags(tags, scopeOf(request.caller), {
         reference: referenceOf(request.conversation),
         tags: request.tags.map(objectRefOf),
         direction: 'assign',
@@ -43,7 +49,7 @@ export function conversationActionHandlers({ outbox }: ConversationActionHandler
         actor: actorOfToken(request.caller?.token_uuid),
       }),
     removeTags: (request) =>
-      changeTags(scopeOf(request.caller), outbox, {
+      changeTags(tags, scopeOf(request.caller), {
         reference: referenceOf(request.conversation),
         tags: request.tags.map(objectRefOf),
         direction: 'remove',
@@ -51,7 +57,7 @@ export function conversationActionHandlers({ outbox }: ConversationActionHandler
         actor: actorOfToken(request.caller?.token_uuid),
       }),
     assignMailbox: (request) =>
-      assignMailbox(scopeOf(request.caller), outbox, {
+      assignMailbox(mailboxes, scopeOf(request.caller), {
         reference: referenceOf(request.conversation),
         mailbox: request.mailbox && objectRefOf(request.mailbox),
         category: request.category && objectRefOf(request.category),
@@ -77,9 +83,9 @@ export function conversationActionHandlers({ outbox }: ConversationActionHandler
     resolveConversation: async (request) => ({ uuid: await resolveConversationUuid(scopeOf(request.caller), referenceOf(request.conversation)) }),
     getConversationContext: (request) => getConversationContext(scopeOf(request.caller), referenceOf(request.conversation)),
     getRecentTimeline: (request) => getRecentTimeline(scopeOf(request.caller), request.conversation_uuid, request.limit),
-    resolveAiEmployee: (request) => resolveAiEmployee(scopeOf(request.caller), requiredObjectRef(request.ai_employee, 'ai_employee')),
+    resolveAiEmployee: (request) => resolveAiEmployee(aiEmployees, scopeOf(request.caller), requiredObjectRef(request.ai_employee, 'ai_employee')),
     chargeAiWallet: (request) =>
-      chargeAiWallet(scopeOf(request.caller), { aiEmployeeUuid: request.ai_employee_uuid, tokens: request.tokens, operationId: request.operation_id }),
+      chargeAiWallet(aiEmployees, scopeOf(request.caller), { aiEmployeeUuid: request.ai_employee_uuid, tokens: request.tokens, operationId: request.operation_id }),
   };
 }
 

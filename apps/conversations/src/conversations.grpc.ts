@@ -1,5 +1,6 @@
 import { businessScope } from '@cmsg/dal';
 import {
+  type AddNotePorts,
   type ContactPorts,
   type ContactErasurePorts,
   requestContactErasure,
@@ -27,17 +28,24 @@ import {
   listTemplates,
   setInboxStatusByReference,
   type ChannelLimitsStore,
+  type ChannelListing,
+  type EventReadPorts,
+  type InboxStatusPorts,
+  type TokenAuthenticationPorts,
   type TemplateDependencies,
   updateChannelLimits,
 } from '@cmsg/conversations-domain';
 import { CatalogError } from '@cmsg/errors';
-import type { OutboxRecorder } from '@cmsg/events';
 import type { AsyncUnaryImplementation } from '@cmsg/platform';
 import type { Caller, ConversationReference, ConversationsServiceServer } from '@cmsg/proto';
 
 export interface ConversationsHandlerDependencies {
+  tokens: TokenAuthenticationPorts;
+  channels: ChannelListing;
+  events: EventReadPorts;
+  notes: AddNotePorts;
+  inboxStatus: InboxStatusPorts;
   cursorCodec: ListCursorCodec;
-  outbox: OutboxRecorder;
   contacts: ContactPorts;
   templates: TemplateDependencies;
   channelLimits: ChannelLimitsStore;
@@ -49,9 +57,9 @@ export interface ConversationsHandlerDependencies {
 
 /** Transport adapter: proto request -> use case -> proto response. No rules live here. */
 export function conversationsHandlers(dependencies: ConversationsHandlerDependencies): AsyncUnaryImplementation<ConversationsServiceServer> {
-  const { cursorCodec, outbox, contacts, templates, channelLimits, eligibility, erasures, eraseSoon } = dependencies;
+  const { tokens, channels, events, notes, inboxStatus, cursorCodec, contacts, templates, channelLimits, eligibility, erasures, eraseSoon } = dependencies;
   return {
-    authenticateToken: (request) => authenticateToken(request.token_sha256),
+    authenticateToken: (request) => authenticateToken(tokens, request.token_sha256),
     getConversationStatus: (request) => getConversationStatus(scopeOf(request.caller), referenceOf(request.conversation)),
     listConversations: (request) =>
       listConversations(scopeOf(request.caller), cursorCodec, {
@@ -100,19 +108,19 @@ export function conversationsHandlers(dependencies: ConversationsHandlerDependen
       await deleteContactAttribute(contacts, scopeOf(request.caller), request.key);
       return {};
     },
-    addNote: (request) => addNote(scopeOf(request.caller), outbox, { tokenUuid: request.caller?.token_uuid ?? '' }, referenceOf(request.conversation), request.note, request.operation_id),
+    addNote: (request) => addNote(notes, scopeOf(request.caller), { tokenUuid: request.caller?.token_uuid ?? '' }, referenceOf(request.conversation), request.note, request.operation_id),
     markPending: (request) =>
-      setInboxStatusByReference(scopeOf(request.caller), outbox, referenceOf(request.conversation), {
+      setInboxStatusByReference(inboxStatus, scopeOf(request.caller), referenceOf(request.conversation), {
         target: 'pending',
         pendingReason: 'marked_pending',
         actor: { type: 'api_token', uuid: request.caller?.token_uuid ?? null },
       }),
     markResolved: (request) =>
-      setInboxStatusByReference(scopeOf(request.caller), outbox, referenceOf(request.conversation), {
+      setInboxStatusByReference(inboxStatus, scopeOf(request.caller), referenceOf(request.conversation), {
         target: 'resolved',
         actor: { type: 'api_token', uuid: request.caller?.token_uuid ?? null },
       }),
-    listChannels: (request) => listChannels(scopeOf(request.caller)),
+    listChannels: (request) => listChannels(channels, scopeOf(request.caller)),
     getConversationTimeline: (request) =>
       getConversationTimeline(scopeOf(request.caller), cursorCodec, {
         conversationUuid: request.conversation_uuid,
@@ -122,14 +130,14 @@ export function conversationsHandlers(dependencies: ConversationsHandlerDependen
         limit: request.limit,
       }),
     listEvents: (request) =>
-      listEvents(scopeOf(request.caller), cursorCodec, {
+      listEvents(events, scopeOf(request.caller), cursorCodec, {
         cursor: request.cursor,
         limit: pageSizeOf(request.limit),
         type: request.type,
         conversationUuid: request.conversation_uuid,
         createdSince: request.created_since,
       }),
-    getEvent: (request) => getEvent(scopeOf(request.caller), request.id),
+    getEvent: (request) => getEvent(events, scopeOf(request.caller), request.id),
     listTemplates: (request) =>
       listTemplates(templates, scopeOf(request.caller), cursorCodec, {
         cursor: request.cursor,

@@ -1,13 +1,23 @@
 import './instrument';
+import { randomUUID } from 'node:crypto';
 import { CloudApiClient } from '@cmsg/chat-platform';
 import { type CoordinatorPorts, pauseChannelBroadcasts, pauseTemplateBroadcasts } from '@cmsg/broadcasts-domain';
 import { ensureTopics, kafkaConversationEventBus } from '@cmsg/command-stream';
 import { type ConsentRecorder, ListCursorCodec, recordConsent, sendOutcomeOf, startConversationBindings } from '@cmsg/conversations-domain';
 import {
+  AiEmployeeRepository,
+  ApiTokenRepository,
   BusinessRepository,
   ChannelRepository,
+  ContactRepository,
+  ConversationRepository,
+  EventRepository,
+  MailboxCategoryRepository,
+  MailboxRepository,
   OutboxRepository,
+  TagRepository,
   TemplateRepository,
+  TimelineEventRepository,
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
   businessScope,
@@ -83,6 +93,7 @@ runGrpcService({
     await producer.connect();
 
     const channels = new ChannelRepository();
+    const conversationLookup = { conversations: new ConversationRepository(), contacts: new ContactRepository(), channels };
     const webhookEndpoints = new WebhookEndpointRepository();
     const webhookDeliveries = new WebhookDeliveryRepository();
     // Recorded events (and pings) become deliveries; the actions-runner's dispatcher sends them.
@@ -164,8 +175,12 @@ runGrpcService({
       ConversationsServiceService,
       adaptUnaryService<ConversationsServiceServer>(
         conversationsHandlers({
+          tokens: { apiTokens: new ApiTokenRepository(), businesses: new BusinessRepository() },
+          channels,
+          events: { events: new EventRepository(), clock: () => new Date() },
+          notes: { lookup: conversationLookup, notes: new TimelineEventRepository(), outbox, clock: () => new Date(), ids: { random: randomUUID } },
+          inboxStatus: { lookup: conversationLookup, inboxStatus: conversationLookup.conversations, outbox, clock: () => new Date() },
           cursorCodec: new ListCursorCodec(config.SIGNING_SECRET),
-          outbox,
           contacts,
           templates: { templates: new TemplateRepository(), channels },
           channelLimits: channels,
@@ -181,7 +196,18 @@ runGrpcService({
       adaptUnaryService<ConversationActionsServiceServer>(
         notingLiveActivity(
           {
-            ...conversationActionHandlers({ outbox }),
+            ...conversationActionHandlers({
+              outbox,
+              aiEmployees: new AiEmployeeRepository(),
+              tags: { lookup: conversationLookup, tags: new TagRepository(), conversationTags: conversationLookup.conversations, outbox, clock: () => new Date() },
+              mailboxes: {
+                lookup: conversationLookup,
+                mailboxes: { mailboxes: new MailboxRepository(), categories: new MailboxCategoryRepository() },
+                conversationMailbox: conversationLookup.conversations,
+                outbox,
+                clock: () => new Date(),
+              },
+            }),
             ...messageSendingHandlers({ ...sendDependencies, logger }),
             ...startConversationHandlers(startConversationBindings(contacts, outbox, sendDependencies)),
           },

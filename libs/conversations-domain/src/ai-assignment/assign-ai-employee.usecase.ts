@@ -7,6 +7,7 @@ import type { OutboxRecorder } from '@cmsg/events';
 import { type ConversationReference, resolveConversation } from '../conversation/resolve-conversation-reference';
 import { changeConversationOwner } from './change-conversation-owner';
 import { handlePendingScheduleForOwnerChange } from './owner-change-schedule';
+import { repositories } from '../repositories';
 import { findAiEmployee } from './resolve-ai-employee.usecase';
 import { parseScheduledMessageAction } from './scheduled-message-action';
 
@@ -25,7 +26,7 @@ export interface AssignAiEmployeeCommand {
 export async function assignAiEmployee(scope: BusinessScope, outbox: OutboxRecorder, command: AssignAiEmployeeCommand): Promise<AssignAiEmployeeResponse> {
   const action = parseScheduledMessageAction(command.scheduledMessageAction);
   const conversation = await resolveConversation(scope, command.reference);
-  const employee = await findAiEmployee(scope, command.aiEmployee);
+  const employee = await findAiEmployee(repositories.aiEmployees, scope, command.aiEmployee);
   const alreadyAssigned = (): AssignAiEmployeeResponse => {
     whenAlreadyInState(command.policy, 'AI_EMPLOYEE_ALREADY_ASSIGNED', `The AI employee '${employee.name}' is already assigned.`);
     return { conversation: { uuid: conversation._id }, ai_employee: { uuid: employee._id, name: employee.name }, noop: true };

@@ -1,17 +1,16 @@
 import type { AiEmployeeEntity, BusinessScope } from '@cmsg/dal';
 import type { AiEmployee } from '@cmsg/proto';
-import { type ObjectRef, resolveObjectRef } from '../action-support/resolve-object-ref';
-import { repositories } from '../repositories';
+import { type NamedObjects, type ObjectRef, resolveObjectRef } from '../action-support/resolve-object-ref';
 
 export type StoredAiEmployee = AiEmployeeEntity;
 
-export function findAiEmployee(scope: BusinessScope, ref: ObjectRef): Promise<StoredAiEmployee> {
-  return resolveObjectRef(repositories.aiEmployees, scope, ref, { notFound: 'AI_EMPLOYEE_NOT_FOUND', ambiguous: 'AMBIGUOUS_AI_EMPLOYEE' }, 'AI employee');
+export function findAiEmployee(employees: NamedObjects<StoredAiEmployee>, scope: BusinessScope, ref: ObjectRef): Promise<StoredAiEmployee> {
+  return resolveObjectRef(employees, scope, ref, { notFound: 'AI_EMPLOYEE_NOT_FOUND', ambiguous: 'AMBIGUOUS_AI_EMPLOYEE' }, 'AI employee');
 }
 
 /** ResolveAiEmployee: what the actions-runner needs to run an employee (preflight and AI runs). */
-export async function resolveAiEmployee(scope: BusinessScope, ref: ObjectRef): Promise<AiEmployee> {
-  const employee = await findAiEmployee(scope, ref);
+export async function resolveAiEmployee(employees: NamedObjects<StoredAiEmployee>, scope: BusinessScope, ref: ObjectRef): Promise<AiEmployee> {
+  const employee = await findAiEmployee(employees, scope, ref);
   return {
     uuid: employee._id,
     name: employee.name,

@@ -4,6 +4,7 @@ import type { ActionActor } from '../action-support/action-actor';
 import type { OutboxRecorder } from '@cmsg/events';
 import { type ConversationReference, resolveConversation, type StoredConversation } from '../conversation/resolve-conversation-reference';
 import { changeInboxStatus } from '../inbox/set-inbox-status.usecase';
+import { repositories } from '../repositories';
 import { changeConversationOwner } from './change-conversation-owner';
 import { handlePendingScheduleForOwnerChange } from './owner-change-schedule';
 import { parseScheduledMessageAction } from './scheduled-message-action';
@@ -35,6 +36,6 @@ export async function unassignAi(scope: BusinessScope, outbox: OutboxRecorder, c
   }
   if (!command.handToHuman) return { conversation: { uuid: conversation._id }, inbox_status: current.inbox_status, noop: !hadAi };
 
-  const statusChanged = await changeInboxStatus(scope, outbox, current, { target: 'pending', pendingReason: 'human_handoff', actor: command.actor });
+  const statusChanged = await changeInboxStatus({ lookup: repositories, inboxStatus: repositories.conversations, outbox, clock: () => new Date() }, scope, current, { target: 'pending', pendingReason: 'human_handoff', actor: command.actor });
   return { conversation: { uuid: conversation._id }, inbox_status: 'pending', noop: !hadAi && !statusChanged };
 }

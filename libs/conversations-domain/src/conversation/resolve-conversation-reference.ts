@@ -1,98 +1,27 @@
-import { CatalogError, type ErrorCode } from '@cmsg/errors';
-import { type BusinessScope, type ContactEntity, type ContactLookupKey, type ConversationEntity, phoneLookupKey, usernameLookupKey } from '@cmsg/dal';
+import type { BusinessScope } from '@cmsg/dal';
 import { repositories } from '../repositories';
+import * as resolver from './conversation-resolver';
+import type { ConversationReference, ResolvedConversation, StoredConversation } from './conversation-resolver';
 
-export interface ConversationReference {
-  uuid?: string;
-  chat_user_id?: string;
-  username?: string;
-  phone?: string;
-  channel?: string;
-}
+export type { ConversationReference, ResolvedConversation, StoredContact, StoredConversation } from './conversation-resolver';
 
-export type StoredConversation = ConversationEntity;
-export type StoredContact = ContactEntity;
-
-export interface ResolvedConversation {
-  conversation: StoredConversation;
-  contact: StoredContact;
-}
-
-/**
- * SPEC 2.1 / CONTRACT 2: only the highest member present in the order
- * uuid > chat_user_id > username > phone is used; lookups are always within the business and,
- * with `channel`, within that channel.
+/*
+ * The resolver of conversation-resolver.ts bound to the module-level repositories, for the use
+ * cases that do not take a ConversationLookup yet (issue 32); goes with repositories.ts.
  */
-export async function resolveConversationReference(scope: BusinessScope, reference: ConversationReference): Promise<ResolvedConversation> {
-  if (reference.uuid !== undefined) {
-    const conversation = await resolveConversation(scope, reference);
-    const contact = await repositories.contacts.findById(scope, conversation.contact_id);
-    if (!contact) throw notFound();
-    return { conversation, contact };
-  }
-  const channelId = reference.channel === undefined ? undefined : await resolveChannelId(scope, reference.channel);
-  if (reference.chat_user_id !== undefined) {
-    return conversationOfSingleContact(scope, { chat_user_id: reference.chat_user_id }, channelId, 'CHAT_USER_ID_AMBIGUOUS');
-  }
-  if (reference.username !== undefined) {
-    const key = usernameLookupKey(reference.username);
-    if (!key) throw notFound();
-    return conversationOfSingleContact(scope, { username_key: key }, channelId, 'USERNAME_AMBIGUOUS');
-  }
-  if (reference.phone !== undefined) {
-    const key = phoneLookupKey(reference.phone);
-    if (!key) throw notFound();
-    return conversationOfSingleContact(scope, { phone_key: key }, channelId, 'PHONE_NUMBER_AMBIGUOUS');
-  }
-  throw new CatalogError('INVALID_REQUEST', 'conversation: one of uuid, chat_user_id, username or phone is required.');
+
+export function resolveConversationReference(scope: BusinessScope, reference: ConversationReference): Promise<ResolvedConversation> {
+  return resolver.resolveConversationReference(repositories, scope, reference);
 }
 
-/**
- * The conversation a reference names, for a change that does not need its contact: by uuid it is
- * one read (every conversation keeps its contact, which is never deleted); the other members find
- * the contact first, as resolveConversationReference does.
- */
-export async function resolveConversation(scope: BusinessScope, reference: ConversationReference): Promise<StoredConversation> {
-  if (reference.uuid === undefined) return (await resolveConversationReference(scope, reference)).conversation;
-  const channelId = reference.channel === undefined ? undefined : await resolveChannelId(scope, reference.channel);
-  const conversation = await repositories.conversations.findById(scope, reference.uuid);
-  if (!conversation || (channelId !== undefined && conversation.channel_id !== channelId)) throw notFound();
-  return conversation;
+export function resolveConversation(scope: BusinessScope, reference: ConversationReference): Promise<StoredConversation> {
+  return resolver.resolveConversation(repositories, scope, reference);
 }
 
-/** ResolveConversation: the uuid a reference names, in as few reads as resolveConversation needs. */
-export async function resolveConversationUuid(scope: BusinessScope, reference: ConversationReference): Promise<string> {
-  return (await resolveConversation(scope, reference))._id;
+export function resolveConversationUuid(scope: BusinessScope, reference: ConversationReference): Promise<string> {
+  return resolver.resolveConversationUuid(repositories, scope, reference);
 }
 
-/** The conversation as stored now (a change that lost to another one reads it again). */
-export async function reloadConversation(scope: BusinessScope, conversationId: string): Promise<StoredConversation> {
-  const conversation = await repositories.conversations.findById(scope, conversationId);
-  if (!conversation) throw notFound();
-  return conversation;
-}
-
-async function resolveChannelId(scope: BusinessScope, publicKey: string): Promise<string> {
-  const channel = await repositories.channels.findByPublicKey(scope, publicKey);
-  if (!channel) throw new CatalogError('CHANNEL_NOT_FOUND', `No channel with public key '${publicKey}' in this business.`);
-  return channel._id;
-}
-
-async function conversationOfSingleContact(
-  scope: BusinessScope,
-  key: ContactLookupKey,
-  channelId: string | undefined,
-  ambiguityCode: ErrorCode,
-): Promise<ResolvedConversation> {
-  const contacts = await repositories.contacts.findByLookupKey(scope, key, channelId);
-  if (contacts.length === 0) throw notFound();
-  if (contacts.length > 1) throw new CatalogError(ambiguityCode);
-  const contact = contacts[0]!;
-  const conversation = await repositories.conversations.findByContactId(scope, contact._id);
-  if (!conversation) throw notFound();
-  return { conversation, contact };
-}
-
-function notFound(): CatalogError {
-  return new CatalogError('CONVERSATION_NOT_FOUND');
+export function reloadConversation(scope: BusinessScope, conversationId: string): Promise<StoredConversation> {
+  return resolver.reloadConversation(repositories.conversations, scope, conversationId);
 }

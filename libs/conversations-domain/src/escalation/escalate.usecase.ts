@@ -3,6 +3,7 @@ import type { InboxStatusResponse } from '@cmsg/proto';
 import type { OutboxRecorder } from '@cmsg/events';
 import { resolveConversation } from '../conversation/resolve-conversation-reference';
 import { setInboxStatus } from '../inbox/set-inbox-status.usecase';
+import { repositories } from '../repositories';
 
 export const DEFAULT_ESCALATION_REASON = 'action_set_failed';
 
@@ -12,7 +13,7 @@ export const DEFAULT_ESCALATION_REASON = 'action_set_failed';
  */
 export async function escalate(scope: BusinessScope, outbox: OutboxRecorder, conversationUuid: string, pendingReason: string): Promise<InboxStatusResponse> {
   const conversation = await resolveConversation(scope, { uuid: conversationUuid });
-  return setInboxStatus(scope, outbox, conversation, {
+  return setInboxStatus({ lookup: repositories, inboxStatus: repositories.conversations, outbox, clock: () => new Date() }, scope, conversation, {
     target: 'pending',
     pendingReason: pendingReason || DEFAULT_ESCALATION_REASON,
     actor: { type: 'system', uuid: null },

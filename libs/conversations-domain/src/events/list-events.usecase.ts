@@ -2,7 +2,7 @@ import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
 import type { ListEventsResponse } from '@cmsg/proto';
 import { type CursorFilters, type ListCursorCodec, afterPositionFilter } from '../listing/list-cursor';
-import { repositories } from '../repositories';
+import type { EventReadPorts } from './event-ports';
 import { retentionStart } from './event-retention';
 import { toEventView } from './event-view';
 
@@ -23,14 +23,15 @@ export interface ListEventsRequest {
  * is INVALID_CURSOR. The lower bound (created_since, at most 30 days back) is a
  * range on the sort key; a cursor already past it replaces it.
  */
-export async function listEvents(scope: BusinessScope, codec: ListCursorCodec, request: ListEventsRequest, now: number = Date.now()): Promise<ListEventsResponse> {
+export async function listEvents(ports: EventReadPorts, scope: BusinessScope, codec: ListCursorCodec, request: ListEventsRequest): Promise<ListEventsResponse> {
+  const now = ports.clock().getTime();
   const since = request.createdSince ? Date.parse(request.createdSince) : undefined;
   if (since !== undefined && Number.isNaN(since)) throw new CatalogError('INVALID_REQUEST', 'created_since: an ISO 8601 date-time is required.');
   const floor = new Date(Math.max(retentionStart(now).getTime(), since ?? 0));
   const filters: CursorFilters = { type: request.type, conversation_uuid: request.conversationUuid, created_since: since };
   const position = request.cursor ? codec.decode(request.cursor, EVENTS_ENDPOINT, 'asc', filters) : undefined;
   const after = position && position.sortAt >= floor.getTime() ? afterPositionFilter('created_at', 'asc', position) : { created_at: { $gte: floor } };
-  const rows = await repositories.events.listPage(scope, {
+  const rows = await ports.events.listPage(scope, {
     ...(request.type ? { types: [request.type] } : {}),
     ...(request.conversationUuid ? { conversationId: request.conversationUuid } : {}),
     after,

@@ -1,10 +1,9 @@
 import { CatalogError } from '@cmsg/errors';
-import type { BusinessScope } from '@cmsg/dal';
+import type { BusinessScope, InboxStatusChange as StoredInboxStatusChange } from '@cmsg/dal';
 import { type OutboxRecorder, authorOf, inboxStatusChangeData, outboxEntry, withSequence } from '@cmsg/events';
 import type { InboxStatusResponse } from '@cmsg/proto';
 import { MAX_CHANGE_ROUNDS } from '../conversation/conversation-change';
-import { repositories } from '../repositories';
-import { type ConversationReference, reloadConversation, resolveConversation, type StoredConversation } from '../conversation/resolve-conversation-reference';
+import { type ConversationLookup, type ConversationReference, reloadConversation, resolveConversation, type StoredConversation } from '../conversation/conversation-resolver';
 
 export type InboxStatus = 'pending' | 'resolved';
 
@@ -15,14 +14,26 @@ export interface InboxStatusChange {
   actor: { type: 'api_token' | 'system'; uuid: string | null };
 }
 
+/** The status update of a conversation (ConversationRepository): null when the status it replaces is no longer there. */
+export interface InboxStatusWriter {
+  changeInboxStatus(scope: BusinessScope, id: string, change: StoredInboxStatusChange): Promise<StoredConversation | null>;
+}
+
+export interface InboxStatusPorts {
+  lookup: ConversationLookup;
+  inboxStatus: InboxStatusWriter;
+  outbox: OutboxRecorder;
+  clock: () => Date;
+}
+
 export async function setInboxStatusByReference(
+  ports: InboxStatusPorts,
   scope: BusinessScope,
-  outbox: OutboxRecorder,
   reference: ConversationReference,
   change: InboxStatusChange,
 ): Promise<InboxStatusResponse> {
-  const conversation = await resolveConversation(scope, reference);
-  return setInboxStatus(scope, outbox, conversation, change);
+  const conversation = await resolveConversation(ports.lookup, scope, reference);
+  return setInboxStatus(ports, scope, conversation, change);
 }
 
 /**
@@ -31,12 +42,12 @@ export async function setInboxStatusByReference(
  * (see changeInboxStatus).
  */
 export async function setInboxStatus(
+  ports: InboxStatusPorts,
   scope: BusinessScope,
-  outbox: OutboxRecorder,
   conversation: StoredConversation,
   change: InboxStatusChange,
 ): Promise<InboxStatusResponse> {
-  await changeInboxStatus(scope, outbox, conversation, change);
+  await changeInboxStatus(ports, scope, conversation, change);
   return { conversation: { uuid: conversation._id }, inbox_status: change.target };
 }
 
@@ -47,8 +58,8 @@ export async function setInboxStatus(
  * update (the event and the timeline row are recorded from it); a concurrent change makes it miss,
  * and it is decided again on the conversation as it is then.
  */
-export async function changeInboxStatus(scope: BusinessScope, outbox: OutboxRecorder, conversation: StoredConversation, change: InboxStatusChange): Promise<boolean> {
-  const now = new Date();
+export async function changeInboxStatus(ports: InboxStatusPorts, scope: BusinessScope, conversation: StoredConversation, change: InboxStatusChange): Promise<boolean> {
+  const now = ports.clock();
   const pendingReason = change.target === 'pending' ? change.pendingReason ?? 'marked_pending' : null;
   let current = conversation;
   for (let round = 0; round < MAX_CHANGE_ROUNDS; round += 1) {
@@ -56,7 +67,7 @@ export async function changeInboxStatus(scope: BusinessScope, outbox: OutboxReco
     if (current.inbox_status === change.target) return false;
     const data = inboxStatusChangeData(current.inbox_status, change.target, pendingReason);
     const event = outboxEntry('conversation.inbox_status_changed', current._id, data, authorOf(change.actor), now);
-    const changed = await repositories.conversations.changeInboxStatus(scope, current._id, {
+    const changed = await ports.inboxStatus.changeInboxStatus(scope, current._id, {
       from: current.inbox_status,
       to: change.target,
       pendingReason,
@@ -65,10 +76,10 @@ export async function changeInboxStatus(scope: BusinessScope, outbox: OutboxReco
       now,
     });
     if (changed) {
-      await outbox.recordQuietly('conversations', scope, changed._id, [withSequence(event, changed)]);
+      await ports.outbox.recordQuietly('conversations', scope, changed._id, [withSequence(event, changed)]);
       return true;
     }
-    current = await reloadConversation(scope, current._id);
+    current = await reloadConversation(ports.lookup.conversations, scope, current._id);
   }
   throw new CatalogError('UPDATE_FAILED', 'The conversation kept changing during the inbox status change; retry.');
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { CatalogError } from '@cmsg/errors';
 import type { OutboxRecorder } from '@cmsg/events';
 import { appendNote } from '../timeline/add-note.usecase';
@@ -20,11 +21,12 @@ import type { StartConversationPorts } from './start-conversation-ports';
  * `noop` policy, so a retried start (or a conversation already so) changes nothing twice.
  */
 export function startConversationBindings(contacts: ContactPorts, outbox: OutboxRecorder, send: SendMessageDependencies): StartConversationPorts {
+  const legacyMailboxes = { mailboxes: repositories.mailboxes, categories: repositories.mailboxCategories };
   return {
     contacts,
     references: {
-      aiEmployee: async (scope, uuid) => void (await findAiEmployee(scope, { uuid })),
-      mailbox: async (scope, uuid) => void (await resolveMailboxTarget(scope, { mailbox: { uuid } })),
+      aiEmployee: async (scope, uuid) => void (await findAiEmployee(repositories.aiEmployees, scope, { uuid })),
+      mailbox: async (scope, uuid) => void (await resolveMailboxTarget(legacyMailboxes, scope, { mailbox: { uuid } })),
       tag: async (scope, uuid) =>
         void (await resolveObjectRef(repositories.tags, scope, { uuid }, { notFound: 'TAG_NOT_FOUND', ambiguous: 'TAG_AMBIGUOUS', otherBusiness: 'TAG_BUSINESS_MISMATCH' }, 'tag')),
     },
@@ -38,10 +40,10 @@ export function startConversationBindings(contacts: ContactPorts, outbox: Outbox
     assignAiEmployee: async (scope, conversationId, uuid, actor) =>
       void (await assignAiEmployee(scope, outbox, { reference: { uuid: conversationId }, aiEmployee: { uuid }, scheduledMessageAction: 'reassign', policy: 'noop', actor })),
     assignMailbox: async (scope, conversationId, uuid, actor) =>
-      void (await assignMailbox(scope, outbox, { reference: { uuid: conversationId }, mailbox: { uuid }, policy: 'noop', actor })),
+      void (await assignMailbox({ lookup: repositories, mailboxes: legacyMailboxes, conversationMailbox: repositories.conversations, outbox, clock: () => new Date() }, scope, { reference: { uuid: conversationId }, mailbox: { uuid }, policy: 'noop', actor })),
     addTags: async (scope, conversationId, uuids, actor) =>
-      void (await changeTags(scope, outbox, { reference: { uuid: conversationId }, tags: uuids.map((uuid) => ({ uuid })), direction: 'assign', policy: 'noop', actor })),
+      void (await changeTags({ lookup: repositories, tags: repositories.tags, conversationTags: repositories.conversations, outbox, clock: () => new Date() }, scope, { reference: { uuid: conversationId }, tags: uuids.map((uuid) => ({ uuid })), direction: 'assign', policy: 'noop', actor })),
     addNote: async (scope, conversationId, note, tokenUuid, operationId) =>
-      void (await appendNote(scope, outbox, { tokenUuid }, conversationId, note, operationNoteId(scope.businessId, operationId))),
+      void (await appendNote({ notes: repositories.timelineEvents, outbox, clock: () => new Date(), ids: { random: randomUUID } }, scope, { tokenUuid }, conversationId, note, operationNoteId(scope.businessId, operationId))),
   };
 }

@@ -1,13 +1,31 @@
-import type { BusinessScope } from '@cmsg/dal';
+import type { BusinessScope, NewTimelineEvent, TimelineEventEntity } from '@cmsg/dal';
 import { type OutboxRecorder, authorOf, noteTimelineItem, outboxEntry } from '@cmsg/events';
 import type { AddNoteResponse } from '@cmsg/proto';
-import { randomUUID } from 'node:crypto';
 import { operationNoteId } from '../conversation/operation-ids';
-import { repositories } from '../repositories';
-import { type ConversationReference, resolveConversation } from '../conversation/resolve-conversation-reference';
+import { type ConversationLookup, type ConversationReference, resolveConversation } from '../conversation/conversation-resolver';
 
 export interface ApiTokenAuthor {
   tokenUuid: string;
+}
+
+/** The timeline entries a note is one of (TimelineEventRepository in the app). */
+export interface NoteStore {
+  /** False when an entry with that id exists: a note with its note.created entry in one insert. */
+  insertIfAbsent(scope: BusinessScope, note: NewTimelineEvent): Promise<boolean>;
+  findById(scope: BusinessScope, id: string): Promise<Pick<TimelineEventEntity, 'conversation_id' | 'created_at'> | null>;
+}
+
+/** What adding a note needs: where it is stored, the outbox that records its event, its time and its id. */
+export interface NotePorts {
+  notes: NoteStore;
+  outbox: OutboxRecorder;
+  clock: () => Date;
+  ids: { random(): string };
+}
+
+/** AddNote finds the conversation first. */
+export interface AddNotePorts extends NotePorts {
+  lookup: ConversationLookup;
 }
 
 /**
@@ -15,24 +33,24 @@ export interface ApiTokenAuthor {
  * operation id (an action group's context_note), a repeat of the operation answers the note its
  * first run added instead of adding another.
  */
-export async function addNote(scope: BusinessScope, outbox: OutboxRecorder, author: ApiTokenAuthor, reference: ConversationReference, note: string, operationId = ''): Promise<AddNoteResponse> {
-  const id = operationId ? operationNoteId(scope.businessId, operationId) : randomUUID();
-  const conversation = await resolveConversation(scope, reference);
-  return appendNote(scope, outbox, author, conversation._id, note, id);
+export async function addNote(ports: AddNotePorts, scope: BusinessScope, author: ApiTokenAuthor, reference: ConversationReference, note: string, operationId = ''): Promise<AddNoteResponse> {
+  const id = operationId ? operationNoteId(scope.businessId, operationId) : ports.ids.random();
+  const conversation = await resolveConversation(ports.lookup, scope, reference);
+  return appendNote(ports, scope, author, conversation._id, note, id);
 }
 
 /** The note's text is stored exactly as sent, with its note.created entry in the same insert. */
-export async function appendNote(scope: BusinessScope, outbox: OutboxRecorder, author: ApiTokenAuthor, conversationId: string, note: string, id: string = randomUUID()): Promise<AddNoteResponse> {
-  const createdAt = new Date();
+export async function appendNote(ports: NotePorts, scope: BusinessScope, author: ApiTokenAuthor, conversationId: string, note: string, id: string = ports.ids.random()): Promise<AddNoteResponse> {
+  const createdAt = ports.clock();
   const noteAuthor = authorOf({ type: 'api_token', uuid: author.tokenUuid || null });
   const event = outboxEntry('note.created', conversationId, noteTimelineItem({ id, body: note, createdAt }, noteAuthor), noteAuthor, createdAt);
-  const inserted = await repositories.timelineEvents.insertIfAbsent(scope, { id, conversationId, kind: 'note', body: note, author: noteAuthor, createdAt, outbox: [event] });
+  const inserted = await ports.notes.insertIfAbsent(scope, { id, conversationId, kind: 'note', body: note, author: noteAuthor, createdAt, outbox: [event] });
   if (!inserted) {
     // An earlier or concurrent run of the same operation added it first.
-    const added = await repositories.timelineEvents.findById(scope, id);
+    const added = await ports.notes.findById(scope, id);
     if (added) return noteResponse(added.conversation_id, id, added.created_at);
   }
-  await outbox.recordQuietly('timeline_events', scope, id, [event]);
+  await ports.outbox.recordQuietly('timeline_events', scope, id, [event]);
   return noteResponse(conversationId, id, createdAt);
 }
 
