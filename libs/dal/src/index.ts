@@ -21,7 +21,7 @@ export { ChannelRepository } from './channel/channel.repository';
 export type { ChannelLimitsPatch, ChannelSeedFields } from './channel/channel.repository';
 export { publicMessagingLimit, storedMessagingLimit } from './channel/messaging-limit';
 export type { ChannelEntity } from './channel/channel.entity';
-export { ContactRepository } from './contact/contact.repository';
+export { ContactRepository, storedContactDefaults } from './contact/contact.repository';
 export { ContactAttributeDefinitionRepository } from './business/contact-attribute-definitions.repository';
 export type { DefineOutcome, StoredAttributeDefinition } from './business/contact-attribute-definitions.repository';
 export type { ContactListFilter, NewContact } from './contact/contact.repository';
@@ -40,6 +40,7 @@ export { RECIPIENT_STATES, RECIPIENT_SKIP_REASONS } from './broadcast-recipient/
 export type { BroadcastRecipientEntity, RecipientState, RecipientSkipReason, RecipientError } from './broadcast-recipient/broadcast-recipient.entity';
 export type { ErasableFile } from './contact-erasure/conversation-data-eraser';
 export { ConversationRepository } from './conversation/conversation.repository';
+export { type ConversationIdentity, storedConversationDefaults } from './conversation/conversation-defaults';
 export type { NewConversation, ConversationChange, InboxStatusChange, InboundMessageApplied } from './conversation/conversation.repository';
 export type { ConversationListFilter } from './conversation/conversation.repository';
 export { conversationListQuery } from './conversation/conversation.repository';

@@ -26,3 +26,4 @@ export { startMetricsServer } from './metrics/metrics-server';
 export type { MetricsServer } from './metrics/metrics-server';
 export { createRedisClient, connectRedisClient, closeRedisClient } from './redis-client';
 export type { RedisClient } from './redis-client';
+export { type ManualClock, manualClock } from './manual-clock';

@@ -1,24 +1,12 @@
 import type { BusinessScope, OutboxCollection, OutboxEntry } from '@cmsg/dal';
 import { CatalogError } from '@cmsg/errors';
+import { type ManualClock, manualClock } from '@cmsg/platform';
 import type { AudienceContact, AudienceFileInfo, AudiencePorts, BroadcastChannel, BroadcastTemplateInfo, DefinitionPorts } from '../core/audience-ports';
 import type { BroadcastClock, BroadcastEvents, SendSlice, SlicePublisher } from '../core/broadcast-ports';
 
 /** A clock the spec moves by hand. */
-export interface TestClock extends BroadcastClock {
-  at: Date;
-  advance(ms: number): void;
-}
-
-export function testClock(iso = '2026-03-02T12:00:00Z'): TestClock {
-  const clock: TestClock = {
-    at: new Date(iso),
-    now: () => new Date(clock.at),
-    advance: (ms) => {
-      clock.at = new Date(clock.at.getTime() + ms);
-    },
-  };
-  return clock;
-}
+export type TestClock = ManualClock & BroadcastClock;
+export const testClock: (iso?: string) => TestClock = manualClock;
 
 export interface RecordedEvent {
   collection: OutboxCollection;

@@ -1,4 +1,4 @@
-import type { BusinessScope, ContactEntity, NewContact, OutboxEntry, StoredAttributeDefinition } from '@cmsg/dal';
+import { type BusinessScope, type ContactEntity, type NewContact, type OutboxEntry, type StoredAttributeDefinition, storedContactDefaults } from '@cmsg/dal';
 import type { ContactChannel, ContactPorts } from './contact-ports';
 import { matchesQuery } from './in-memory-contact-query';
 
@@ -36,23 +36,13 @@ export function contactWorld(businesses: readonly string[] = ['b1', 'b2']): Cont
   return { businesses: new Set(businesses), contacts: [], definitions: new Map(), channels: [], conversations: [], recorded: [], lastRandomId: 0 };
 }
 
-/** A stored contact with the repository's defaults (ContactRepository.insertNew), for seeding a world. */
-/** `fields` are loose (plain attribute and outbox arrays, `erased_at`): the entity's types are mongoose's. */
+/**
+ * A stored contact with the repository's defaults (ContactRepository.insertNew), for seeding a
+ * world. `fields` are loose (plain attribute and outbox arrays, `erased_at`): the entity's types are mongoose's.
+ */
 export function storedContact(businessId: string, id: string, fields: Fields = {}): ContactEntity {
   const at = new Date('2026-11-01T00:00:00Z');
-  return { ...contactDefaults(), _id: id, business_id: businessId, channel_id: 'ch1', created_at: at, updated_at: at, ...fields } as unknown as ContactEntity;
-}
-
-/** The stored defaults of ContactRepository.insertNew. */
-function contactDefaults(): Fields {
-  const unknownConsent = { status: 'unknown', source: null, updated_at: null };
-  return {
-    first_name: null, middle_name: null, last_name: null, second_last_name: null, profile_name: null, phone: null, phone_key: null,
-    chat_user_id: null, chat_username: null, username_key: null, acquisition_source: null, is_tester: false,
-    first_name_key: null, last_name_key: null, email: null, email_key: null, language: null, external_id: null,
-    attributes: [], consent: { marketing: unknownConsent, utility: { ...unknownConsent } }, tag_ids: [], inbox_status: null,
-    last_inbound_at: null, revision: 0, outbox: [],
-  };
+  return { ...storedContactDefaults(), _id: id, business_id: businessId, channel_id: 'ch1', created_at: at, updated_at: at, ...fields } as unknown as ContactEntity;
 }
 
 const same = (scope: BusinessScope, document: { business_id: string }): boolean => document.business_id === scope.businessId;
@@ -82,7 +72,7 @@ export function inMemoryContactPorts(world: ContactWorld, now: { at: Date }): Co
         if (world.contacts.some((existing) => existing._id === contact._id)) return 'id_taken';
         const externalIdKey = (contact as Fields)['external_id_key'];
         if (externalIdKey !== undefined && world.contacts.some((existing) => (existing as unknown as Fields)['external_id_key'] === externalIdKey)) return 'external_id_taken';
-        world.contacts.push(structuredClone({ ...contactDefaults(), ...contact, business_id: scope.businessId }) as unknown as ContactEntity);
+        world.contacts.push(structuredClone({ ...storedContactDefaults(), ...contact, business_id: scope.businessId }) as unknown as ContactEntity);
         world.afterInsert?.(scope, contact);
         return 'inserted';
       },

@@ -1,32 +1,20 @@
-import { type BusinessScope, type ContactEntity, type ContactLookupKey, type ConversationEntity, phoneLookupKey, usernameLookupKey } from '@cmsg/dal';
+import {
+  type BusinessScope,
+  type ContactEntity,
+  type ContactLookupKey,
+  type ConversationEntity,
+  type ConversationIdentity,
+  phoneLookupKey,
+  storedConversationDefaults,
+  usernameLookupKey,
+} from '@cmsg/dal';
 import type { ConversationLookup } from '../conversation/conversation-resolver';
 
 const EPOCH = new Date('2026-11-01T00:00:00.000Z');
 
 /** A stored conversation with the schema's defaults; `overrides` sets what a spec cares about. */
-export function conversationRow(overrides: Partial<ConversationEntity> & Pick<ConversationEntity, '_id' | 'business_id' | 'contact_id' | 'channel_id'>): ConversationEntity {
-  return {
-    contact: null,
-    ai_employee_id: null,
-    mailbox_id: null,
-    tag_ids: [],
-    inbox_status: 'resolved',
-    pending_reason: null,
-    last_message: null,
-    last_inbound_at: null,
-    last_inbound_message_id: null,
-    unread_count: 0,
-    recent_inbound_message_ids: [],
-    media_awaiting_transcription: 0,
-    awaiting_media_message_ids: [],
-    is_tester: false,
-    outbox: [],
-    event_sequence: 0,
-    sort_at: EPOCH,
-    created_at: EPOCH,
-    updated_at: EPOCH,
-    ...overrides,
-  } as ConversationEntity;
+export function conversationRow(overrides: Partial<ConversationEntity> & ConversationIdentity): ConversationEntity {
+  return { ...storedConversationDefaults(overrides, EPOCH), ...overrides } as ConversationEntity;
 }
 
 /** A stored contact with the lookup keys of its phone and username, and what a spec sets. */

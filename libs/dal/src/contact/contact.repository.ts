@@ -98,7 +98,7 @@ export class ContactRepository extends TenantRepository<ContactEntity> {
    */
   async insertNew(scope: BusinessScope, contact: NewContact): Promise<'inserted' | 'id_taken' | 'external_id_taken'> {
     try {
-      await ContactModel.collection.insertOne({ ...contactDefaults(), ...contact, business_id: scope.businessId } as never);
+      await ContactModel.collection.insertOne({ ...storedContactDefaults(), ...contact, business_id: scope.businessId } as never);
       return 'inserted';
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
@@ -167,8 +167,11 @@ export class ContactRepository extends TenantRepository<ContactEntity> {
   }
 }
 
-/** The stored defaults of the fields a raw insert would otherwise leave out (mongoose's schema defaults). */
-function contactDefaults(): Fields {
+/**
+ * The stored defaults of the fields a raw insert would otherwise leave out (mongoose's schema
+ * defaults); also what the in-memory contact stores of the unit specs store.
+ */
+export function storedContactDefaults(): Fields {
   const unknownConsent = { status: 'unknown', source: null, updated_at: null };
   return {
     first_name: null, middle_name: null, last_name: null, second_last_name: null, profile_name: null, phone: null, phone_key: null,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { BusinessEntity, BusinessScope, ContentId, FileEntity, StoredContent, StorageReservation, UploadAttempt, WriteContentOptions } from '@cmsg/dal';
+import { type ManualClock, manualClock } from '@cmsg/platform';
 import { FileUrlSigner } from '../file-url-signing';
 import { DEFAULT_FILE_POLICY, type FilePolicy, type FilesContext } from '../files-context';
 import type { FileContents, FileRecords, StorageAccounts } from '../ports';
@@ -276,22 +277,8 @@ export class InMemoryFileContents implements FileContents {
 }
 
 /** A clock a spec moves by hand. */
-export interface TestClock {
-  at: Date;
-  now(): Date;
-  advance(ms: number): void;
-}
-
-export function testClock(iso = '2026-03-02T12:00:00Z'): TestClock {
-  const clock: TestClock = {
-    at: new Date(iso),
-    now: () => new Date(clock.at),
-    advance: (ms) => {
-      clock.at = new Date(clock.at.getTime() + ms);
-    },
-  };
-  return clock;
-}
+export type TestClock = ManualClock;
+export const testClock = manualClock;
 
 export const TEST_SIGNING_SECRET = 'test-signing-secret';
 export const TEST_PUBLIC_BASE_URL = 'https://cmsg.example';

@@ -1,25 +1,26 @@
 import { Readable } from 'node:stream';
 import type { MediaDownload, MediaInfo } from '@cmsg/chat-platform';
 import type { AiRunCommand } from '@cmsg/conversation-commands';
-import type {
-  BusinessEntity,
-  BusinessScope,
-  ChannelEntity,
-  ContactEntity,
-  ContactLookupKey,
-  ContactSnapshot,
-  ConversationEntity,
-  DeliveryStatusUpdate,
-  FileEntity,
-  InboundMessageApplied,
-  LastMessage,
-  MessageEntity,
-  OutboxAuthor,
-  OutboxCollection,
-  OutboxEntry,
-  UntranscribedMediaStatus,
-  WalletCharge,
-  WalletChargeOutcome,
+import {
+  type BusinessEntity,
+  type BusinessScope,
+  type ChannelEntity,
+  type ContactEntity,
+  type ContactLookupKey,
+  type ContactSnapshot,
+  type ConversationEntity,
+  type DeliveryStatusUpdate,
+  type FileEntity,
+  type InboundMessageApplied,
+  type LastMessage,
+  type MessageEntity,
+  type OutboxAuthor,
+  type OutboxCollection,
+  type OutboxEntry,
+  type UntranscribedMediaStatus,
+  type WalletCharge,
+  type WalletChargeOutcome,
+  storedConversationDefaults,
 } from '@cmsg/dal';
 import type { InboundMediaInput } from '@cmsg/files';
 import type { Logger } from '@cmsg/platform';
@@ -51,27 +52,7 @@ export function contactRow(fields: Fields & { _id: string; business_id: string; 
 
 /** A conversation with the schema's defaults. */
 export function conversationRow(fields: Fields & { _id: string; business_id: string; contact_id: string; channel_id: string; created_at: Date }): ConversationEntity {
-  const defaults = {
-    contact: null,
-    ai_employee_id: null,
-    mailbox_id: null,
-    tag_ids: [],
-    inbox_status: 'resolved',
-    pending_reason: null,
-    last_message: null,
-    last_inbound_at: null,
-    last_inbound_message_id: null,
-    unread_count: 0,
-    recent_inbound_message_ids: [],
-    media_awaiting_transcription: 0,
-    awaiting_media_message_ids: [],
-    is_tester: false,
-    outbox: [],
-    event_sequence: 0,
-    sort_at: fields.created_at,
-    updated_at: fields.created_at,
-  };
-  return { ...defaults, ...fields } as unknown as ConversationEntity;
+  return { ...storedConversationDefaults(fields, fields.created_at), ...fields } as unknown as ConversationEntity;
 }
 
 /** A message with the schema's defaults (an inbound media's sub-document too). */
