@@ -1,40 +1,23 @@
 import type { AiScheduleRequest, HumanScheduleRequest } from '@cmsg/api-schemas';
 import { scheduleHistoryEntry } from '@cmsg/conversation-commands';
 import { type BusinessScope, businessScope } from '@cmsg/dal';
-import type { OutboxRecorder } from '@cmsg/events';
 import type { CreatedScheduledMessage } from '@cmsg/proto';
 import { businessTimeZone } from '../business-time';
-import type {
-  AiEmployeeDirectory,
-  BusinessStore,
-  Clock,
-  ConfirmedFileLookup,
-  ConversationContextPort,
-  ConversationStore,
-  IdGenerator,
-  QuickReplyDirectory,
-  ScheduleStore,
-  TemplateDirectory,
-} from '../ports';
+import type { BusinessStore, ConversationStore, ScheduleStore, SchedulingPorts } from '../ports';
 import { assertWithinScheduleHorizon, localScheduleInstant } from '../schedule-time/local-schedule-time';
 import type { CreateScheduledMessageCommand } from './create-scheduled-message.command';
 import { approvedTemplate, assertAiEmployeeExists, assertFileConfirmed, assertQuickReplyExists } from './schedule-resources';
 import { assertHumanScheduleSendable, assertTemplateVariables, scheduleExecutorFor } from './schedule-rules';
 import { type NewSchedule, scheduledUuidReused, storePendingSchedule } from './store-pending-schedule';
 
-export interface CreateScheduledMessageDependencies {
-  conversationContext: ConversationContextPort;
+export type CreateScheduledMessageDependencies = Pick<
+  SchedulingPorts,
+  'conversationContext' | 'aiEmployees' | 'quickReplies' | 'templates' | 'files' | 'events' | 'clock' | 'ids'
+> & {
   schedules: Pick<ScheduleStore, 'idTakenInAnyBusiness' | 'pendingOfConversation' | 'insertPending' | 'cancelPending'>;
   conversations: Pick<ConversationStore, 'findById'>;
   businesses: Pick<BusinessStore, 'findById'>;
-  aiEmployees: AiEmployeeDirectory;
-  quickReplies: QuickReplyDirectory;
-  templates: TemplateDirectory;
-  files: ConfirmedFileLookup;
-  events: OutboxRecorder;
-  clock: Clock;
-  ids: IdGenerator;
-}
+};
 
 /** What the branch checks read: the objects a schedule names. */
 type ReferenceLookups = Pick<CreateScheduledMessageDependencies, 'aiEmployees' | 'quickReplies' | 'templates' | 'files'>;
