@@ -27,8 +27,9 @@ usage: bash tools/infra/infra.sh <command>
   down    stop what 'up' started: every mongo-java-server of this cache (both backends), Kafka, Redis
   mongo-up, mongo-down
           start or stop only the MongoDB of CMSG_MONGO_BACKEND on CMSG_MONGO_PORT (benchmarks)
-  kafka-restart
-          stop Kafka and start it again (the fault tests: producers and consumers must ride it out)
+  kafka-up, kafka-down, kafka-restart
+          start, stop, or stop and start again only Kafka (the fault tests, on CMSG_KAFKA_PORT and
+          CMSG_KAFKA_DIR: producers and consumers must ride out a restart)
   status  one line per server
   env     print the exports for the servers: eval "\$(bash tools/infra/infra.sh env)"
 
@@ -36,6 +37,7 @@ Cache: $INFRA_HOME   state: $INFRA_RUN   (set CMSG_INFRA_HOME to move both)
 Overrides: MONGODB_URI, KAFKA_BROKERS, REDIS_URL skip the matching server.
 CMSG_MONGO_BACKEND=h2|memory (default h2, port 27117; memory: port 27118), CMSG_MONGO_PORT,
 CMSG_MONGO_DIR (its pid, log and H2 file; default under the state directory).
+CMSG_KAFKA_PORT (default 19092; its controller on the next port), CMSG_KAFKA_DIR (its pid, logs and data).
 EOF
 }
 
@@ -79,6 +81,17 @@ cmd_mongo_down() {
   mongo_down
 }
 
+cmd_kafka_up() {
+  take_lock
+  kafka_start
+  kafka_wait
+}
+
+cmd_kafka_down() {
+  take_lock
+  kafka_down
+}
+
 cmd_kafka_restart() {
   take_lock
   kafka_down
@@ -113,6 +126,8 @@ case "${1:-}" in
   down) cmd_down ;;
   mongo-up) cmd_mongo_up ;;
   mongo-down) cmd_mongo_down ;;
+  kafka-up) cmd_kafka_up ;;
+  kafka-down) cmd_kafka_down ;;
   kafka-restart) cmd_kafka_restart ;;
   status) cmd_status ;;
   env) cmd_env ;;

@@ -29,6 +29,20 @@ export async function freePort(): Promise<number> {
   return listenOn(0);
 }
 
+/** Two consecutive free ports (a server with a second listener on the next port: Kafka's controller). */
+export async function freePortPair(): Promise<number> {
+  for (let tried = 0; tried < 20; tried += 1) {
+    const port = await freePort();
+    try {
+      await listenOn(port + 1);
+      return port;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    }
+  }
+  throw new Error('no two consecutive free ports');
+}
+
 /** Listens on the port (0: one the kernel picks), closes, answers the port. */
 function listenOn(port: number): Promise<number> {
   return new Promise((resolve, reject) => {

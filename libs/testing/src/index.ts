@@ -27,6 +27,8 @@ export { startThrowawayMongoServer, residentBytes } from './servers/throwaway-mo
 export type { MongoBackend, ThrowawayMongoServer } from './servers/throwaway-mongo-server';
 export { startThrowawayRedisServer } from './servers/throwaway-redis-server';
 export type { ThrowawayRedisServer } from './servers/throwaway-redis-server';
+export { startThrowawayKafkaBroker } from './servers/throwaway-kafka-broker';
+export type { ThrowawayKafkaBroker } from './servers/throwaway-kafka-broker';
 export { webhookFanOut } from './webhook-events';
 export type { FanOutEvent } from './webhook-events';
 export { parsePrometheusText, sampleTotal } from './prometheus-samples';

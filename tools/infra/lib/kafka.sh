@@ -2,10 +2,12 @@
 # Apache Kafka (KRaft, one combined broker+controller node) from its Maven Central jars.
 
 KAFKA_VERSION=3.9.1
-KAFKA_PORT=19092
-KAFKA_CONTROLLER_PORT=19093
+# CMSG_KAFKA_PORT and CMSG_KAFKA_DIR start a broker of a test's own beside the machine's (the fault
+# specs that restart Kafka): its controller listens on the next port.
+KAFKA_PORT=${CMSG_KAFKA_PORT:-19092}
+KAFKA_CONTROLLER_PORT=$((KAFKA_PORT + 1))
 KAFKA_LIBS="$INFRA_HOME/kafka-$KAFKA_VERSION/libs"
-KAFKA_DIR="$INFRA_RUN/kafka"
+KAFKA_DIR="${CMSG_KAFKA_DIR:-$INFRA_RUN/kafka}"
 KAFKA_PIDFILE="$KAFKA_DIR/kafka.pid"
 KAFKA_OUT="$KAFKA_DIR/kafka.out"        # JVM stdout/stderr
 KAFKA_LOG="$KAFKA_DIR/logs/server.log"  # log4j output

@@ -41,13 +41,14 @@ export const RUNNER_IN_FLIGHT_BOUND = 12 * 4;
 export const CHAT_API_TIMEOUT_MS = 3_000;
 export const SEND_LEASE_MS = sendLeaseMs(CHAT_API_TIMEOUT_MS, pacedSenderOptionsFor(6_000));
 
-export async function startBroadcastFaultStack(options: { maxMessagesPerSecond: number }): Promise<BroadcastFaultStack> {
+export async function startBroadcastFaultStack(options: { maxMessagesPerSecond: number; ownKafka?: boolean }): Promise<BroadcastFaultStack> {
   const templateId = randomUUID();
   const tokens = Object.fromEntries(Object.values(RUNNER_CALLERS).map((caller) => [caller, randomBytes(16).toString('hex')]));
   const fault = await startFaultStack({
     conversations: 1,
     tokens: 1,
     actionsRunners: 2,
+    ownKafka: options.ownKafka ?? false,
     env: {
       // The group notices a killed replica after 6 s (the least the runner accepts) instead of 30 s.
       COMMAND_SESSION_TIMEOUT_MS: '6000',

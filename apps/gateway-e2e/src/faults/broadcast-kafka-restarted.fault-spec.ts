@@ -12,21 +12,20 @@ import {
   waitForAccepted,
   waitForBroadcast,
 } from './broadcast-fault-fixtures';
-import { reportFault, restartMachineKafka } from './fault-stack';
+import { reportFault } from './fault-stack';
 
 /** Recipients (see broadcast-killed.fault-spec.ts for why not 5,000): enough to outlast the broker's restart. */
 const RECIPIENTS = 1_000;
 
 /**
- * Kafka stopped and started again in the middle of a broadcast (the machine's broker; the fault
- * specs run alone): the slices in Kafka and the runners' group ride it out, no process dies, and
+ * Kafka stopped and started again in the middle of a broadcast (a broker of the stack's own): the slices in Kafka and the runners' group ride it out, no process dies, and
  * the broadcast completes with every recipient sent once (CONTRACT 10.4).
  */
 describe('a broadcast while Kafka restarts', () => {
   let fault: BroadcastFaultStack;
 
   beforeAll(async () => {
-    fault = await startBroadcastFaultStack({ maxMessagesPerSecond: 1_000 });
+    fault = await startBroadcastFaultStack({ maxMessagesPerSecond: 1_000, ownKafka: true });
   }, 240_000);
 
   afterAll(async () => {
@@ -44,7 +43,7 @@ describe('a broadcast while Kafka restarts', () => {
     const atRestart = await inFlightAtKill(fault, broadcastId, marker);
     const pendingAtRestart = (await recipientsByStatus(broadcastId))['pending'] ?? 0;
     const restartStarted = Date.now();
-    await restartMachineKafka(fault.description.env['KAFKA_BROKERS']!);
+    await fault.kafka!.restart();
     const restartMs = Date.now() - restartStarted;
     const acceptedWhileRestarting = broadcastCalls(fault, marker).filter((record) => record.status === 200).length - atRestart.acceptedBefore;
 

@@ -1,7 +1,4 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { disconnectMongo } from '@cmsg/dal';
 import { generateApiToken } from '@cmsg/seed';
 import {
@@ -10,26 +7,25 @@ import {
   type RunningFakes,
   type StackDescription,
   type TestBusiness,
+  type ThrowawayKafkaBroker,
   type ThrowawayMongoServer,
   type ThrowawayRedisServer,
   contactSeed,
   createTestBusinessIn,
   minutesAgo,
   startFakes,
+  startThrowawayKafkaBroker,
   startThrowawayMongoServer,
   startThrowawayRedisServer,
-  WORKSPACE_ROOT,
   connectToDatabase,
   dropConnectedDatabase,
   storedCollection,
 } from '@cmsg/testing';
 
-const runFile = promisify(execFile);
-
 /**
- * A stack of its own for one fault spec (the fault specs run one at a time, after the integration
- * suite: they stop, pause and kill servers and apps). Optionally on a MongoDB and a Redis of its
- * own, so pausing or killing them touches nothing else.
+ * A stack of its own for one fault spec (they stop, pause and kill servers and apps), optionally on
+ * a MongoDB, a Redis and a Kafka broker of its own, so pausing, killing or restarting them touches
+ * no other stack: the fault specs run side by side (jest.faults.config.js).
  */
 export interface FaultStack {
   stack: LocalStack;
@@ -37,6 +33,7 @@ export interface FaultStack {
   fakes: RunningFakes;
   mongo: ThrowawayMongoServer | undefined;
   redis: ThrowawayRedisServer | undefined;
+  kafka: ThrowawayKafkaBroker | undefined;
   business: TestBusiness;
   /** Conversations with an open window, one per contact. */
   conversations: string[];
@@ -48,6 +45,7 @@ export interface FaultStack {
 export interface FaultStackOptions {
   ownMongo?: boolean;
   ownRedis?: boolean;
+  ownKafka?: boolean;
   conversations?: number;
   tokens?: number;
   env?: Record<string, string>;
@@ -63,9 +61,10 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
   const fakes = await startFakes();
   const mongo = options.ownMongo ? await startThrowawayMongoServer('memory') : undefined;
   const redis = options.ownRedis ? await startThrowawayRedisServer() : undefined;
+  const kafka = options.ownKafka ? await startThrowawayKafkaBroker() : undefined;
   const stack = new LocalStack({
     build: false,
-    env: { ...fakes.env, ...(redis ? { REDIS_URL: redis.url } : {}), ...options.env },
+    env: { ...fakes.env, ...(redis ? { REDIS_URL: redis.url } : {}), ...(kafka ? { KAFKA_BROKERS: kafka.brokers } : {}), ...options.env },
     fakes: { chatApiBaseUrl: fakes.chatApiBaseUrl, aiBaseUrl: fakes.aiBaseUrl },
     ...(mongo ? { mongodbUri: mongo.uri } : {}),
     ...(options.actionsRunners ? { actionsRunners: options.actionsRunners } : {}),
@@ -75,6 +74,7 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
   const description = await stack.start().catch(async (error: unknown) => {
     mongo?.stop();
     await redis?.stop();
+    await kafka?.stop();
     await fakes.stop();
     throw error;
   });
@@ -96,6 +96,7 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     fakes,
     mongo,
     redis,
+    kafka,
     business,
     conversations,
     tokens,
@@ -107,6 +108,7 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
       else await dropConnectedDatabase();
       mongo?.stop();
       await redis?.stop();
+      await kafka?.stop();
       await fakes.stop();
     },
   };
@@ -192,23 +194,4 @@ export async function settleGroups(fault: FaultStack, groups: SubmittedGroup[], 
     }
   }
   return { accepted: accepted.length, completed, lost, twice, refusedButRun };
-}
-
-/**
- * Stops and starts the machine's broker, the one the stack uses (a rolling restart of a one-broker
- * cluster: its log survives). `infra.sh kafka-restart` leaves alone a broker that KAFKA_BROKERS
- * names, and the suite exports KAFKA_BROKERS (tools/scripts/lib.sh infra_up): called with it, it returns at once having
- * restarted nothing. So it runs without it, once the stack's broker is known to be the one infra.sh
- * starts, and the restart is checked to have happened. Asynchronously: the fake Cloud API lives in
- * this process and must go on answering the sends in flight.
- */
-export async function restartMachineKafka(stackBrokers: string): Promise<void> {
-  const infra = path.join(WORKSPACE_ROOT, 'tools/infra/infra.sh');
-  const env = { ...process.env };
-  delete env['KAFKA_BROKERS'];
-  const { stdout } = await runFile('bash', [infra, 'env'], { env });
-  const machineBrokers = /KAFKA_BROKERS=(\S+)/.exec(stdout)?.[1];
-  if (machineBrokers !== stackBrokers) throw new Error(`the stack's Kafka (${stackBrokers}) is not the broker infra.sh runs (${machineBrokers}): it cannot be restarted here`);
-  const { stderr } = await runFile('bash', [infra, 'kafka-restart'], { env });
-  if (!stderr.includes('kafka: starting Kafka')) throw new Error(`infra.sh kafka-restart did not start Kafka again:\n${stderr}`);
 }

@@ -1,15 +1,15 @@
-import { type FaultStack, actionGroupLoad, reportFault, restartMachineKafka, settleGroups, startFaultStack } from './fault-stack';
+import { type FaultStack, actionGroupLoad, reportFault, settleGroups, startFaultStack } from './fault-stack';
 
 /**
- * Kafka stopped and started again while action groups run (the machine's broker: the fault specs
- * run alone, after the integration suite): submissions meanwhile are accepted or refused with 503,
- * and every accepted group is done exactly once once the broker is back, with no app restarted.
+ * Kafka stopped and started again while action groups run (a broker of the stack's own):
+ * submissions meanwhile are accepted or refused with 503, and every accepted group is done exactly
+ * once once the broker is back, with no app restarted.
  */
 describe('Kafka restarted while action groups run', () => {
   let fault: FaultStack;
 
   beforeAll(async () => {
-    fault = await startFaultStack({ conversations: 12, tokens: 6 });
+    fault = await startFaultStack({ ownKafka: true, conversations: 12, tokens: 6 });
   }, 240_000);
 
   afterAll(async () => {
@@ -19,7 +19,7 @@ describe('Kafka restarted while action groups run', () => {
   it('does every accepted action group exactly once', async () => {
     const groups = await actionGroupLoad(fault, { perSecond: 3, seconds: 20 }, async () => {
       await new Promise((resolve) => setTimeout(resolve, 3_000));
-      await restartMachineKafka(fault.description.env['KAFKA_BROKERS']!);
+      await fault.kafka!.restart();
     });
     const outcome = await settleGroups(fault, groups);
     reportFault('Kafka restarted', { submitted: groups.length, ...outcome });
