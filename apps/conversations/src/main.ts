@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { CloudApiClient } from '@cmsg/chat-platform';
 import { type CoordinatorPorts, pauseChannelBroadcasts, pauseTemplateBroadcasts } from '@cmsg/broadcasts-domain';
 import { ensureTopics, kafkaConversationEventBus } from '@cmsg/command-stream';
-import { type ConsentRecorder, ListCursorCodec, recordConsent, sendOutcomeOf, startConversationBindings } from '@cmsg/conversations-domain';
+import { type ConsentRecorder, ListCursorCodec, type SendLease, recordConsent, sendOutcomeOf, startConversationBindings } from '@cmsg/conversations-domain';
 import {
   AiEmployeeRepository,
   ApiTokenRepository,
@@ -40,7 +40,7 @@ import {
   runGrpcService,
   topicName,
 } from '@cmsg/platform';
-import { ChannelBackOff, ChannelRateBudget, LiveFirstGate, MessagingLimitLedger, PacedSender, PairPacer, pacedSenderOptionsFor, sendLeaseMs } from '@cmsg/send-engine';
+import { ChannelBackOff, ChannelRateBudget, LiveFirstGate, MessagingLimitLedger, PacedSender, PairPacer, SenderHeartbeat, pacedSenderOptionsFor, sendLeaseMs } from '@cmsg/send-engine';
 import { notingLiveActivity } from './live-activity';
 import {
   BroadcastsServiceService,
@@ -138,10 +138,13 @@ runGrpcService({
     // Consent the customer or the provider states; a failure to record it never fails the message it came with.
     const recordContactConsent: ConsentRecorder = (scope, update) =>
       recordConsent(contacts, scope, update).catch((error: unknown) => logger.warn({ err: error, contact_uuid: update.contactId }, 'recording consent failed'));
-    // A send still in flight this long after it started (its pacing waits, calls and rate-limit
-    // retries at their longest, plus a margin) was cut off by a crash (see OutboundMessageStore.settle).
-    const sendLease = sendLeaseMs(config.CHAT_API_TIMEOUT_MS, pacingOptions);
-    const sendDependencies = { sender: pacedSender, files, outbox, inFlightLeaseMs: sendLease, recordConsent: recordContactConsent };
+    // A send still in flight was cut off by a crash once the process that started it stopped (its
+    // heartbeat expired), or at the latest this long after it started (its pacing waits, calls and
+    // rate-limit retries at their longest, plus a margin): see OutboundMessageStore.settle.
+    const senders = new SenderHeartbeat(redis, { onError: (error) => logger.warn({ err: error }, 'sender heartbeat not renewed') });
+    await senders.start();
+    const sendLease: SendLease = { ms: sendLeaseMs(config.CHAT_API_TIMEOUT_MS, pacingOptions), processId: senders.processId, isRunning: (processId) => senders.isRunning(processId) };
+    const sendDependencies = { sender: pacedSender, files, outbox, lease: sendLease, recordConsent: recordContactConsent };
 
     const audience = audiencePorts({ files, contacts });
     const definitions = definitionPorts((channel) => ledger.remaining({ channelKey: channel.id, limit: channel.messaging_limit }));
@@ -152,7 +155,7 @@ runGrpcService({
       events: outbox,
       slices,
       clock,
-      sendOutcome: (scope, operationId) => sendOutcomeOf(scope, operationId, { outbox, inFlightLeaseMs: sendLease }),
+      sendOutcome: (scope, operationId) => sendOutcomeOf(scope, operationId, { outbox, lease: sendLease }),
       messagingLimitRemaining: async (scope, channelId) => {
         const channel = await definitions.channelById(scope, channelId);
         return channel ? ledger.remaining({ channelKey: channel.id, limit: channel.messaging_limit }) : null;
@@ -266,6 +269,8 @@ runGrpcService({
       closers: [
         { name: 'kafka', close: () => producer.disconnect() },
         { name: 'mongodb', close: () => disconnectMongo() },
+        // After the drain: no send of this process is in flight any more.
+        { name: 'sender-heartbeat', close: () => senders.stop() },
         { name: 'redis', close: () => closeRedisClient(redis) },
       ],
     };

@@ -1,6 +1,6 @@
 import type { ConsentRecorder } from '@cmsg/conversations-domain';
 import { cloudApiErrorOf } from '@cmsg/chat-platform';
-import { type MessageAuthor, type MessageSender, type OutboundFiles, sendMessage, sendMessageCommand } from '@cmsg/conversations-domain';
+import { type MessageAuthor, type MessageSender, type OutboundFiles, type SendLease, sendMessage, sendMessageCommand } from '@cmsg/conversations-domain';
 import { businessScope } from '@cmsg/dal';
 import { CatalogError, isCatalogError } from '@cmsg/errors';
 import { protoSendContentToDomain } from '@cmsg/message-codec';
@@ -14,8 +14,8 @@ export interface MessageSendingDependencies {
   sender: MessageSender;
   files: OutboundFiles;
   outbox: OutboxRecorder;
-  /** The provider call's timeout plus a margin: a send `sending` for longer was cut off by a crash. */
-  inFlightLeaseMs: number;
+  /** When a send found `sending` was cut off by a crash. */
+  lease: SendLease;
   /** A send refused with 131050 records the contact's marketing opt-out (CONTRACT 10.2). */
   recordConsent: ConsentRecorder;
   logger: Logger;

@@ -31,6 +31,8 @@ export { fullName } from './contacts/contact-names';
 export { sendMessage } from './messaging/send-message.usecase';
 export { sendOutcomeOf } from './messaging/send-outcome.usecase';
 export type { SendOutcome } from './messaging/send-outcome.usecase';
+export { leaseOnly } from './messaging/send-lease';
+export type { SendLease } from './messaging/send-lease';
 export type { SendMessageDependencies } from './messaging/send-message.usecase';
 export { sendMessageCommand, MESSAGE_AUTHOR_TYPES, TEMPLATE_HEADER_TYPES } from './messaging/send-message.command';
 export type {

@@ -14,3 +14,5 @@ export { PacedSender, DEFAULT_PACED_SENDER_OPTIONS, pacedSenderOptionsFor, sendL
 export type { PacedSenderOptions, ProviderSender, SendEngineParts, SendPacing } from './paced-sender';
 export { LiveFirstGate, DEFAULT_LIVE_FIRST_GATE } from './live-first-gate';
 export type { LiveFirstGateOptions } from './live-first-gate';
+export { SenderHeartbeat, DEFAULT_SENDER_HEARTBEAT } from './sender-heartbeat';
+export type { SenderHeartbeatOptions } from './sender-heartbeat';

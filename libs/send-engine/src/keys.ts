@@ -65,6 +65,11 @@ export class SendEngineKeys {
     return `${this.channel(channelKey)}:messaging-limit`;
   }
 
+  /** Present while the sending process renews it (SenderHeartbeat). */
+  senderHeartbeat(processId: string): string {
+    return `${this.prefix}:sender:${processId}`;
+  }
+
   private channel(channelKey: string): string {
     return `${this.prefix}:{${channelKey}}`;
   }

@@ -5,6 +5,7 @@ import { type OutboxRecorder, SYSTEM_AUTHOR } from '@cmsg/events';
 import { connectToOwnDatabase, dropConnectedDatabase } from '@cmsg/testing-database';
 import { repositories } from '../repositories';
 import { type NewOutboundMessage, OutboundMessageStore, storedFailure } from './outbound-message-store';
+import { type SendLease, leaseOnly } from './send-lease';
 
 /** The recorder port as the store calls it: the entries, in order, with the sequence a change took. */
 class CapturingOutbox implements OutboxRecorder {
@@ -35,7 +36,7 @@ describe('OutboundMessageStore.markSent', () => {
 
   beforeEach(() => {
     outbox = new CapturingOutbox();
-    store = new OutboundMessageStore(scope, outbox, 60_000);
+    store = new OutboundMessageStore(scope, outbox, leaseOnly(60_000));
   });
 
   async function conversation(): Promise<string> {
@@ -94,5 +95,41 @@ describe('OutboundMessageStore.markSent', () => {
     expect(stored).toMatchObject({ status: 'failed', error: { code: 'RECIPIENT_UNDELIVERABLE', message: 'undeliverable', provider_code: '131026' } });
     expect(outbox.entries.at(-1)).toMatchObject({ type: 'message.status_updated', data: { status: 'failed', error: { code: 'RECIPIENT_UNDELIVERABLE', provider_code: '131026' } } });
     expect(storedFailure(stored!)).toMatchObject({ code: 'RECIPIENT_UNDELIVERABLE', httpStatus: 422, providerCode: '131026' });
+  });
+
+  describe('settle, from another process than the one that made the call', () => {
+    const running = new Set<string>();
+    const processLease = (processId: string): SendLease => ({ ms: 60_000, processId, isRunning: async (other) => other === processId || running.has(other) });
+
+    it('waits while that process runs, and answers what it stored', async () => {
+      running.add('sender-a');
+      const sender = new OutboundMessageStore(scope, outbox, processLease('sender-a'));
+      const repeat = new OutboundMessageStore(scope, outbox, processLease('sender-b'));
+      const message = claim(await conversation(), new Date());
+      expect(await sender.insert(message, SYSTEM_AUTHOR)).toBe(true);
+      const found = (await repeat.find(message.id))!;
+      expect(found).toMatchObject({ status: 'sending', sending_process: 'sender-a' });
+
+      const settled = repeat.settle(found);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await sender.markSent(message, 'wamid.late', SYSTEM_AUTHOR);
+      await expect(settled).resolves.toMatchObject({ status: 'sent', provider_message_id: 'wamid.late' });
+    });
+
+    it('settles a send of a process that stopped as failed with no provider answer at once, long before its lease ends', async () => {
+      running.add('sender-c');
+      const sender = new OutboundMessageStore(scope, outbox, processLease('sender-c'));
+      const message = claim(await conversation(), new Date());
+      expect(await sender.insert(message, SYSTEM_AUTHOR)).toBe(true);
+      running.delete('sender-c');
+
+      const started = Date.now();
+      const settled = await new OutboundMessageStore(scope, outbox, processLease('sender-d')).settle((await sender.find(message.id))!);
+      expect(settled).toMatchObject({ status: 'failed', error: { code: 'SEND_FAILED', provider_code: null } });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      // Had the process only stalled (its heartbeat lapsed), the answer of its call still comes, and
+      // is what the provider did: it is kept. Nothing is sent again either way.
+      await expect(sender.markSent(message, 'wamid.late', SYSTEM_AUTHOR)).resolves.toMatchObject({ status: 'sent', provider_message_id: 'wamid.late' });
+    });
   });
 });

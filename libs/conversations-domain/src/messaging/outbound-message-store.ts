@@ -2,6 +2,7 @@ import { CatalogError, isErrorCode } from '@cmsg/errors';
 import type { BusinessScope, LastMessage, MessageEntity, OutboxAuthor, OutboxEntry, StoredError } from '@cmsg/dal';
 import { type MessageItemSource, type OutboxRecorder, messageAuthorOf, messageTimelineItem, outboxEntry, withSequence } from '@cmsg/events';
 import { repositories } from '../repositories';
+import { type SendLease, isCutOff } from './send-lease';
 
 import type { MessageAuthor } from './send-message.command';
 
@@ -42,8 +43,8 @@ export class OutboundMessageStore {
   constructor(
     private readonly scope: BusinessScope,
     private readonly outbox: OutboxRecorder,
-    /** A send still `sending` this long after it started was cut off by a crash. */
-    private readonly inFlightLeaseMs: number,
+    /** When a send still `sending` was cut off by a crash. */
+    private readonly lease: SendLease,
     private readonly realNow: () => number = Date.now,
   ) {}
 
@@ -70,6 +71,7 @@ export class OutboundMessageStore {
       operation_part: message.part,
       operation_parts: message.parts,
       sending_started_at: message.status === 'sending' ? new Date(this.realNow()) : null,
+      sending_process: message.status === 'sending' ? this.lease.processId : null,
       ...(event ? { outbox: [event] } : {}),
     });
     if (inserted && event) await this.outbox.recordQuietly('messages', this.scope, message.id, [event]);
@@ -99,17 +101,16 @@ export class OutboundMessageStore {
   }
 
   /**
-   * The final state of a message found `sending`. While its lease runs the first attempt may still
-   * finish, so this waits for it; past the lease the attempt was cut off by a crash. Whether the
-   * provider got it is then unknowable, and a duplicate to the customer is worse than a missing
-   * message: it is settled as failed (SEND_FAILED), never sent again.
+   * The final state of a message found `sending`. While the first attempt may still finish, this
+   * waits for it; once it was cut off by a crash (its process stopped, or its lease is over: see
+   * isCutOff), whether the provider got it is unknowable, and a duplicate to the customer is worse
+   * than a missing message: it is settled as failed (SEND_FAILED), never sent again.
    */
   async settle(message: StoredOutboundMessage): Promise<StoredOutboundMessage> {
     let current: StoredOutboundMessage | null = message;
     while (current?.status === 'sending') {
-      const leaseEnd = (current.sending_started_at?.getTime() ?? 0) + this.inFlightLeaseMs;
-      const remaining = leaseEnd - this.realNow();
-      if (remaining <= 0) {
+      const remaining = (current.sending_started_at?.getTime() ?? 0) + this.lease.ms - this.realNow();
+      if (await this.isCutOff(current)) {
         await this.failIfSending(current, { code: 'SEND_FAILED', message: OUTCOME_UNKNOWN, provider_code: null }, await messageAuthorOf(this.scope, current.author ?? null));
       } else {
         await new Promise((resolve) => setTimeout(resolve, Math.min(SETTLE_POLL_MS, remaining)));
@@ -118,6 +119,11 @@ export class OutboundMessageStore {
     }
     if (!current) throw new CatalogError('UPDATE_FAILED', `Outbound message ${message._id} disappeared while it was being sent; retry.`);
     return current;
+  }
+
+  /** Whether a message found `sending` was cut off by a crash (see settle). */
+  isCutOff(message: StoredOutboundMessage): Promise<boolean> {
+    return isCutOff(message, this.lease, this.realNow());
   }
 
   /**

@@ -14,6 +14,7 @@ import type { OutboundFiles } from './outbound-file';
 import { type NewOutboundMessage, OutboundMessageStore, type StoredOutboundMessage, storedFailure } from './outbound-message-store';
 import { type SendContext, planParts } from './outbound-parts';
 import type { SendMessageCommand } from './send-message.command';
+import type { SendLease } from './send-lease';
 import type { ConsentRecorder } from '../contacts/record-consent.usecase';
 
 export interface SendMessageDependencies {
@@ -21,8 +22,8 @@ export interface SendMessageDependencies {
   files: OutboundFiles;
   /** Records the message.sent / message.status_updated entries of the sends. */
   outbox: OutboxRecorder;
-  /** How long a provider call may take at most (its timeout plus a margin): see OutboundMessageStore.settle. */
-  inFlightLeaseMs: number;
+  /** When a send found `sending` (a repeat of an operation) was cut off by a crash: see OutboundMessageStore.settle. */
+  lease: SendLease;
   realNow?: () => number;
   /** Records the contact's marketing opt-out the provider reported (131050, CONTRACT 10.2). */
   recordConsent?: ConsentRecorder;
@@ -38,7 +39,7 @@ export interface SendMessageDependencies {
  */
 export async function sendMessage(scope: BusinessScope, command: SendMessageCommand, dependencies: SendMessageDependencies): Promise<SendMessageResponse> {
   const realNow = dependencies.realNow ?? Date.now;
-  const store = new OutboundMessageStore(scope, dependencies.outbox, dependencies.inFlightLeaseMs, realNow);
+  const store = new OutboundMessageStore(scope, dependencies.outbox, dependencies.lease, realNow);
   const partId = (part: number) => operationMessageId(scope.businessId, command.operationId, part);
 
   const replayed = await replayOperation(store, partId);

@@ -2,6 +2,7 @@ import type { BusinessScope } from '@cmsg/dal';
 import type { OutboxRecorder } from '@cmsg/events';
 import { operationMessageId } from '../conversation/operation-ids';
 import { OutboundMessageStore } from './outbound-message-store';
+import type { SendLease } from './send-lease';
 
 export type SendOutcome =
   | { kind: 'absent' }
@@ -11,18 +12,16 @@ export type SendOutcome =
 
 /**
  * How an operation's send ended, from its first message: absent (the provider was never called),
- * still in flight within its lease, sent, or failed. A send in flight past its lease was cut off by
- * a crash: it is settled as failed with no provider answer (SEND_FAILED, provider_code null), never
- * sent again. Used by the broadcast coordinator for a recipient whose sender went away.
+ * still in flight, sent, or failed. A send cut off by a crash (its process stopped, or its lease is
+ * over) is settled as failed with no provider answer (SEND_FAILED, provider_code null), never sent
+ * again. Used by the broadcast coordinator for a recipient whose sender went away.
  */
-export async function sendOutcomeOf(scope: BusinessScope, operationId: string, dependencies: { outbox: OutboxRecorder; inFlightLeaseMs: number; realNow?: () => number }): Promise<SendOutcome> {
-  const realNow = dependencies.realNow ?? Date.now;
-  const store = new OutboundMessageStore(scope, dependencies.outbox, dependencies.inFlightLeaseMs, realNow);
+export async function sendOutcomeOf(scope: BusinessScope, operationId: string, dependencies: { outbox: OutboxRecorder; lease: SendLease; realNow?: () => number }): Promise<SendOutcome> {
+  const store = new OutboundMessageStore(scope, dependencies.outbox, dependencies.lease, dependencies.realNow);
   let message = await store.find(operationMessageId(scope.businessId, operationId, 0));
   if (!message) return { kind: 'absent' };
   if (message.status === 'sending') {
-    const leaseEnd = (message.sending_started_at?.getTime() ?? 0) + dependencies.inFlightLeaseMs;
-    if (leaseEnd > realNow()) return { kind: 'in_flight' };
+    if (!(await store.isCutOff(message))) return { kind: 'in_flight' };
     message = await store.settle(message);
   }
   if (message.status === 'failed') {

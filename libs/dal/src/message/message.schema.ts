@@ -27,6 +27,8 @@ export const messageSchema = new Schema(
     operation_part: { type: Number, default: null },
     operation_parts: { type: Number, default: null },
     sending_started_at: { type: Date, default: null },
+    // The process that made the provider call: a `sending` message whose process stopped was cut off.
+    sending_process: { type: String, default: null },
     error: { type: errorSchema, default: null },
     // Inbound media: where its bytes are (a file of module inbound_media) and how its transcription went.
     media: {
