@@ -139,5 +139,7 @@ build_projects
 run_jest unit jest.config.js
 run_jest integration jest.integration.config.js
 run_jest index-shapes jest.index-shapes.config.js
-# Last: the fault specs stop, pause and kill servers and apps, so nothing runs beside them.
+# Last: the fault specs stop, pause and kill servers and apps (their own), two at a time, then the
+# one that measures a pace, alone.
 run_jest faults jest.faults.config.js
+run_jest faults-alone jest.faults-alone.config.js
