@@ -1,5 +1,5 @@
 import type { Logger } from './logger';
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 
 export type RedisClient = ReturnType<typeof createClient>;
 

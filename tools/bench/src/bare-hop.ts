@@ -6,7 +6,7 @@ import { ConversationsServiceClient, type ConversationRequest, type Conversation
 import * as grpc from '@grpc/grpc-js';
 import express from 'express';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import { type BareServerConfig, untilStopped } from './bare-server-protocol';
 
 /**

@@ -14,7 +14,7 @@ import {
   storedCollection,
   uniquePhone,
 } from '@cmsg/testing';
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import { disconnectStackDatabase } from '../action-groups/action-group-fixtures';
 import { aiProvider, channelOf, cloudApi, deliverWebhook, inboundMessageByProviderId } from '../inbound/inbound-fixtures';
 
