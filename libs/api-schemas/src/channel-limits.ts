@@ -1,6 +1,6 @@
 /**
  * A channel's sending limits (CONTRACT 10.5): stored on the channel, set by the seed file and
- * PATCH /channels/{public_key}. The send engine that enforces them comes later.
+ * PATCH /channels/{public_key}, enforced by the send engine (libs/send-engine).
  */
 export const MIN_MESSAGES_PER_SECOND = 1;
 export const MAX_MESSAGES_PER_SECOND = 1000;

@@ -13,12 +13,12 @@ export const MaxMessagesPerSecondSchema = z
   .int()
   .min(MIN_MESSAGES_PER_SECOND)
   .max(MAX_MESSAGES_PER_SECOND)
-  .openapi({ description: `Provider calls per second for this channel, at most (default ${DEFAULT_MESSAGES_PER_SECOND}). Stored; not enforced yet.`, example: 80 });
+  .openapi({ description: `Provider calls per second for this channel, at most (default ${DEFAULT_MESSAGES_PER_SECOND}): every replica's sends on the channel share it, live sends ahead of broadcasts, and a broadcast's own \`max_per_second\` stays within it. Above what the provider takes (\`130429\`) the channel backs off and keeps to the rate the provider was found to take (docs/broadcasts.md, "The send engine").`, example: 80 });
 
 export const MessagingLimitSchema = z
   .union([...MESSAGING_LIMIT_TIERS.map((tier) => z.literal(tier)), z.literal(UNLIMITED_MESSAGING)])
   .openapi('MessagingLimit', {
-    description: 'Unique contacts reached by business-initiated templates in a moving 24 h, as the provider tiers it (default `unlimited`). Stored; not enforced yet.',
+    description: 'Unique contacts reached by business-initiated templates in a moving 24 h, as the provider tiers it (default `unlimited`). A template to a contact not reached in the last 24 h takes a unit; with none left, a single send answers 429 `MESSAGING_LIMIT_REACHED` with `Retry-After` and a running broadcast pauses (`messaging_limit`) until a unit frees.',
     example: 'unlimited',
   });
 

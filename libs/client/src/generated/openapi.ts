@@ -3193,21 +3193,21 @@ export interface components {
             phone: string | null;
             status: string;
             /**
-             * @description Provider calls per second for this channel, at most (default 80). Stored; not enforced yet.
+             * @description Provider calls per second for this channel, at most (default 80): every replica's sends on the channel share it, live sends ahead of broadcasts, and a broadcast's own `max_per_second` stays within it. Above what the provider takes (`130429`) the channel backs off and keeps to the rate the provider was found to take (docs/broadcasts.md, "The send engine").
              * @example 80
              */
             max_messages_per_second: number;
             messaging_limit: components["schemas"]["MessagingLimit"];
         };
         /**
-         * @description Unique contacts reached by business-initiated templates in a moving 24 h, as the provider tiers it (default `unlimited`). Stored; not enforced yet.
+         * @description Unique contacts reached by business-initiated templates in a moving 24 h, as the provider tiers it (default `unlimited`). A template to a contact not reached in the last 24 h takes a unit; with none left, a single send answers 429 `MESSAGING_LIMIT_REACHED` with `Retry-After` and a running broadcast pauses (`messaging_limit`) until a unit frees.
          * @example unlimited
          */
         MessagingLimit: 250 | 2000 | 10000 | 100000 | "unlimited";
         /** @description Only the fields sent change (as PATCH /webhook-endpoints/{uuid}): an empty body answers the channel unchanged. */
         UpdateChannelLimitsRequest: {
             /**
-             * @description Provider calls per second for this channel, at most (default 80). Stored; not enforced yet.
+             * @description Provider calls per second for this channel, at most (default 80): every replica's sends on the channel share it, live sends ahead of broadcasts, and a broadcast's own `max_per_second` stays within it. Above what the provider takes (`130429`) the channel backs off and keeps to the rate the provider was found to take (docs/broadcasts.md, "The send engine").
              * @example 80
              */
             max_messages_per_second?: number;

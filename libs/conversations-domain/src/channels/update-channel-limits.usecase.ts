@@ -18,8 +18,8 @@ export interface UpdateChannelLimitsInput {
 }
 
 /**
- * PATCH /channels/{public_key} (CONTRACT 10.5): stores the limits only; the send engine that
- * enforces them comes later. Checked here too, so a gRPC caller cannot store what the API refuses.
+ * PATCH /channels/{public_key} (CONTRACT 10.5): stores the limits, which the send engine reads at
+ * each send. Checked here too, so a gRPC caller cannot store what the API refuses.
  */
 export async function updateChannelLimits(store: ChannelLimitsStore, scope: BusinessScope, input: UpdateChannelLimitsInput): Promise<Channel> {
   const patch: ChannelLimitsPatch = {
