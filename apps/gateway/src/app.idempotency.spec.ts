@@ -6,10 +6,11 @@ const noteBody = { conversation: { uuid: KNOWN_CONVERSATION_UUID }, note: 'Calle
 
 describe('Idempotency-Key', () => {
   let gateway: GatewayHarness;
-  beforeEach(async () => {
+  beforeAll(async () => {
     gateway = await startGatewayHarness();
   });
-  afterEach(() => gateway.close());
+  afterEach(() => gateway.reset());
+  afterAll(() => gateway.close());
 
   const postNote = (key: string | undefined, body: unknown = noteBody) =>
     gateway.request(NOTES_PATH, { method: 'POST', json: body, headers: key === undefined ? {} : { 'Idempotency-Key': key } });

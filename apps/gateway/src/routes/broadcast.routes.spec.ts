@@ -21,10 +21,11 @@ async function errorOf(response: Response): Promise<{ status: number; code: stri
 
 describe('broadcast routes (CONTRACT 10.4)', () => {
   let gateway: GatewayHarness;
-  beforeEach(async () => {
+  beforeAll(async () => {
     gateway = await startGatewayHarness();
   });
-  afterEach(() => gateway.close());
+  afterEach(() => gateway.reset());
+  afterAll(() => gateway.close());
 
   const post = (path: string, json?: unknown) => gateway.request(`/v1/acme${path}`, { method: 'POST', json });
 

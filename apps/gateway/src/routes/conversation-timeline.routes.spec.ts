@@ -7,10 +7,11 @@ const path = `/v1/acme/conversation/timeline?conversation_uuid=${KNOWN_CONVERSAT
 
 describe('GET /{slug}/conversation/timeline', () => {
   let gateway: GatewayHarness;
-  beforeEach(async () => {
+  beforeAll(async () => {
     gateway = await startGatewayHarness();
   });
-  afterEach(() => gateway.close());
+  afterEach(() => gateway.reset());
+  afterAll(() => gateway.close());
 
   it('asks for 50 of every kind, oldest first, by default', async () => {
     const response = await gateway.request(path);

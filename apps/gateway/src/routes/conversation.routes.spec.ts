@@ -7,10 +7,11 @@ const conversation = { uuid: KNOWN_CONVERSATION_UUID };
 
 describe('conversation routes', () => {
   let gateway: GatewayHarness;
-  beforeEach(async () => {
+  beforeAll(async () => {
     gateway = await startGatewayHarness();
   });
-  afterEach(() => gateway.close());
+  afterEach(() => gateway.reset());
+  afterAll(() => gateway.close());
 
   describe('POST /{slug}/conversation/status', () => {
     it('answers 200 with the snapshot, absent fields as null', async () => {

@@ -6,10 +6,11 @@ const caller = { business_id: TEST_BUSINESS.business_id, token_uuid: TEST_BUSINE
 
 describe('list routes', () => {
   let gateway: GatewayHarness;
-  beforeEach(async () => {
+  beforeAll(async () => {
     gateway = await startGatewayHarness();
   });
-  afterEach(() => gateway.close());
+  afterEach(() => gateway.reset());
+  afterAll(() => gateway.close());
 
   describe('GET /{slug}/conversations', () => {
     it('asks for 50, most recent first, by default', async () => {

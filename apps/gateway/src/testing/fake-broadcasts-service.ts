@@ -44,6 +44,12 @@ export class FakeBroadcastsService {
   readonly overrides: Partial<Implementation> = {};
   private server: Server | undefined;
 
+  /** As started: no calls, no overrides. */
+  reset(): void {
+    this.calls.length = 0;
+    for (const method of Object.keys(this.overrides) as Method[]) delete this.overrides[method];
+  }
+
   callsOf(method: Method): RecordedBroadcastsCall[] {
     return this.calls.filter((call) => call.method === method);
   }

@@ -66,6 +66,14 @@ export class FakeConversationsService {
     this.tokens.delete(sha256(token));
   }
 
+  /** As started: no calls, no overrides, only the test token. */
+  reset(): void {
+    this.calls.length = 0;
+    for (const method of Object.keys(this.overrides) as (keyof Implementation)[]) delete this.overrides[method];
+    this.tokens.clear();
+    this.tokens.set(sha256(TEST_TOKEN), TEST_BUSINESS);
+  }
+
   callsOf(method: keyof ConversationsServiceServer): RecordedCall[] {
     return this.calls.filter((call) => call.method === method);
   }

@@ -54,6 +54,12 @@ export interface GatewayHarness {
   chatInbound: ChatInboundMessage[];
   /** fetch against the gateway; `authorization` is the test token unless given or `anonymous`. */
   request(path: string, init?: GatewayRequestInit): Promise<Response>;
+  /**
+   * Back to as started, for specs that share one harness (afterEach): the fakes' calls, overrides
+   * and tokens, what the chat webhook published, and the default idempotency store. The rate
+   * limiter is not reset: the default allows 1,000 requests a minute per token.
+   */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -76,7 +82,8 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
     broadcasts: createServiceClient(BroadcastsServiceClient, { ...clientOptions, address: broadcastsAddress }),
   };
   const chatInbound: ChatInboundMessage[] = [];
-  const idempotencyStore = options.idempotencyStore ?? new InMemoryIdempotencyStore();
+  const ownIdempotencyStore = new InMemoryIdempotencyStore();
+  const idempotencyStore = options.idempotencyStore ?? ownIdempotencyStore;
   const app = createGatewayApp({
     config: { TOKEN_CACHE_TTL_MS: options.tokenCacheTtlMs ?? 0 },
     logger,
@@ -114,6 +121,12 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
       if (!anonymous && !requestHeaders.has('authorization')) requestHeaders.set('authorization', `Bearer ${TEST_TOKEN}`);
       if (json !== undefined && !requestHeaders.has('content-type')) requestHeaders.set('content-type', 'application/json');
       return fetch(`${baseUrl}${path}`, { ...init, headers: requestHeaders, body: json === undefined ? init.body : JSON.stringify(json) });
+    },
+    reset: () => {
+      conversations.reset();
+      broadcasts.reset();
+      chatInbound.length = 0;
+      ownIdempotencyStore.records.clear();
     },
     close: async () => {
       await closeHttpServer(server);
