@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # npm test (and .ci/run): dependencies (and the lock file's checks), infrastructure, generated-code
 # drift (proto, the OpenAPI document and the client's types), proto contract (buf lint, buf breaking), typecheck, lint, deployment checks (Kubernetes manifests, Dockerfile lint, image build
-# stages), build, unit tests, integration tests, the index-shape check of the query shapes the apps
+# stages: beside the unit tests as well), build, unit tests, integration tests, the index-shape check of the query shapes the apps
 # sent during that run, then the fault tests. Exits non-zero when anything fails and ends with one plain line:
 # "summary: N passed, N failed".
 set -euo pipefail
@@ -62,17 +62,26 @@ check_beside() {
   background_names+=("$name")
 }
 
+# Waits for the background checks named (all of them when none is named).
 join_checks() {
-  local index
+  local index name wanted waited pids=() names=()
   for index in "${!background_pids[@]}"; do
-    if ! wait "${background_pids[$index]}"; then
-      cat "$LOG_DIR/test-${background_names[$index]// /-}.log" >&2
-      failed_steps+=("${background_names[$index]}")
+    name=${background_names[$index]}
+    waited=$(( $# == 0 ))
+    for wanted in "$@"; do [[ $wanted == "$name" ]] && waited=1; done
+    if ((!waited)); then
+      pids+=("${background_pids[$index]}")
+      names+=("$name")
+      continue
     fi
+    if ! wait "${background_pids[$index]}"; then
+      cat "$LOG_DIR/test-${name// /-}.log" >&2
+      failed_steps+=("$name")
+    fi
+    log "$name done"
   done
-  background_pids=()
-  background_names=()
-  log "static checks done"
+  background_pids=("${pids[@]}")
+  background_names=("${names[@]}")
 }
 
 # Runs one jest configuration in the foreground and adds its counts to the summary.
@@ -128,15 +137,18 @@ check "proto contract (buf lint, buf breaking)" bash libs/proto/scripts/check-co
 check "OpenAPI document and client drift" bash libs/client/scripts/check-generated.sh
 # One program and one lint run over every project (the nx targets do the same project by project).
 check_beside "typecheck" npx tsc -p tsconfig.typecheck.json --noEmit
+# The image stages mostly wait on the registry (two npm installs of their own on a machine that
+# has not cached them): they go on beside the unit tests too.
 check_beside "image build stages" node tools/deploy/run-image-stages.mjs
 check "lint" lint_with_project_graph
 check "kubernetes manifests" bash tools/deploy/validate-manifests.sh
 check "dockerfile lint" bash tools/deploy/lint-dockerfile.sh
 check "client package build" npx nx run client:build --outputStyle=static
-join_checks
+join_checks typecheck
 stage=build
 build_projects
 run_jest unit jest.config.js
+join_checks
 run_jest integration jest.integration.config.js
 run_jest index-shapes jest.index-shapes.config.js
 # Last: the fault specs stop, pause and kill servers and apps (their own), two at a time, then the
