@@ -32,7 +32,7 @@ runGrpcService({
   logger,
   loadConfig: loadActionsRunnerConfig,
   start: async ({ config, services: grpcServices, clients }) => {
-    await connectMongo(config.MONGODB_URI, { queryShapeLog: config.CMSG_MONGO_SHAPE_LOG, queryShapeSource: 'actions-runner' });
+    await connectMongo(config.MONGODB_URI, { queryShapeLog: config.CMSG_MONGO_SHAPE_LOG, queryShapeSource: 'actions-runner', metrics: cmsgMetrics });
     const groups = new ActionGroupRepository();
     const deliveries = new WebhookDeliveryRepository();
     const endpoints = new WebhookEndpointRepository();

@@ -83,7 +83,7 @@ runGrpcService({
   logger,
   loadConfig: loadConversationsConfig,
   start: async ({ config, services }) => {
-    await connectMongo(config.MONGODB_URI, { queryShapeLog: config.CMSG_MONGO_SHAPE_LOG, queryShapeSource: 'conversations' });
+    await connectMongo(config.MONGODB_URI, { queryShapeLog: config.CMSG_MONGO_SHAPE_LOG, queryShapeSource: 'conversations', metrics: cmsgMetrics });
     await ensureIndexes();
     const files = filesService(config);
     const kafka = createKafka('conversations', config.KAFKA_BROKERS, logger);

@@ -19,7 +19,7 @@ import {
   isMongoConnected,
 } from '@cmsg/dal';
 import { BusinessSlugs, EventOutbox, EventRecorder } from '@cmsg/events';
-import { TOPIC, adaptUnaryService, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
+import { TOPIC, adaptUnaryService, cmsgMetrics, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
 import { SchedulerServiceService, type SchedulerServiceServer } from '@cmsg/proto';
 import { FiringLoop, FiringPass, type SchedulingPorts, confirmedUploadLookup, randomIds, systemClock } from '@cmsg/scheduling-domain';
 import { WebhookFanOut, systemClock as systemWebhookClock } from '@cmsg/webhooks';
@@ -36,7 +36,7 @@ runGrpcService({
   logger,
   loadConfig: loadSchedulerConfig,
   start: async ({ config, services, clients }) => {
-    await connectMongo(config.MONGODB_URI, { queryShapeLog: config.CMSG_MONGO_SHAPE_LOG, queryShapeSource: 'scheduler' });
+    await connectMongo(config.MONGODB_URI, { queryShapeLog: config.CMSG_MONGO_SHAPE_LOG, queryShapeSource: 'scheduler', metrics: cmsgMetrics });
     await ensureIndexes();
 
     const kafka = createKafka('scheduler', config.KAFKA_BROKERS, logger);

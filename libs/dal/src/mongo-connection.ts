@@ -1,4 +1,4 @@
-import { cmsgMetrics } from '@cmsg/platform';
+import type { cmsgMetrics } from '@cmsg/platform';
 import mongoose from 'mongoose';
 import { ALL_MODELS } from './models';
 import { recordQueryShapes } from './query-shapes/query-shape-recorder';
@@ -10,8 +10,16 @@ export interface ConnectMongoOptions {
    */
   queryShapeLog?: string;
   /** Who the recorded shapes come from: the app's name, or the test file. */
-  queryShapeSource: string;
+  queryShapeSource?: string;
+  /**
+   * Where the operation-duration and pool metrics go (the apps: cmsgMetrics). Given by the caller,
+   * so that a process that only reads and writes (a test, a tool) never loads the metrics stack.
+   */
+  metrics?: MongoMetrics;
 }
+
+/** The part of cmsgMetrics the connection reports to. */
+export type MongoMetrics = Pick<typeof cmsgMetrics, 'mongodbOperation' | 'labelledGauge'>;
 
 /**
  * One shared connection per process. autoIndex is off: indexes are created once, explicitly,
@@ -26,8 +34,8 @@ export async function connectMongo(uri: string, options?: ConnectMongoOptions): 
   // Command monitoring feeds the operation-duration metric (and, in the integration suite, the query shapes).
   const connected = await mongoose.connect(uri, { serverSelectionTimeoutMS: 10000, maxPoolSize: 20, monitorCommands: true });
   const client = connected.connection.getClient();
-  reportMongoMetrics(client);
-  if (options?.queryShapeLog !== undefined) recordQueryShapes(client, { directory: options.queryShapeLog, source: options.queryShapeSource });
+  if (options?.metrics) reportMongoMetrics(client, options.metrics);
+  if (options?.queryShapeLog !== undefined) recordQueryShapes(client, { directory: options.queryShapeLog, source: options.queryShapeSource ?? 'unnamed' });
   return connected;
 }
 
@@ -76,16 +84,16 @@ let poolGaugeMade = false;
 const pool = { open: 0, checkedOut: 0 };
 
 /** cmsg_mongodb_operation_duration_seconds{command} and cmsg_mongodb_pool_connections{state: used | idle} (deploy/README.md, Monitoring). */
-function reportMongoMetrics(client: ReturnType<typeof mongoose.connection.getClient>): void {
-  client.on('commandSucceeded', (event) => cmsgMetrics.mongodbOperation(event.commandName, event.duration / 1000));
-  client.on('commandFailed', (event) => cmsgMetrics.mongodbOperation(event.commandName, event.duration / 1000));
+function reportMongoMetrics(client: ReturnType<typeof mongoose.connection.getClient>, metrics: MongoMetrics): void {
+  client.on('commandSucceeded', (event) => metrics.mongodbOperation(event.commandName, event.duration / 1000));
+  client.on('commandFailed', (event) => metrics.mongodbOperation(event.commandName, event.duration / 1000));
   client.on('connectionCreated', () => (pool.open += 1));
   client.on('connectionClosed', () => (pool.open = Math.max(0, pool.open - 1)));
   client.on('connectionCheckedOut', () => (pool.checkedOut += 1));
   client.on('connectionCheckedIn', () => (pool.checkedOut = Math.max(0, pool.checkedOut - 1)));
   if (poolGaugeMade) return;
   poolGaugeMade = true;
-  cmsgMetrics.labelledGauge('cmsg_mongodb_pool_connections', 'MongoDB driver pool connections, by state (used: checked out, idle).', () => [
+  metrics.labelledGauge('cmsg_mongodb_pool_connections', 'MongoDB driver pool connections, by state (used: checked out, idle).', () => [
     { attributes: { state: 'used' }, value: pool.checkedOut },
     { attributes: { state: 'idle' }, value: Math.max(0, pool.open - pool.checkedOut) },
   ]);
