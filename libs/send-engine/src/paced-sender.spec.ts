@@ -1,7 +1,7 @@
 import type { ChannelCredentials, OutboundMessage, SendMessageResult } from '@cmsg/chat-platform';
 import { CatalogError } from '@cmsg/errors';
 import type { MessagingUnitRequest, MessagingUnitTaken } from './messaging-limit-ledger';
-import { DEFAULT_PACED_SENDER_OPTIONS, PacedSender, type PacedSenderOptions, type ProviderSender, type SendEngineParts, type SendPacing, pacedSenderOptionsFor, sendLeaseMs } from './paced-sender';
+import { DEFAULT_PACED_SENDER_OPTIONS, PacedSender, SendAlreadyClaimed, type PacedSenderOptions, type ProviderSender, type SendEngineParts, type SendPacing, pacedSenderOptionsFor, sendLeaseMs } from './paced-sender';
 import type { PairReservation } from './pair-pacer';
 import { type SlotRequest, SlotWaitExpired, type WaitForSlotsOptions } from './wait-for-slots';
 
@@ -343,6 +343,47 @@ describe('PacedSender', () => {
     it('lets a catalog error of a part through as it is', async () => {
       engine.budget.waitForSlots = async () => Promise.reject(new CatalogError('MESSAGING_LIMIT_REACHED', 'x', { retryAfterSeconds: 5 }));
       await expect(sender(new FakeProvider()).sendMessage(channel, message, live)).rejects.toMatchObject({ code: 'MESSAGING_LIMIT_REACHED', retryAfterSeconds: 5 });
+    });
+  });
+
+  describe('the claim before the call', () => {
+    /** Records when the claim came, among the engine's steps and the provider's calls. */
+    const claimRecorder = (answer: boolean) => {
+      const seen: string[] = [];
+      const claim = async () => {
+        seen.push(`claim after ${engine.slots.length} slot(s), ${engine.reservations.length} pair reservation(s)`);
+        return answer;
+      };
+      return { seen, claim };
+    };
+
+    it('is made once, after the pacing and right before the first call, not again for a call after a 130429', async () => {
+      const { seen, claim } = claimRecorder(true);
+      const provider = new FakeProvider([refused('130429')]);
+      await expect(sender(provider).sendMessage(channel, message, broadcast, claim)).resolves.toEqual({ provider_message_id: 'wamid.2' });
+      expect(seen).toEqual(['claim after 1 slot(s), 1 pair reservation(s)']);
+      expect(provider.calls).toBe(2);
+    });
+
+    it('stops the send, calling nobody and giving the unit back, when another attempt holds the claim', async () => {
+      const { claim } = claimRecorder(false);
+      const provider = new FakeProvider();
+      await expect(sender(provider).sendMessage(channel, message, template, claim)).rejects.toBeInstanceOf(SendAlreadyClaimed);
+      expect(provider.calls).toBe(0);
+      expect(engine.released).toHaveLength(1);
+    });
+
+    it('is not made when the pacing refuses the send', async () => {
+      const { seen, claim } = claimRecorder(true);
+      engine.slotsBeforeExpiry = 0;
+      await expect(sender(new FakeProvider()).sendMessage(channel, message, live, claim)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      expect(seen).toEqual([]);
+    });
+
+    it('comes before the call of a send without pacing too', async () => {
+      const provider = new FakeProvider();
+      await expect(sender(provider).sendMessage(channel, message, undefined, claimRecorder(false).claim)).rejects.toBeInstanceOf(SendAlreadyClaimed);
+      expect(provider.calls).toBe(0);
     });
   });
 });

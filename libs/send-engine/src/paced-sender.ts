@@ -75,6 +75,21 @@ export function sendLeaseMs(callTimeoutMs: number, options: Pick<PacedSenderOpti
   return options.pacingWaitMs + calls * callTimeoutMs + (options.pairRateAttempts - 1) * options.pairRetryMs + marginMs;
 }
 
+/**
+ * The caller's claim of a send (its message recorded `sending`), made after the send's pacing and
+ * right before its first provider call: a process that dies before it leaves nothing cut off, and
+ * one that dies after it has (almost surely) called. Answers false when another attempt of the same
+ * send holds the claim: then nothing is called (SendAlreadyClaimed).
+ */
+export type ClaimBeforeCall = () => Promise<boolean>;
+
+/** Another attempt of the same send holds its claim: this one called nothing. */
+export class SendAlreadyClaimed extends Error {
+  constructor() {
+    super('Another attempt of this send holds its claim; nothing was called.');
+  }
+}
+
 const THROUGHPUT_LIMIT = '130429';
 const PAIR_RATE_LIMIT = '131056';
 const SPAM_RATE_LIMIT = '131048';
@@ -98,13 +113,16 @@ export class PacedSender {
     this.now = options.now ?? Date.now;
   }
 
-  async sendMessage(channel: ChannelCredentials, message: OutboundMessage, pacing?: SendPacing): Promise<SendMessageResult> {
-    if (!pacing) return this.provider.sendMessage(channel, message);
+  async sendMessage(channel: ChannelCredentials, message: OutboundMessage, pacing?: SendPacing, claim?: ClaimBeforeCall): Promise<SendMessageResult> {
+    if (!pacing) {
+      if (claim && !(await claim())) throw new SendAlreadyClaimed();
+      return this.provider.sendMessage(channel, message);
+    }
     const waitUntil = this.now() + this.options.pacingWaitMs;
     const unit = pacing.isTemplate ? await beforeAnyCall(() => this.takeUnit(pacing)) : undefined;
     try {
       await beforeAnyCall(() => this.keepPairRate(pacing, waitUntil));
-      return await this.inTurn(pacing, waitUntil, () => this.callWithinBudget(channel, message, pacing, waitUntil));
+      return await this.inTurn(pacing, waitUntil, () => this.callWithinBudget(channel, message, pacing, waitUntil, claim));
     } catch (error) {
       // A send the provider refused (or that never left) reached nobody: its unit is given back.
       if (unit?.ok && unit.newUnit && !(isCatalogError(error) && error.code === 'SEND_FAILED' && error.providerCode === null)) {
@@ -158,7 +176,8 @@ export class PacedSender {
     }
   }
 
-  private async callWithinBudget(channel: ChannelCredentials, message: OutboundMessage, pacing: SendPacing, waitUntil: number): Promise<SendMessageResult> {
+  private async callWithinBudget(channel: ChannelCredentials, message: OutboundMessage, pacing: SendPacing, waitUntil: number, claim: ClaimBeforeCall | undefined): Promise<SendMessageResult> {
+    let unclaimed = claim;
     let throttled = 0;
     let pairLimited = 0;
     let lastThrottle: unknown;
@@ -178,6 +197,11 @@ export class PacedSender {
       );
       cmsgMetrics.sendSlotWait(slot.priority, waitedMs / 1000);
       if (pacing.broadcast) await beforeAnyCall(async () => this.options.admitBroadcastSend?.(pacing));
+      if (unclaimed) {
+        const claimNow = unclaimed;
+        unclaimed = undefined;
+        if (!(await claimNow())) throw new SendAlreadyClaimed();
+      }
       try {
         const result = await this.provider.sendMessage(channel, message);
         // What a later 130429 learns the provider's rate from; never the send's concern.

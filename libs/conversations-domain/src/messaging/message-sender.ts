@@ -1,5 +1,5 @@
 import type { ChannelCredentials, OutboundMessage, SendMessageResult } from '@cmsg/chat-platform';
-import type { SendPacing } from '@cmsg/send-engine';
+import type { ClaimBeforeCall, SendPacing } from '@cmsg/send-engine';
 
 /**
  * The chat platform's send (CloudApiClient in production). Contract the use case relies on: once
@@ -8,9 +8,11 @@ import type { SendPacing } from '@cmsg/send-engine';
  * outcome it maps to (WINDOW_CLOSED, RECIPIENT_UNDELIVERABLE, MARKETING_LIMIT_REACHED,
  * CONTACT_OPTED_OUT, RECIPIENT_IN_EXPERIMENT); rate limits are retried inside the sender. Any
  * other catalog error (PREPARE_FAILED, BSUID_SEND_DISABLED, CHANNEL_NOT_CONFIGURED) means nothing was sent.
+ * `claim` is called once, after the send's pacing and right before its first call; when it answers
+ * false, nothing is called and SendAlreadyClaimed is thrown.
  */
 export interface MessageSender {
-  sendMessage(channel: ChannelCredentials, message: OutboundMessage, pacing?: SendPacing): Promise<SendMessageResult>;
+  sendMessage(channel: ChannelCredentials, message: OutboundMessage, pacing?: SendPacing, claim?: ClaimBeforeCall): Promise<SendMessageResult>;
 }
 
 /** What the send engine paces a provider call by (libs/send-engine, docs/broadcasts.md). */

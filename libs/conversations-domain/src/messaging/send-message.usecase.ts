@@ -7,6 +7,7 @@ import { conversationClockOffsetMs } from '../conversation/business-clock';
 import { repositories } from '../repositories';
 import { conversationNow, messagingWindow } from '../conversation/messaging-window';
 import { resolveConversationReference, type StoredContact } from '../conversation/resolve-conversation-reference';
+import { SendAlreadyClaimed } from '@cmsg/send-engine';
 import type { MessageSender, SendPacing } from './message-sender';
 
 import { operationMessageId } from '../conversation/operation-ids';
@@ -99,19 +100,31 @@ interface ProviderCall {
   pacing: SendPacing;
 }
 
-/** Claims one part, sends it (unless simulated), settles it and shows it on the conversation. */
+/**
+ * Claims one part, sends it (unless simulated), settles it and shows it on the conversation. A real
+ * send is claimed by the sender after its pacing, right before the provider call, so that a crash
+ * while it waits for its slot leaves nothing `sending` (see ClaimBeforeCall).
+ */
 async function deliverPart(store: OutboundMessageStore, claim: NewOutboundMessage, author: OutboxAuthor, provider: ProviderCall | undefined): Promise<StoredOutboundMessage> {
-  if (!(await store.insert(claim, author))) {
-    // An earlier attempt (or a concurrent repeat) already owns this part.
-    const existing = await store.find(claim.id);
-    if (!existing) throw new CatalogError('UPDATE_FAILED', 'The message could not be recorded; retry.');
-    return finalOutcome(store, existing);
+  if (!provider) {
+    if (!(await store.insert(claim, author))) return repeatOf(store, claim);
+    const stored = await store.find(claim.id);
+    if (!stored) throw new CatalogError('UPDATE_FAILED', 'The message could not be recorded; retry.');
+    await store.recordOnConversation(stored);
+    return stored;
   }
   // A sent message is shown on the conversation by markSent (the update that sequences its event).
-  const stored = provider ? await callProvider(store, provider, claim, author) : await store.find(claim.id);
-  if (!stored) throw new CatalogError('UPDATE_FAILED', 'The message could not be recorded; retry.');
-  if (!provider) await store.recordOnConversation(stored);
-  return stored;
+  const sent = await callProvider(store, provider, claim, author);
+  if (sent === ALREADY_CLAIMED) return repeatOf(store, claim);
+  if (!sent) throw new CatalogError('UPDATE_FAILED', 'The message could not be recorded; retry.');
+  return sent;
+}
+
+/** An earlier attempt (or a concurrent repeat) already owns this part: its outcome. */
+async function repeatOf(store: OutboundMessageStore, claim: NewOutboundMessage): Promise<StoredOutboundMessage> {
+  const existing = await store.find(claim.id);
+  if (!existing) throw new CatalogError('UPDATE_FAILED', 'The message could not be recorded; retry.');
+  return finalOutcome(store, existing);
 }
 
 /** The stored result of an earlier attempt of the same operation, when all its parts exist. */
@@ -137,13 +150,19 @@ async function finalOutcome(store: OutboundMessageStore, message: StoredOutbound
   return settled;
 }
 
-/** Sends the claimed part and answers it as stored with its outcome. */
-async function callProvider(store: OutboundMessageStore, { sender, channel, contact, content, pacing }: ProviderCall, claim: NewOutboundMessage, author: OutboxAuthor): Promise<StoredOutboundMessage | null> {
+const ALREADY_CLAIMED = Symbol('already claimed');
+
+/** Sends the part, claimed right before the call, and answers it as stored with its outcome. */
+async function callProvider(store: OutboundMessageStore, { sender, channel, contact, content, pacing }: ProviderCall, claim: NewOutboundMessage, author: OutboxAuthor): Promise<StoredOutboundMessage | null | typeof ALREADY_CLAIMED> {
+  let claimed = false;
   let providerMessageId: string;
   try {
     // The client picks the phone, or the platform user id where allowed (BSUID_SEND_DISABLED otherwise).
-    ({ provider_message_id: providerMessageId } = await sender.sendMessage(channel, { to: { phone: contact.phone, user_id: contact.chat_user_id }, content }, pacing));
+    ({ provider_message_id: providerMessageId } = await sender.sendMessage(channel, { to: { phone: contact.phone, user_id: contact.chat_user_id }, content }, pacing, async () => (claimed = await store.insert(claim, author))));
   } catch (error) {
+    if (error instanceof SendAlreadyClaimed) return ALREADY_CLAIMED;
+    // Refused before the claim (the messaging limit, no slot in time): nothing stored, nothing sent.
+    if (!claimed) throw error;
     if (isCatalogError(error) && !mayHaveReachedProvider(error)) {
       // Refused before any network call: nothing reached the provider, nothing to remember.
       await store.discard(claim.id);
