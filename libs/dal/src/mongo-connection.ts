@@ -10,7 +10,7 @@ export interface ConnectMongoOptions {
    */
   queryShapeLog?: string;
   /** Who the recorded shapes come from: the app's name, or the test file. */
-  queryShapeSource?: string;
+  queryShapeSource: string;
   /**
    * Where the operation-duration and pool metrics go (the apps: cmsgMetrics). Given by the caller,
    * so that a process that only reads and writes (a test, a tool) never loads the metrics stack.
@@ -35,7 +35,7 @@ export async function connectMongo(uri: string, options?: ConnectMongoOptions): 
   const connected = await mongoose.connect(uri, { serverSelectionTimeoutMS: 10000, maxPoolSize: 20, monitorCommands: true });
   const client = connected.connection.getClient();
   if (options?.metrics) reportMongoMetrics(client, options.metrics);
-  if (options?.queryShapeLog !== undefined) recordQueryShapes(client, { directory: options.queryShapeLog, source: options.queryShapeSource ?? 'unnamed' });
+  if (options?.queryShapeLog !== undefined) recordQueryShapes(client, { directory: options.queryShapeLog, source: options.queryShapeSource });
   return connected;
 }
 

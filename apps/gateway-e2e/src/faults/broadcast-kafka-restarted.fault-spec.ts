@@ -18,8 +18,9 @@ import { reportFault } from './fault-stack';
 const RECIPIENTS = 1_000;
 
 /**
- * Kafka stopped and started again in the middle of a broadcast (a broker of the stack's own): the slices in Kafka and the runners' group ride it out, no process dies, and
- * the broadcast completes with every recipient sent once (CONTRACT 10.4).
+ * Kafka stopped and started again in the middle of a broadcast (a broker of the stack's own): the
+ * slices in Kafka and the runners' group ride it out, no process dies, and the broadcast completes
+ * with every recipient sent once (CONTRACT 10.4).
  */
 describe('a broadcast while Kafka restarts', () => {
   let fault: BroadcastFaultStack;

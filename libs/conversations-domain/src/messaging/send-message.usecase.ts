@@ -115,7 +115,6 @@ async function deliverPart(store: OutboundMessageStore, claim: NewOutboundMessag
   }
   // A sent message is shown on the conversation by markSent (the update that sequences its event).
   const sent = await callProvider(store, provider, claim, author);
-  if (sent === ALREADY_CLAIMED) return repeatOf(store, claim);
   if (!sent) throw new CatalogError('UPDATE_FAILED', 'The message could not be recorded; retry.');
   return sent;
 }
@@ -150,17 +149,18 @@ async function finalOutcome(store: OutboundMessageStore, message: StoredOutbound
   return settled;
 }
 
-const ALREADY_CLAIMED = Symbol('already claimed');
-
-/** Sends the part, claimed right before the call, and answers it as stored with its outcome. */
-async function callProvider(store: OutboundMessageStore, { sender, channel, contact, content, pacing }: ProviderCall, claim: NewOutboundMessage, author: OutboxAuthor): Promise<StoredOutboundMessage | null | typeof ALREADY_CLAIMED> {
+/**
+ * Sends the part, claimed right before the call, and answers it as stored with its outcome; when
+ * another attempt holds the claim, that attempt's outcome.
+ */
+async function callProvider(store: OutboundMessageStore, { sender, channel, contact, content, pacing }: ProviderCall, claim: NewOutboundMessage, author: OutboxAuthor): Promise<StoredOutboundMessage | null> {
   let claimed = false;
   let providerMessageId: string;
   try {
     // The client picks the phone, or the platform user id where allowed (BSUID_SEND_DISABLED otherwise).
     ({ provider_message_id: providerMessageId } = await sender.sendMessage(channel, { to: { phone: contact.phone, user_id: contact.chat_user_id }, content }, pacing, async () => (claimed = await store.insert(claim, author))));
   } catch (error) {
-    if (error instanceof SendAlreadyClaimed) return ALREADY_CLAIMED;
+    if (error instanceof SendAlreadyClaimed) return repeatOf(store, claim);
     // Refused before the claim (the messaging limit, no slot in time): nothing stored, nothing sent.
     if (!claimed) throw error;
     if (isCatalogError(error) && !mayHaveReachedProvider(error)) {
