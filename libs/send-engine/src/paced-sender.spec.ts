@@ -357,11 +357,11 @@ describe('PacedSender', () => {
       return { seen, claim };
     };
 
-    it('is made once, after the pacing and right before the first call, not again for a call after a 130429', async () => {
+    it('is made once, after the pair interval and before the first slot, not again for a call after a 130429', async () => {
       const { seen, claim } = claimRecorder(true);
       const provider = new FakeProvider([refused('130429')]);
       await expect(sender(provider).sendMessage(channel, message, broadcast, claim)).resolves.toEqual({ provider_message_id: 'wamid.2' });
-      expect(seen).toEqual(['claim after 1 slot(s), 1 pair reservation(s)']);
+      expect(seen).toEqual(['claim after 0 slot(s), 1 pair reservation(s)']);
       expect(provider.calls).toBe(2);
     });
 
@@ -373,10 +373,10 @@ describe('PacedSender', () => {
       expect(engine.released).toHaveLength(1);
     });
 
-    it('is not made when the pacing refuses the send', async () => {
+    it('is not made when the send is refused before its slot (a pair interval past the pacing wait)', async () => {
       const { seen, claim } = claimRecorder(true);
-      engine.slotsBeforeExpiry = 0;
-      await expect(sender(new FakeProvider()).sendMessage(channel, message, live, claim)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      engine.pairWaits = [20_000];
+      await expect(sender(new FakeProvider()).sendMessage(channel, message, broadcast, claim)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
       expect(seen).toEqual([]);
     });
 

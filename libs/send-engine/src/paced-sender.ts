@@ -76,9 +76,9 @@ export function sendLeaseMs(callTimeoutMs: number, options: Pick<PacedSenderOpti
 }
 
 /**
- * The caller's claim of a send (its message recorded `sending`), made after the send's pacing and
- * right before its first provider call: a process that dies before it leaves nothing cut off, and
- * one that dies after it has (almost surely) called. Answers false when another attempt of the same
+ * The caller's claim of a send (its message recorded `sending`), made after the send's messaging
+ * unit, pair interval and turn, just before its rate slot and first provider call: a process that
+ * dies while the send waits for those leaves nothing cut off. Answers false when another attempt of the same
  * send holds the claim: then nothing is called (SendAlreadyClaimed).
  */
 export type ClaimBeforeCall = () => Promise<boolean>;
@@ -177,7 +177,9 @@ export class PacedSender {
   }
 
   private async callWithinBudget(channel: ChannelCredentials, message: OutboundMessage, pacing: SendPacing, waitUntil: number, claim: ClaimBeforeCall | undefined): Promise<SendMessageResult> {
-    let unclaimed = claim;
+    // Claimed before the slot: the slot is the last step before the call, and nothing may come
+    // between the two (a delay there makes the calls of a second arrive in the next one).
+    if (claim && !(await claim())) throw new SendAlreadyClaimed();
     let throttled = 0;
     let pairLimited = 0;
     let lastThrottle: unknown;
@@ -197,11 +199,6 @@ export class PacedSender {
       );
       cmsgMetrics.sendSlotWait(slot.priority, waitedMs / 1000);
       if (pacing.broadcast) await beforeAnyCall(async () => this.options.admitBroadcastSend?.(pacing));
-      if (unclaimed) {
-        const claimNow = unclaimed;
-        unclaimed = undefined;
-        if (!(await claimNow())) throw new SendAlreadyClaimed();
-      }
       try {
         const result = await this.provider.sendMessage(channel, message);
         // What a later 130429 learns the provider's rate from; never the send's concern.

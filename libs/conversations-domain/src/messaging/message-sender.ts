@@ -8,7 +8,7 @@ import type { ClaimBeforeCall, SendPacing } from '@cmsg/send-engine';
  * outcome it maps to (WINDOW_CLOSED, RECIPIENT_UNDELIVERABLE, MARKETING_LIMIT_REACHED,
  * CONTACT_OPTED_OUT, RECIPIENT_IN_EXPERIMENT); rate limits are retried inside the sender. Any
  * other catalog error (PREPARE_FAILED, BSUID_SEND_DISABLED, CHANNEL_NOT_CONFIGURED) means nothing was sent.
- * `claim` is called once, after the send's pacing and right before its first call; when it answers
+ * `claim` is called once, after the send's pacing and just before its rate slot and first call; when it answers
  * false, nothing is called and SendAlreadyClaimed is thrown.
  */
 export interface MessageSender {

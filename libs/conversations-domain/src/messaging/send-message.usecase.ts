@@ -102,8 +102,8 @@ interface ProviderCall {
 
 /**
  * Claims one part, sends it (unless simulated), settles it and shows it on the conversation. A real
- * send is claimed by the sender after its pacing, right before the provider call, so that a crash
- * while it waits for its slot leaves nothing `sending` (see ClaimBeforeCall).
+ * send is claimed by the sender after its pair interval and turn, just before its rate slot and the
+ * provider call, so that a crash while it waits leaves nothing `sending` (see ClaimBeforeCall).
  */
 async function deliverPart(store: OutboundMessageStore, claim: NewOutboundMessage, author: OutboxAuthor, provider: ProviderCall | undefined): Promise<StoredOutboundMessage> {
   if (!provider) {
@@ -150,7 +150,7 @@ async function finalOutcome(store: OutboundMessageStore, message: StoredOutbound
 }
 
 /**
- * Sends the part, claimed right before the call, and answers it as stored with its outcome; when
+ * Sends the part, claimed just before its rate slot and the call, and answers it as stored with its outcome; when
  * another attempt holds the claim, that attempt's outcome.
  */
 async function callProvider(store: OutboundMessageStore, { sender, channel, contact, content, pacing }: ProviderCall, claim: NewOutboundMessage, author: OutboxAuthor): Promise<StoredOutboundMessage | null> {
