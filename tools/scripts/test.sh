@@ -30,7 +30,10 @@ finish() {
   # address names: stop with the caller's own values only.
   if [[ ${CI:-} == true && $infra_was_up == false ]]; then env -u MONGODB_URI -u KAFKA_BROKERS -u REDIS_URL "${caller_infra_env[@]}" bash tools/infra/infra.sh down >/dev/null 2>&1 || true; fi
   if ((status != 0)) && ((${#failed_steps[@]} == 0)); then failed_steps+=("$stage"); fi
-  if ((${#failed_steps[@]} > 0)); then log "FAILED: ${failed_steps[*]}"; fi
+  if ((${#failed_steps[@]} > 0)); then
+    node tools/scripts/failed-tests.mjs "$RESULTS_DIR"/*.json || true
+    log "FAILED: ${failed_steps[*]}"
+  fi
   printf 'summary: %d passed, %d failed\n' "$passed_tests" "$failed_tests"
   if ((${#failed_steps[@]} > 0)); then exit 1; fi
 }
