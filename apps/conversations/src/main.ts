@@ -1,7 +1,7 @@
 import './instrument';
 import { randomUUID } from 'node:crypto';
 import { CloudApiClient } from '@cmsg/chat-platform';
-import { type CoordinatorPorts, pauseChannelBroadcasts, pauseTemplateBroadcasts } from '@cmsg/broadcasts-domain';
+import { type CoordinatorPorts, broadcastSendAdmission, pauseChannelBroadcasts, pauseTemplateBroadcasts } from '@cmsg/broadcasts-domain';
 import { ensureTopics, kafkaConversationEventBus } from '@cmsg/command-stream';
 import { type ConsentRecorder, ListCursorCodec, type SendLease, recordConsent, sendOutcomeOf, startConversationBindings } from '@cmsg/conversations-domain';
 import {
@@ -40,7 +40,7 @@ import {
   runGrpcService,
   topicName,
 } from '@cmsg/platform';
-import { ChannelBackOff, ChannelRateBudget, LiveFirstGate, MessagingLimitLedger, PacedSender, PairPacer, SenderHeartbeat, pacedSenderOptionsFor, sendLeaseMs } from '@cmsg/send-engine';
+import { ChannelBackOff, ChannelRateBudget, LiveFirstGate, MessagingLimitLedger, PacedSender, PairPacer, SendCallFence, SenderHeartbeat, pacedSenderOptionsFor, sendLeaseMs } from '@cmsg/send-engine';
 import { notingLiveActivity } from './live-activity';
 import {
   BroadcastsServiceService,
@@ -54,7 +54,6 @@ import {
   type WebhookEndpointsServiceServer,
 } from '@cmsg/proto';
 import { WebhookFanOut, systemClock } from '@cmsg/webhooks';
-import { broadcastAdmission } from './broadcast-admission';
 import { startBroadcastCoordinator } from './broadcast-coordinator';
 import { audiencePorts, broadcastStore, definitionPorts, kafkaSlicePublisher } from './broadcast-ports';
 import { broadcastsHandlers } from './broadcasts.grpc';
@@ -120,12 +119,18 @@ runGrpcService({
     const clock = { now: () => new Date() };
     const pacingOptions = pacedSenderOptionsFor(config.SEND_PAIR_INTERVAL_MS);
     const liveFirst = new LiveFirstGate();
+    const admitBroadcastSend = broadcastSendAdmission(broadcasts);
+    // A send still in flight was cut off by a crash once the process that started it stopped (its
+    // heartbeat expired), or at the latest this long after it started (its pacing waits, calls and
+    // rate-limit retries at their longest, plus a margin): see OutboundMessageStore.settle.
+    const sendLeaseDurationMs = sendLeaseMs(config.CHAT_API_TIMEOUT_MS, pacingOptions);
+    const fences = new SendCallFence(redis, { ttlMs: sendLeaseDurationMs });
     const pacedSender = new PacedSender(
       chatApi,
-      { gate: liveFirst, budget: new ChannelRateBudget(redis), backOff: new ChannelBackOff(redis), pairs: new PairPacer(redis), ledger },
+      { gate: liveFirst, budget: new ChannelRateBudget(redis), backOff: new ChannelBackOff(redis), pairs: new PairPacer(redis), ledger, fences },
       {
         ...pacingOptions,
-        admitBroadcastSend: broadcastAdmission(broadcasts),
+        admitBroadcastSend: (pacing) => admitBroadcastSend({ businessId: pacing.businessId, broadcastId: pacing.broadcast!.uuid }),
         onSpamRateLimit: async (pacing) => {
           const paused = await pauseChannelBroadcasts({ store: broadcasts, events: outbox, clock }, businessScope(pacing.businessId), pacing.channelId, 'spam_rate_limit');
           if (paused > 0) logger.warn({ channel_id: pacing.channelId, broadcasts: paused }, 'spam rate limit (131048): running broadcasts of the channel paused');
@@ -138,12 +143,14 @@ runGrpcService({
     // Consent the customer or the provider states; a failure to record it never fails the message it came with.
     const recordContactConsent: ConsentRecorder = (scope, update) =>
       recordConsent(contacts, scope, update).catch((error: unknown) => logger.warn({ err: error, contact_uuid: update.contactId }, 'recording consent failed'));
-    // A send still in flight was cut off by a crash once the process that started it stopped (its
-    // heartbeat expired), or at the latest this long after it started (its pacing waits, calls and
-    // rate-limit retries at their longest, plus a margin): see OutboundMessageStore.settle.
     const senders = new SenderHeartbeat(redis, { onError: (error) => logger.warn({ err: error }, 'sender heartbeat not renewed') });
     await senders.start();
-    const sendLease: SendLease = { ms: sendLeaseMs(config.CHAT_API_TIMEOUT_MS, pacingOptions), processId: senders.processId, isRunning: (processId) => senders.isRunning(processId) };
+    const sendLease: SendLease = {
+      ms: sendLeaseDurationMs,
+      processId: senders.processId,
+      isRunning: (processId) => senders.isRunning(processId),
+      takeOverUncalled: ({ channelId, messageId }) => fences.takeDown({ channelKey: channelId, sendKey: messageId }),
+    };
     const sendDependencies = { sender: pacedSender, files, outbox, lease: sendLease, recordConsent: recordContactConsent };
 
     const audience = audiencePorts({ files, contacts });

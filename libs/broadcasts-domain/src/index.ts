@@ -14,5 +14,7 @@ export { BROADCAST_TRANSITIONS, RETRYABLE_PROVIDER_CODES, changeBroadcastState, 
 export type { BroadcastTransition, StatePorts } from './state/change-broadcast-state.usecase';
 export { getBroadcast, listBroadcasts, listRecipients, viewOf } from './read/read-broadcasts.usecase';
 export type { CursorCodec, ReadPorts } from './read/read-broadcasts.usecase';
+export { broadcastSendAdmission } from './send/broadcast-send-admission';
+export type { WaitingBroadcastSend } from './send/broadcast-send-admission';
 export { sendSlice } from './send/send-slice.usecase';
 export type { BroadcastSendRequest, SenderPorts, SliceResult } from './send/send-slice.usecase';

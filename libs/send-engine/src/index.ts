@@ -1,6 +1,6 @@
 export { ChannelRateBudget } from './channel-rate-budget';
 export type { ChannelRateBudgetOptions } from './channel-rate-budget';
-export { SlotWaitExpired, waitForSlots } from './wait-for-slots';
+export { CallFenceDown, SlotWaitExpired, waitForSlots } from './wait-for-slots';
 export type { SendPriority, SlotRequest, SlotGrant, SlotsWaited, WaitForSlotsOptions } from './wait-for-slots';
 export { PairPacer } from './pair-pacer';
 export type { PairPacingMode, PairReservation } from './pair-pacer';
@@ -15,4 +15,6 @@ export type { ClaimBeforeCall, PacedSenderOptions, ProviderSender, SendEnginePar
 export { LiveFirstGate, DEFAULT_LIVE_FIRST_GATE } from './live-first-gate';
 export type { LiveFirstGateOptions } from './live-first-gate';
 export { SenderHeartbeat, DEFAULT_SENDER_HEARTBEAT } from './sender-heartbeat';
+export { SendCallFence } from './send-call-fence';
+export type { CallFenceKey, SendCallFenceOptions } from './send-call-fence';
 export type { SenderHeartbeatOptions } from './sender-heartbeat';

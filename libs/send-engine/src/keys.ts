@@ -65,6 +65,11 @@ export class SendEngineKeys {
     return `${this.channel(channelKey)}:messaging-limit`;
   }
 
+  /** Present from a send's claim until its slot is granted (SendCallFence): while it stands, the provider was not called. */
+  callFence(channelKey: string, sendKey: string): string {
+    return `${this.channel(channelKey)}:uncalled:${sendKey}`;
+  }
+
   /** Present while the sending process renews it (SenderHeartbeat). */
   senderHeartbeat(processId: string): string {
     return `${this.prefix}:sender:${processId}`;

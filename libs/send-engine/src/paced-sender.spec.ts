@@ -3,7 +3,7 @@ import { CatalogError } from '@cmsg/errors';
 import type { MessagingUnitRequest, MessagingUnitTaken } from './messaging-limit-ledger';
 import { DEFAULT_PACED_SENDER_OPTIONS, PacedSender, SendAlreadyClaimed, type PacedSenderOptions, type ProviderSender, type SendEngineParts, type SendPacing, pacedSenderOptionsFor, sendLeaseMs } from './paced-sender';
 import type { PairReservation } from './pair-pacer';
-import { type SlotRequest, SlotWaitExpired, type WaitForSlotsOptions } from './wait-for-slots';
+import { CallFenceDown, type SlotRequest, SlotWaitExpired, type WaitForSlotsOptions } from './wait-for-slots';
 
 const channel: ChannelCredentials = { phone_number_id: 'pn1', access_token: 't' };
 const message = { to: { phone: '+5215512345678' }, content: { type: 'text', text: { body: 'Hi' } } } as unknown as OutboundMessage;
@@ -27,8 +27,11 @@ class FakeEngine implements SendEngineParts {
   /** retryInMs the pair pacer answers in turn (then 0). */
   pairWaits: number[] = [];
   unit: MessagingUnitTaken = { ok: true, newUnit: true, token: '1700000000000' };
+  readonly fencesRaised: { channelKey: string; sendKey: string }[] = [];
+  /** A recovery took the send's call fence down before its slot was granted. */
+  fenceTakenDown = false;
   /** A part that throws a plain Error (Redis unreachable). */
-  down: 'budget' | 'backOff' | 'pairs' | 'ledger' | null = null;
+  down: 'budget' | 'backOff' | 'pairs' | 'ledger' | 'fences' | null = null;
 
   private check(part: NonNullable<FakeEngine['down']>): void {
     if (this.down === part) throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
@@ -39,6 +42,7 @@ class FakeEngine implements SendEngineParts {
       this.check('budget');
       this.slotWaitsUntil.push(options?.until);
       if (this.slots.length >= this.slotsBeforeExpiry) throw new SlotWaitExpired(45_000);
+      if (request.callFence !== undefined && this.fenceTakenDown) throw new CallFenceDown();
       this.slots.push(request);
       return { granted: 1, waitedMs: 0 };
     },
@@ -70,6 +74,12 @@ class FakeEngine implements SendEngineParts {
     release: async (request: { channelKey: string; contactKey: string; token: string }) => {
       this.released.push(request);
       return true;
+    },
+  };
+  fences = {
+    raise: async (fence: { channelKey: string; sendKey: string }) => {
+      this.check('fences');
+      this.fencesRaised.push(fence);
     },
   };
 }
@@ -350,9 +360,12 @@ describe('PacedSender', () => {
     /** Records when the claim came, among the engine's steps and the provider's calls. */
     const claimRecorder = (answer: boolean) => {
       const seen: string[] = [];
-      const claim = async () => {
-        seen.push(`claim after ${engine.slots.length} slot(s), ${engine.reservations.length} pair reservation(s)`);
-        return answer;
+      const claim = {
+        sendKey: 'message-1',
+        take: async () => {
+          seen.push(`claim after ${engine.slots.length} slot(s), ${engine.reservations.length} pair reservation(s), ${engine.fencesRaised.length} fence(s)`);
+          return answer;
+        },
       };
       return { seen, claim };
     };
@@ -361,8 +374,32 @@ describe('PacedSender', () => {
       const { seen, claim } = claimRecorder(true);
       const provider = new FakeProvider([refused('130429')]);
       await expect(sender(provider).sendMessage(channel, message, broadcast, claim)).resolves.toEqual({ provider_message_id: 'wamid.2' });
-      expect(seen).toEqual(['claim after 0 slot(s), 1 pair reservation(s)']);
+      expect(seen).toEqual(['claim after 0 slot(s), 1 pair reservation(s), 0 fence(s)']);
       expect(provider.calls).toBe(2);
+    });
+
+    it("raises the send's call fence after the claim; the first slot takes it down, the slot after a 130429 has none", async () => {
+      const { claim } = claimRecorder(true);
+      await sender(new FakeProvider([refused('130429')])).sendMessage(channel, message, broadcast, claim);
+      expect(engine.fencesRaised).toEqual([{ channelKey: 'ch1', sendKey: 'message-1' }]);
+      expect(engine.slots.map((slot) => slot.callFence)).toEqual(['message-1', undefined]);
+    });
+
+    it('calls nobody and gives the unit back when a recovery took the fence down before the slot (SendAlreadyClaimed)', async () => {
+      const { claim } = claimRecorder(true);
+      engine.fenceTakenDown = true;
+      const provider = new FakeProvider();
+      await expect(sender(provider).sendMessage(channel, message, template, claim)).rejects.toBeInstanceOf(SendAlreadyClaimed);
+      expect(provider.calls).toBe(0);
+      expect(engine.released).toHaveLength(1);
+    });
+
+    it('calls nobody when the fence cannot be raised (SERVICE_UNAVAILABLE: the caller forgets its claim)', async () => {
+      const { claim } = claimRecorder(true);
+      engine.down = 'fences';
+      const provider = new FakeProvider();
+      await expect(sender(provider).sendMessage(channel, message, broadcast, claim)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', providerCode: undefined });
+      expect([provider.calls, engine.slots.length]).toEqual([0, 0]);
     });
 
     it('stops the send, calling nobody and giving the unit back, when another attempt holds the claim', async () => {
@@ -383,7 +420,7 @@ describe('PacedSender', () => {
     it('comes before the call of a send without pacing too', async () => {
       const provider = new FakeProvider();
       await expect(sender(provider).sendMessage(channel, message, undefined, claimRecorder(false).claim)).rejects.toBeInstanceOf(SendAlreadyClaimed);
-      expect(provider.calls).toBe(0);
+      expect([provider.calls, engine.fencesRaised.length]).toEqual([0, 0]);
     });
   });
 });

@@ -6,7 +6,8 @@ import type { ChannelRateBudget } from './channel-rate-budget';
 import type { MessagingLimitLedger, MessagingUnitTaken } from './messaging-limit-ledger';
 import type { LiveFirstGate } from './live-first-gate';
 import type { PairPacer } from './pair-pacer';
-import { SlotWaitExpired, type WaitForSlotsOptions } from './wait-for-slots';
+import type { SendCallFence } from './send-call-fence';
+import { CallFenceDown, SlotWaitExpired, type WaitForSlotsOptions } from './wait-for-slots';
 
 /** The provider call itself: the Cloud API client without its own rate-limit retries. */
 export interface ProviderSender {
@@ -31,6 +32,7 @@ export interface SendEngineParts {
   backOff: Pick<ChannelBackOff, 'recordThrottled' | 'recordAccepted'>;
   pairs: Pick<PairPacer, 'reserve'>;
   ledger: Pick<MessagingLimitLedger, 'take' | 'release'>;
+  fences: Pick<SendCallFence, 'raise'>;
 }
 
 export interface PacedSenderOptions {
@@ -76,14 +78,20 @@ export function sendLeaseMs(callTimeoutMs: number, options: Pick<PacedSenderOpti
 }
 
 /**
- * The caller's claim of a send (its message recorded `sending`), made after the send's messaging
+ * The caller's claim of a send (its message recorded `sending`), taken after the send's messaging
  * unit, pair interval and turn, just before its rate slot and first provider call: a process that
- * dies while the send waits for those leaves nothing cut off. Answers false when another attempt of the same
- * send holds the claim: then nothing is called (SendAlreadyClaimed).
+ * dies while the send waits for those leaves nothing cut off. Right after it the send's call fence
+ * goes up (SendCallFence), so that a recovery can tell a send cut off before its call from one cut
+ * off during it.
  */
-export type ClaimBeforeCall = () => Promise<boolean>;
+export interface ClaimBeforeCall {
+  /** The send's unique key (its message id): names its call fence. */
+  sendKey: string;
+  /** False when another attempt of the same send holds the claim: then nothing is called (SendAlreadyClaimed). */
+  take(): Promise<boolean>;
+}
 
-/** Another attempt of the same send holds its claim: this one called nothing. */
+/** Another attempt of the same send holds its claim, or a recovery took it over: this one called nothing. */
 export class SendAlreadyClaimed extends Error {
   constructor() {
     super('Another attempt of this send holds its claim; nothing was called.');
@@ -115,7 +123,7 @@ export class PacedSender {
 
   async sendMessage(channel: ChannelCredentials, message: OutboundMessage, pacing?: SendPacing, claim?: ClaimBeforeCall): Promise<SendMessageResult> {
     if (!pacing) {
-      if (claim && !(await claim())) throw new SendAlreadyClaimed();
+      if (claim && !(await claim.take())) throw new SendAlreadyClaimed();
       return this.provider.sendMessage(channel, message);
     }
     const waitUntil = this.now() + this.options.pacingWaitMs;
@@ -178,8 +186,14 @@ export class PacedSender {
 
   private async callWithinBudget(channel: ChannelCredentials, message: OutboundMessage, pacing: SendPacing, waitUntil: number, claim: ClaimBeforeCall | undefined): Promise<SendMessageResult> {
     // Claimed before the slot: the slot is the last step before the call, and nothing may come
-    // between the two (a delay there makes the calls of a second arrive in the next one).
-    if (claim && !(await claim())) throw new SendAlreadyClaimed();
+    // between the two (a delay there makes the calls of a second arrive in the next one). The grant
+    // of the first slot takes the call fence down in the same Redis script.
+    let fence: string | undefined;
+    if (claim) {
+      if (!(await claim.take())) throw new SendAlreadyClaimed();
+      await beforeAnyCall(() => this.engine.fences.raise({ channelKey: pacing.channelId, sendKey: claim.sendKey }));
+      fence = claim.sendKey;
+    }
     let throttled = 0;
     let pairLimited = 0;
     let lastThrottle: unknown;
@@ -189,14 +203,18 @@ export class PacedSender {
         perSecond: pacing.maxMessagesPerSecond,
         priority: pacing.broadcast ? ('broadcast' as const) : ('live' as const),
         ...(pacing.broadcast && pacing.broadcast.maxPerSecond > 0 ? { broadcastKey: pacing.broadcast.uuid, broadcastPerSecond: pacing.broadcast.maxPerSecond } : {}),
+        ...(fence !== undefined ? { callFence: fence } : {}),
       };
       const { waitedMs } = await beforeAnyCall(() =>
         this.engine.budget.waitForSlots(slot, { until: waitUntil }).catch((error: unknown) => {
           // Out of time: a send the provider already throttled fails with that answer, others never left.
           if (error instanceof SlotWaitExpired) throw lastThrottle ?? this.waitedTooLong();
+          if (error instanceof CallFenceDown) throw new SendAlreadyClaimed();
           throw error;
         }),
       );
+      // Down since the grant: the slots of later calls (after a 130429) follow a call already made.
+      fence = undefined;
       cmsgMetrics.sendSlotWait(slot.priority, waitedMs / 1000);
       if (pacing.broadcast) await beforeAnyCall(async () => this.options.admitBroadcastSend?.(pacing));
       try {
@@ -232,7 +250,7 @@ async function beforeAnyCall<T>(step: () => Promise<T>): Promise<T> {
   try {
     return await step();
   } catch (error) {
-    if (isCatalogError(error)) throw error;
+    if (isCatalogError(error) || error instanceof SendAlreadyClaimed) throw error;
     throw new CatalogError('SERVICE_UNAVAILABLE', 'The send engine could not reach its rate store (Redis); nothing was sent, retry later.', { cause: error });
   }
 }

@@ -92,6 +92,13 @@ describe('messaging limit', () => {
       30_000,
     );
     expect(paused!['pause_reason']).toBe('messaging_limit');
+    // The pause lands when the third recipient finds no unit; the second, which took the last one,
+    // may still be waiting for its slot then: it goes out all the same (a send holding its unit is
+    // not turned back by this pause), and the third stays pending.
+    const recipientStates = async () =>
+      (await storedCollection('broadcast_recipients').find({ business_id: business.businessId, broadcast_id: created.body.uuid }).toArray()).map((recipient) => String(recipient['status'])).sort();
+    expect(await eventually(recipientStates, (states) => states.filter((state) => state === 'sent').length === 2, 30_000)).toEqual(['pending', 'sent', 'sent']);
+    expect((await storedCollection('broadcasts').findOne({ _id: created.body.uuid }))!['status']).toBe('paused');
     expect(await messageRequests(business, since)).toHaveLength(2);
     const pausedEvent = await eventually(
       () => storedCollection('events').findOne({ business_id: business.businessId, type: 'broadcast.paused' }),

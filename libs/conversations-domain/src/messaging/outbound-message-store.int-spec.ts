@@ -99,7 +99,14 @@ describe('OutboundMessageStore.markSent', () => {
 
   describe('settle, from another process than the one that made the call', () => {
     const running = new Set<string>();
-    const processLease = (processId: string): SendLease => ({ ms: 60_000, processId, isRunning: async (other) => other === processId || running.has(other) });
+    /** Call fences still up, as `channel/message` (SendCallFence): a send whose fence is up never called. */
+    const fencesUp = new Set<string>();
+    const processLease = (processId: string): SendLease => ({
+      ms: 60_000,
+      processId,
+      isRunning: async (other) => other === processId || running.has(other),
+      takeOverUncalled: async ({ channelId, messageId }) => fencesUp.delete(`${channelId}/${messageId}`),
+    });
 
     it('waits while that process runs, and answers what it stored', async () => {
       running.add('sender-a');
@@ -130,6 +137,21 @@ describe('OutboundMessageStore.markSent', () => {
       // Had the process only stalled (its heartbeat lapsed), the answer of its call still comes, and
       // is what the provider did: it is kept. Nothing is sent again either way.
       await expect(sender.markSent(message, 'wamid.late', SYSTEM_AUTHOR)).resolves.toMatchObject({ status: 'sent', provider_message_id: 'wamid.late' });
+    });
+
+    it('forgets a send of a process that stopped before its provider call (its fence still up): null, the claim gone, a new one may be taken', async () => {
+      running.add('sender-e');
+      const sender = new OutboundMessageStore(scope, outbox, processLease('sender-e'));
+      const message = claim(await conversation(), new Date());
+      expect(await sender.insert(message, SYSTEM_AUTHOR)).toBe(true);
+      fencesUp.add(`c/${message.id}`);
+      running.delete('sender-e');
+      const entries = outbox.entries.length;
+
+      const repeat = new OutboundMessageStore(scope, outbox, processLease('sender-f'));
+      await expect(repeat.settle((await sender.find(message.id))!)).resolves.toBeNull();
+      expect([await repeat.find(message.id), fencesUp.has(`c/${message.id}`), outbox.entries.length]).toEqual([null, false, entries]);
+      expect(await repeat.insert(message, SYSTEM_AUTHOR)).toBe(true);
     });
   });
 });

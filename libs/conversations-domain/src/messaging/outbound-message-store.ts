@@ -102,28 +102,41 @@ export class OutboundMessageStore {
 
   /**
    * The final state of a message found `sending`. While the first attempt may still finish, this
-   * waits for it; once it was cut off by a crash (its process stopped, or its lease is over: see
-   * isCutOff), whether the provider got it is unknowable, and a duplicate to the customer is worse
-   * than a missing message: it is settled as failed (SEND_FAILED), never sent again.
+   * waits for it. Once it was cut off by a crash (its process stopped, or its lease is over: see
+   * isCutOff) before its provider call, which its call fence proves, the claim is forgotten and this
+   * answers null, as it does for a claim forgotten meanwhile: the send is to be made again. Cut off at any later point, whether the provider got
+   * it is unknowable, and a duplicate to the customer is worse than a missing message: it is settled
+   * as failed (SEND_FAILED), never sent again.
    */
-  async settle(message: StoredOutboundMessage): Promise<StoredOutboundMessage> {
+  async settle(message: StoredOutboundMessage): Promise<StoredOutboundMessage | null> {
     let current: StoredOutboundMessage | null = message;
     while (current?.status === 'sending') {
       const remaining = (current.sending_started_at?.getTime() ?? 0) + this.lease.ms - this.realNow();
       if (await this.isCutOff(current)) {
+        if (await this.tookOverBeforeCall(current)) {
+          await this.discard(current._id);
+          return null;
+        }
         await this.failIfSending(current, { code: 'SEND_FAILED', message: OUTCOME_UNKNOWN, provider_code: null }, await messageAuthorOf(this.scope, current.author ?? null));
       } else {
         await new Promise((resolve) => setTimeout(resolve, Math.min(SETTLE_POLL_MS, remaining)));
       }
       current = await this.find(current._id);
     }
-    if (!current) throw new CatalogError('UPDATE_FAILED', `Outbound message ${message._id} disappeared while it was being sent; retry.`);
+    // Gone: a claim forgotten by its sender (refused before any call) or by another recovery.
     return current;
   }
 
   /** Whether a message found `sending` was cut off by a crash (see settle). */
   isCutOff(message: StoredOutboundMessage): Promise<boolean> {
     return isCutOff(message, this.lease, this.realNow());
+  }
+
+  /** A cut-off send whose call fence this took down: it never called the provider, and never will. */
+  private async tookOverBeforeCall(message: StoredOutboundMessage): Promise<boolean> {
+    const conversation = await repositories.conversations.findById(this.scope, message.conversation_id);
+    if (!conversation) return false;
+    return this.lease.takeOverUncalled({ channelId: conversation.channel_id, messageId: message._id }).catch(() => false);
   }
 
   /**

@@ -4,7 +4,7 @@ const NOW = Date.parse('2026-11-29T12:00:00Z');
 const LEASE_MS = 60_000;
 
 function leaseWith(running: string[]): SendLease {
-  return { ms: LEASE_MS, processId: 'this-process', isRunning: async (processId) => processId === 'this-process' || running.includes(processId) };
+  return { ms: LEASE_MS, processId: 'this-process', isRunning: async (processId) => processId === 'this-process' || running.includes(processId), takeOverUncalled: async () => false };
 }
 
 function sending(startedMsAgo: number, sendingProcess: string | null) {

@@ -8,6 +8,11 @@ export interface SendLease {
   processId: string;
   /** False once the process that started a send is known to have stopped; true while it runs or when that is unknown. */
   isRunning(processId: string): Promise<boolean>;
+  /**
+   * For a send found cut off: takes its call fence down (SendCallFence). True when the fence still
+   * stood, so the send never reached its provider call and now never will; false when that is not known.
+   */
+  takeOverUncalled(send: { channelId: string; messageId: string }): Promise<boolean>;
 }
 
 /**
@@ -22,7 +27,7 @@ export async function isCutOff(message: Pick<MessageEntity, 'status' | 'sending_
   return sender != null && !(await lease.isRunning(sender));
 }
 
-/** A lease decided by its length alone (a process that knows of no other sender, as in the unit specs). */
+/** A lease decided by its length alone (a process that knows of no other sender nor any call fence, as in the unit specs). */
 export function leaseOnly(ms: number, processId = 'this-process'): SendLease {
-  return { ms, processId, isRunning: async () => true };
+  return { ms, processId, isRunning: async () => true, takeOverUncalled: async () => false };
 }

@@ -107,42 +107,49 @@ interface ProviderCall {
  */
 async function deliverPart(store: OutboundMessageStore, claim: NewOutboundMessage, author: OutboxAuthor, provider: ProviderCall | undefined): Promise<StoredOutboundMessage> {
   if (!provider) {
-    if (!(await store.insert(claim, author))) return repeatOf(store, claim);
-    const stored = await store.find(claim.id);
+    const inserted = await store.insert(claim, author);
+    const stored = inserted ? await store.find(claim.id) : await repeatOf(store, claim);
     if (!stored) throw new CatalogError('UPDATE_FAILED', 'The message could not be recorded; retry.');
-    await store.recordOnConversation(stored);
+    // A repeat's outcome was shown by finalOutcome.
+    if (inserted) await store.recordOnConversation(stored);
     return stored;
   }
-  // A sent message is shown on the conversation by markSent (the update that sequences its event).
-  const sent = await callProvider(store, provider, claim, author);
-  if (!sent) throw new CatalogError('UPDATE_FAILED', 'The message could not be recorded; retry.');
-  return sent;
+  // A claim another attempt held and that was then forgotten (cut off before its call) is taken again.
+  for (let attempt = 1; ; attempt += 1) {
+    const sent = await callProvider(store, provider, claim, author);
+    if (sent) return sent;
+    if (attempt === CLAIM_ATTEMPTS) throw new CatalogError('SERVICE_UNAVAILABLE', 'Other attempts of this send kept taking and giving up its claim; nothing was sent by this one, retry.');
+  }
 }
 
-/** An earlier attempt (or a concurrent repeat) already owns this part: its outcome. */
-async function repeatOf(store: OutboundMessageStore, claim: NewOutboundMessage): Promise<StoredOutboundMessage> {
+const CLAIM_ATTEMPTS = 3;
+
+/** An earlier attempt (or a concurrent repeat) already owns this part: its outcome, or null when that attempt's claim was forgotten (never sent). */
+async function repeatOf(store: OutboundMessageStore, claim: NewOutboundMessage): Promise<StoredOutboundMessage | null> {
   const existing = await store.find(claim.id);
-  if (!existing) throw new CatalogError('UPDATE_FAILED', 'The message could not be recorded; retry.');
-  return finalOutcome(store, existing);
+  return existing ? finalOutcome(store, existing) : null;
 }
 
 /** The stored result of an earlier attempt of the same operation, when all its parts exist. */
 async function replayOperation(store: OutboundMessageStore, partId: (part: number) => string): Promise<SendMessageResponse | undefined> {
   const first = await store.find(partId(0));
   if (!first) return undefined;
-  const settled = [await finalOutcome(store, first)];
-  for (let part = 1; part < (first.operation_parts ?? 1); part += 1) {
-    const message = await store.find(partId(part));
-    // A crash between two parts: the normal path sends what is missing and reuses the rest.
-    if (!message) return undefined;
-    settled.push(await finalOutcome(store, message));
+  const settled: StoredOutboundMessage[] = [];
+  for (let part = 0; part < (first.operation_parts ?? 1); part += 1) {
+    const message = part === 0 ? first : await store.find(partId(part));
+    // A crash between two parts, or a part cut off before its call: the normal path sends what is
+    // missing and reuses the rest.
+    const outcome = message && (await finalOutcome(store, message));
+    if (!outcome) return undefined;
+    settled.push(outcome);
   }
   return responseOf(first.conversation_id, settled);
 }
 
-/** A stored part's final state: delivered parts are returned, a failed one is raised again. */
-async function finalOutcome(store: OutboundMessageStore, message: StoredOutboundMessage): Promise<StoredOutboundMessage> {
+/** A stored part's final state: delivered parts are returned, a failed one is raised again; null when it was forgotten (never sent). */
+async function finalOutcome(store: OutboundMessageStore, message: StoredOutboundMessage): Promise<StoredOutboundMessage | null> {
   const settled = await store.settle(message);
+  if (!settled) return null;
   if (settled.status === 'failed') throw storedFailure(settled);
   // Heals a crash between settling the message and updating its conversation.
   await store.recordOnConversation(settled);
@@ -150,15 +157,17 @@ async function finalOutcome(store: OutboundMessageStore, message: StoredOutbound
 }
 
 /**
- * Sends the part, claimed just before its rate slot and the call, and answers it as stored with its outcome; when
- * another attempt holds the claim, that attempt's outcome.
+ * Sends the part, claimed just before its rate slot and the call, and answers it as stored with its
+ * outcome; when another attempt holds the claim, that attempt's outcome, or null when that claim was
+ * forgotten (cut off before its call): the part is still to be sent.
  */
 async function callProvider(store: OutboundMessageStore, { sender, channel, contact, content, pacing }: ProviderCall, claim: NewOutboundMessage, author: OutboxAuthor): Promise<StoredOutboundMessage | null> {
   let claimed = false;
   let providerMessageId: string;
+  const claimBeforeCall = { sendKey: claim.id, take: async () => (claimed = await store.insert(claim, author)) };
   try {
     // The client picks the phone, or the platform user id where allowed (BSUID_SEND_DISABLED otherwise).
-    ({ provider_message_id: providerMessageId } = await sender.sendMessage(channel, { to: { phone: contact.phone, user_id: contact.chat_user_id }, content }, pacing, async () => (claimed = await store.insert(claim, author))));
+    ({ provider_message_id: providerMessageId } = await sender.sendMessage(channel, { to: { phone: contact.phone, user_id: contact.chat_user_id }, content }, pacing, claimBeforeCall));
   } catch (error) {
     if (error instanceof SendAlreadyClaimed) return repeatOf(store, claim);
     // Refused before the claim (the messaging limit, no slot in time): nothing stored, nothing sent.
@@ -172,7 +181,10 @@ async function callProvider(store: OutboundMessageStore, { sender, channel, cont
     await store.markFailed(claim, failure, author);
     throw failure;
   }
-  return store.markSent(claim, providerMessageId, author);
+  // A sent message is shown on the conversation by markSent (the update that sequences its event).
+  const sent = await store.markSent(claim, providerMessageId, author);
+  if (!sent) throw new CatalogError('UPDATE_FAILED', 'The message could not be recorded; retry.');
+  return sent;
 }
 
 /**

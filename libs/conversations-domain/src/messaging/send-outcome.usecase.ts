@@ -13,8 +13,9 @@ export type SendOutcome =
 /**
  * How an operation's send ended, from its first message: absent (the provider was never called),
  * still in flight, sent, or failed. A send cut off by a crash (its process stopped, or its lease is
- * over) is settled as failed with no provider answer (SEND_FAILED, provider_code null), never sent
- * again. Used by the broadcast coordinator for a recipient whose sender went away.
+ * over) before its provider call is forgotten (absent); cut off later, it is settled as failed with
+ * no provider answer (SEND_FAILED, provider_code null), never sent again. Used by the broadcast
+ * coordinator for a recipient whose sender went away.
  */
 export async function sendOutcomeOf(scope: BusinessScope, operationId: string, dependencies: { outbox: OutboxRecorder; lease: SendLease; realNow?: () => number }): Promise<SendOutcome> {
   const store = new OutboundMessageStore(scope, dependencies.outbox, dependencies.lease, dependencies.realNow);
@@ -23,6 +24,7 @@ export async function sendOutcomeOf(scope: BusinessScope, operationId: string, d
   if (message.status === 'sending') {
     if (!(await store.isCutOff(message))) return { kind: 'in_flight' };
     message = await store.settle(message);
+    if (!message) return { kind: 'absent' };
   }
   if (message.status === 'failed') {
     const error = message.error ?? { code: 'SEND_FAILED', message: 'The send failed.', provider_code: null };

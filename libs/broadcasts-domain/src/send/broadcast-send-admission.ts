@@ -1,0 +1,42 @@
+import type { BroadcastEntity } from '@cmsg/dal';
+import { CatalogError } from '@cmsg/errors';
+import type { BroadcastStore } from '../core/broadcast-ports';
+import { businessScopeOf } from '../core/scope';
+
+/** How old a broadcast's state may be when a send of it is admitted: a pause holds sends within this. */
+const STATE_MAX_AGE_MS = 250;
+
+/** One broadcast send that waited for its slot, about to call the provider. */
+export interface WaitingBroadcastSend {
+  businessId: string;
+  broadcastId: string;
+}
+
+/**
+ * Whether a send that already holds its messaging unit may still go out: while the broadcast runs,
+ * and while it is paused for the messaging limit, since that pause is about the sends still without
+ * a unit (the pause of the recipient that found none must not turn back the sends that took the
+ * last ones: they would free them, resume the broadcast and race the same way again).
+ */
+export function admitsWaitingSend(broadcast: Pick<BroadcastEntity, 'status' | 'pause_reason'> | null): boolean {
+  return broadcast?.status === 'running' || (broadcast?.status === 'paused' && broadcast.pause_reason === 'messaging_limit');
+}
+
+/**
+ * The send engine's last check before a broadcast's provider call (admitsWaitingSend). The state is
+ * read at most once per STATE_MAX_AGE_MS per broadcast in this process, so a broadcast at 1,000
+ * sends a second costs 4 reads a second, not 1,000.
+ */
+export function broadcastSendAdmission(store: Pick<BroadcastStore, 'broadcasts'>, now: () => number = Date.now): (send: WaitingBroadcastSend) => Promise<void> {
+  const states = new Map<string, { at: number; admits: Promise<boolean> }>();
+  return async ({ businessId, broadcastId }) => {
+    let state = states.get(broadcastId);
+    if (!state || now() - state.at > STATE_MAX_AGE_MS) {
+      if (states.size > 1_000) states.clear();
+      const admits = store.broadcasts.findById(businessScopeOf({ business_id: businessId }), broadcastId).then(admitsWaitingSend);
+      state = { at: now(), admits };
+      states.set(broadcastId, state);
+    }
+    if (!(await state.admits)) throw new CatalogError('BROADCAST_STATE_CONFLICT', 'The broadcast stopped running while this send waited; nothing was sent.');
+  };
+}

@@ -1,0 +1,42 @@
+import type { RedisClient } from '@cmsg/platform';
+import { SendEngineKeys, type SendEngineKeyOptions } from './keys';
+
+export interface SendCallFenceOptions extends SendEngineKeyOptions {
+  /** A fence left standing by a send that stopped goes after this (the send's lease: sendLeaseMs). */
+  ttlMs: number;
+}
+
+/** Names one claimed send's fence: its channel (the key's hash tag, beside the channel's rate log) and its unique key. */
+export interface CallFenceKey {
+  channelKey: string;
+  /** The send's unique key (its message id). */
+  sendKey: string;
+}
+
+/**
+ * What a recovery knows of a send cut off by a crash between its claim and its provider call
+ * (docs/broadcasts.md, "Exactly once"). The sender raises the fence right after its claim; the
+ * rate budget takes it down in the same script that grants the send's slot, the last step before
+ * the call, and grants nothing once it is gone. A recovery that takes it down first has proven the
+ * call never happened and never will: the send can be made again. A fence that is missing (taken
+ * by the grant, never raised, expired, or lost with Redis's data) proves nothing: the outcome stays unknown.
+ */
+export class SendCallFence {
+  private readonly keys: SendEngineKeys;
+
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly options: SendCallFenceOptions,
+  ) {
+    this.keys = new SendEngineKeys(options.keyPrefix);
+  }
+
+  async raise({ channelKey, sendKey }: CallFenceKey): Promise<void> {
+    await this.redis.set(this.keys.callFence(channelKey, sendKey), '1', { PX: this.options.ttlMs });
+  }
+
+  /** True when this call took the fence down: the send never reached its provider call, and now never will. */
+  async takeDown({ channelKey, sendKey }: CallFenceKey): Promise<boolean> {
+    return (await this.redis.del(this.keys.callFence(channelKey, sendKey))) === 1;
+  }
+}
