@@ -21,18 +21,13 @@ export interface ChannelRateBudgetOptions extends SendEngineKeyOptions {
 const WINDOW_MS = 1000;
 
 /**
- * KEYS: rate log, live waiters, back-off until, learned rate, [broadcast rate log], [call fence].
+ * KEYS: rate log, live waiters, back-off until, learned rate, [broadcast rate log].
  * ARGV: perSecond, priority, count, windowMs, waiterId ('' = none), waiterTtlMs, broadcastPerSecond,
- * nonce (makes log members unique), yieldToLiveRetryMs, learnedHoldMs, learnedRiseEveryMs,
- * has broadcast ('1'/'0'), has fence ('1'/'0').
- * Returns {granted, retryInMs, now}: the grant's time is Redis's; granted -1 when the call fence is gone.
+ * nonce (makes log members unique), yieldToLiveRetryMs, learnedHoldMs, learnedRiseEveryMs.
+ * Returns {granted, retryInMs, now}: the grant's time is Redis's.
  */
 const ACQUIRE_LUA = `${REDIS_NOW_MS_LUA}
-local rateKey, waitersKey, untilKey, learnedKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local broadcastKey, fenceKey = nil, nil
-local nextKey = 5
-if ARGV[12] == '1' then broadcastKey = KEYS[5]; nextKey = 6 end
-if ARGV[13] == '1' then fenceKey = KEYS[nextKey] end
+local rateKey, waitersKey, untilKey, learnedKey, broadcastKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local perSecond = tonumber(ARGV[1])
 local live = ARGV[2] == 'live'
 local count = tonumber(ARGV[3])
@@ -79,9 +74,6 @@ local function record(key, granted)
   redis.call('PEXPIRE', key, windowMs + 1000)
 end
 
--- A recovery took the send over (SendCallFence): it must never call.
-if fenceKey and redis.call('EXISTS', fenceKey) == 0 then return {-1, 0, now} end
-
 redis.call('ZREMRANGEBYSCORE', waitersKey, '-inf', now)
 
 local backOffUntil = tonumber(redis.call('GET', untilKey) or '0')
@@ -109,7 +101,6 @@ if live then
   local granted = math.min(count, room)
   record(rateKey, granted)
   if waiterId ~= '' then redis.call('ZREM', waitersKey, waiterId) end
-  if fenceKey then redis.call('DEL', fenceKey) end
   return {granted, 0, now}
 end
 
@@ -132,7 +123,6 @@ end
 if granted <= 0 then return {0, retryInMs, now} end
 record(rateKey, granted)
 if broadcastKey then record(broadcastKey, granted) end
-if fenceKey then redis.call('DEL', fenceKey) end
 return {granted, 0, now}
 `;
 
@@ -167,14 +157,12 @@ export class ChannelRateBudget {
 
   /** One atomic attempt: grants up to `count` slots now, or says when to ask again. */
   async acquire(request: SlotRequest): Promise<SlotGrant> {
-    const { channelKey, perSecond, priority, count = 1, broadcastKey, broadcastPerSecond, waiterId, callFence } = request;
+    const { channelKey, perSecond, priority, count = 1, broadcastKey, broadcastPerSecond, waiterId } = request;
     assertPositiveInteger('perSecond', perSecond);
     assertPositiveInteger('count', count);
     if (broadcastKey !== undefined) assertPositiveInteger('broadcastPerSecond', broadcastPerSecond);
-    if (callFence !== undefined && count !== 1) throw new Error('send engine: a call fence guards one send, count must be 1');
     const keys = [this.keys.rateLog(channelKey), this.keys.liveWaiters(channelKey), this.keys.backOffUntil(channelKey), this.keys.learnedRate(channelKey)];
     if (broadcastKey !== undefined) keys.push(this.keys.broadcastRateLog(channelKey, broadcastKey));
-    if (callFence !== undefined) keys.push(this.keys.callFence(channelKey, callFence));
     const reply = await acquireScript.run(this.redis, keys, [
       perSecond,
       priority,
@@ -187,11 +175,8 @@ export class ChannelRateBudget {
       this.yieldToLiveRetryMs,
       this.learnedHoldMs,
       this.learnedRiseEveryMs,
-      broadcastKey !== undefined ? '1' : '0',
-      callFence !== undefined ? '1' : '0',
     ]);
     const [granted, retryInMs, now] = integerReply(reply, 3);
-    if (granted < 0) return { granted: 0, retryInMs: 0, fenceDown: true };
     return granted > 0 ? { granted, retryInMs, grantedAtMs: now } : { granted, retryInMs };
   }
 

@@ -1,6 +1,6 @@
 export { ChannelRateBudget } from './channel-rate-budget';
 export type { ChannelRateBudgetOptions } from './channel-rate-budget';
-export { CallFenceDown, SlotWaitExpired, waitForSlots } from './wait-for-slots';
+export { SlotWaitExpired, waitForSlots } from './wait-for-slots';
 export type { SendPriority, SlotRequest, SlotGrant, SlotsWaited, WaitForSlotsOptions } from './wait-for-slots';
 export { PairPacer } from './pair-pacer';
 export type { PairPacingMode, PairReservation } from './pair-pacer';

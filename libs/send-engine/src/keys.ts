@@ -65,7 +65,7 @@ export class SendEngineKeys {
     return `${this.channel(channelKey)}:messaging-limit`;
   }
 
-  /** Present from a send's claim until its slot is granted (SendCallFence): while it stands, the provider was not called. */
+  /** Present from a send's claim until right before its call (SendCallFence): while it stands, the provider was not called. */
   callFence(channelKey: string, sendKey: string): string {
     return `${this.channel(channelKey)}:uncalled:${sendKey}`;
   }

@@ -3,7 +3,7 @@ import { CatalogError } from '@cmsg/errors';
 import type { MessagingUnitRequest, MessagingUnitTaken } from './messaging-limit-ledger';
 import { DEFAULT_PACED_SENDER_OPTIONS, PacedSender, SendAlreadyClaimed, type PacedSenderOptions, type ProviderSender, type SendEngineParts, type SendPacing, pacedSenderOptionsFor, sendLeaseMs } from './paced-sender';
 import type { PairReservation } from './pair-pacer';
-import { CallFenceDown, type SlotRequest, SlotWaitExpired, type WaitForSlotsOptions } from './wait-for-slots';
+import { type SlotRequest, SlotWaitExpired, type WaitForSlotsOptions } from './wait-for-slots';
 
 const channel: ChannelCredentials = { phone_number_id: 'pn1', access_token: 't' };
 const message = { to: { phone: '+5215512345678' }, content: { type: 'text', text: { body: 'Hi' } } } as unknown as OutboundMessage;
@@ -27,8 +27,9 @@ class FakeEngine implements SendEngineParts {
   /** retryInMs the pair pacer answers in turn (then 0). */
   pairWaits: number[] = [];
   unit: MessagingUnitTaken = { ok: true, newUnit: true, token: '1700000000000' };
-  readonly fencesRaised: { channelKey: string; sendKey: string }[] = [];
-  /** A recovery took the send's call fence down before its slot was granted. */
+  /** What happened to call fences, in order: `raise <send>` / `pass <send>`, with the provider's calls (`call`). */
+  readonly steps: string[] = [];
+  /** A recovery took the send's call fence down before the sender passed it. */
   fenceTakenDown = false;
   /** A part that throws a plain Error (Redis unreachable). */
   down: 'budget' | 'backOff' | 'pairs' | 'ledger' | 'fences' | null = null;
@@ -42,8 +43,8 @@ class FakeEngine implements SendEngineParts {
       this.check('budget');
       this.slotWaitsUntil.push(options?.until);
       if (this.slots.length >= this.slotsBeforeExpiry) throw new SlotWaitExpired(45_000);
-      if (request.callFence !== undefined && this.fenceTakenDown) throw new CallFenceDown();
       this.slots.push(request);
+      this.steps.push('slot');
       return { granted: 1, waitedMs: 0 };
     },
   };
@@ -79,7 +80,12 @@ class FakeEngine implements SendEngineParts {
   fences = {
     raise: async (fence: { channelKey: string; sendKey: string }) => {
       this.check('fences');
-      this.fencesRaised.push(fence);
+      this.steps.push(`raise ${fence.channelKey}/${fence.sendKey}`);
+    },
+    pass: async (fence: { channelKey: string; sendKey: string }) => {
+      this.check('fences');
+      this.steps.push(`pass ${fence.channelKey}/${fence.sendKey}`);
+      return !this.fenceTakenDown;
     },
   };
 }
@@ -363,7 +369,7 @@ describe('PacedSender', () => {
       const claim = {
         sendKey: 'message-1',
         take: async () => {
-          seen.push(`claim after ${engine.slots.length} slot(s), ${engine.reservations.length} pair reservation(s), ${engine.fencesRaised.length} fence(s)`);
+          seen.push(`claim after ${engine.slots.length} slot(s), ${engine.reservations.length} pair reservation(s), ${engine.steps.length} fence step(s)`);
           return answer;
         },
       };
@@ -374,18 +380,23 @@ describe('PacedSender', () => {
       const { seen, claim } = claimRecorder(true);
       const provider = new FakeProvider([refused('130429')]);
       await expect(sender(provider).sendMessage(channel, message, broadcast, claim)).resolves.toEqual({ provider_message_id: 'wamid.2' });
-      expect(seen).toEqual(['claim after 0 slot(s), 1 pair reservation(s), 0 fence(s)']);
+      expect(seen).toEqual(['claim after 0 slot(s), 1 pair reservation(s), 0 fence step(s)']);
       expect(provider.calls).toBe(2);
     });
 
-    it("raises the send's call fence after the claim; the first slot takes it down, the slot after a 130429 has none", async () => {
+    it("raises the send's call fence after the claim and passes it right before the first call only, not again after a 130429", async () => {
       const { claim } = claimRecorder(true);
-      await sender(new FakeProvider([refused('130429')])).sendMessage(channel, message, broadcast, claim);
-      expect(engine.fencesRaised).toEqual([{ channelKey: 'ch1', sendKey: 'message-1' }]);
-      expect(engine.slots.map((slot) => slot.callFence)).toEqual(['message-1', undefined]);
+      const provider = new FakeProvider([refused('130429')]);
+      const calls = provider.sendMessage.bind(provider);
+      provider.sendMessage = async () => {
+        engine.steps.push('call');
+        return calls();
+      };
+      await sender(provider).sendMessage(channel, message, broadcast, claim);
+      expect(engine.steps).toEqual(['raise ch1/message-1', 'slot', 'pass ch1/message-1', 'call', 'slot', 'call']);
     });
 
-    it('calls nobody and gives the unit back when a recovery took the fence down before the slot (SendAlreadyClaimed)', async () => {
+    it('calls nobody and gives the unit back when a recovery took the fence down before the call (SendAlreadyClaimed)', async () => {
       const { claim } = claimRecorder(true);
       engine.fenceTakenDown = true;
       const provider = new FakeProvider();
@@ -400,6 +411,15 @@ describe('PacedSender', () => {
       const provider = new FakeProvider();
       await expect(sender(provider).sendMessage(channel, message, broadcast, claim)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', providerCode: undefined });
       expect([provider.calls, engine.slots.length]).toEqual([0, 0]);
+    });
+
+    it('calls nobody when the fence cannot be passed (SERVICE_UNAVAILABLE: the caller forgets its claim)', async () => {
+      const { claim } = claimRecorder(true);
+      const provider = new FakeProvider();
+      const engineFences = engine.fences;
+      engine.fences = { ...engineFences, pass: async () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')) };
+      await expect(sender(provider).sendMessage(channel, message, live, claim)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', providerCode: undefined });
+      expect(provider.calls).toBe(0);
     });
 
     it('stops the send, calling nobody and giving the unit back, when another attempt holds the claim', async () => {
@@ -420,7 +440,7 @@ describe('PacedSender', () => {
     it('comes before the call of a send without pacing too', async () => {
       const provider = new FakeProvider();
       await expect(sender(provider).sendMessage(channel, message, undefined, claimRecorder(false).claim)).rejects.toBeInstanceOf(SendAlreadyClaimed);
-      expect([provider.calls, engine.fencesRaised.length]).toEqual([0, 0]);
+      expect([provider.calls, engine.steps.length]).toEqual([0, 0]);
     });
   });
 });

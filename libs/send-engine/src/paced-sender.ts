@@ -7,7 +7,7 @@ import type { MessagingLimitLedger, MessagingUnitTaken } from './messaging-limit
 import type { LiveFirstGate } from './live-first-gate';
 import type { PairPacer } from './pair-pacer';
 import type { SendCallFence } from './send-call-fence';
-import { CallFenceDown, SlotWaitExpired, type WaitForSlotsOptions } from './wait-for-slots';
+import { SlotWaitExpired, type WaitForSlotsOptions } from './wait-for-slots';
 
 /** The provider call itself: the Cloud API client without its own rate-limit retries. */
 export interface ProviderSender {
@@ -32,7 +32,7 @@ export interface SendEngineParts {
   backOff: Pick<ChannelBackOff, 'recordThrottled' | 'recordAccepted'>;
   pairs: Pick<PairPacer, 'reserve'>;
   ledger: Pick<MessagingLimitLedger, 'take' | 'release'>;
-  fences: Pick<SendCallFence, 'raise'>;
+  fences: Pick<SendCallFence, 'raise' | 'pass'>;
 }
 
 export interface PacedSenderOptions {
@@ -185,14 +185,14 @@ export class PacedSender {
   }
 
   private async callWithinBudget(channel: ChannelCredentials, message: OutboundMessage, pacing: SendPacing, waitUntil: number, claim: ClaimBeforeCall | undefined): Promise<SendMessageResult> {
-    // Claimed before the slot: the slot is the last step before the call, and nothing may come
-    // between the two (a delay there makes the calls of a second arrive in the next one). The grant
-    // of the first slot takes the call fence down in the same Redis script.
-    let fence: string | undefined;
+    // Claimed before the slot: the slot is the last step before the call, and nothing slow may come
+    // between the two (a delay there makes the calls of a second arrive in the next one): the call
+    // fence goes up with the claim and is passed, one Redis command, right before the first call.
+    let fence: { channelKey: string; sendKey: string } | undefined;
     if (claim) {
       if (!(await claim.take())) throw new SendAlreadyClaimed();
-      await beforeAnyCall(() => this.engine.fences.raise({ channelKey: pacing.channelId, sendKey: claim.sendKey }));
-      fence = claim.sendKey;
+      fence = { channelKey: pacing.channelId, sendKey: claim.sendKey };
+      await beforeAnyCall(() => this.engine.fences.raise(fence!));
     }
     let throttled = 0;
     let pairLimited = 0;
@@ -203,20 +203,23 @@ export class PacedSender {
         perSecond: pacing.maxMessagesPerSecond,
         priority: pacing.broadcast ? ('broadcast' as const) : ('live' as const),
         ...(pacing.broadcast && pacing.broadcast.maxPerSecond > 0 ? { broadcastKey: pacing.broadcast.uuid, broadcastPerSecond: pacing.broadcast.maxPerSecond } : {}),
-        ...(fence !== undefined ? { callFence: fence } : {}),
       };
       const { waitedMs } = await beforeAnyCall(() =>
         this.engine.budget.waitForSlots(slot, { until: waitUntil }).catch((error: unknown) => {
           // Out of time: a send the provider already throttled fails with that answer, others never left.
           if (error instanceof SlotWaitExpired) throw lastThrottle ?? this.waitedTooLong();
-          if (error instanceof CallFenceDown) throw new SendAlreadyClaimed();
           throw error;
         }),
       );
-      // Down since the grant: the slots of later calls (after a 130429) follow a call already made.
-      fence = undefined;
       cmsgMetrics.sendSlotWait(slot.priority, waitedMs / 1000);
       if (pacing.broadcast) await beforeAnyCall(async () => this.options.admitBroadcastSend?.(pacing));
+      if (fence) {
+        // Gone: a recovery took the send over (this process was taken for stopped); it calls nothing.
+        const passed = await beforeAnyCall(() => this.engine.fences.pass(fence!));
+        if (!passed) throw new SendAlreadyClaimed();
+        // Later calls of this send (after a 130429) follow a call already made.
+        fence = undefined;
+      }
       try {
         const result = await this.provider.sendMessage(channel, message);
         // What a later 130429 learns the provider's rate from; never the send's concern.

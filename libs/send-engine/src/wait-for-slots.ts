@@ -14,8 +14,6 @@ export interface SlotRequest {
   broadcastPerSecond?: number;
   /** A live request that finds the window full registers under this id, so broadcasts yield to it. */
   waiterId?: string;
-  /** The send key of the one send this slot is for: the grant takes its call fence down, and nothing is granted once a recovery took it (SendCallFence). */
-  callFence?: string;
 }
 
 export interface SlotGrant {
@@ -24,8 +22,6 @@ export interface SlotGrant {
   retryInMs: number;
   /** When something was: the grant's time on the budget's clock (Redis ms), the clock its windows are kept on. */
   grantedAtMs?: number;
-  /** The request's call fence was gone: a recovery took the send over, and it must not call. */
-  fenceDown?: true;
 }
 
 export interface WaitForSlotsOptions {
@@ -41,14 +37,6 @@ export class SlotWaitExpired extends Error {
   constructor(readonly waitedMs: number) {
     super(`no slot of the channel's rate budget within ${waitedMs} ms`);
     this.name = 'SlotWaitExpired';
-  }
-}
-
-/** The send's call fence was taken down by a recovery (SendCallFence): it never called, and must not. */
-export class CallFenceDown extends Error {
-  constructor() {
-    super("the send's call fence is down: a recovery took the send over, nothing was called");
-    this.name = 'CallFenceDown';
   }
 }
 
@@ -71,8 +59,7 @@ export async function waitForSlots(
   const startedAt = Date.now();
   for (;;) {
     signal?.throwIfAborted();
-    const { granted, retryInMs, grantedAtMs, fenceDown } = await acquire(attempt);
-    if (fenceDown) throw new CallFenceDown();
+    const { granted, retryInMs, grantedAtMs } = await acquire(attempt);
     if (granted >= 1) return { granted, waitedMs: Date.now() - startedAt, ...(grantedAtMs !== undefined ? { grantedAtMs } : {}) };
     const waitMs = Math.max(1, retryInMs);
     if (until !== undefined && Date.now() + waitMs > until) throw new SlotWaitExpired(Date.now() - startedAt);

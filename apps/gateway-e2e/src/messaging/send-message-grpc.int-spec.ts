@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { CatalogError } from '@cmsg/errors';
 import type { SendMessageRequest } from '@cmsg/proto';
 import { type TestBusiness, contactSeed, createTestBusiness, minutesAgo, uniquePhone, storedCollection } from '@cmsg/testing';
+import { closeRedisClient, createLogger, createRedisClient } from '@cmsg/platform';
 import { cloudApi, conversationActionsClient, lastRequestSeq, messageRequests, phoneNumberIdOf, textRequestBody } from './messaging-fixtures';
+
+const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:16379';
 
 /** SendMessage as the actions-runner calls it: operation_id `<group uuid>:<index>`, exactly once. */
 describe('ConversationActionsService.SendMessage (gRPC)', () => {
@@ -136,6 +139,34 @@ describe('ConversationActionsService.SendMessage (gRPC)', () => {
     expect(error.message).toContain('outcome is unknown');
     expect(await messageRequests(business, since)).toEqual([]);
     expect(await storedCollection('messages').findOne({ _id: first.message!.uuid })).toMatchObject({ status: 'failed', error: { code: 'SEND_FAILED' } });
+  });
+
+  it('sends again a message a crash left `sending` before its provider call (its call fence still up), once', async () => {
+    const send = request({ text: { body: 'cut off before its call' } });
+    const first = await rpc.sendMessage(send);
+    const messageId = first.message!.uuid;
+    // What a kill of a process waiting for its slot leaves: the claim, and the fence it raised.
+    await storedCollection('messages').updateOne(
+      { _id: messageId },
+      { $set: { status: 'sending', provider_message_id: null, sending_started_at: new Date(), sending_process: `stopped-${randomUUID()}` } },
+    );
+    const channelId = String((await storedCollection('conversations').findOne({ _id: conversations.open }))!['channel_id']);
+    const fenceKey = `send:{${channelId}}:uncalled:${messageId}`;
+    const redis = createRedisClient(REDIS_URL, createLogger('test', 'silent'));
+    await redis.connect();
+    try {
+      await redis.set(fenceKey, '1', { PX: 60_000 });
+      const since = await lastRequestSeq();
+      const repeated = await rpc.sendMessage(send);
+      expect(repeated.message).toEqual({ uuid: messageId, status: 'sent', created_at: expect.any(String) });
+      expect((await messageRequests(business, since)).map((record) => record.body)).toEqual([textRequestBody(phone, 'cut off before its call')]);
+      expect(await redis.exists(fenceKey)).toBe(0);
+      // Sent now: a later repeat answers it without calling.
+      expect(await rpc.sendMessage(send)).toEqual(repeated);
+      expect(await messageRequests(business, since)).toHaveLength(1);
+    } finally {
+      await closeRedisClient(redis);
+    }
   });
 
   describe('quick_reply_or_template (deprecated)', () => {
