@@ -154,7 +154,7 @@ run_jest unit jest.config.js
 join_checks
 run_jest integration jest.integration.config.js
 run_jest index-shapes jest.index-shapes.config.js
-# Last: the fault specs stop, pause and kill servers and apps (their own), one at a time, then the
+# Last: the fault specs stop, pause and kill servers and apps (their own), two at a time, then the
 # one that measures a pace.
 run_jest faults jest.faults.config.js
 run_jest faults-alone jest.faults-alone.config.js
