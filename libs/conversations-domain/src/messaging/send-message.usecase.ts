@@ -1,4 +1,5 @@
 import type { ChannelCredentials, MessageContent } from '@cmsg/chat-platform';
+import { DEFAULT_MESSAGES_PER_SECOND } from '@cmsg/api-schemas';
 import { CatalogError, isCatalogError } from '@cmsg/errors';
 import type { BusinessScope, OutboxAuthor } from '@cmsg/dal';
 import { type OutboxRecorder, SYSTEM_AUTHOR, messageAuthorOf } from '@cmsg/events';
@@ -215,9 +216,6 @@ async function channelOf(scope: BusinessScope, channelId: string): Promise<Sendi
     messagingLimit: channel.messaging_limit ?? null,
   };
 }
-
-/** The Cloud API's default throughput of a business number (CONTRACT 10.5). */
-const DEFAULT_MESSAGES_PER_SECOND = 80;
 
 function pacingOf(scope: BusinessScope, channel: SendingChannel, contact: StoredContact, content: MessageContent, command: SendMessageCommand): SendPacing {
   return {
