@@ -6,7 +6,7 @@ import type { ChannelRateBudget } from './channel-rate-budget';
 import type { MessagingLimitLedger, MessagingUnitTaken } from './messaging-limit-ledger';
 import type { LiveFirstGate } from './live-first-gate';
 import type { PairPacer } from './pair-pacer';
-import type { SendCallFence } from './send-call-fence';
+import type { CallFenceKey, SendCallFence } from './send-call-fence';
 import { SlotWaitExpired, type WaitForSlotsOptions } from './wait-for-slots';
 
 /** The provider call itself: the Cloud API client without its own rate-limit retries. */
@@ -185,14 +185,15 @@ export class PacedSender {
   }
 
   private async callWithinBudget(channel: ChannelCredentials, message: OutboundMessage, pacing: SendPacing, waitUntil: number, claim: ClaimBeforeCall | undefined): Promise<SendMessageResult> {
-    // Claimed before the slot: the slot is the last step before the call, and nothing slow may come
-    // between the two (a delay there makes the calls of a second arrive in the next one): the call
-    // fence goes up with the claim and is passed, one Redis command, right before the first call.
-    let fence: { channelKey: string; sendKey: string } | undefined;
+    // Claimed before the slot, not between the slot and the call, where a slow write makes the calls
+    // of a second arrive in the next one. The call fence goes up with the claim and is passed (one
+    // Redis command) right before the first call.
+    let fenceToPass: CallFenceKey | undefined;
     if (claim) {
       if (!(await claim.take())) throw new SendAlreadyClaimed();
-      fence = { channelKey: pacing.channelId, sendKey: claim.sendKey };
-      await beforeAnyCall(() => this.engine.fences.raise(fence!));
+      const fence = { channelKey: pacing.channelId, sendKey: claim.sendKey };
+      await beforeAnyCall(() => this.engine.fences.raise(fence));
+      fenceToPass = fence;
     }
     let throttled = 0;
     let pairLimited = 0;
@@ -213,12 +214,12 @@ export class PacedSender {
       );
       cmsgMetrics.sendSlotWait(slot.priority, waitedMs / 1000);
       if (pacing.broadcast) await beforeAnyCall(async () => this.options.admitBroadcastSend?.(pacing));
-      if (fence) {
+      if (fenceToPass) {
+        const passing = fenceToPass;
         // Gone: a recovery took the send over (this process was taken for stopped); it calls nothing.
-        const passed = await beforeAnyCall(() => this.engine.fences.pass(fence!));
-        if (!passed) throw new SendAlreadyClaimed();
+        if (!(await beforeAnyCall(() => this.engine.fences.pass(passing)))) throw new SendAlreadyClaimed();
         // Later calls of this send (after a 130429) follow a call already made.
-        fence = undefined;
+        fenceToPass = undefined;
       }
       try {
         const result = await this.provider.sendMessage(channel, message);
@@ -253,7 +254,7 @@ async function beforeAnyCall<T>(step: () => Promise<T>): Promise<T> {
   try {
     return await step();
   } catch (error) {
-    if (isCatalogError(error) || error instanceof SendAlreadyClaimed) throw error;
+    if (isCatalogError(error)) throw error;
     throw new CatalogError('SERVICE_UNAVAILABLE', 'The send engine could not reach its rate store (Redis); nothing was sent, retry later.', { cause: error });
   }
 }

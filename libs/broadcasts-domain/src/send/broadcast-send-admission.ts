@@ -1,7 +1,6 @@
-import type { BroadcastEntity } from '@cmsg/dal';
+import { type BroadcastEntity, businessScope } from '@cmsg/dal';
 import { CatalogError } from '@cmsg/errors';
 import type { BroadcastStore } from '../core/broadcast-ports';
-import { businessScopeOf } from '../core/scope';
 
 /** How old a broadcast's state may be when a send of it is admitted: a pause holds sends within this. */
 const STATE_MAX_AGE_MS = 250;
@@ -33,7 +32,7 @@ export function broadcastSendAdmission(store: Pick<BroadcastStore, 'broadcasts'>
     let state = states.get(broadcastId);
     if (!state || now() - state.at > STATE_MAX_AGE_MS) {
       if (states.size > 1_000) states.clear();
-      const admits = store.broadcasts.findById(businessScopeOf({ business_id: businessId }), broadcastId).then(admitsWaitingSend);
+      const admits = store.broadcasts.findById(businessScope(businessId), broadcastId).then(admitsWaitingSend);
       state = { at: now(), admits };
       states.set(broadcastId, state);
     }

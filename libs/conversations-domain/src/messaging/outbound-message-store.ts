@@ -104,9 +104,9 @@ export class OutboundMessageStore {
    * The final state of a message found `sending`. While the first attempt may still finish, this
    * waits for it. Once it was cut off by a crash (its process stopped, or its lease is over: see
    * isCutOff) before its provider call, which its call fence proves, the claim is forgotten and this
-   * answers null, as it does for a claim forgotten meanwhile: the send is to be made again. Cut off at any later point, whether the provider got
-   * it is unknowable, and a duplicate to the customer is worse than a missing message: it is settled
-   * as failed (SEND_FAILED), never sent again.
+   * answers null, as it does for a claim forgotten meanwhile: the send is to be made again. Cut off
+   * at any later point, whether the provider got it is unknowable, and a duplicate to the customer
+   * is worse than a missing message: it is settled as failed (SEND_FAILED), never sent again.
    */
   async settle(message: StoredOutboundMessage): Promise<StoredOutboundMessage | null> {
     let current: StoredOutboundMessage | null = message;
