@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { ChannelBackOff } from './channel-back-off';
 import { ChannelRateBudget } from './channel-rate-budget';
 import { SendEngineKeys } from './keys';
+import { SendCallFence } from './send-call-fence';
 import { closeReplicas, connectReplicas, mostInAnyWindow, sleep, uniqueKeyPrefix } from './send-engine.int-fixture';
 import { type SlotRequest, waitForSlots } from './wait-for-slots';
 
@@ -90,14 +91,14 @@ describe('ChannelRateBudget (real Redis)', () => {
     const broadcast = (broadcastKey: string, count: number) =>
       budget.acquire({ channelKey, perSecond: 10, priority: 'broadcast', count, broadcastKey, broadcastPerSecond: 4 });
 
-    await expect(broadcast('first', 9)).resolves.toEqual({ granted: 4, retryInMs: 0, grantedAtMs: expect.any(Number) });
+    await expect(broadcast('first', 9)).resolves.toEqual({ granted: 4, retryInMs: 0, grantedAtMs: expect.any(Number), slotId: expect.any(String) });
     const ownLogFull = await broadcast('first', 1);
     expect(ownLogFull.granted).toBe(0);
     expect(ownLogFull.retryInMs).toBeGreaterThan(900);
     expect(ownLogFull.retryInMs).toBeLessThanOrEqual(1025);
-    await expect(broadcast('second', 9)).resolves.toEqual({ granted: 4, retryInMs: 0, grantedAtMs: expect.any(Number) });
-    await expect(budget.acquire({ channelKey, perSecond: 10, priority: 'live' })).resolves.toEqual({ granted: 1, retryInMs: 0, grantedAtMs: expect.any(Number) });
-    await expect(broadcast('third', 9)).resolves.toEqual({ granted: 1, retryInMs: 0, grantedAtMs: expect.any(Number) });
+    await expect(broadcast('second', 9)).resolves.toEqual({ granted: 4, retryInMs: 0, grantedAtMs: expect.any(Number), slotId: expect.any(String) });
+    await expect(budget.acquire({ channelKey, perSecond: 10, priority: 'live' })).resolves.toEqual({ granted: 1, retryInMs: 0, grantedAtMs: expect.any(Number), slotId: expect.any(String) });
+    await expect(broadcast('third', 9)).resolves.toEqual({ granted: 1, retryInMs: 0, grantedAtMs: expect.any(Number), slotId: expect.any(String) });
 
     const waiterId = randomUUID();
     const liveRefused = await budget.acquire({ channelKey, perSecond: 10, priority: 'live', waiterId });
@@ -108,8 +109,8 @@ describe('ChannelRateBudget (real Redis)', () => {
     expect(yielded.granted).toBe(0);
     expect(yielded.retryInMs).toBeGreaterThan(0);
     expect(yielded.retryInMs).toBeLessThanOrEqual(20);
-    await expect(budget.acquire({ channelKey, perSecond: 20, priority: 'live', waiterId })).resolves.toEqual({ granted: 1, retryInMs: 0, grantedAtMs: expect.any(Number) });
-    await expect(budget.acquire({ channelKey, perSecond: 20, priority: 'broadcast' })).resolves.toEqual({ granted: 1, retryInMs: 0, grantedAtMs: expect.any(Number) });
+    await expect(budget.acquire({ channelKey, perSecond: 20, priority: 'live', waiterId })).resolves.toEqual({ granted: 1, retryInMs: 0, grantedAtMs: expect.any(Number), slotId: expect.any(String) });
+    await expect(budget.acquire({ channelKey, perSecond: 20, priority: 'broadcast' })).resolves.toEqual({ granted: 1, retryInMs: 0, grantedAtMs: expect.any(Number), slotId: expect.any(String) });
   });
 
   it('stops holding broadcasts back when a waiting live send gives up', async () => {
@@ -120,7 +121,7 @@ describe('ChannelRateBudget (real Redis)', () => {
     await budget.acquire({ channelKey, perSecond: 1, priority: 'live', waiterId: randomUUID() });
     await expect(budget.acquire({ channelKey, perSecond: 2, priority: 'broadcast' })).resolves.toMatchObject({ granted: 0 });
     await sleep(250);
-    await expect(budget.acquire({ channelKey, perSecond: 2, priority: 'broadcast' })).resolves.toEqual({ granted: 1, retryInMs: 0, grantedAtMs: expect.any(Number) });
+    await expect(budget.acquire({ channelKey, perSecond: 2, priority: 'broadcast' })).resolves.toEqual({ granted: 1, retryInMs: 0, grantedAtMs: expect.any(Number), slotId: expect.any(String) });
   });
 
   it('grants nothing while the channel backs off, then serves the live send that waited through it first', async () => {
@@ -139,8 +140,8 @@ describe('ChannelRateBudget (real Redis)', () => {
 
     await sleep(live.retryInMs + 5);
     await expect(budget.acquire({ channelKey, perSecond: 100, priority: 'broadcast', count: 5 })).resolves.toMatchObject({ granted: 0 });
-    await expect(budget.acquire({ channelKey, perSecond: 100, priority: 'live', waiterId })).resolves.toEqual({ granted: 1, retryInMs: 0, grantedAtMs: expect.any(Number) });
-    await expect(budget.acquire({ channelKey, perSecond: 100, priority: 'broadcast', count: 5 })).resolves.toEqual({ granted: 5, retryInMs: 0, grantedAtMs: expect.any(Number) });
+    await expect(budget.acquire({ channelKey, perSecond: 100, priority: 'live', waiterId })).resolves.toEqual({ granted: 1, retryInMs: 0, grantedAtMs: expect.any(Number), slotId: expect.any(String) });
+    await expect(budget.acquire({ channelKey, perSecond: 100, priority: 'broadcast', count: 5 })).resolves.toEqual({ granted: 5, retryInMs: 0, grantedAtMs: expect.any(Number), slotId: expect.any(String) });
   });
 
   it('after a throttle burst grants what the provider took, holds it, then raises it one per second at a time', async () => {
@@ -156,7 +157,7 @@ describe('ChannelRateBudget (real Redis)', () => {
     expect(learnedPerSecond).toBe(19);
     await sleep(150);
 
-    await expect(budget.acquire({ channelKey, perSecond: 1000, priority: 'broadcast', count: 100 })).resolves.toEqual({ granted: 19, retryInMs: 0, grantedAtMs: expect.any(Number) });
+    await expect(budget.acquire({ channelKey, perSecond: 1000, priority: 'broadcast', count: 100 })).resolves.toEqual({ granted: 19, retryInMs: 0, grantedAtMs: expect.any(Number), slotId: expect.any(String) });
     await expect(budget.acquire({ channelKey, perSecond: 1000, priority: 'live' })).resolves.toMatchObject({ granted: 0 });
     await sleep(2_300);
     // Past the hold: one more a second for every 400 ms since it was learned.
@@ -169,7 +170,95 @@ describe('ChannelRateBudget (real Redis)', () => {
     expect(later.granted).toBeLessThanOrEqual(19 + rises(latest));
     // Never above the channel's own rate.
     await sleep(1_050);
-    await expect(budget.acquire({ channelKey, perSecond: 5, priority: 'broadcast', count: 100 })).resolves.toEqual({ granted: 5, retryInMs: 0, grantedAtMs: expect.any(Number) });
+    await expect(budget.acquire({ channelKey, perSecond: 5, priority: 'broadcast', count: 100 })).resolves.toEqual({ granted: 5, retryInMs: 0, grantedAtMs: expect.any(Number), slotId: expect.any(String) });
+  });
+
+  describe('the commit of a slot, right before its call', () => {
+    it('stamps the slot with the moment of its call: a slot held after its grant holds the window from then on', async () => {
+      const keyPrefix = uniqueKeyPrefix();
+      const channelKey = randomUUID();
+      const budget = new ChannelRateBudget(replicas[0], { keyPrefix, marginMs: 0 });
+      const held = await budget.acquire({ channelKey, perSecond: 2, priority: 'broadcast', broadcastKey: 'b', broadcastPerSecond: 2 });
+      await expect(budget.acquire({ channelKey, perSecond: 2, priority: 'broadcast' })).resolves.toMatchObject({ granted: 1 });
+      await sleep(600);
+      await expect(budget.commit({ channelKey, perSecond: 2, broadcastKey: 'b', broadcastPerSecond: 2, slotId: held.slotId! })).resolves.toEqual({ outcome: 'call', atMs: expect.any(Number) });
+      await sleep(500);
+      // Both grants are over 1,000 ms old: only the one never committed has left the window.
+      await expect(budget.acquire({ channelKey, perSecond: 2, priority: 'broadcast', count: 2 })).resolves.toMatchObject({ granted: 1 });
+      // The broadcast's own log holds the committed slot too.
+      await expect(budget.acquire({ channelKey, perSecond: 10, priority: 'broadcast', broadcastKey: 'b', broadcastPerSecond: 1 })).resolves.toMatchObject({ granted: 0 });
+    });
+
+    it('gives the slot back, leaving the call fence up, when the window filled while the slot waited past it', async () => {
+      const keyPrefix = uniqueKeyPrefix();
+      const channelKey = randomUUID();
+      const keys = new SendEngineKeys(keyPrefix);
+      const budget = new ChannelRateBudget(replicas[0], { keyPrefix, marginMs: 0 });
+      const fence = new SendCallFence(replicas[0], { keyPrefix, ttlMs: 60_000 });
+      await fence.raise({ channelKey, sendKey: 'm1' });
+      const stale = await budget.acquire({ channelKey, perSecond: 1, priority: 'live' });
+      await sleep(1050);
+      const fresh = await budget.acquire({ channelKey, perSecond: 1, priority: 'live' });
+      expect(fresh.granted).toBe(1);
+
+      const committed = await budget.commit({ channelKey, perSecond: 1, slotId: stale.slotId!, fenceSendKey: 'm1' });
+      expect(committed).toEqual({ outcome: 'wait', retryInMs: expect.any(Number) });
+      expect(committed.outcome === 'wait' && committed.retryInMs).toBeGreaterThan(900);
+      expect(await replicas[0].zRange(keys.rateLog(channelKey), 0, -1)).toEqual([`${fresh.slotId}:1`]);
+      expect(await replicas[0].exists(keys.callFence(channelKey, 'm1'))).toBe(1);
+    });
+
+    it('gives the slot back when a back-off began after its grant, and passes the fence only with a call', async () => {
+      const keyPrefix = uniqueKeyPrefix();
+      const channelKey = randomUUID();
+      const keys = new SendEngineKeys(keyPrefix);
+      const budget = new ChannelRateBudget(replicas[0], { keyPrefix });
+      const fence = new SendCallFence(replicas[1], { keyPrefix, ttlMs: 60_000 });
+      await fence.raise({ channelKey, sendKey: 'm1' });
+      const slot = await budget.acquire({ channelKey, perSecond: 10, priority: 'broadcast' });
+      await new ChannelBackOff(replicas[1], { keyPrefix, baseMs: 300 }).recordThrottled(channelKey, 0);
+
+      const committed = await budget.commit({ channelKey, perSecond: 10, slotId: slot.slotId!, fenceSendKey: 'm1' });
+      expect(committed.outcome === 'wait' && committed.retryInMs).toBeGreaterThan(200);
+      expect(await replicas[0].zCard(keys.rateLog(channelKey))).toBe(0);
+      await sleep(310);
+      const next = await budget.acquire({ channelKey, perSecond: 10, priority: 'broadcast' });
+      await expect(budget.commit({ channelKey, perSecond: 10, slotId: next.slotId!, fenceSendKey: 'm1' })).resolves.toEqual({ outcome: 'call', atMs: expect.any(Number) });
+      expect(await replicas[0].exists(keys.callFence(channelKey, 'm1'))).toBe(0);
+    });
+
+    it('calls nothing and gives the slot back when the fence is gone (a recovery took the send over)', async () => {
+      const keyPrefix = uniqueKeyPrefix();
+      const channelKey = randomUUID();
+      const keys = new SendEngineKeys(keyPrefix);
+      const budget = new ChannelRateBudget(replicas[0], { keyPrefix });
+      const slot = await budget.acquire({ channelKey, perSecond: 10, priority: 'live' });
+      await expect(budget.commit({ channelKey, perSecond: 10, slotId: slot.slotId!, fenceSendKey: 'never-raised' })).resolves.toEqual({ outcome: 'fence-gone' });
+      expect(await replicas[0].zCard(keys.rateLog(channelKey))).toBe(0);
+    });
+
+    it('keeps a sliding window of call moments across replicas whose sends hold their slots for varying times', async () => {
+      const keyPrefix = uniqueKeyPrefix();
+      const channelKey = randomUUID();
+      const callTimes: number[] = [];
+      const signal = AbortSignal.timeout(3000);
+      const holdFor = [0, 5, 40, 120, 0, 300, 10, 60];
+      await Promise.all(
+        replicas.map(async (redis, index) => {
+          const budget = new ChannelRateBudget(redis, { keyPrefix, marginMs: 0 });
+          const request = { channelKey, perSecond: 40, priority: 'broadcast' as const };
+          for (let send = index; !signal.aborted; send += 1) {
+            const slot = await budget.waitForSlots(request, { signal }).catch(() => undefined);
+            if (!slot) return;
+            await sleep(holdFor[send % holdFor.length]!);
+            const committed = await budget.commit({ ...request, slotId: slot.slotId! });
+            if (committed.outcome === 'call') callTimes.push(committed.atMs);
+          }
+        }),
+      );
+      expect(callTimes.length).toBeGreaterThan(60);
+      expect(mostInAnyWindow(callTimes, 1000)).toBeLessThanOrEqual(40);
+    });
   });
 
   it('leaves nothing behind for an idle channel', async () => {

@@ -20,37 +20,8 @@ export interface ChannelRateBudgetOptions extends SendEngineKeyOptions {
 
 const WINDOW_MS = 1000;
 
-/**
- * KEYS: rate log, live waiters, back-off until, learned rate, [broadcast rate log].
- * ARGV: perSecond, priority, count, windowMs, waiterId ('' = none), waiterTtlMs, broadcastPerSecond,
- * nonce (makes log members unique), yieldToLiveRetryMs, learnedHoldMs, learnedRiseEveryMs.
- * Returns {granted, retryInMs, now}: the grant's time is Redis's.
- */
-const ACQUIRE_LUA = `${REDIS_NOW_MS_LUA}
-local rateKey, waitersKey, untilKey, learnedKey, broadcastKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local perSecond = tonumber(ARGV[1])
-local live = ARGV[2] == 'live'
-local count = tonumber(ARGV[3])
-local windowMs = tonumber(ARGV[4])
-local waiterId = ARGV[5]
-local waiterTtlMs = tonumber(ARGV[6])
-local broadcastPerSecond = tonumber(ARGV[7])
-local nonce = ARGV[8]
-local yieldToLiveRetryMs = tonumber(ARGV[9])
-local learnedHoldMs = tonumber(ARGV[10])
-local learnedRiseEveryMs = tonumber(ARGV[11])
-
-local function extendExpiry(key, ms)
-  if redis.call('PTTL', key) < ms then redis.call('PEXPIRE', key, ms) end
-end
-
-local function waitAsLive(expiresAt)
-  if live and waiterId ~= '' then
-    redis.call('ZADD', waitersKey, expiresAt, waiterId)
-    extendExpiry(waitersKey, expiresAt - now)
-  end
-end
-
+/** The sliding logs' arithmetic, shared by the acquire and commit scripts (they set `now` and `windowMs`). */
+const WINDOW_LOG_LUA = `
 -- Entries scored at or before now - windowMs have left the window.
 local function used(key)
   redis.call('ZREMRANGEBYSCORE', key, '-inf', now - windowMs)
@@ -63,12 +34,56 @@ local function freesInMs(key, count, limit)
   if entry[2] == nil then return 1 end
   return math.max(1, tonumber(entry[2]) + windowMs - now)
 end
+`;
+
+/**
+ * What the provider took in its last throttle burst (ChannelBackOff), kept for a while, then probed
+ * upwards: caps perSecond (the scripts set learnedKey, learnedHoldMs and learnedRiseEveryMs).
+ */
+const LEARNED_RATE_LUA = `
+local learned = redis.call('HMGET', learnedKey, 'rate', 'at')
+if learned[1] then
+  local rises = math.max(0, math.floor((now - tonumber(learned[2]) - learnedHoldMs) / learnedRiseEveryMs))
+  perSecond = math.min(perSecond, tonumber(learned[1]) + rises)
+end
+`;
+
+/**
+ * KEYS: rate log, live waiters, back-off until, learned rate, [broadcast rate log].
+ * ARGV: perSecond, priority, count, windowMs, waiterId ('' = none), waiterTtlMs, broadcastPerSecond,
+ * slotId (log members are slotId:1..granted), yieldToLiveRetryMs, learnedHoldMs, learnedRiseEveryMs.
+ * Returns {granted, retryInMs, now}: the grant's time is Redis's.
+ */
+const ACQUIRE_LUA = `${REDIS_NOW_MS_LUA}
+local rateKey, waitersKey, untilKey, learnedKey, broadcastKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local perSecond = tonumber(ARGV[1])
+local live = ARGV[2] == 'live'
+local count = tonumber(ARGV[3])
+local windowMs = tonumber(ARGV[4])
+local waiterId = ARGV[5]
+local waiterTtlMs = tonumber(ARGV[6])
+local broadcastPerSecond = tonumber(ARGV[7])
+local slotId = ARGV[8]
+local yieldToLiveRetryMs = tonumber(ARGV[9])
+local learnedHoldMs = tonumber(ARGV[10])
+local learnedRiseEveryMs = tonumber(ARGV[11])
+${WINDOW_LOG_LUA}
+local function extendExpiry(key, ms)
+  if redis.call('PTTL', key) < ms then redis.call('PEXPIRE', key, ms) end
+end
+
+local function waitAsLive(expiresAt)
+  if live and waiterId ~= '' then
+    redis.call('ZADD', waitersKey, expiresAt, waiterId)
+    extendExpiry(waitersKey, expiresAt - now)
+  end
+end
 
 local function record(key, granted)
   local entries = {}
   for i = 1, granted do
     entries[#entries + 1] = now
-    entries[#entries + 1] = nonce .. ':' .. i
+    entries[#entries + 1] = slotId .. ':' .. i
   end
   redis.call('ZADD', key, unpack(entries))
   redis.call('PEXPIRE', key, windowMs + 1000)
@@ -83,12 +98,7 @@ if backOffUntil > now then
   return {0, backOffUntil - now, now}
 end
 
--- What the provider took in its last throttle burst, kept for a while, then probed upwards.
-local learned = redis.call('HMGET', learnedKey, 'rate', 'at')
-if learned[1] then
-  local rises = math.max(0, math.floor((now - tonumber(learned[2]) - learnedHoldMs) / learnedRiseEveryMs))
-  perSecond = math.min(perSecond, tonumber(learned[1]) + rises)
-end
+${LEARNED_RATE_LUA}
 
 local channelUsed = used(rateKey)
 local room = perSecond - channelUsed
@@ -129,6 +139,71 @@ return {granted, 0, now}
 const acquireScript = new LuaScript(ACQUIRE_LUA);
 
 /**
+ * KEYS: rate log, back-off until, learned rate, call fence, [broadcast rate log].
+ * ARGV: slot member, perSecond, windowMs, broadcastPerSecond, learnedHoldMs, learnedRiseEveryMs,
+ * passFence ('1' = the fence must stand and goes down with the commit).
+ * Returns {outcome, retryInMs, now}: 1 = call now (the slot stamped now, the fence passed); 0 = no
+ * room now, ask for a new slot in retryInMs (the slot given back, the fence still up); -1 = the
+ * fence was gone (the slot given back).
+ */
+const COMMIT_LUA = `${REDIS_NOW_MS_LUA}
+local rateKey, untilKey, learnedKey, fenceKey, broadcastKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local member = ARGV[1]
+local perSecond = tonumber(ARGV[2])
+local windowMs = tonumber(ARGV[3])
+local broadcastPerSecond = tonumber(ARGV[4])
+local learnedHoldMs = tonumber(ARGV[5])
+local learnedRiseEveryMs = tonumber(ARGV[6])
+local passFence = ARGV[7] == '1'
+${WINDOW_LOG_LUA}
+local function giveBack()
+  redis.call('ZREM', rateKey, member)
+  if broadcastKey then redis.call('ZREM', broadcastKey, member) end
+end
+
+if passFence and redis.call('EXISTS', fenceKey) == 0 then
+  giveBack()
+  return {-1, 0, now}
+end
+local backOffUntil = tonumber(redis.call('GET', untilKey) or '0')
+if backOffUntil > now then
+  giveBack()
+  return {0, backOffUntil - now, now}
+end
+${LEARNED_RATE_LUA}
+giveBack()
+local channelUsed = used(rateKey)
+if channelUsed >= perSecond then return {0, freesInMs(rateKey, channelUsed, perSecond), now} end
+if broadcastKey then
+  local broadcastUsed = used(broadcastKey)
+  if broadcastUsed >= broadcastPerSecond then return {0, freesInMs(broadcastKey, broadcastUsed, broadcastPerSecond), now} end
+  redis.call('ZADD', broadcastKey, now, member)
+  redis.call('PEXPIRE', broadcastKey, windowMs + 1000)
+end
+redis.call('ZADD', rateKey, now, member)
+redis.call('PEXPIRE', rateKey, windowMs + 1000)
+if passFence then redis.call('DEL', fenceKey) end
+return {1, 0, now}
+`;
+
+const commitScript = new LuaScript(COMMIT_LUA);
+
+/** A slot granted by `acquire` (a grant of one), committed right before its call. */
+export interface SlotCommitRequest extends Pick<SlotRequest, 'channelKey' | 'perSecond' | 'broadcastKey' | 'broadcastPerSecond'> {
+  slotId: string;
+  /** The send's call fence (SendCallFence): it must still stand, and goes down with the commit. */
+  fenceSendKey?: string;
+}
+
+export type SlotCommitted =
+  /** Call now: the slot is stamped with this moment (atMs, Redis ms), and the fence (if any) is passed. */
+  | { outcome: 'call'; atMs: number }
+  /** No room at this moment (the slot waited past its window, a back-off began, the rate fell): the slot is given back; ask for another in retryInMs. */
+  | { outcome: 'wait'; retryInMs: number }
+  /** The fence was gone: a recovery took the send over; the slot is given back and nothing may be called. */
+  | { outcome: 'fence-gone' };
+
+/**
  * The channel's max_messages_per_second shared by every replica: a sliding log of grant times in
  * Redis, where live sends go before broadcast sends and a back-off stops everything. After a
  * throttle burst it grants no more than the rate ChannelBackOff learned from it, held for
@@ -163,6 +238,7 @@ export class ChannelRateBudget {
     if (broadcastKey !== undefined) assertPositiveInteger('broadcastPerSecond', broadcastPerSecond);
     const keys = [this.keys.rateLog(channelKey), this.keys.liveWaiters(channelKey), this.keys.backOffUntil(channelKey), this.keys.learnedRate(channelKey)];
     if (broadcastKey !== undefined) keys.push(this.keys.broadcastRateLog(channelKey, broadcastKey));
+    const slotId = randomUUID();
     const reply = await acquireScript.run(this.redis, keys, [
       perSecond,
       priority,
@@ -171,19 +247,51 @@ export class ChannelRateBudget {
       priority === 'live' ? (waiterId ?? '') : '',
       this.liveWaiterTtlMs,
       broadcastPerSecond ?? 0,
-      randomUUID(),
+      slotId,
       this.yieldToLiveRetryMs,
       this.learnedHoldMs,
       this.learnedRiseEveryMs,
     ]);
     const [granted, retryInMs, now] = integerReply(reply, 3);
-    return granted > 0 ? { granted, retryInMs, grantedAtMs: now } : { granted, retryInMs };
+    return granted > 0 ? { granted, retryInMs, grantedAtMs: now, slotId } : { granted, retryInMs };
+  }
+
+  /**
+   * Right before the call of a slot granted earlier: stamps the slot with this moment, so that the
+   * time the send spent between its grant and its call (the broadcast admission, a slow event loop)
+   * never puts more than perSecond calls in one provider-side second; and passes the send's call
+   * fence in the same step. A slot that can no longer be stamped within the window is given back.
+   */
+  async commit(request: SlotCommitRequest): Promise<SlotCommitted> {
+    const { channelKey, perSecond, broadcastKey, broadcastPerSecond, slotId, fenceSendKey } = request;
+    assertPositiveInteger('perSecond', perSecond);
+    if (broadcastKey !== undefined) assertPositiveInteger('broadcastPerSecond', broadcastPerSecond);
+    const keys = [this.keys.rateLog(channelKey), this.keys.backOffUntil(channelKey), this.keys.learnedRate(channelKey), this.keys.callFence(channelKey, fenceSendKey ?? '')];
+    if (broadcastKey !== undefined) keys.push(this.keys.broadcastRateLog(channelKey, broadcastKey));
+    const reply = await commitScript.run(this.redis, keys, [
+      slotMember(slotId),
+      perSecond,
+      this.windowMs,
+      broadcastPerSecond ?? 0,
+      this.learnedHoldMs,
+      this.learnedRiseEveryMs,
+      fenceSendKey === undefined ? 0 : 1,
+    ]);
+    const [outcome, retryInMs, now] = integerReply(reply, 3);
+    if (outcome === 1) return { outcome: 'call', atMs: now };
+    if (outcome === -1) return { outcome: 'fence-gone' };
+    return { outcome: 'wait', retryInMs };
   }
 
   /** Waits until at least one slot is granted (a live request under one waiter id throughout). */
   waitForSlots(request: Omit<SlotRequest, 'waiterId'>, options?: WaitForSlotsOptions): Promise<SlotsWaited> {
     return waitForSlots((attempt) => this.acquire(attempt), request, options);
   }
+}
+
+/** The log member of a grant's first slot (the acquire script names them slotId:1..granted). */
+function slotMember(slotId: string): string {
+  return `${slotId}:1`;
 }
 
 function assertPositiveInteger(name: string, value: number | undefined): void {

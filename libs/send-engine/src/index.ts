@@ -1,5 +1,5 @@
 export { ChannelRateBudget } from './channel-rate-budget';
-export type { ChannelRateBudgetOptions } from './channel-rate-budget';
+export type { ChannelRateBudgetOptions, SlotCommitRequest, SlotCommitted } from './channel-rate-budget';
 export { SlotWaitExpired, waitForSlots } from './wait-for-slots';
 export type { SendPriority, SlotRequest, SlotGrant, SlotsWaited, WaitForSlotsOptions } from './wait-for-slots';
 export { PairPacer } from './pair-pacer';

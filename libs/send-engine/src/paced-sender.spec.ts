@@ -3,6 +3,7 @@ import { CatalogError } from '@cmsg/errors';
 import type { MessagingUnitRequest, MessagingUnitTaken } from './messaging-limit-ledger';
 import { DEFAULT_PACED_SENDER_OPTIONS, PacedSender, SendAlreadyClaimed, type PacedSenderOptions, type ProviderSender, type SendEngineParts, type SendPacing, pacedSenderOptionsFor, sendLeaseMs } from './paced-sender';
 import type { PairReservation } from './pair-pacer';
+import type { SlotCommitRequest, SlotCommitted } from './channel-rate-budget';
 import { type SlotRequest, SlotWaitExpired, type WaitForSlotsOptions } from './wait-for-slots';
 
 const channel: ChannelCredentials = { phone_number_id: 'pn1', access_token: 't' };
@@ -27,10 +28,13 @@ class FakeEngine implements SendEngineParts {
   /** retryInMs the pair pacer answers in turn (then 0). */
   pairWaits: number[] = [];
   unit: MessagingUnitTaken = { ok: true, newUnit: true, token: '1700000000000' };
-  /** What happened to call fences, in order: `raise <send>` / `pass <send>`, with the provider's calls (`call`). */
+  /** What happened, in order: `raise <send>`, `slot <id>`, `commit <id>[ pass <send>]`, and the provider's calls (`call`) where a test records them. */
   readonly steps: string[] = [];
+  readonly commits: SlotCommitRequest[] = [];
   /** A recovery took the send's call fence down before the sender passed it. */
   fenceTakenDown = false;
+  /** retryInMs of commits that find no room for their slot, in turn (then each commit goes through). */
+  commitWaits: number[] = [];
   /** A part that throws a plain Error (Redis unreachable). */
   down: 'budget' | 'backOff' | 'pairs' | 'ledger' | 'fences' | null = null;
 
@@ -44,8 +48,17 @@ class FakeEngine implements SendEngineParts {
       this.slotWaitsUntil.push(options?.until);
       if (this.slots.length >= this.slotsBeforeExpiry) throw new SlotWaitExpired(45_000);
       this.slots.push(request);
-      this.steps.push('slot');
-      return { granted: 1, waitedMs: 0 };
+      const slotId = `s${this.slots.length}`;
+      this.steps.push(`slot ${slotId}`);
+      return { granted: 1, waitedMs: 0, slotId };
+    },
+    commit: async (request: SlotCommitRequest): Promise<SlotCommitted> => {
+      this.check('budget');
+      this.commits.push(request);
+      this.steps.push(`commit ${request.slotId}${request.fenceSendKey === undefined ? '' : ` pass ${request.channelKey}/${request.fenceSendKey}`}`);
+      if (request.fenceSendKey !== undefined && this.fenceTakenDown) return { outcome: 'fence-gone' };
+      const retryInMs = this.commitWaits.shift();
+      return retryInMs === undefined ? { outcome: 'call', atMs: 0 } : { outcome: 'wait', retryInMs };
     },
   };
   backOff = {
@@ -81,11 +94,6 @@ class FakeEngine implements SendEngineParts {
     raise: async (fence: { channelKey: string; sendKey: string }) => {
       this.check('fences');
       this.steps.push(`raise ${fence.channelKey}/${fence.sendKey}`);
-    },
-    pass: async (fence: { channelKey: string; sendKey: string }) => {
-      this.check('fences');
-      this.steps.push(`pass ${fence.channelKey}/${fence.sendKey}`);
-      return !this.fenceTakenDown;
     },
   };
 }
@@ -369,7 +377,7 @@ describe('PacedSender', () => {
       const claim = {
         sendKey: 'message-1',
         take: async () => {
-          seen.push(`claim after ${engine.slots.length} slot(s), ${engine.reservations.length} pair reservation(s), ${engine.steps.length} fence step(s)`);
+          seen.push(`claim after ${engine.slots.length} slot(s), ${engine.reservations.length} pair reservation(s), ${engine.steps.filter((step) => step.startsWith('raise') || step.includes(' pass ')).length} fence step(s)`);
           return answer;
         },
       };
@@ -393,7 +401,31 @@ describe('PacedSender', () => {
         return calls();
       };
       await sender(provider).sendMessage(channel, message, broadcast, claim);
-      expect(engine.steps).toEqual(['raise ch1/message-1', 'slot', 'pass ch1/message-1', 'call', 'slot', 'call']);
+      expect(engine.steps).toEqual(['raise ch1/message-1', 'slot s1', 'commit s1 pass ch1/message-1', 'call', 'slot s2', 'commit s2', 'call']);
+    });
+
+    it('commits the slot it was granted, with the channel and broadcast it was asked for, right before each call', async () => {
+      const { claim } = claimRecorder(true);
+      await sender(new FakeProvider()).sendMessage(channel, message, broadcast, claim);
+      expect(engine.commits).toEqual([{ channelKey: 'ch1', perSecond: 80, priority: 'broadcast', broadcastKey: 'bc1', broadcastPerSecond: 20, slotId: 's1', fenceSendKey: 'message-1' }]);
+    });
+
+    it('asks for another slot, calling nobody and keeping the fence up, when the commit finds no room for the slot it waited with', async () => {
+      const { claim } = claimRecorder(true);
+      engine.commitWaits = [300];
+      const provider = new FakeProvider();
+      const calls = provider.sendMessage.bind(provider);
+      provider.sendMessage = async () => {
+        engine.steps.push('call');
+        return calls();
+      };
+      await expect(sender(provider).sendMessage(channel, message, live, claim)).resolves.toEqual({ provider_message_id: 'wamid.1' });
+      expect(engine.steps).toEqual(['raise ch1/message-1', 'slot s1', 'commit s1 pass ch1/message-1', 'slot s2', 'commit s2 pass ch1/message-1', 'call']);
+    });
+
+    it('commits a send without a claim too (no fence to pass)', async () => {
+      await sender(new FakeProvider()).sendMessage(channel, message, live);
+      expect(engine.steps).toEqual(['slot s1', 'commit s1']);
     });
 
     it('calls nobody and gives the unit back when a recovery took the fence down before the call (SendAlreadyClaimed)', async () => {
@@ -416,8 +448,7 @@ describe('PacedSender', () => {
     it('calls nobody when the fence cannot be passed (SERVICE_UNAVAILABLE: the caller forgets its claim)', async () => {
       const { claim } = claimRecorder(true);
       const provider = new FakeProvider();
-      const engineFences = engine.fences;
-      engine.fences = { ...engineFences, pass: async () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')) };
+      engine.budget.commit = async () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379'));
       await expect(sender(provider).sendMessage(channel, message, live, claim)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', providerCode: undefined });
       expect(provider.calls).toBe(0);
     });

@@ -28,11 +28,15 @@ export interface SendPacing {
 export interface SendEngineParts {
   /** Process-local: live sends ahead of broadcast sends when the stack itself is the bottleneck. */
   gate?: Pick<LiveFirstGate, 'live' | 'admitBroadcast' | 'releaseBroadcast'>;
-  budget: { waitForSlots(request: Parameters<ChannelRateBudget['waitForSlots']>[0], options?: WaitForSlotsOptions): ReturnType<ChannelRateBudget['waitForSlots']> };
+  budget: {
+    waitForSlots(request: Parameters<ChannelRateBudget['waitForSlots']>[0], options?: WaitForSlotsOptions): ReturnType<ChannelRateBudget['waitForSlots']>;
+    commit: ChannelRateBudget['commit'];
+  };
   backOff: Pick<ChannelBackOff, 'recordThrottled' | 'recordAccepted'>;
   pairs: Pick<PairPacer, 'reserve'>;
   ledger: Pick<MessagingLimitLedger, 'take' | 'release'>;
-  fences: Pick<SendCallFence, 'raise' | 'pass'>;
+  /** Raised after the claim; passed by the budget's commit of the send's slot, right before its call. */
+  fences: Pick<SendCallFence, 'raise'>;
 }
 
 export interface PacedSenderOptions {
@@ -185,15 +189,14 @@ export class PacedSender {
   }
 
   private async callWithinBudget(channel: ChannelCredentials, message: OutboundMessage, pacing: SendPacing, waitUntil: number, claim: ClaimBeforeCall | undefined): Promise<SendMessageResult> {
-    // Claimed before the slot, not between the slot and the call, where a slow write makes the calls
-    // of a second arrive in the next one. The call fence goes up with the claim and is passed (one
-    // Redis command) right before the first call.
-    let fenceToPass: CallFenceKey | undefined;
+    // Claimed before the slot, not between the slot and the call. The call fence goes up with the
+    // claim and is passed by the slot's commit, the last step before the first call.
+    let fenceSendKey: string | undefined;
     if (claim) {
       if (!(await claim.take())) throw new SendAlreadyClaimed();
-      const fence = { channelKey: pacing.channelId, sendKey: claim.sendKey };
+      const fence: CallFenceKey = { channelKey: pacing.channelId, sendKey: claim.sendKey };
       await beforeAnyCall(() => this.engine.fences.raise(fence));
-      fenceToPass = fence;
+      fenceSendKey = claim.sendKey;
     }
     let throttled = 0;
     let pairLimited = 0;
@@ -205,7 +208,7 @@ export class PacedSender {
         priority: pacing.broadcast ? ('broadcast' as const) : ('live' as const),
         ...(pacing.broadcast && pacing.broadcast.maxPerSecond > 0 ? { broadcastKey: pacing.broadcast.uuid, broadcastPerSecond: pacing.broadcast.maxPerSecond } : {}),
       };
-      const { waitedMs } = await beforeAnyCall(() =>
+      const { waitedMs, slotId } = await beforeAnyCall(() =>
         this.engine.budget.waitForSlots(slot, { until: waitUntil }).catch((error: unknown) => {
           // Out of time: a send the provider already throttled fails with that answer, others never left.
           if (error instanceof SlotWaitExpired) throw lastThrottle ?? this.waitedTooLong();
@@ -214,13 +217,16 @@ export class PacedSender {
       );
       cmsgMetrics.sendSlotWait(slot.priority, waitedMs / 1000);
       if (pacing.broadcast) await beforeAnyCall(async () => this.options.admitBroadcastSend?.(pacing));
-      if (fenceToPass) {
-        const passing = fenceToPass;
-        // Gone: a recovery took the send over (this process was taken for stopped); it calls nothing.
-        if (!(await beforeAnyCall(() => this.engine.fences.pass(passing)))) throw new SendAlreadyClaimed();
-        // Later calls of this send (after a 130429) follow a call already made.
-        fenceToPass = undefined;
-      }
+      const committed = await beforeAnyCall(async () => {
+        if (slotId === undefined) throw new Error('send engine: a slot granted without its id');
+        return this.engine.budget.commit({ ...slot, slotId, ...(fenceSendKey !== undefined ? { fenceSendKey } : {}) });
+      });
+      // Gone: a recovery took the send over (this process was taken for stopped); it calls nothing.
+      if (committed.outcome === 'fence-gone') throw new SendAlreadyClaimed();
+      // The slot waited past its window (or a back-off began): another one, before any call.
+      if (committed.outcome === 'wait') continue;
+      // Later calls of this send (after a 130429) follow a call already made.
+      fenceSendKey = undefined;
       try {
         const result = await this.provider.sendMessage(channel, message);
         // What a later 130429 learns the provider's rate from; never the send's concern.

@@ -1,9 +1,10 @@
 import type { RedisClient } from '@cmsg/platform';
 import { randomUUID } from 'node:crypto';
-import { SendCallFence } from './send-call-fence';
+import { ChannelRateBudget } from './channel-rate-budget';
+import { type CallFenceKey, SendCallFence } from './send-call-fence';
 import { closeReplicas, connectReplicas, sleep, uniqueKeyPrefix } from './send-engine.int-fixture';
 
-/** A sender and recoveries on separate connections, as separate processes would be. */
+/** A sender and recoveries on separate connections, as separate processes would be; the sender passes its fence with the commit of its rate slot. */
 describe('SendCallFence (real Redis)', () => {
   let replicas: RedisClient[];
   beforeAll(async () => {
@@ -13,9 +14,19 @@ describe('SendCallFence (real Redis)', () => {
 
   function parts(ttlMs = 60_000) {
     const keyPrefix = uniqueKeyPrefix();
+    const fences = new SendCallFence(replicas[0]!, { keyPrefix, ttlMs });
+    const budget = new ChannelRateBudget(replicas[0]!, { keyPrefix });
     return {
       fence: { channelKey: randomUUID(), sendKey: randomUUID() },
-      sender: new SendCallFence(replicas[0]!, { keyPrefix, ttlMs }),
+      sender: {
+        raise: (fence: CallFenceKey) => fences.raise(fence),
+        /** True when the commit took the fence down, so the call may go. */
+        pass: async ({ channelKey, sendKey }: CallFenceKey) => {
+          const { slotId } = await budget.acquire({ channelKey, perSecond: 100, priority: 'live' });
+          const committed = await budget.commit({ channelKey, perSecond: 100, slotId: slotId!, fenceSendKey: sendKey });
+          return committed.outcome === 'call';
+        },
+      },
       recovery: new SendCallFence(replicas[1]!, { keyPrefix, ttlMs }),
       otherRecovery: new SendCallFence(replicas[2]!, { keyPrefix, ttlMs }),
     };

@@ -15,9 +15,9 @@ export interface CallFenceKey {
 
 /**
  * What a recovery knows of a send cut off by a crash between its claim and its provider call
- * (docs/messaging.md, "Exactly once"). The sender raises the fence right after its claim and
- * passes it (takes it down) right before the call, after its pacing; a send whose fence is no
- * longer there does not call. A recovery that takes it down first has proven the call never
+ * (docs/messaging.md, "Exactly once"). The sender raises the fence right after its claim; the
+ * commit of its rate slot (ChannelRateBudget.commit) passes it (takes it down) in the same step,
+ * right before the call, after its pacing; a send whose fence is no longer there does not call. A recovery that takes it down first has proven the call never
  * happened and never will: the send can be made again. A fence that is missing (passed by the
  * sender, never raised, expired, or lost with Redis's data) proves nothing: the outcome stays unknown.
  */
@@ -33,14 +33,6 @@ export class SendCallFence {
 
   async raise({ channelKey, sendKey }: CallFenceKey): Promise<void> {
     await this.redis.set(this.keys.callFence(channelKey, sendKey), '1', { PX: this.options.ttlMs });
-  }
-
-  /**
-   * The sender, right before its call: true when this took the fence down, so the call may go;
-   * false when a recovery (or the fence's ttl) came first, and the send must not call.
-   */
-  pass(fence: CallFenceKey): Promise<boolean> {
-    return this.takeDown(fence);
   }
 
   /** A recovery: true when this took the fence down, so the send never reached its provider call, and now never will. */

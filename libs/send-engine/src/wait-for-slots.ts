@@ -22,6 +22,8 @@ export interface SlotGrant {
   retryInMs: number;
   /** When something was: the grant's time on the budget's clock (Redis ms), the clock its windows are kept on. */
   grantedAtMs?: number;
+  /** When something was: names the grant, for ChannelRateBudget.commit. */
+  slotId?: string;
 }
 
 export interface WaitForSlotsOptions {
@@ -44,6 +46,7 @@ export interface SlotsWaited {
   granted: number;
   waitedMs: number;
   grantedAtMs?: number;
+  slotId?: string;
 }
 
 /**
@@ -59,8 +62,8 @@ export async function waitForSlots(
   const startedAt = Date.now();
   for (;;) {
     signal?.throwIfAborted();
-    const { granted, retryInMs, grantedAtMs } = await acquire(attempt);
-    if (granted >= 1) return { granted, waitedMs: Date.now() - startedAt, ...(grantedAtMs !== undefined ? { grantedAtMs } : {}) };
+    const { granted, retryInMs, grantedAtMs, slotId } = await acquire(attempt);
+    if (granted >= 1) return { granted, waitedMs: Date.now() - startedAt, ...(grantedAtMs !== undefined ? { grantedAtMs } : {}), ...(slotId !== undefined ? { slotId } : {}) };
     const waitMs = Math.max(1, retryInMs);
     if (until !== undefined && Date.now() + waitMs > until) throw new SlotWaitExpired(Date.now() - startedAt);
     await sleep(waitMs, signal);
