@@ -49,9 +49,14 @@ export async function consentChanges(businessId: string, contactUuid: string): P
 
 /** Waits for the contact to have `count` consent events, then a while longer for any that should not come. */
 export async function settledConsentChanges(businessId: string, contactUuid: string, count: number): Promise<ConsentChange[]> {
-  await eventually(() => consentChanges(businessId, contactUuid), (changes) => changes.length >= count, 30_000);
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  await settleConsentChanges(businessId, [{ contactUuid, count }]);
   return consentChanges(businessId, contactUuid);
+}
+
+/** Waits for each contact to have its count of consent events, then once a while longer (settleMs) for any that should not come. */
+export async function settleConsentChanges(businessId: string, expected: readonly { contactUuid: string; count: number }[], settleMs = 1500): Promise<void> {
+  await Promise.all(expected.map(({ contactUuid, count }) => eventually(() => consentChanges(businessId, contactUuid), (changes) => changes.length >= count, 30_000)));
+  await new Promise((resolve) => setTimeout(resolve, settleMs));
 }
 
 /** The changes without their sequence, for equality checks. */
