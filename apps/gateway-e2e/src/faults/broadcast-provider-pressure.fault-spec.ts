@@ -56,6 +56,10 @@ describe('a broadcast against a provider slower than the channel allows', () => 
     const spanS = acceptedAt.length > 1 ? (Math.max(...acceptedAt) - Math.min(...acceptedAt)) / 1000 : Number.NaN;
     const perSecond = (acceptedAt.length - 1) / spanS;
     const busiestSecond = maxInAnyWindow(acceptedAt, 1_000);
+    // 130429 answers more than a second after the one before: one burst is the calls in flight when
+    // the provider first refused; every later burst costs a back-off and teaches the rate again.
+    const throttledAt = calls.filter((record) => record.error_code === 130429).map((record) => record.at_ms).sort((a, b) => a - b);
+    const throttleBursts = throttledAt.filter((at, index) => index === 0 || at - throttledAt[index - 1]! > 1_000).length;
     reportFault('broadcast against a provider capped below the channel', {
       recipients: RECIPIENTS,
       provider_per_second: PROVIDER_PER_SECOND,
@@ -63,6 +67,7 @@ describe('a broadcast against a provider slower than the channel allows', () => 
       calls: calls.length,
       accepted: audit.accepted,
       answered_130429: audit.throttled,
+      throttle_bursts: throttleBursts,
       other_answers: calls.filter((record) => record.status !== 200 && record.error_code !== 130429).length,
       accepted_span_s: Math.round(spanS * 10) / 10,
       accepted_per_second: Math.round(perSecond * 10) / 10,
