@@ -26,6 +26,8 @@ stage=setup
 
 finish() {
   local status=$?
+  # Installs or checks still going in the background when an early step failed.
+  jobs -pr | xargs -r kill 2>/dev/null || true
   # infra_up exported the addresses of what it started, and infra.sh leaves alone what such an
   # address names: stop with the caller's own values only.
   if [[ ${CI:-} == true && $infra_was_up == false ]]; then env -u MONGODB_URI -u KAFKA_BROKERS -u REDIS_URL "${caller_infra_env[@]}" bash tools/infra/infra.sh down >/dev/null 2>&1 || true; fi
@@ -127,9 +129,20 @@ if bash tools/infra/infra.sh status 2>/dev/null | grep -q ' running ' && ! bash 
 fi
 stage=dependencies
 lock_before=$(sha256sum <package-lock.json)
+# On a fresh machine the tools of the deployment checks (two Go builds) and Schemathesis (pip) take
+# minutes: they install beside npm ci and the apt installs, which mostly wait on the network.
+# ensure_deploy_tools (under its lock) and ensure_schemathesis are asked again where they are used.
+log "installing the deployment checks' tools and Schemathesis (beside the next steps)"
+(source tools/deploy/deploy-tools.sh && ensure_deploy_tools) >"$LOG_DIR/deploy-tools-install.log" 2>&1 &
+deploy_tools_pid=$!
+(ensure_schemathesis) >"$LOG_DIR/schemathesis-install.log" 2>&1 &
+schemathesis_pid=$!
 ensure_node_modules
 ensure_protoc
 ensure_chromium
+# A failed background install shows its log; the foreground call below (or the check that needs the
+# tools) tries again and fails the run with its own message.
+wait "$schemathesis_pid" || cat "$LOG_DIR/schemathesis-install.log" >&2
 ensure_schemathesis
 check "lock file complete" node tools/scripts/check-lockfile.mjs
 check "lock file unchanged" lock_unchanged "$lock_before"
@@ -144,6 +157,7 @@ check_beside "typecheck" npx tsc -p tsconfig.typecheck.json --noEmit
 # has not cached them): they go on beside the unit tests too.
 check_beside "image build stages" node tools/deploy/run-image-stages.mjs
 check "lint" lint_with_project_graph
+wait "$deploy_tools_pid" || cat "$LOG_DIR/deploy-tools-install.log" >&2
 check "kubernetes manifests" bash tools/deploy/validate-manifests.sh
 check "dockerfile lint" bash tools/deploy/lint-dockerfile.sh
 check "client package build" npx nx run client:build --outputStyle=static
