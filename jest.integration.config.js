@@ -10,5 +10,9 @@ module.exports = {
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
   setupFilesAfterEnv: ['<rootDir>/libs/testing/src/close-test-connections.ts'],
   testTimeout: 60000,
-  maxWorkers: 2,
+  // Three on two cores: most of a spec's time is spent waiting on the stack's processes (Kafka
+  // consumers, retries, timeouts), and a third worker fills it: 430 s with three against 589 s
+  // with two, one after the other on this machine (2026-11-30; the run with three also had the
+  // consent spec's shorter waits, about 25 s of one worker).
+  maxWorkers: 3,
 };
