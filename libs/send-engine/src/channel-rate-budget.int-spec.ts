@@ -174,10 +174,17 @@ describe('ChannelRateBudget (real Redis)', () => {
   });
 
   describe('the commit of a slot, right before its call', () => {
-    it('stamps the slot with the moment of its call: a slot held after its grant holds the window from then on', async () => {
+    /** A channel of its own, its keys, a budget and a call fence (raised for `m1` when asked). */
+    async function commitParts({ marginMs, raiseFence = false }: { marginMs?: number; raiseFence?: boolean } = {}) {
       const keyPrefix = uniqueKeyPrefix();
       const channelKey = randomUUID();
-      const budget = new ChannelRateBudget(replicas[0], { keyPrefix, marginMs: 0 });
+      const budget = new ChannelRateBudget(replicas[0], { keyPrefix, ...(marginMs === undefined ? {} : { marginMs }) });
+      if (raiseFence) await new SendCallFence(replicas[1], { keyPrefix, ttlMs: 60_000 }).raise({ channelKey, sendKey: 'm1' });
+      return { keyPrefix, channelKey, keys: new SendEngineKeys(keyPrefix), budget };
+    }
+
+    it('stamps the slot with the moment of its call: a slot held after its grant holds the window from then on', async () => {
+      const { channelKey, budget } = await commitParts({ marginMs: 0 });
       const held = await budget.acquire({ channelKey, perSecond: 2, priority: 'broadcast', broadcastKey: 'b', broadcastPerSecond: 2 });
       await expect(budget.acquire({ channelKey, perSecond: 2, priority: 'broadcast' })).resolves.toMatchObject({ granted: 1 });
       await sleep(600);
@@ -190,12 +197,7 @@ describe('ChannelRateBudget (real Redis)', () => {
     });
 
     it('gives the slot back, leaving the call fence up, when the window filled while the slot waited past it', async () => {
-      const keyPrefix = uniqueKeyPrefix();
-      const channelKey = randomUUID();
-      const keys = new SendEngineKeys(keyPrefix);
-      const budget = new ChannelRateBudget(replicas[0], { keyPrefix, marginMs: 0 });
-      const fence = new SendCallFence(replicas[0], { keyPrefix, ttlMs: 60_000 });
-      await fence.raise({ channelKey, sendKey: 'm1' });
+      const { channelKey, keys, budget } = await commitParts({ marginMs: 0, raiseFence: true });
       const stale = await budget.acquire({ channelKey, perSecond: 1, priority: 'live' });
       await sleep(1050);
       const fresh = await budget.acquire({ channelKey, perSecond: 1, priority: 'live' });
@@ -209,12 +211,7 @@ describe('ChannelRateBudget (real Redis)', () => {
     });
 
     it('gives the slot back when a back-off began after its grant, and passes the fence only with a call', async () => {
-      const keyPrefix = uniqueKeyPrefix();
-      const channelKey = randomUUID();
-      const keys = new SendEngineKeys(keyPrefix);
-      const budget = new ChannelRateBudget(replicas[0], { keyPrefix });
-      const fence = new SendCallFence(replicas[1], { keyPrefix, ttlMs: 60_000 });
-      await fence.raise({ channelKey, sendKey: 'm1' });
+      const { keyPrefix, channelKey, keys, budget } = await commitParts({ raiseFence: true });
       const slot = await budget.acquire({ channelKey, perSecond: 10, priority: 'broadcast' });
       await new ChannelBackOff(replicas[1], { keyPrefix, baseMs: 300 }).recordThrottled(channelKey, 0);
 
@@ -228,10 +225,7 @@ describe('ChannelRateBudget (real Redis)', () => {
     });
 
     it('calls nothing and gives the slot back when the fence is gone (a recovery took the send over)', async () => {
-      const keyPrefix = uniqueKeyPrefix();
-      const channelKey = randomUUID();
-      const keys = new SendEngineKeys(keyPrefix);
-      const budget = new ChannelRateBudget(replicas[0], { keyPrefix });
+      const { channelKey, keys, budget } = await commitParts();
       const slot = await budget.acquire({ channelKey, perSecond: 10, priority: 'live' });
       await expect(budget.commit({ channelKey, perSecond: 10, slotId: slot.slotId!, fenceSendKey: 'never-raised' })).resolves.toEqual({ outcome: 'fence-gone' });
       expect(await replicas[0].zCard(keys.rateLog(channelKey))).toBe(0);
