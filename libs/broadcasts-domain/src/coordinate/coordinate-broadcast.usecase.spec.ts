@@ -335,10 +335,33 @@ describe('coordinateBroadcast', () => {
       expect(slices.published).toEqual([{ business_id: BUSINESS, broadcast_id: 'bc1', from_seq: 0, to_seq: 1, epoch: 2 }]);
     });
 
-    it.each(['manual', 'spam_rate_limit', 'template_not_approved'] as const)('leaves a broadcast paused %s to a caller, due never', async (reason) => {
+    it.each(['manual', 'spam_rate_limit', 'template_not_approved'] as const)('leaves a broadcast paused %s to a caller once no send is in flight: counts refreshed, due never', async (reason) => {
       remaining = 100;
-      await step({ status: 'paused', pause_reason: reason }, [aRecipient(broadcast, 0)]);
-      expect(stored()).toMatchObject({ status: 'paused', pause_reason: reason, due_at: null });
+      await step({ status: 'paused', pause_reason: reason }, [aRecipient(broadcast, 0), aRecipient(broadcast, 1, { status: 'sent', message_id: 'm1' })]);
+      expect(stored()).toMatchObject({ status: 'paused', pause_reason: reason, due_at: null, counts: { total: 2, pending: 1, sent: 1 }, counts_at: clock.now() });
+      expect(slices.published).toEqual([]);
+    });
+
+    it.each(['manual', 'messaging_limit'] as const)('keeps the counts of a broadcast paused %s current while sends are in flight, settling a claim whose sender died without sending it', async (reason) => {
+      remaining = 0;
+      const pausedAt = clock.now();
+      const recipients = [aRecipient(broadcast, 0, { status: 'sending', claimed_at: pausedAt }), aRecipient(broadcast, 1, { status: 'sending', claimed_at: pausedAt }), aRecipient(broadcast, 2)];
+      await step({ status: 'paused', pause_reason: reason }, recipients);
+      expect(stored()).toMatchObject({ status: 'paused', due_at: later(COORDINATOR_TIMING.tickMs), counts: { total: 3, pending: 3 }, counts_at: clock.now() });
+      expect(asked).toEqual([]);
+
+      // Seq 0's call went through after the pause; the sender of seq 1 died before its call (no message).
+      await ports.store.recipients.finish(scope, recipient(0)._id, { status: 'sent', message_id: 'm0', sent_at: clock.now() });
+      clock.advance(COORDINATOR_TIMING.staleClaimMs + 1);
+      await coordinateBroadcast(ports, (await ports.store.broadcasts.claim(scope, stored(), later(COORDINATOR_TIMING.leaseMs)))!);
+      expect(recipient(1)).toMatchObject({ status: 'pending', claimed_at: null });
+      expect(stored()).toMatchObject({
+        status: 'paused',
+        due_at: reason === 'manual' ? null : later(COORDINATOR_TIMING.pausedTickMs),
+        counts: { total: 3, pending: 2, sent: 1 },
+        counts_at: clock.now(),
+      });
+      // Released, not dispatched: the broadcast is paused.
       expect(slices.published).toEqual([]);
     });
 

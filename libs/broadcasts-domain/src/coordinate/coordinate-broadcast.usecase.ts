@@ -57,7 +57,7 @@ export async function coordinateBroadcast(ports: CoordinatorPorts, claimed: Clai
     case 'running':
       return tick(ports, claimed, timing);
     case 'paused':
-      return resumeWhenUnitsFree(ports, broadcast, timing);
+      return tickPaused(ports, broadcast, timing);
     case 'cancelled':
       return settleCancelled(ports, broadcast, timing);
     default:
@@ -79,8 +79,8 @@ async function settleCancelled(ports: CoordinatorPorts, broadcast: BroadcastEnti
   await ports.store.broadcasts.setDue(scope, broadcast._id, open ? new Date(ports.clock.now().getTime() + timing.tickMs) : null);
 }
 
-/** Counts from the recipients, stored on the broadcast. */
-export async function refreshCounts(ports: Pick<CoordinatorPorts, 'store' | 'clock'>, broadcast: BroadcastEntity): Promise<void> {
+/** Counts from the recipients, stored on the broadcast; answers how many recipients are claimed (a send in flight). */
+export async function refreshCounts(ports: Pick<CoordinatorPorts, 'store' | 'clock'>, broadcast: BroadcastEntity): Promise<number> {
   const scope = businessScopeOf(broadcast);
   const outcomes = await ports.store.recipients.countOutcomes(scope, broadcast._id);
   await ports.store.broadcasts.saveCounts(scope, broadcast._id, {
@@ -91,6 +91,7 @@ export async function refreshCounts(ports: Pick<CoordinatorPorts, 'store' | 'clo
     counts_at: ports.clock.now(),
     current_per_second: 0,
   });
+  return outcomes.byStatus.sending ?? 0;
 }
 
 /**
@@ -211,10 +212,19 @@ export async function dispatchPending(ports: Pick<CoordinatorPorts, 'store' | 's
   await ports.slices.publish(slicesOf(broadcast, seqs));
 }
 
-async function resumeWhenUnitsFree(ports: CoordinatorPorts, broadcast: BroadcastEntity, timing: typeof COORDINATOR_TIMING): Promise<void> {
+/**
+ * A paused broadcast: one paused by the messaging limit resumes once a unit is free. Meanwhile the
+ * sends in flight at the pause end (sent, or given back to `pending` by the engine's admission):
+ * while any recipient is claimed it is looked at every tick, its claims whose sender died settled
+ * as a running broadcast's are (released ones stay pending, not dispatched), and its counts kept
+ * current; once none is, the counts are refreshed a last time and only the messaging limit's
+ * pause is looked at again.
+ */
+async function tickPaused(ports: CoordinatorPorts, broadcast: BroadcastEntity, timing: typeof COORDINATOR_TIMING): Promise<void> {
   const scope = businessScopeOf(broadcast);
   const now = ports.clock.now();
-  if (broadcast.pause_reason === 'messaging_limit') {
+  const limitPaused = broadcast.pause_reason === 'messaging_limit';
+  if (limitPaused) {
     const remaining = await ports.messagingLimitRemaining(scope, broadcast.channel_id);
     if (remaining === null || remaining > 0) {
       const resumed = await ports.store.broadcasts.transition(scope, broadcast._id, ['paused'], {
@@ -225,7 +235,10 @@ async function resumeWhenUnitsFree(ports: CoordinatorPorts, broadcast: Broadcast
       return;
     }
   }
-  await ports.store.broadcasts.setDue(scope, broadcast._id, broadcast.pause_reason === 'messaging_limit' ? new Date(now.getTime() + timing.pausedTickMs) : null);
+  await settleStaleClaims(ports, broadcast, timing, false);
+  const inFlight = await refreshCounts(ports, broadcast);
+  const nextMs = inFlight > 0 ? timing.tickMs : limitPaused ? timing.pausedTickMs : null;
+  await ports.store.broadcasts.setDue(scope, broadcast._id, nextMs === null ? null : new Date(now.getTime() + nextMs));
 }
 
 function insideWindow(broadcast: BroadcastEntity, now: Date): boolean {

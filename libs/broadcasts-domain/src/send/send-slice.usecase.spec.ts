@@ -186,8 +186,8 @@ describe('sendSlice', () => {
       await expect(sendSlice(ports, slice(0, 2), { concurrency: 1 })).resolves.toEqual({ sent: 0, stopped: 'paused' });
       expect(recipient(0)).toMatchObject({ status: 'pending', attempt: 1, claimed_at: null, error: null });
       expect(data.broadcasts.map((candidate) => [candidate._id, candidate.status, candidate.pause_reason, candidate.due_at])).toEqual([
-        ['bc1', 'paused', 'spam_rate_limit', null],
-        ['bc2', 'paused', 'spam_rate_limit', null],
+        ['bc1', 'paused', 'spam_rate_limit', new Date(clock.at.getTime() + COORDINATOR_TIMING.tickMs)],
+        ['bc2', 'paused', 'spam_rate_limit', new Date(clock.at.getTime() + COORDINATOR_TIMING.tickMs)],
         ['other-channel', 'running', null, broadcast.due_at],
       ]);
     });
@@ -197,7 +197,7 @@ describe('sendSlice', () => {
       answers.set('conv-0', new CatalogError('TEMPLATE_NOT_APPROVED', 'The template is paused'));
       await expect(sendSlice(ports, slice(0, 2), { concurrency: 1 })).resolves.toEqual({ sent: 0, stopped: 'paused' });
       expect(recipient(0)).toMatchObject({ status: 'pending', attempt: 0 });
-      expect(stored()).toMatchObject({ status: 'paused', pause_reason: 'template_not_approved', due_at: null });
+      expect(stored()).toMatchObject({ status: 'paused', pause_reason: 'template_not_approved', due_at: new Date(clock.at.getTime() + COORDINATOR_TIMING.tickMs) });
     });
 
     it('releases the recipient as the same attempt and stops when the send found the broadcast paused or cancelled while it waited', async () => {

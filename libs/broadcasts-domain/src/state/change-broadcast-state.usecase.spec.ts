@@ -45,12 +45,13 @@ describe('changeBroadcastState', () => {
   });
 
   describe('pause', () => {
-    it('pauses a running broadcast manually, due never, and records broadcast.paused with its counts', async () => {
+    it('pauses a running broadcast manually, due after a tick (the coordinator follows the sends in flight), and records broadcast.paused with its counts', async () => {
       const counts = { total: 3, pending: 2, sent: 1, delivered: 0, read: 0, replied: 0, failed: 0, skipped: 0, unknown: 0 };
       given({ counts }, [aRecipient(broadcast, 0, { status: 'sending', claimed_at: clock.now() })]);
       const paused = await changeBroadcastState(ports, scope, 'bc1', 'pause');
-      expect(paused).toMatchObject({ status: 'paused', pause_reason: 'manual', due_at: null });
-      expect(stored()).toMatchObject({ status: 'paused', pause_reason: 'manual', due_at: null });
+      const nextTick = new Date(clock.now().getTime() + COORDINATOR_TIMING.tickMs);
+      expect(paused).toMatchObject({ status: 'paused', pause_reason: 'manual', due_at: nextTick });
+      expect(stored()).toMatchObject({ status: 'paused', pause_reason: 'manual', due_at: nextTick });
       expect(events.recorded.map((recorded) => recorded.entry)).toEqual([
         expect.objectContaining({ type: 'broadcast.paused', conversation_id: null, data: { broadcast: { uuid: 'bc1', name: 'Spring sale' }, counts, reason: 'manual' } }),
       ]);

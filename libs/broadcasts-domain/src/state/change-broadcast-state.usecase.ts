@@ -59,7 +59,9 @@ export async function changeBroadcastState(ports: StatePorts, scope: BusinessSco
 export async function pauseBroadcast(ports: Pick<StatePorts, 'store' | 'events' | 'clock'>, scope: BusinessScope, current: BroadcastEntity, reason: BroadcastPauseReason): Promise<BroadcastEntity> {
   const now = ports.clock.now();
   const paused = await ports.store.broadcasts.transition(scope, current._id, ['running'], {
-    set: { status: 'paused', pause_reason: reason, due_at: reason === 'messaging_limit' ? new Date(now.getTime() + COORDINATOR_TIMING.pausedTickMs) : null },
+    // Looked at after a tick (the sends in flight end, the counts follow them), or, paused by the
+    // messaging limit, when a unit may have freed.
+    set: { status: 'paused', pause_reason: reason, due_at: new Date(now.getTime() + (reason === 'messaging_limit' ? COORDINATOR_TIMING.pausedTickMs : COORDINATOR_TIMING.tickMs)) },
     event: broadcastEvent('broadcast.paused', current, current.counts, reason, now),
   });
   if (!paused) {
