@@ -1,7 +1,7 @@
 import { type SendSlice, type SenderPorts, sendSlice } from '@cmsg/broadcasts-domain';
-import type { Logger } from '@cmsg/platform';
+import { type Logger, restartAfterCrashes } from '@cmsg/platform';
 import type { TemplateHeader } from '@cmsg/proto';
-import type { Consumer, Kafka } from 'kafkajs';
+import type { Kafka } from 'kafkajs';
 import type { ConversationServices } from '@cmsg/actions-domain';
 
 export interface BroadcastSendsOptions {
@@ -39,11 +39,9 @@ export function broadcastSendTemplate(services: ConversationServices): SenderPor
  * running broadcast, are shared among them (docs/broadcasts.md). A slice is committed once sent;
  * one cut off by a crash is delivered again, and the recipients' claims keep each send single.
  */
-export async function startBroadcastSends(kafka: Kafka, ports: SenderPorts, options: BroadcastSendsOptions, logger: Logger): Promise<Consumer> {
+export async function startBroadcastSends(kafka: Kafka, ports: SenderPorts, options: BroadcastSendsOptions, logger: Logger): Promise<BroadcastSends> {
   const consumer = kafka.consumer({ groupId: options.groupId, sessionTimeout: options.sessionTimeoutMs, heartbeatInterval: Math.min(3_000, Math.floor(options.sessionTimeoutMs / 3)) });
-  await consumer.connect();
-  await consumer.subscribe({ topic: options.topic, fromBeginning: true });
-  await consumer.run({
+  const run = () => consumer.run({
     partitionsConsumedConcurrently: options.sliceConcurrency,
     eachMessage: async ({ message, heartbeat }) => {
       const slice = parseSlice(message.value);
@@ -63,7 +61,21 @@ export async function startBroadcastSends(kafka: Kafka, ports: SenderPorts, opti
       }
     },
   });
-  return consumer;
+  const crashRestart = restartAfterCrashes(consumer, run, logger, 'broadcast-sends');
+  await consumer.connect();
+  await consumer.subscribe({ topic: options.topic, fromBeginning: true });
+  await run();
+  return {
+    stop: async () => {
+      crashRestart.cancel();
+      await consumer.disconnect();
+    },
+  };
+}
+
+export interface BroadcastSends {
+  /** Leaves the group (no restart after a crash from then on). */
+  stop(): Promise<void>;
 }
 
 function parseSlice(value: Buffer | null): SendSlice | null {

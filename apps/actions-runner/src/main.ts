@@ -137,7 +137,7 @@ runGrpcService({
         );
         await consumer.start();
         return [
-          { name: 'broadcast-sends', close: () => broadcastSends.disconnect() },
+          { name: 'broadcast-sends', close: () => broadcastSends.stop() },
           { name: 'command-stream', close: () => consumer.stop() },
           { name: 'webhooks', close: () => dispatcher.stop() },
         ];

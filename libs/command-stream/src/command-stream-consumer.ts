@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { Consumer, ConsumerCrashEvent, ConsumerGroupJoinEvent, EachBatchPayload, KafkaMessage } from 'kafkajs';
-import { type Logger, reportConsumerLag } from '@cmsg/platform';
+import { type CrashRestart, type Logger, reportConsumerLag, restartAfterCrashes } from '@cmsg/platform';
 import { waitForBufferSpace } from './buffer-space-wait';
 import { decodeCommand, decodeHeaders } from './command-message';
 import { CommandExecutor, type CommandJob } from './command-executor';
@@ -56,6 +56,7 @@ export class CommandStreamConsumer<TCommand = unknown> {
   /** Per partition: the end of the log as last fetched, and the first offset fetched (the lag's base until a commit). */
   private readonly logEnds = new Map<number, { highWatermark: bigint; firstFetched: bigint }>();
   private stopReportingLag: (() => void) | undefined;
+  private readonly crashRestart: CrashRestart;
   private readonly groupId: string;
   private memberId: string | undefined;
   private rebalancing = false;
@@ -82,6 +83,7 @@ export class CommandStreamConsumer<TCommand = unknown> {
       this.rebalancing = true;
     });
     this.consumer.on(this.consumer.events.CRASH, (event) => this.onCrash(event));
+    this.crashRestart = restartAfterCrashes(this.consumer, () => this.runConsumer(), this.logger, `command stream ${this.topic}`, options.crashRestart);
 
     this.executor = new CommandExecutor({
       topic: this.topic,
@@ -114,7 +116,11 @@ export class CommandStreamConsumer<TCommand = unknown> {
     await this.consumer.connect();
     await this.consumer.subscribe({ topic: this.topic, fromBeginning: this.fromBeginning });
     this.stopReportingLag = reportConsumerLag(() => ({ topic: this.topic, group: this.groupId, lag: this.lag() }));
-    await this.consumer.run({
+    await this.runConsumer();
+  }
+
+  private runConsumer(): Promise<void> {
+    return this.consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
       eachBatch: (payload) => this.acceptBatch(payload),
@@ -134,6 +140,7 @@ export class CommandStreamConsumer<TCommand = unknown> {
   /** Leaves at once as a crash would: no drain, no final commit. For fatal errors and crash tests. */
   async abort(): Promise<void> {
     this.state = 'stopped';
+    this.crashRestart.cancel();
     this.stopReportingLag?.();
     this.committer.close();
     this.stopping.abort();
@@ -296,6 +303,7 @@ export class CommandStreamConsumer<TCommand = unknown> {
 
   private async drainAndLeave(): Promise<void> {
     this.stopReportingLag?.();
+    this.crashRestart.cancel();
     if (this.state === 'idle' || this.state === 'stopped') {
       this.state = 'stopped';
       this.committer.close();

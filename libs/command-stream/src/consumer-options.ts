@@ -1,5 +1,5 @@
 import type { ConsumerConfig, Kafka } from 'kafkajs';
-import type { Logger } from '@cmsg/platform';
+import type { CrashRestartOptions, Logger } from '@cmsg/platform';
 import type { RetryPolicy } from './retry-backoff';
 
 export interface CommandContext {
@@ -49,6 +49,8 @@ export interface CommandStreamConsumerOptions<TCommand> {
   retry?: Partial<RetryPolicy>;
   /** A new group starts at the oldest retained command rather than the newest. Default true. */
   fromBeginning?: boolean;
+  /** Running the consumer again after a crash kafkajs does not restart from (restartAfterCrashes); default 1 s doubling up to 30 s. */
+  crashRestart?: CrashRestartOptions;
   /** Passed to kafka.consumer(); maxWaitTimeInMs defaults to 1000 here so stop() is quick. */
   consumerConfig?: Omit<ConsumerConfig, 'groupId'>;
 }
