@@ -120,6 +120,12 @@ describe('broadcasts', () => {
     const paused = await api().post(`/broadcasts/${slow.body.uuid}/pause`, {});
     expect([paused.status, paused.body.status, paused.body.pause_reason]).toEqual([200, 'paused', 'manual']);
     expect((await api().post(`/broadcasts/${slow.body.uuid}/pause`, {})).body.code).toBe('BROADCAST_STATE_CONFLICT');
+    // Once the sends in flight at the pause have ended, the counts are those of the recipients.
+    await waitForBroadcast(slow.body.uuid, (broadcast) => broadcast['status'] === 'paused' && broadcast['due_at'] === null);
+    const [whilePaused, listed] = await Promise.all([api().get(`/broadcasts/${slow.body.uuid}`), api().get(`/broadcasts/${slow.body.uuid}/recipients`)]);
+    const tally = (status: string) => (listed.body.items as { status: string }[]).filter((item) => item.status === status).length;
+    expect(whilePaused.body.counts).toMatchObject({ total: 3, pending: tally('pending'), sent: tally('sent') });
+    expect(tally('pending') + tally('sent')).toBe(3);
     const resumed = await api().post(`/broadcasts/${slow.body.uuid}/resume`, {});
     expect([resumed.status, resumed.body.status, resumed.body.pause_reason]).toEqual([200, 'running', null]);
     const cancelled = await api().post(`/broadcasts/${slow.body.uuid}/cancel`, {});
