@@ -20,7 +20,7 @@ export { GrpcClients } from './grpc/grpc-clients';
 export { runGrpcService } from './grpc/grpc-service-runner';
 export type { GrpcServiceConfig, GrpcServiceRegistrar, GrpcServiceSpec, StartedService } from './grpc/grpc-service-runner';
 export { TOPIC, topicName, createKafka, withRequestIdHeader, sendKeyed, sendKeyedMany } from './kafka';
-export { DEFAULT_CRASH_RESTART, restartAfterCrashes } from './kafka-crash-restart';
+export { restartAfterCrashes } from './kafka-crash-restart';
 export type { CrashRestart, CrashRestartOptions } from './kafka-crash-restart';
 export { cmsgMetrics, reportConsumerLag } from './metrics/cmsg-metrics';
 export type { GaugeReading, LabelledGaugeReading } from './metrics/cmsg-metrics';

@@ -7,7 +7,7 @@ export interface CrashRestartOptions {
   maxMs: number;
 }
 
-export const DEFAULT_CRASH_RESTART: CrashRestartOptions = { baseMs: 1_000, maxMs: 30_000 };
+const DEFAULT_CRASH_RESTART: CrashRestartOptions = { baseMs: 1_000, maxMs: 30_000 };
 
 export interface CrashRestart {
   /** No more restarts (the consumer is being stopped). */

@@ -6,7 +6,7 @@ import type { ChannelRateBudget } from './channel-rate-budget';
 import type { MessagingLimitLedger, MessagingUnitTaken } from './messaging-limit-ledger';
 import type { LiveFirstGate } from './live-first-gate';
 import type { PairPacer } from './pair-pacer';
-import type { CallFenceKey, SendCallFence } from './send-call-fence';
+import type { SendCallFence } from './send-call-fence';
 import { SlotWaitExpired, type WaitForSlotsOptions } from './wait-for-slots';
 
 /** The provider call itself: the Cloud API client without its own rate-limit retries. */
@@ -194,8 +194,7 @@ export class PacedSender {
     let fenceSendKey: string | undefined;
     if (claim) {
       if (!(await claim.take())) throw new SendAlreadyClaimed();
-      const fence: CallFenceKey = { channelKey: pacing.channelId, sendKey: claim.sendKey };
-      await beforeAnyCall(() => this.engine.fences.raise(fence));
+      await beforeAnyCall(() => this.engine.fences.raise({ channelKey: pacing.channelId, sendKey: claim.sendKey }));
       fenceSendKey = claim.sendKey;
     }
     let throttled = 0;

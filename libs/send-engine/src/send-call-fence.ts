@@ -17,8 +17,9 @@ export interface CallFenceKey {
  * What a recovery knows of a send cut off by a crash between its claim and its provider call
  * (docs/messaging.md, "Exactly once"). The sender raises the fence right after its claim; the
  * commit of its rate slot (ChannelRateBudget.commit) passes it (takes it down) in the same step,
- * right before the call, after its pacing; a send whose fence is no longer there does not call. A recovery that takes it down first has proven the call never
- * happened and never will: the send can be made again. A fence that is missing (passed by the
+ * right before the call, after its pacing; a send whose fence is no longer there does not call. A
+ * recovery that takes it down first has proven the call never happened and never will: the send
+ * can be made again. A fence that is missing (passed by the
  * sender, never raised, expired, or lost with Redis's data) proves nothing: the outcome stays unknown.
  */
 export class SendCallFence {
