@@ -2,7 +2,7 @@ import type { RedisClient } from '@cmsg/platform';
 import { randomUUID } from 'node:crypto';
 import { ChannelBackOff } from './channel-back-off';
 import { SendEngineKeys } from './keys';
-import { closeReplicas, connectReplicas, sleep, uniqueKeyPrefix } from './send-engine.int-fixture';
+import { closeReplicas, connectReplicas, expectRemainingOfSpan, sleep, timed, uniqueKeyPrefix } from './send-engine.int-fixture';
 
 describe('ChannelBackOff (real Redis)', () => {
   let replicas: RedisClient[];
@@ -34,13 +34,14 @@ describe('ChannelBackOff (real Redis)', () => {
   it('counts throttles answered during a back-off as the same burst: no higher level, no longer wait', async () => {
     const keyPrefix = uniqueKeyPrefix();
     const channelKey = randomUUID();
-    const backOff = new ChannelBackOff(replicas[0], { keyPrefix, baseMs: 100 });
-    await expect(backOff.recordThrottled(channelKey, 0)).resolves.toMatchObject({ backOffMs: 100 });
-    const { backOffMs: sameBurst } = await backOff.recordThrottled(channelKey, 0);
-    expect(sameBurst).toBeGreaterThan(50);
-    expect(sameBurst).toBeLessThanOrEqual(100);
-    await sleep(110);
-    await expect(backOff.recordThrottled(channelKey, 0)).resolves.toMatchObject({ backOffMs: 200 });
+    const backOff = new ChannelBackOff(replicas[0], { keyPrefix, baseMs: 500 });
+    const burst = await timed(() => backOff.recordThrottled(channelKey, 0));
+    expect(burst.value).toMatchObject({ backOffMs: 500 });
+    const sameBurst = await timed(() => backOff.recordThrottled(channelKey, 0));
+    expect(sameBurst.value.backOffMs).toBeGreaterThan(0);
+    expectRemainingOfSpan(sameBurst.value.backOffMs, 500, burst, sameBurst);
+    await sleep(sameBurst.value.backOffMs + 10);
+    await expect(backOff.recordThrottled(channelKey, 0)).resolves.toMatchObject({ backOffMs: 1000 });
   });
 
   it('starts again from the base once the channel has gone a while without a throttle', async () => {

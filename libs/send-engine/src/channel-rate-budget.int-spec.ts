@@ -5,7 +5,7 @@ import { ChannelBackOff } from './channel-back-off';
 import { ChannelRateBudget } from './channel-rate-budget';
 import { SendEngineKeys } from './keys';
 import { SendCallFence } from './send-call-fence';
-import { closeReplicas, connectReplicas, mostInAnyWindow, sleep, uniqueKeyPrefix } from './send-engine.int-fixture';
+import { closeReplicas, connectReplicas, expectRemainingOfSpan, mostInAnyWindow, sleep, timed, uniqueKeyPrefix } from './send-engine.int-fixture';
 import { type SlotRequest, waitForSlots } from './wait-for-slots';
 
 describe('ChannelRateBudget (real Redis)', () => {
@@ -91,19 +91,21 @@ describe('ChannelRateBudget (real Redis)', () => {
     const broadcast = (broadcastKey: string, count: number) =>
       budget.acquire({ channelKey, perSecond: 10, priority: 'broadcast', count, broadcastKey, broadcastPerSecond: 4 });
 
-    await expect(broadcast('first', 9)).resolves.toEqual({ granted: 4, retryInMs: 0, grantedAtMs: expect.any(Number), slotId: expect.any(String) });
-    const ownLogFull = await broadcast('first', 1);
-    expect(ownLogFull.granted).toBe(0);
-    expect(ownLogFull.retryInMs).toBeGreaterThan(900);
-    expect(ownLogFull.retryInMs).toBeLessThanOrEqual(1025);
+    // A slot frees the window 1,000 ms after its grant, plus the budget's 25 ms margin.
+    const slotSpanMs = 1025;
+    const firstGrant = await timed(() => broadcast('first', 9));
+    expect(firstGrant.value).toEqual({ granted: 4, retryInMs: 0, grantedAtMs: expect.any(Number), slotId: expect.any(String) });
+    const ownLogFull = await timed(() => broadcast('first', 1));
+    expect(ownLogFull.value.granted).toBe(0);
+    expectRemainingOfSpan(ownLogFull.value.retryInMs, slotSpanMs, firstGrant, ownLogFull);
     await expect(broadcast('second', 9)).resolves.toEqual({ granted: 4, retryInMs: 0, grantedAtMs: expect.any(Number), slotId: expect.any(String) });
     await expect(budget.acquire({ channelKey, perSecond: 10, priority: 'live' })).resolves.toEqual({ granted: 1, retryInMs: 0, grantedAtMs: expect.any(Number), slotId: expect.any(String) });
     await expect(broadcast('third', 9)).resolves.toEqual({ granted: 1, retryInMs: 0, grantedAtMs: expect.any(Number), slotId: expect.any(String) });
 
     const waiterId = randomUUID();
-    const liveRefused = await budget.acquire({ channelKey, perSecond: 10, priority: 'live', waiterId });
-    expect(liveRefused.granted).toBe(0);
-    expect(liveRefused.retryInMs).toBeGreaterThan(900);
+    const liveRefused = await timed(() => budget.acquire({ channelKey, perSecond: 10, priority: 'live', waiterId }));
+    expect(liveRefused.value.granted).toBe(0);
+    expectRemainingOfSpan(liveRefused.value.retryInMs, slotSpanMs, firstGrant, liveRefused);
     // A higher limit has room, but the live send is waiting: the broadcast yields.
     const yielded = await budget.acquire({ channelKey, perSecond: 20, priority: 'broadcast' });
     expect(yielded.granted).toBe(0);
@@ -128,14 +130,15 @@ describe('ChannelRateBudget (real Redis)', () => {
     const keyPrefix = uniqueKeyPrefix();
     const channelKey = randomUUID();
     const budget = new ChannelRateBudget(replicas[0], { keyPrefix });
-    const { backOffMs } = await new ChannelBackOff(replicas[1], { keyPrefix, baseMs: 300 }).recordThrottled(channelKey, 0);
-    expect(backOffMs).toBe(300);
+    const throttled = await timed(() => new ChannelBackOff(replicas[1], { keyPrefix, baseMs: 300 }).recordThrottled(channelKey, 0));
+    expect(throttled.value.backOffMs).toBe(300);
 
     const waiterId = randomUUID();
-    const live = await budget.acquire({ channelKey, perSecond: 100, priority: 'live', waiterId });
+    const refused = await timed(() => budget.acquire({ channelKey, perSecond: 100, priority: 'live', waiterId }));
+    const live = refused.value;
     expect(live.granted).toBe(0);
-    expect(live.retryInMs).toBeGreaterThan(200);
-    expect(live.retryInMs).toBeLessThanOrEqual(300);
+    expect(live.retryInMs).toBeGreaterThan(0);
+    expectRemainingOfSpan(live.retryInMs, 300, throttled, refused);
     await expect(budget.acquire({ channelKey, perSecond: 100, priority: 'broadcast', count: 5 })).resolves.toMatchObject({ granted: 0 });
 
     await sleep(live.retryInMs + 5);
@@ -200,12 +203,15 @@ describe('ChannelRateBudget (real Redis)', () => {
       const { channelKey, keys, budget } = await commitParts({ marginMs: 0, raiseFence: true });
       const stale = await budget.acquire({ channelKey, perSecond: 1, priority: 'live' });
       await sleep(1050);
-      const fresh = await budget.acquire({ channelKey, perSecond: 1, priority: 'live' });
+      const freshGrant = await timed(() => budget.acquire({ channelKey, perSecond: 1, priority: 'live' }));
+      const fresh = freshGrant.value;
       expect(fresh.granted).toBe(1);
 
-      const committed = await budget.commit({ channelKey, perSecond: 1, slotId: stale.slotId!, fenceSendKey: 'm1' });
+      const commitCall = await timed(() => budget.commit({ channelKey, perSecond: 1, slotId: stale.slotId!, fenceSendKey: 'm1' }));
+      const committed = commitCall.value;
       expect(committed).toEqual({ outcome: 'wait', retryInMs: expect.any(Number) });
-      expect(committed.outcome === 'wait' && committed.retryInMs).toBeGreaterThan(900);
+      // It waits for the fresh slot to leave the window.
+      expectRemainingOfSpan(committed.outcome === 'wait' ? committed.retryInMs : -1, 1000, freshGrant, commitCall);
       expect(await replicas[0].zRange(keys.rateLog(channelKey), 0, -1)).toEqual([`${fresh.slotId}:1`]);
       expect(await replicas[0].exists(keys.callFence(channelKey, 'm1'))).toBe(1);
     });
@@ -213,10 +219,12 @@ describe('ChannelRateBudget (real Redis)', () => {
     it('gives the slot back when a back-off began after its grant, and passes the fence only with a call', async () => {
       const { keyPrefix, channelKey, keys, budget } = await commitParts({ raiseFence: true });
       const slot = await budget.acquire({ channelKey, perSecond: 10, priority: 'broadcast' });
-      await new ChannelBackOff(replicas[1], { keyPrefix, baseMs: 300 }).recordThrottled(channelKey, 0);
+      const throttled = await timed(() => new ChannelBackOff(replicas[1], { keyPrefix, baseMs: 300 }).recordThrottled(channelKey, 0));
 
-      const committed = await budget.commit({ channelKey, perSecond: 10, slotId: slot.slotId!, fenceSendKey: 'm1' });
-      expect(committed.outcome === 'wait' && committed.retryInMs).toBeGreaterThan(200);
+      const commitCall = await timed(() => budget.commit({ channelKey, perSecond: 10, slotId: slot.slotId!, fenceSendKey: 'm1' }));
+      const committed = commitCall.value;
+      expect(committed).toEqual({ outcome: 'wait', retryInMs: expect.any(Number) });
+      expectRemainingOfSpan(committed.outcome === 'wait' ? committed.retryInMs : -1, 300, throttled, commitCall);
       expect(await replicas[0].zCard(keys.rateLog(channelKey))).toBe(0);
       await sleep(310);
       const next = await budget.acquire({ channelKey, perSecond: 10, priority: 'broadcast' });

@@ -38,3 +38,26 @@ export function mostInAnyWindow(times: number[], windowMs: number): number {
   }
   return most;
 }
+
+/** An awaited call with the test's clock read just before and just after it. */
+export interface TimedCall<T> {
+  value: T;
+  startedAt: number;
+  endedAt: number;
+}
+
+export async function timed<T>(call: () => Promise<T>): Promise<TimedCall<T>> {
+  const startedAt = Date.now();
+  const value = await call();
+  return { value, startedAt, endedAt: Date.now() };
+}
+
+/**
+ * Redis reads its clock somewhere inside each call, so what is left of a span of spanMs that
+ * `from` started is bounded by the test's clock around both calls, however slow the machine is
+ * (2 ms for the rounding of two clocks to milliseconds).
+ */
+export function expectRemainingOfSpan(remainingMs: number, spanMs: number, from: TimedCall<unknown>, to: TimedCall<unknown>): void {
+  expect(remainingMs).toBeGreaterThanOrEqual(spanMs - (to.endedAt - from.startedAt) - 2);
+  expect(remainingMs).toBeLessThanOrEqual(spanMs - (to.startedAt - from.endedAt) + 2);
+}
