@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { ChannelRepository, businessScope, connectMongo, disconnectMongo } from '@cmsg/dal';
 import { type Broadcast, type BroadcastAudience, BroadcastsServiceClient, type SendWindow, type ServiceClient, createServiceClient } from '@cmsg/proto';
-import { AppProcess, type RunningFakes, type TestBusiness, createTestBusinessIn, freePort, startFakes } from '@cmsg/testing';
+import { AppProcess, type TestBusiness, createTestBusinessIn, freePort } from '@cmsg/testing';
 import { seedActionGroupTargets } from './action-group-load';
 import { type BenchStack, startBenchStack } from './bench-stack';
 import { bulkContactPhone, insertBulkConversations } from './bulk-conversations';
+import { type FakesProcess, startFakesProcess } from './fakes-process';
 import { infraServerPids } from './process-cpu';
 import type { ProviderArrival } from './provider-arrivals';
 
@@ -36,7 +37,7 @@ export interface BroadcastBenchStackOptions {
 export class BroadcastBenchStack {
   private constructor(
     readonly bench: BenchStack,
-    readonly fakes: RunningFakes,
+    readonly fakes: FakesProcess,
     readonly business: TestBusiness,
     readonly phoneNumberId: string,
     readonly liveConversations: string[],
@@ -46,7 +47,7 @@ export class BroadcastBenchStack {
   ) {}
 
   static async start(options: BroadcastBenchStackOptions): Promise<BroadcastBenchStack> {
-    const fakes = await startFakes();
+    const fakes = await startFakesProcess();
     let bench: BenchStack | undefined;
     const replicas: AppProcess[] = [];
     try {
@@ -77,7 +78,7 @@ export class BroadcastBenchStack {
         if (options.liveConversations > 0) liveConversations = seedActionGroupTargets(seed, options.liveConversations, 'Live');
       });
       const phoneNumberId = business.seed.channels![0]!.phone_number_id;
-      fakes.cloudApi.setThroughput(phoneNumberId, options.channelRate);
+      await fakes.cloudApi.setThroughput(phoneNumberId, options.channelRate);
       const client = createServiceClient(BroadcastsServiceClient, { address: description.env['CONVERSATIONS_GRPC_ADDRESS']!, security: { insecure: true }, deadlineMs: 60_000 });
       const stack = new BroadcastBenchStack(bench, fakes, business, phoneNumberId, liveConversations, replicas, replicaMetricsUrls, client);
       if (options.audience > 0) await stack.insertAudience(options.audience);
@@ -176,9 +177,8 @@ export class BroadcastBenchStack {
   }
 
   /** The message sends of the channel's number the fake Cloud API received, of one kind (`template` for the broadcast, `text` for live sends). */
-  sends(type: 'template' | 'text'): (ProviderArrival & { text: string | undefined })[] {
-    return this.fakes.cloudApi
-      .requests({ kind: 'message', phone_number_id: this.phoneNumberId })
+  async sends(type: 'template' | 'text'): Promise<(ProviderArrival & { text: string | undefined })[]> {
+    return (await this.fakes.cloudApi.requests({ kind: 'message', phone_number_id: this.phoneNumberId }))
       .filter((record) => (record.body as { type?: string } | undefined)?.type === type)
       .map((record) => ({ at_ms: record.at_ms, to: record.to, status: record.status, error_code: record.error_code, text: (record.body as { text?: { body?: string } }).text?.body }));
   }

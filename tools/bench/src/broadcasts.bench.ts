@@ -241,7 +241,7 @@ async function runPacing(options: Options, figures: ScenarioFigures, build: bool
     }
     const used = meter.stop();
     const seconds = (Date.now() - startedAt) / 1000;
-    const arrivals = stack.sends('template');
+    const arrivals = await stack.sends('template');
     const sends = arrivalFigures(arrivals);
     recordOutcome(figures, final);
     figures.line('sending (running to completed)', secondsBetween(final.started_at, final.finished_at), 's', 1);
@@ -302,7 +302,7 @@ async function broadcastAtCeiling(stack: BroadcastBenchStack, options: Options, 
   const final = await stack.cancelBroadcast(running.uuid);
   if (FINAL.has((await window).status)) figures.note(`the broadcast ended ${((to - from) / 1000).toFixed(1)} s into the window: a larger --recipients measures longer`);
 
-  const arrivals = stack.sends('template');
+  const arrivals = await stack.sends('template');
   const { count, perSecond } = acceptedRateBetween(arrivals, from, to);
   const seconds = (to - from) / 1000;
   recordOutcome(figures, final);
@@ -418,7 +418,7 @@ async function recordLiveGroups(stack: BroadcastBenchStack, figures: ScenarioFig
   const completion = acceptedToLastAction(submitted.accepted, stored);
   const acceptedAt = new Map(submitted.accepted.map((group) => [group.sequence, group.acceptedAt]));
   const firstArrival = new Map<number, number>();
-  for (const send of stack.sends('text')) {
+  for (const send of await stack.sends('text')) {
     const sequence = send.status === 200 && send.text !== undefined ? sequenceOfLiveText(send.text) : undefined;
     if (sequence !== undefined && acceptedAt.has(sequence) && !firstArrival.has(sequence)) firstArrival.set(sequence, send.at_ms);
   }

@@ -6,6 +6,7 @@ import { BARE_SERVER_COMMAND, runBareServer } from './bare-server-process';
 import { type BenchmarkModule, takeJsonOption } from './benchmark-module';
 import { broadcastsBenchmark } from './broadcasts.bench';
 import { conversationReadsBenchmark } from './conversation-reads.bench';
+import { FAKES_SERVER_COMMAND, runFakesServer } from './fakes-process';
 import { FiguresRecorder } from './figures-recorder';
 import { grpcReadsBenchmark } from './grpc-reads.bench';
 import { mongoBackendsBenchmark } from './mongo-backends.bench';
@@ -39,6 +40,10 @@ async function main(argv: string[]): Promise<number> {
   }
   if (name === BARE_SERVER_COMMAND) {
     await runBareServer();
+    return 0;
+  }
+  if (name === FAKES_SERVER_COMMAND) {
+    await runFakesServer();
     return 0;
   }
   const benchmark = BENCHMARKS[name];
