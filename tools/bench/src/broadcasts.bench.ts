@@ -180,15 +180,15 @@ function recordCpu(figures: ScenarioFigures, used: Record<string, number>, secon
   return msPerUnit;
 }
 
-/** CpuMeter of the stack's processes plus this process (the fake Cloud API and the load run here). */
+/** CpuMeter of the stack's processes, the fakes' process and this one (the load runs here). */
 function meterStack(stack: BroadcastBenchStack): { stop(): Record<string, number> } {
-  const meter = new CpuMeter(stack.pids);
+  const meter = new CpuMeter({ ...stack.pids, 'fakes (Cloud API, AI)': stack.fakes.pid });
   meter.start();
   const bench = process.cpuUsage();
   return {
     stop: () => {
       const used = process.cpuUsage(bench);
-      return { ...meter.stop(), 'bench (fake Cloud API, load)': (used.user + used.system) / 1e6 };
+      return { ...meter.stop(), 'bench (load)': (used.user + used.system) / 1e6 };
     },
   };
 }
@@ -241,6 +241,8 @@ async function runPacing(options: Options, figures: ScenarioFigures, build: bool
     }
     const used = meter.stop();
     const seconds = (Date.now() - startedAt) / 1000;
+    // Before the records are read: answering 20,000 of them holds the fake's loop for a while.
+    const loop = await stack.fakes.loopDelay();
     const arrivals = await stack.sends('template');
     const sends = arrivalFigures(arrivals);
     recordOutcome(figures, final);
@@ -259,6 +261,9 @@ async function runPacing(options: Options, figures: ScenarioFigures, build: bool
     figures.line('recipients accepted more than once (must be 0)', sends.acceptedMoreThanOnce, 'recipients');
     figures.line('recipients called more than once', sends.calledMoreThanOnce, 'recipients');
     noteTimeline(figures, arrivals);
+    figures.note(`the fake Cloud API's process ${stack.fakes.raisedPriority ? 'ran at a raised CPU priority' : 'could not raise its CPU priority'}; its event loop ran late by:`);
+    figures.line('fake Cloud API event loop delay p99', loop.p99Ms, 'ms', 1);
+    figures.line('fake Cloud API event loop delay max', loop.maxMs, 'ms', 1);
     figures.note(`CPU from the create request to the end (${seconds.toFixed(0)} s, the freeze included):`);
     recordCpu(figures, used, seconds, sends.accepted, 'send');
   } finally {
