@@ -24,7 +24,7 @@ export type { ChannelEntity } from './channel/channel.entity';
 export { ContactRepository, storedContactDefaults } from './contact/contact.repository';
 export { ContactAttributeDefinitionRepository } from './business/contact-attribute-definitions.repository';
 export type { DefineOutcome, StoredAttributeDefinition } from './business/contact-attribute-definitions.repository';
-export type { ContactListFilter, NewContact } from './contact/contact.repository';
+export type { ContactListFilter, ConversationStateCopy, NewContact } from './contact/contact.repository';
 export type { ContactEntity, ContactLookupKey } from './contact/contact.entity';
 export { ContactErasureRepository } from './contact-erasure/contact-erasure.repository';
 export type { ClaimedErasure } from './contact-erasure/contact-erasure.repository';

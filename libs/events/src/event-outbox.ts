@@ -4,6 +4,15 @@ import type { EventRecorder } from './event-recorder';
 /** What a writer needs of the outbox: recording the entries its write just pushed. */
 export type OutboxRecorder = Pick<EventOutbox, 'recordQuietly'>;
 
+/** What a bulk writer needs of it: recording the entries its bulk write pushed into many documents. */
+export type BulkOutboxRecorder = Pick<EventOutbox, 'recordManyQuietly'>;
+
+/** A document written in bulk and the entries its write pushed. */
+export interface OutboxHolderEntries {
+  documentId: string;
+  entries: readonly OutboxEntry[];
+}
+
 /**
  * Records the entries of every collection's outbox (docs/events.md), generalising the conversation
  * outbox that published conversation events: a write pushes its entry into the changed document's
@@ -29,6 +38,27 @@ export class EventOutbox {
    */
   async recordQuietly(collection: OutboxCollection, scope: BusinessScope, documentId: string, entries: readonly OutboxEntry[]): Promise<void> {
     await this.recordInOrder(collection, scope, documentId, entries);
+  }
+
+  /**
+   * Records the entries a bulk write just pushed into many documents of one collection, all at once
+   * (EventRecorder.recordMany), then takes them out of their outboxes in one update. Never fails the
+   * caller: if anything fails, every entry stays for the relay (recording is idempotent).
+   */
+  async recordManyQuietly(collection: OutboxCollection, scope: BusinessScope, holders: readonly OutboxHolderEntries[]): Promise<void> {
+    const entries = holders.flatMap((holder) => holder.entries);
+    if (entries.length === 0) return;
+    try {
+      await this.recorder.recordMany(scope, entries);
+      await this.outboxes.pullMany(
+        collection,
+        scope,
+        holders.map((holder) => holder.documentId),
+        entries.map((entry) => entry.id),
+      );
+    } catch (error) {
+      this.onRecordError(error, entries[0]!);
+    }
   }
 
   /**

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ConversationEventEnvelope } from '@cmsg/conversation-commands';
 import {
   BusinessRepository,
+  ContactRepository,
   ConversationRepository,
   type EventEntity,
   EventRepository,
@@ -20,7 +21,7 @@ import { EventRecorder } from './event-recorder';
 import { SYSTEM_AUTHOR, type SequencedEntry, outboxEntry, withSequence } from './outbox-entries';
 
 /** The fan-out port as the webhooks would see it: every call, in order; it can be made to fail. */
-class RecordingFanOut implements Pick<EventFanOut, 'fanOut'> {
+class RecordingFanOut implements Pick<EventFanOut, 'fanOut' | 'fanOutMany'> {
   readonly calls: FanOutEvent[] = [];
   failing = false;
   /** Events whose fan-out fails, by id. */
@@ -29,6 +30,12 @@ class RecordingFanOut implements Pick<EventFanOut, 'fanOut'> {
   async fanOut(event: FanOutEvent): Promise<number> {
     if (this.failing || this.failingFor.has(event._id)) throw new Error('webhook store unavailable');
     this.calls.push(event);
+    return 0;
+  }
+
+  async fanOutMany(events: readonly FanOutEvent[]): Promise<number> {
+    if (this.failing || events.some((event) => this.failingFor.has(event._id))) throw new Error('webhook store unavailable');
+    this.calls.push(...events);
     return 0;
   }
 }
@@ -50,6 +57,7 @@ describe('EventRecorder', () => {
   const businessId = randomUUID();
   const scope = businessScope(businessId);
   const conversations = new ConversationRepository();
+  const contacts = new ContactRepository();
   const events = new EventRepository();
   const timeline = new TimelineEventRepository();
   let fanOut: RecordingFanOut;
@@ -239,6 +247,71 @@ describe('EventRecorder', () => {
     const sequenceOf = new Map((await storedEvents(id)).map((event) => [event._id, event.sequence]));
     expect([sequenceOf.get(first.id), sequenceOf.get(second.id), sequenceOf.get(note.id)]).toEqual([1, 2, 3]);
     expect((await conversations.findById(scope, id))!.event_sequence).toBe(3);
+  });
+
+  describe('many documents recorded at once (a bulk write)', () => {
+    /** Conversations inserted in one write, each with its conversation.created entry (the first taking its sequence in the insert) and a contact. */
+    async function bulkWritten(count: number) {
+      const now = new Date();
+      const written = Array.from({ length: count }, (_unused, index) => {
+        const id = randomUUID();
+        const contactId = randomUUID();
+        const created = outboxEntry('conversation.created', id, { contact_uuid: contactId }, SYSTEM_AUTHOR, now);
+        return { id, contactId, created: index === 0 ? { ...created, sequence: 1 } : created, inbox_status: index % 2 === 0 ? 'open' : 'resolved' };
+      });
+      const inserted = await conversations.createManyIfAbsent(
+        scope,
+        written.map(({ id, contactId, created, inbox_status }, index) => ({ _id: id, contact_id: contactId, channel_id: 'c', sort_at: now, created_at: now, updated_at: now, inbox_status, ...(index === 0 ? { event_sequence: 1 } : {}), outbox: [created] })),
+      );
+      expect(inserted).toEqual(written.map(({ id }) => id));
+      await contacts.insertManyNew(scope, written.map(({ contactId }) => ({ _id: contactId, channel_id: 'c', created_at: now, updated_at: now }) as never));
+      return written;
+    }
+
+    it('records each entry once, with the sequence its write took or the next, one fan-out, the contacts\' copies; then the entries leave their outboxes', async () => {
+      const [first, second, third] = await bulkWritten(3);
+      // A later entry of the first conversation, recorded in the same batch after its creation.
+      const tagged = outboxEntry('conversation.tags_changed', first!.id, { added: ['t'], removed: [] }, SYSTEM_AUTHOR, new Date());
+      const updates = watchMongoCommands((commandName, command) => commandName === 'update' && command['update'] === 'conversations' && !('$inc' in ((command['updates'] as { u: object }[])[0]?.u ?? {})));
+      await outbox.recordManyQuietly('conversations', scope, [
+        { documentId: first!.id, entries: [first!.created, tagged] },
+        { documentId: second!.id, entries: [second!.created] },
+        { documentId: third!.id, entries: [third!.created] },
+      ]);
+      updates.stop();
+      expect(errors).toEqual([]);
+
+      const sequenceOf = async (conversationId: string) => new Map((await storedEvents(conversationId)).map((event) => [event._id, event.sequence]));
+      expect(await sequenceOf(first!.id)).toEqual(new Map([[first!.created.id, 1], [tagged.id, 2]]));
+      expect(await sequenceOf(second!.id)).toEqual(new Map([[second!.created.id, 1]]));
+      expect(await rowsOf(first!.id)).toEqual([expect.objectContaining({ _id: tagged.id, event_type: 'tags_changed' })]);
+      expect(fanOut.calls.map((call) => call._id).sort()).toEqual([first!.created.id, tagged.id, second!.created.id, third!.created.id].sort());
+      for (const { id } of [first, second, third]) expect(await outboxOf(id!)).toEqual([]);
+      // The outboxes were emptied in one update.
+      expect(updates.commands).toHaveLength(1);
+      for (const { contactId, inbox_status } of [first, second, third]) {
+        expect(await storedCollection('contacts').findOne({ _id: contactId as never })).toMatchObject({ inbox_status, tag_ids: [], last_inbound_at: null });
+      }
+    });
+
+    it('recording the same entries again stores nothing new: the fan-out carries the stored events', async () => {
+      const written = await bulkWritten(2);
+      const holders = written.map(({ id, created }) => ({ documentId: id, entries: [created] }));
+      await outbox.recordManyQuietly('conversations', scope, holders);
+      const storedFirst = await storedEvents(written[1]!.id);
+      await outbox.recordManyQuietly('conversations', scope, holders);
+      expect(await storedEvents(written[1]!.id)).toEqual(storedFirst);
+      expect(fanOut.calls.filter((call) => call._id === written[1]!.created.id).map((call) => call.sequence)).toEqual([storedFirst[0]!.sequence, storedFirst[0]!.sequence]);
+      expect(errors).toEqual([]);
+    });
+
+    it('a fan-out that fails leaves every entry in its outbox, for the relay', async () => {
+      const written = await bulkWritten(2);
+      fanOut.failingFor.add(written[1]!.created.id);
+      await outbox.recordManyQuietly('conversations', scope, written.map(({ id, created }) => ({ documentId: id, entries: [created] })));
+      expect(errors).toHaveLength(1);
+      for (const { id, created } of written) expect((await outboxOf(id)).map((entry) => entry.id)).toEqual([created.id]);
+    });
   });
 
   it('a timeline-only entry adds its row and no event', async () => {

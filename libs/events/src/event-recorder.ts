@@ -4,6 +4,7 @@ import {
   ConversationRepository,
   type EventEntity,
   EventRepository,
+  type NewTimelineEvent,
   type OutboxEntry,
   TimelineEventRepository,
 } from '@cmsg/dal';
@@ -15,7 +16,7 @@ import type { EventFanOut } from '@cmsg/webhooks';
 
 export interface EventRecorderDependencies {
   /** The webhook endpoints' fan-out (libs/webhooks, WebhookFanOut): idempotent by event id. */
-  fanOut: Pick<EventFanOut, 'fanOut'>;
+  fanOut: Pick<EventFanOut, 'fanOut' | 'fanOutMany'>;
   bus: ConversationEventBus;
   slugs: BusinessSlugs;
 }
@@ -73,6 +74,82 @@ export class EventRecorder {
     await Promise.all([delivered, published, mirrored]);
   }
 
+  /**
+   * Records many entries of one business at once, each as `record` does, in a handful of writes
+   * (an audience file's new contacts): the timeline rows in one insert, then the events in one
+   * insert with the sequences their changes took (or each conversation's next ones, in entry order
+   * per conversation), one fan-out, and the contacts' copies of their conversations in one bulk
+   * write. Idempotent by entry id like `record`.
+   */
+  async recordMany(scope: BusinessScope, entries: readonly (OutboxEntry | SequencedEntry)[]): Promise<void> {
+    const kinds = entries.map((entry) => {
+      const kind = entryKindOf(entry.type);
+      if (!kind) throw new Error(`outbox entry ${entry.id} has an unknown type ${JSON.stringify(entry.type)}`);
+      return kind;
+    });
+    await this.timeline.insertManyIfAbsent(
+      scope,
+      entries.flatMap((entry, index) => {
+        const eventType = kinds[index]!.timeline;
+        return eventType && entry.conversation_id ? [timelineRowOf(entry, entry.conversation_id, eventType)] : [];
+      }),
+    );
+    const published = entries.map((entry) => {
+      const message = entry.conversation_id ? conversationEventMessageOf(entry, scope.businessId) : null;
+      return message && entry.conversation_id ? this.dependencies.bus.publish(entry.conversation_id, message) : Promise.resolve();
+    });
+    const publicEntries = entries.filter((_entry, index) => kinds[index]!.publicEvent);
+    const delivered = publicEntries.length === 0 ? Promise.resolve() : this.storedEvents(scope, publicEntries).then((events) => this.dependencies.fanOut.fanOutMany(events));
+    const mirrored = this.copyManyToContacts(scope, [...new Set(entries.flatMap((entry) => (entry.conversation_id && CHANGES_SEARCH_READS.has(entry.type) ? [entry.conversation_id] : [])))]);
+    await Promise.all([delivered, mirrored, ...published]);
+  }
+
+  /** The events of the entries: inserted now, or as stored by an earlier recording of the same entry. */
+  private async storedEvents(scope: BusinessScope, entries: readonly (OutboxEntry | SequencedEntry)[]): Promise<EventEntity[]> {
+    const sequences = await this.sequencesInEntryOrder(scope, entries);
+    const slug = await this.dependencies.slugs.slugOf(scope);
+    const createdAt = new Date();
+    const events = entries.map((entry, index): EventEntity => ({
+      _id: entry.id,
+      business_id: scope.businessId,
+      business_slug: slug,
+      conversation_id: entry.conversation_id,
+      sequence: sequences[index]!,
+      type: entry.type,
+      data: entry.data,
+      created_at: createdAt,
+    }));
+    const inserted = await this.events.insertManyIfAbsent(events);
+    const earlier = new Map((await this.events.findByIds(scope, events.filter((event) => !inserted.has(event._id)).map((event) => event._id))).map((event) => [event._id, event]));
+    return events.map((event) => earlier.get(event._id) ?? event);
+  }
+
+  /** Each entry's sequence: the one its change took, else its conversation's next, one conversation's entries in order. */
+  private async sequencesInEntryOrder(scope: BusinessScope, entries: readonly (OutboxEntry | SequencedEntry)[]): Promise<number[]> {
+    const sequences = new Array<number>(entries.length);
+    const byConversation = new Map<string, number[]>();
+    entries.forEach((entry, index) => {
+      if ('sequence' in entry && typeof entry.sequence === 'number') sequences[index] = entry.sequence;
+      else if (!entry.conversation_id) sequences[index] = 0;
+      else byConversation.set(entry.conversation_id, [...(byConversation.get(entry.conversation_id) ?? []), index]);
+    });
+    await Promise.all(
+      [...byConversation].map(async ([conversationId, indexes]) => {
+        for (const index of indexes) sequences[index] = (await this.conversations.nextEventSequence(scope, conversationId)) ?? 0;
+      }),
+    );
+    return sequences;
+  }
+
+  private async copyManyToContacts(scope: BusinessScope, conversationIds: readonly string[]): Promise<void> {
+    if (conversationIds.length === 0) return;
+    const conversations = await this.conversations.findByIds(scope, conversationIds);
+    await this.contacts.copyConversationStates(
+      scope,
+      new Map(conversations.map((conversation) => [conversation.contact_id, { tag_ids: conversation.tag_ids ?? [], inbox_status: conversation.inbox_status, last_inbound_at: conversation.last_inbound_at ?? null }])),
+    );
+  }
+
   /** The contact's copy of what contact search reads from its conversation (docs/contacts.md). */
   private async copyToContact(scope: BusinessScope, conversationId: string): Promise<void> {
     const conversation = await this.conversations.findById(scope, conversationId);
@@ -85,15 +162,7 @@ export class EventRecorder {
   }
 
   private async insertRow(scope: BusinessScope, entry: OutboxEntry, conversationId: string, eventType: TimelineEventType): Promise<void> {
-    await this.timeline.insertIfAbsent(scope, {
-      id: entry.id,
-      conversationId,
-      kind: 'event',
-      eventType,
-      data: entry.data,
-      author: entry.author,
-      createdAt: entry.created_at,
-    });
+    await this.timeline.insertIfAbsent(scope, timelineRowOf(entry, conversationId, eventType));
   }
 
   /** The sequence the entry's change took, or the conversation's next one. */
@@ -122,6 +191,10 @@ export class EventRecorder {
     if (await this.events.insertIfAbsent(event)) return event;
     return (await this.events.findById(scope, entry.id)) ?? event;
   }
+}
+
+function timelineRowOf(entry: OutboxEntry, conversationId: string, eventType: TimelineEventType): NewTimelineEvent {
+  return { id: entry.id, conversationId, kind: 'event', eventType, data: entry.data, author: entry.author, createdAt: entry.created_at };
 }
 
 function isLegacy(entry: OutboxEntry | LegacyConversationEvent): entry is LegacyConversationEvent {

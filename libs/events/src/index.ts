@@ -1,5 +1,5 @@
 export { EventOutbox } from './event-outbox';
-export type { OutboxRecorder } from './event-outbox';
+export type { BulkOutboxRecorder, OutboxHolderEntries, OutboxRecorder } from './event-outbox';
 export { EventRecorder } from './event-recorder';
 export type { EventRecorderDependencies } from './event-recorder';
 export { BusinessSlugs } from './business-slugs';

@@ -1,5 +1,5 @@
 import { type BusinessScope, scopedFilter } from '../shared/business-scope';
-import { duplicateKeyIndex, insertIfAbsent, isDuplicateKeyError } from '../shared/duplicate-key';
+import { duplicateKeyIndex, insertIfAbsent, insertManyIfAbsent, isDuplicateKeyError } from '../shared/duplicate-key';
 import type { OutboxEntry } from '../shared/outbox-entry.schema';
 import { TenantRepository } from '../shared/tenant-repository';
 import type { ContactEntity, ContactLookupKey } from './contact.entity';
@@ -93,6 +93,17 @@ export class ContactRepository extends TenantRepository<ContactEntity> {
   }
 
   /**
+   * Inserts contacts written in bulk (an audience file's new phones) as insertNew inserts one:
+   * answers the ids inserted; a contact whose id or unique key exists already is left out (its
+   * caller upserts it one at a time).
+   */
+  async insertManyNew(scope: BusinessScope, contacts: readonly NewContact[]): Promise<string[]> {
+    const documents = contacts.map((contact) => ({ ...storedContactDefaults(), ...contact, business_id: scope.businessId }));
+    const lost = await insertManyIfAbsent(ContactModel.collection, documents);
+    return contacts.filter((_contact, index) => !lost.has(index)).map((contact) => contact._id);
+  }
+
+  /**
    * Inserts a contact written through the API: 'inserted', 'id_taken' when a contact with this id
    * exists (the same identity created concurrently), 'external_id_taken' when another holds its external_id.
    */
@@ -160,11 +171,27 @@ export class ContactRepository extends TenantRepository<ContactEntity> {
    * and last_inbound_at: CONTRACT 10.1). Always the conversation's current state, so copies made out
    * of order still end on the latest one.
    */
-  async copyConversationState(scope: BusinessScope, contactId: string, state: { tag_ids: readonly string[]; inbox_status: string; last_inbound_at: Date | null }): Promise<void> {
-    await ContactModel.collection.updateOne(scopedFilter(scope, { _id: contactId }) as never, {
-      $set: { tag_ids: [...state.tag_ids], inbox_status: state.inbox_status, last_inbound_at: state.last_inbound_at },
-    });
+  async copyConversationState(scope: BusinessScope, contactId: string, state: ConversationStateCopy): Promise<void> {
+    await ContactModel.collection.updateOne(scopedFilter(scope, { _id: contactId }) as never, { $set: conversationStateFields(state) });
   }
+
+  /** The same for many contacts in one bulk write. */
+  async copyConversationStates(scope: BusinessScope, states: ReadonlyMap<string, ConversationStateCopy>): Promise<void> {
+    if (states.size === 0) return;
+    const operations = [...states].map(([contactId, state]) => ({ updateOne: { filter: scopedFilter(scope, { _id: contactId }), update: { $set: conversationStateFields(state) } } }));
+    await ContactModel.collection.bulkWrite(operations as never[], { ordered: false });
+  }
+}
+
+/** What contact search reads from the contact's conversation (docs/contacts.md). */
+export interface ConversationStateCopy {
+  tag_ids: readonly string[];
+  inbox_status: string;
+  last_inbound_at: Date | null;
+}
+
+function conversationStateFields(state: ConversationStateCopy): Fields {
+  return { tag_ids: [...state.tag_ids], inbox_status: state.inbox_status, last_inbound_at: state.last_inbound_at };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type BusinessScope, scopedFilter } from '../shared/business-scope';
-import { insertIfAbsent } from '../shared/duplicate-key';
+import { insertIfAbsent, insertManyIfAbsent } from '../shared/duplicate-key';
 import { TenantRepository } from '../shared/tenant-repository';
 import type { ContactSnapshot } from '../contact/contact-snapshot';
 import type { OutboxEntry } from '../shared/outbox-entry.schema';
@@ -119,6 +119,13 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
    */
   createIfAbsent(scope: BusinessScope, conversation: NewConversation): Promise<boolean> {
     return insertIfAbsent(() => ConversationModel.create({ ...conversation, business_id: scope.businessId }));
+  }
+
+  /** The same for many in one insert (the schema's defaults applied as `create` applies them): answers the ids created. */
+  async createManyIfAbsent(scope: BusinessScope, conversations: readonly NewConversation[]): Promise<string[]> {
+    const documents = conversations.map((conversation) => new ConversationModel({ ...conversation, business_id: scope.businessId }).toObject());
+    const lost = await insertManyIfAbsent(ConversationModel.collection, documents);
+    return conversations.filter((_conversation, index) => !lost.has(index)).map((conversation) => conversation._id);
   }
 
   /** Refreshes the contact's copy on its conversation and answers the conversation (null: the contact has none yet). */

@@ -1,5 +1,5 @@
 import { type BusinessScope, scopedFilter } from '../shared/business-scope';
-import { insertIfAbsent } from '../shared/duplicate-key';
+import { insertIfAbsent, insertManyIfAbsent } from '../shared/duplicate-key';
 import { TenantRepository } from '../shared/tenant-repository';
 import type { EventEntity } from './event.entity';
 import { EventModel } from './event.schema';
@@ -25,6 +25,12 @@ export class EventRepository extends TenantRepository<EventEntity> {
   insertIfAbsent(event: EventEntity): Promise<boolean> {
     // Through the driver: `data` is stored exactly as built (mongoose would drop an empty object).
     return insertIfAbsent(() => this.collection().insertOne(event));
+  }
+
+  /** The same for many in one insert: answers the ids this call inserted. */
+  async insertManyIfAbsent(events: readonly EventEntity[]): Promise<Set<string>> {
+    const lost = await insertManyIfAbsent(this.collection(), events);
+    return new Set(events.filter((_event, index) => !lost.has(index)).map((event) => event._id));
   }
 
   /** One page of the business's events, oldest first (keyset on created_at, _id). */

@@ -47,6 +47,13 @@ export class OutboxRepository {
     await holders.updateOne(scopedFilter(scope, { _id: documentId }), { $pull: { outbox: { id: { $in: [...entryIds] } } } });
   }
 
+  /** The same for the entries of many documents of one collection, in one update (entry ids are unique). */
+  async pullMany(collection: OutboxCollection, scope: BusinessScope, documentIds: readonly string[], entryIds: readonly string[]): Promise<void> {
+    if (documentIds.length === 0 || entryIds.length === 0) return;
+    const holders = MODELS[collection].collection as unknown as Collection<OutboxHolder>;
+    await holders.updateMany(scopedFilter(scope, { _id: { $in: [...new Set(documentIds)] } }), { $pull: { outbox: { id: { $in: [...entryIds] } } } });
+  }
+
   /**
    * Documents of every business holding an entry older than `before`: what a crash between a change
    * and its recording left behind (the relay). Crosses businesses on purpose.

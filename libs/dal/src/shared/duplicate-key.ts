@@ -22,3 +22,22 @@ export async function insertIfAbsent(insert: () => Promise<unknown>): Promise<bo
     throw error;
   }
 }
+
+/**
+ * Inserts every document unless its _id or unique key exists already (ordered: false, so one
+ * duplicate does not stop the rest): answers the indexes of the documents that lost to one. Any
+ * other error throws.
+ */
+export async function insertManyIfAbsent(collection: { insertMany(documents: never[], options: { ordered: false }): Promise<unknown> }, documents: readonly object[]): Promise<Set<number>> {
+  if (documents.length === 0) return new Set();
+  try {
+    await collection.insertMany([...documents] as never[], { ordered: false });
+    return new Set();
+  } catch (error) {
+    const writeErrors = ([] as { index?: number; code?: unknown }[]).concat((error as { writeErrors?: { index: number; code?: unknown }[] }).writeErrors ?? []);
+    // A lone document's duplicate may come back as a plain write error, without writeErrors.
+    if (writeErrors.length === 0 && documents.length === 1 && isDuplicateKeyError(error)) return new Set([0]);
+    if (writeErrors.length === 0 || !writeErrors.every(isDuplicateKeyError)) throw error;
+    return new Set(writeErrors.map((writeError) => writeError.index!));
+  }
+}

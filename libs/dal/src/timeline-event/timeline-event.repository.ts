@@ -1,5 +1,5 @@
 import { type BusinessScope, scopedFilter } from '../shared/business-scope';
-import { insertIfAbsent } from '../shared/duplicate-key';
+import { insertIfAbsent, insertManyIfAbsent } from '../shared/duplicate-key';
 import type { OutboxAuthor, OutboxEntry } from '../shared/outbox-entry.schema';
 import { TenantRepository } from '../shared/tenant-repository';
 import type { TimelinePage } from '../shared/timeline-page';
@@ -43,23 +43,14 @@ export class TimelineEventRepository extends TenantRepository<TimelineEventEntit
 
   /** Inserts the entry unless one with its id exists (ids derived from what they record make a repeat harmless): true when inserted. */
   insertIfAbsent(scope: BusinessScope, event: NewTimelineEvent): Promise<boolean> {
-    const author: OutboxAuthor = { type: event.author.type, uuid: event.author.uuid, name: event.author.name ?? null };
     // Through the driver (every recorded event inserts a row): `data` is stored exactly as built,
     // as its event's is (mongoose would drop an empty object).
-    return insertIfAbsent(() =>
-      this.collection().insertOne({
-        _id: event.id,
-        business_id: scope.businessId,
-        conversation_id: event.conversationId,
-        kind: event.kind,
-        body: event.body ?? null,
-        event_type: event.eventType ?? null,
-        data: event.data ?? null,
-        author,
-        created_at: event.createdAt,
-        ...(event.outbox ? { outbox: event.outbox } : {}),
-      }),
-    );
+    return insertIfAbsent(() => this.collection().insertOne(storedRow(scope, event)));
+  }
+
+  /** The same for many rows in one insert. */
+  async insertManyIfAbsent(scope: BusinessScope, events: readonly NewTimelineEvent[]): Promise<void> {
+    await insertManyIfAbsent(this.collection(), events.map((event) => storedRow(scope, event)));
   }
 
   /** One stretch of the conversation's entries of these kinds in timeline order. */
@@ -70,4 +61,20 @@ export class TimelineEventRepository extends TenantRepository<TimelineEventEntit
       .lean<StoredTimelineEvent[]>()
       .exec();
   }
+}
+
+function storedRow(scope: BusinessScope, event: NewTimelineEvent) {
+  const author: OutboxAuthor = { type: event.author.type, uuid: event.author.uuid, name: event.author.name ?? null };
+  return {
+    _id: event.id,
+    business_id: scope.businessId,
+    conversation_id: event.conversationId,
+    kind: event.kind,
+    body: event.body ?? null,
+    event_type: event.eventType ?? null,
+    data: event.data ?? null,
+    author,
+    created_at: event.createdAt,
+    ...(event.outbox ? { outbox: event.outbox } : {}),
+  };
 }

@@ -14,6 +14,7 @@ export interface FanOutOptions {
 /** The port the event recorder calls for every recorded event (docs/webhooks.md). */
 export interface EventFanOut {
   fanOut(event: FanOutEvent, options?: FanOutOptions): Promise<number>;
+  fanOutMany(events: readonly FanOutEvent[]): Promise<number>;
 }
 
 export function isSubscribed(endpoint: Pick<WebhookEndpointEntity, 'events'>, type: string): boolean {
