@@ -10,7 +10,7 @@ export interface OutboundMessages {
   findOutbound(scope: BusinessScope, id: string): Promise<MessageEntity | null>;
   /** False when a message with this id exists already. */
   insertIfAbsent(scope: BusinessScope, message: NewMessage): Promise<boolean>;
-  /** sending -> sent with the entry; null when it was not sending. */
+  /** -> sent with the entry, unconditionally (the provider accepted it); null when there is no such message. */
   markSent(scope: BusinessScope, id: string, providerMessageId: string, event: OutboxEntry): Promise<MessageEntity | null>;
   /** sending -> failed with the entry; false when it was not sending. */
   markFailedIfSending(scope: BusinessScope, id: string, error: StoredError, event: OutboxEntry): Promise<boolean>;
