@@ -15,8 +15,8 @@ import {
 } from '@cmsg/dal';
 import type { Files } from '@cmsg/files';
 import type { AiRunCommand } from '@cmsg/conversation-commands';
-import { type OutboxRecorder, messageAuthorOf } from '@cmsg/events';
-import { type BroadcastProgress, type ChatInboundRecord, InboxIngest, type TemplateStatusPorts, parseChatInboundRecord } from '@cmsg/inbox-ingest';
+import type { OutboxRecorder } from '@cmsg/events';
+import { type BroadcastProgress, type ChatInboundRecord, InboxIngest, type MessageAuthorLookup, type TemplateStatusPorts, parseChatInboundRecord } from '@cmsg/inbox-ingest';
 import { TOPIC, createKafka, type Logger, topicName } from '@cmsg/platform';
 import type { Producer } from 'kafkajs';
 import type { ConversationsConfig } from './config';
@@ -27,6 +27,8 @@ export interface ChatInboundConsumerDependencies {
   files: Files;
   chatApi: CloudApiClient;
   outbox: OutboxRecorder;
+  /** The names outbound messages' events show for their authors. */
+  messageAuthors: MessageAuthorLookup;
   /** Produces the AI runs onto conversation-commands. */
   producer: Producer;
   /** Consent keywords, late 131050 failures and user preferences (CONTRACT 10.2). */
@@ -64,7 +66,7 @@ export async function startChatInboundConsumer(dependencies: ChatInboundConsumer
       files: new FileRepository(),
       messages: new MessageRepository(),
     },
-    messageAuthors: messageAuthorOf,
+    messageAuthors: dependencies.messageAuthors,
     files: dependencies.files,
     media: dependencies.chatApi,
     transcriber: ai,

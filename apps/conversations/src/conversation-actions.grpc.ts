@@ -1,9 +1,14 @@
 import {
+  type AiAssignmentPorts,
   type AiEmployeeStore,
   type AlreadyInStatePolicy,
   type AssignMailboxPorts,
   type ChangeTagsPorts,
+  type ConversationContextPorts,
+  type ConversationLookup,
+  type InboxStatusPorts,
   type ObjectRef,
+  type RecentTimelinePorts,
   actorOfToken,
   assignAiEmployee,
   assignMailbox,
@@ -18,7 +23,6 @@ import {
 } from '@cmsg/conversations-domain';
 import { type BusinessScope, businessScope } from '@cmsg/dal';
 import { CatalogError } from '@cmsg/errors';
-import type { OutboxRecorder } from '@cmsg/events';
 import type { AsyncUnaryImplementation } from '@cmsg/platform';
 import {
   AlreadyInStatePolicy as ProtoAlreadyInStatePolicy,
@@ -31,14 +35,20 @@ import {
 export type ConversationActionHandlers = Omit<AsyncUnaryImplementation<ConversationActionsServiceServer>, 'sendMessage' | 'startConversation'>;
 
 export interface ConversationActionHandlerDependencies {
-  outbox: OutboxRecorder;
   aiEmployees: AiEmployeeStore;
+  lookup: ConversationLookup;
   tags: ChangeTagsPorts;
   mailboxes: AssignMailboxPorts;
+  aiAssignment: AiAssignmentPorts;
+  /** Escalation sets the conversation pending. */
+  inboxStatus: InboxStatusPorts;
+  context: ConversationContextPorts;
+  recentTimeline: RecentTimelinePorts;
 }
 
 /** Transport adapter for the state-changing actions (tags, mailbox, AI assignment, escalation, context). No rules live here. */
-export function conversationActionHandlers({ outbox, aiEmployees, tags, mailboxes }: ConversationActionHandlerDependencies): ConversationActionHandlers {
+export function conversationActionHandlers(dependencies: ConversationActionHandlerDependencies): ConversationActionHandlers {
+  const { aiEmployees, lookup, tags, mailboxes, aiAssignment, inboxStatus, context, recentTimeline } = dependencies;
   return {
     assignTags: (request) =>
       changeTags(tags, scopeOf(request.caller), {
@@ -65,7 +75,7 @@ export function conversationActionHandlers({ outbox, aiEmployees, tags, mailboxe
         actor: actorOfToken(request.caller?.token_uuid),
       }),
     assignAiEmployee: (request) =>
-      assignAiEmployee(scopeOf(request.caller), outbox, {
+      assignAiEmployee(aiAssignment, scopeOf(request.caller), {
         reference: referenceOf(request.conversation),
         aiEmployee: requiredObjectRef(request.ai_employee, 'ai_employee'),
         scheduledMessageAction: request.scheduled_message_action,
@@ -73,16 +83,16 @@ export function conversationActionHandlers({ outbox, aiEmployees, tags, mailboxe
         actor: actorOfToken(request.caller?.token_uuid),
       }),
     unassignAi: (request) =>
-      unassignAi(scopeOf(request.caller), outbox, {
+      unassignAi(aiAssignment, scopeOf(request.caller), {
         reference: referenceOf(request.conversation),
         scheduledMessageAction: request.scheduled_message_action,
         handToHuman: request.hand_to_human,
         actor: actorOfToken(request.caller?.token_uuid),
       }),
-    escalate: (request) => escalate(scopeOf(request.caller), outbox, request.conversation_uuid, request.pending_reason),
-    resolveConversation: async (request) => ({ uuid: await resolveConversationUuid(scopeOf(request.caller), referenceOf(request.conversation)) }),
-    getConversationContext: (request) => getConversationContext(scopeOf(request.caller), referenceOf(request.conversation)),
-    getRecentTimeline: (request) => getRecentTimeline(scopeOf(request.caller), request.conversation_uuid, request.limit),
+    escalate: (request) => escalate(inboxStatus, scopeOf(request.caller), request.conversation_uuid, request.pending_reason),
+    resolveConversation: async (request) => ({ uuid: await resolveConversationUuid(lookup, scopeOf(request.caller), referenceOf(request.conversation)) }),
+    getConversationContext: (request) => getConversationContext(context, scopeOf(request.caller), referenceOf(request.conversation)),
+    getRecentTimeline: (request) => getRecentTimeline(recentTimeline, scopeOf(request.caller), request.conversation_uuid, request.limit),
     resolveAiEmployee: (request) => resolveAiEmployee(aiEmployees, scopeOf(request.caller), requiredObjectRef(request.ai_employee, 'ai_employee')),
     chargeAiWallet: (request) =>
       chargeAiWallet(aiEmployees, scopeOf(request.caller), { aiEmployeeUuid: request.ai_employee_uuid, tokens: request.tokens, operationId: request.operation_id }),

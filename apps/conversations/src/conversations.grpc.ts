@@ -28,6 +28,9 @@ import {
   listTemplates,
   setInboxStatusByReference,
   type ChannelLimitsStore,
+  type ConversationListPorts,
+  type ConversationStatusPorts,
+  type ConversationTimelinePorts,
   type ChannelListing,
   type EventReadPorts,
   type InboxStatusPorts,
@@ -45,6 +48,9 @@ export interface ConversationsHandlerDependencies {
   events: EventReadPorts;
   notes: AddNotePorts;
   inboxStatus: InboxStatusPorts;
+  conversationList: ConversationListPorts;
+  conversationStatus: ConversationStatusPorts;
+  timeline: ConversationTimelinePorts;
   cursorCodec: ListCursorCodec;
   contacts: ContactPorts;
   templates: TemplateDependencies;
@@ -57,12 +63,12 @@ export interface ConversationsHandlerDependencies {
 
 /** Transport adapter: proto request -> use case -> proto response. No rules live here. */
 export function conversationsHandlers(dependencies: ConversationsHandlerDependencies): AsyncUnaryImplementation<ConversationsServiceServer> {
-  const { tokens, channels, events, notes, inboxStatus, cursorCodec, contacts, templates, channelLimits, eligibility, erasures, eraseSoon } = dependencies;
+  const { tokens, channels, events, notes, inboxStatus, conversationList, conversationStatus, timeline, cursorCodec, contacts, templates, channelLimits, eligibility, erasures, eraseSoon } = dependencies;
   return {
     authenticateToken: (request) => authenticateToken(tokens, request.token_sha256),
-    getConversationStatus: (request) => getConversationStatus(scopeOf(request.caller), referenceOf(request.conversation)),
+    getConversationStatus: (request) => getConversationStatus(conversationStatus, scopeOf(request.caller), referenceOf(request.conversation)),
     listConversations: (request) =>
-      listConversations(scopeOf(request.caller), cursorCodec, {
+      listConversations(conversationList, scopeOf(request.caller), cursorCodec, {
         cursor: request.cursor,
         limit: request.limit,
         order: request.order === 'asc' ? 'asc' : 'desc',
@@ -122,7 +128,7 @@ export function conversationsHandlers(dependencies: ConversationsHandlerDependen
       }),
     listChannels: (request) => listChannels(channels, scopeOf(request.caller)),
     getConversationTimeline: (request) =>
-      getConversationTimeline(scopeOf(request.caller), cursorCodec, {
+      getConversationTimeline(timeline, scopeOf(request.caller), cursorCodec, {
         conversationUuid: request.conversation_uuid,
         kinds: request.kinds,
         order: request.order === 'desc' ? 'desc' : 'asc',

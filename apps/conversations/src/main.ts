@@ -1,5 +1,4 @@
 import './instrument';
-import { randomUUID } from 'node:crypto';
 import { CloudApiClient } from '@cmsg/chat-platform';
 import { type CoordinatorPorts, broadcastSendAdmission, pauseChannelBroadcasts, pauseTemplateBroadcasts } from '@cmsg/broadcasts-domain';
 import { ensureTopics, kafkaConversationEventBus } from '@cmsg/command-stream';
@@ -9,15 +8,9 @@ import {
   ApiTokenRepository,
   BusinessRepository,
   ChannelRepository,
-  ContactRepository,
-  ConversationRepository,
   EventRepository,
-  MailboxCategoryRepository,
-  MailboxRepository,
   OutboxRepository,
-  TagRepository,
   TemplateRepository,
-  TimelineEventRepository,
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
   businessScope,
@@ -61,6 +54,7 @@ import { startChatInboundConsumer } from './chat-inbound.consumer';
 import { conversationActionHandlers } from './conversation-actions.grpc';
 import { loadConversationsConfig } from './config';
 import { contactPorts } from './contact-ports';
+import { conversationUseCasePorts } from './conversation-ports';
 import { contactErasurePorts, startContactErasureWorker } from './contact-erasure-worker';
 import { eligibilityPorts } from './eligibility-ports';
 import { conversationsHandlers } from './conversations.grpc';
@@ -92,7 +86,6 @@ runGrpcService({
     await producer.connect();
 
     const channels = new ChannelRepository();
-    const conversationLookup = { conversations: new ConversationRepository(), contacts: new ContactRepository(), channels };
     const webhookEndpoints = new WebhookEndpointRepository();
     const webhookDeliveries = new WebhookDeliveryRepository();
     // Recorded events (and pings) become deliveries; the actions-runner's dispatcher sends them.
@@ -105,6 +98,7 @@ runGrpcService({
     const outbox = new EventOutbox(recorder, (error, entry) =>
       logger.warn({ err: error, event_id: entry.id, conversation_uuid: entry.conversation_id }, 'event recording failed; the outbox relay will retry'),
     );
+    const conversationPorts = conversationUseCasePorts(outbox, channels);
     const chatApi = new CloudApiClient({
       baseUrl: config.CHAT_API_BASE_URL,
       timeoutMs: config.CHAT_API_TIMEOUT_MS,
@@ -151,7 +145,7 @@ runGrpcService({
       isRunning: (processId) => senders.isRunning(processId),
       takeOverUncalled: ({ channelId, messageId }) => fences.takeDown({ channelKey: channelId, sendKey: messageId }),
     };
-    const sendDependencies = { sender: pacedSender, files, outbox, lease: sendLease, recordConsent: recordContactConsent };
+    const sendDependencies = { ...conversationPorts.sends, sender: pacedSender, files, outbox, lease: sendLease, recordConsent: recordContactConsent };
 
     const audience = audiencePorts({ files, contacts });
     const definitions = definitionPorts((channel) => ledger.remaining({ channelKey: channel.id, limit: channel.messaging_limit }));
@@ -162,7 +156,7 @@ runGrpcService({
       events: outbox,
       slices,
       clock,
-      sendOutcome: (scope, operationId) => sendOutcomeOf(scope, operationId, { outbox, lease: sendLease }),
+      sendOutcome: (scope, operationId) => sendOutcomeOf({ ...conversationPorts.sends, outbox, lease: sendLease }, scope, operationId),
       messagingLimitRemaining: async (scope, channelId) => {
         const channel = await definitions.channelById(scope, channelId);
         return channel ? ledger.remaining({ channelKey: channel.id, limit: channel.messaging_limit }) : null;
@@ -188,8 +182,11 @@ runGrpcService({
           tokens: { apiTokens: new ApiTokenRepository(), businesses: new BusinessRepository() },
           channels,
           events: { events: new EventRepository(), clock: () => new Date() },
-          notes: { lookup: conversationLookup, notes: new TimelineEventRepository(), outbox, clock: () => new Date(), ids: { random: randomUUID } },
-          inboxStatus: { lookup: conversationLookup, inboxStatus: conversationLookup.conversations, outbox, clock: () => new Date() },
+          notes: conversationPorts.notes,
+          inboxStatus: conversationPorts.inboxStatus,
+          conversationList: conversationPorts.list,
+          conversationStatus: conversationPorts.status,
+          timeline: conversationPorts.timeline,
           cursorCodec: new ListCursorCodec(config.SIGNING_SECRET),
           contacts,
           templates: { templates: new TemplateRepository(), channels },
@@ -207,19 +204,26 @@ runGrpcService({
         notingLiveActivity(
           {
             ...conversationActionHandlers({
-              outbox,
               aiEmployees: new AiEmployeeRepository(),
-              tags: { lookup: conversationLookup, tags: new TagRepository(), conversationTags: conversationLookup.conversations, outbox, clock: () => new Date() },
-              mailboxes: {
-                lookup: conversationLookup,
-                mailboxes: { mailboxes: new MailboxRepository(), categories: new MailboxCategoryRepository() },
-                conversationMailbox: conversationLookup.conversations,
-                outbox,
-                clock: () => new Date(),
-              },
+              lookup: conversationPorts.lookup,
+              tags: conversationPorts.tags,
+              mailboxes: conversationPorts.mailboxes,
+              aiAssignment: conversationPorts.aiAssignment,
+              inboxStatus: conversationPorts.inboxStatus,
+              context: conversationPorts.context,
+              recentTimeline: conversationPorts.recentTimeline,
             }),
             ...messageSendingHandlers({ ...sendDependencies, logger }),
-            ...startConversationHandlers(startConversationBindings(contacts, outbox, sendDependencies)),
+            ...startConversationHandlers(
+              startConversationBindings({
+                contacts,
+                send: sendDependencies,
+                aiAssignment: conversationPorts.aiAssignment,
+                mailboxes: conversationPorts.mailboxes,
+                tags: conversationPorts.tags,
+                notes: conversationPorts.notes,
+              }),
+            ),
           },
           liveFirst,
         ),
@@ -258,6 +262,7 @@ runGrpcService({
           files,
           chatApi,
           outbox,
+          messageAuthors: conversationPorts.sends.authors,
           producer,
           recordConsent: recordContactConsent,
           templateNotApproved: async (scope, channelId, template) => {

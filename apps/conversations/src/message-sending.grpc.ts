@@ -1,21 +1,15 @@
 import type { ConsentRecorder } from '@cmsg/conversations-domain';
 import { cloudApiErrorOf } from '@cmsg/chat-platform';
-import { type MessageAuthor, type MessageSender, type OutboundFiles, type SendLease, sendMessage, sendMessageCommand } from '@cmsg/conversations-domain';
+import { type MessageAuthor, type SendMessageDependencies, sendMessage, sendMessageCommand } from '@cmsg/conversations-domain';
 import { businessScope } from '@cmsg/dal';
 import { CatalogError, isCatalogError } from '@cmsg/errors';
 import { protoSendContentToDomain } from '@cmsg/message-codec';
-import type { OutboxRecorder } from '@cmsg/events';
 import type { AsyncUnaryImplementation, Logger } from '@cmsg/platform';
 import type { Caller, ConversationActionsServiceServer, MessageAuthor as ProtoMessageAuthor } from '@cmsg/proto';
 
 export type MessageSendingHandlers = Pick<AsyncUnaryImplementation<ConversationActionsServiceServer>, 'sendMessage'>;
 
-export interface MessageSendingDependencies {
-  sender: MessageSender;
-  files: OutboundFiles;
-  outbox: OutboxRecorder;
-  /** When a send found `sending` was cut off by a crash. */
-  lease: SendLease;
+export interface MessageSendingDependencies extends SendMessageDependencies {
   /** A send refused with 131050 records the contact's marketing opt-out (CONTRACT 10.2). */
   recordConsent: ConsentRecorder;
   logger: Logger;

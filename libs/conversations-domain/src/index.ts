@@ -1,11 +1,16 @@
 export { authenticateToken } from './api-tokens/authenticate-token.usecase';
 export type { StoredApiToken, TokenAuthenticationPorts } from './api-tokens/authenticate-token.usecase';
 export { getConversationStatus } from './inbox/get-conversation-status.usecase';
+export type { ConversationStatusPorts } from './inbox/get-conversation-status.usecase';
+export type { ObjectsByIds, ReferencedObjectStores } from './inbox/conversation-references';
+export type { BusinessDirectory } from './conversation/business-clock';
 export { listConversations, CONVERSATIONS_ENDPOINT } from './inbox/list-conversations.usecase';
+export type { ConversationListPorts, ConversationPages } from './inbox/list-conversations.usecase';
 export { conversationListFiltersOf } from './inbox/conversation-list-filters';
 export type { ConversationListFilters } from './inbox/conversation-list-filters';
 export { getConversationTimeline, TIMELINE_ENDPOINT, TIMELINE_KINDS } from './timeline/get-conversation-timeline.usecase';
-export type { ConversationTimelineRequest, TimelineKind } from './timeline/get-conversation-timeline.usecase';
+export type { ConversationTimelinePorts, ConversationTimelineRequest, TimelineKind } from './timeline/get-conversation-timeline.usecase';
+export type { AiEmployeeNames, TimelineStores } from './timeline/timeline-stores';
 export type { TimelineAuthorNames } from './timeline/timeline-items';
 export { listContacts } from './contacts/list-contacts.usecase';
 export type { ContactListFilters, ListContactsRequest } from './contacts/list-contacts.usecase';
@@ -22,8 +27,8 @@ export { listTemplates, TEMPLATES_ENDPOINT } from './templates/list-templates.us
 export type { ListTemplatesRequest } from './templates/list-templates.usecase';
 export { getTemplate } from './templates/get-template.usecase';
 export type { TemplateChannelStore, TemplateDependencies, TemplateStore } from './templates/template-ports';
-export { resolveConversationReference, resolveConversationUuid } from './conversation/resolve-conversation-reference';
-export type { ConversationReference, ResolvedConversation, StoredConversation, StoredContact } from './conversation/resolve-conversation-reference';
+export { resolveConversationReference, resolveConversationUuid } from './conversation/conversation-resolver';
+export type { ConversationReference, ResolvedConversation, StoredConversation, StoredContact } from './conversation/conversation-resolver';
 export { ListCursorCodec, CURSOR_TTL_MS } from './listing/list-cursor';
 export type { PageRequest } from './listing/list-page';
 export { messagingWindow, conversationNow, MESSAGING_WINDOW_MS } from './conversation/messaging-window';
@@ -34,6 +39,8 @@ export type { SendOutcome } from './messaging/send-outcome.usecase';
 export { leaseOnly } from './messaging/send-lease';
 export type { SendLease } from './messaging/send-lease';
 export type { SendMessageDependencies } from './messaging/send-message.usecase';
+export type { ConversationLastMessages, MessageAuthorLookup, MessageContentSources, OutboundMessagePorts, OutboundMessages, SendMessagePorts } from './messaging/send-message-ports';
+export type { OutboundStorePorts } from './messaging/outbound-message-store';
 export { sendMessageCommand, MESSAGE_AUTHOR_TYPES, TEMPLATE_HEADER_TYPES } from './messaging/send-message.command';
 export type {
   SendMessageCommand,
@@ -64,6 +71,7 @@ export type { AssignMailboxCommand, AssignMailboxPorts, ConversationMailboxWrite
 export type { MailboxDirectory } from './mailbox/resolve-mailbox-target';
 export { assignAiEmployee } from './ai-assignment/assign-ai-employee.usecase';
 export type { AssignAiEmployeeCommand } from './ai-assignment/assign-ai-employee.usecase';
+export type { AiAssignmentPorts, ConversationOwnerWriter, DefaultScheduledTemplate, PendingSchedules } from './ai-assignment/ai-assignment-ports';
 export { unassignAi } from './ai-assignment/unassign-ai.usecase';
 export type { UnassignAiCommand } from './ai-assignment/unassign-ai.usecase';
 export { resolveAiEmployee } from './ai-assignment/resolve-ai-employee.usecase';
@@ -72,7 +80,9 @@ export type { AiEmployeeStore } from './ai-assignment/ai-employee-store';
 export type { ChargeAiWalletCommand } from './ai-assignment/charge-ai-wallet.usecase';
 export { escalate, DEFAULT_ESCALATION_REASON } from './escalation/escalate.usecase';
 export { getConversationContext } from './context/get-conversation-context.usecase';
+export type { ConversationContextPorts } from './context/get-conversation-context.usecase';
 export { getRecentTimeline } from './context/get-recent-timeline.usecase';
+export type { RecentTimelinePorts } from './context/get-recent-timeline.usecase';
 export { DEFAULT_TIMELINE_LIMIT, MAX_TIMELINE_LIMIT } from './timeline/timeline-merge';
 export { listEvents } from './events/list-events.usecase';
 export type { ListEventsRequest } from './events/list-events.usecase';
@@ -83,6 +93,7 @@ export { startConversation } from './start-conversation/start-conversation.useca
 export type { StartConversationCommand, StartConversationResult, StartContactInput } from './start-conversation/start-conversation.usecase';
 export type { StartConversationPorts, StartedMessage } from './start-conversation/start-conversation-ports';
 export { startConversationBindings } from './start-conversation/start-conversation-bindings';
+export type { StartConversationSteps } from './start-conversation/start-conversation-bindings';
 export { contactEligibility } from './eligibility/contact-eligibility';
 export type { ContactEligibility, EligibilityFacts, EligibilityReason } from './eligibility/contact-eligibility';
 export { getContactEligibility } from './eligibility/get-contact-eligibility.usecase';

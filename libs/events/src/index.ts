@@ -11,7 +11,8 @@ export { outboxEntry, authorOf, withSequence, SYSTEM_AUTHOR } from './outbox-ent
 export type { SequencedEntry } from './outbox-entries';
 export { messageTimelineItem, noteTimelineItem, publicMessageStatus } from './timeline-items';
 export type { MessageItemSource, MessageTimelineItem, NoteTimelineItem } from './timeline-items';
-export { messageAuthorOf, customerAuthor, customerNameOf } from './message-author';
+export { messageAuthors, customerAuthor, customerNameOf } from './message-author';
+export type { AiEmployeeNameSource, StoredMessageAuthor } from './message-author';
 export { assignmentParty, mailboxParty, inboxStatusChangeData, tagsChangeData, conversationCreatedData } from './conversation-event-data';
 export type { NamedObject } from './conversation-event-data';
 export { scheduleEventData } from './schedule-event-data';

@@ -1,18 +1,26 @@
-import { AiEmployeeRepository, type BusinessScope, type OutboxAuthor } from '@cmsg/dal';
+import type { BusinessScope, OutboxAuthor } from '@cmsg/dal';
 import { authorOf } from './outbox-entries';
 
-const aiEmployees = new AiEmployeeRepository();
+/** Where an AI employee's current name is read (AiEmployeeRepository in the app). */
+export interface AiEmployeeNameSource {
+  findById(scope: BusinessScope, id: string): Promise<{ name: string } | null>;
+}
+
+export type StoredMessageAuthor = { type: string; uuid?: string | null; name?: string | null } | null | undefined;
 
 /**
  * An outbound message's author as its events name it, by the timeline's rule: the name stored with
- * the author, else an AI employee's current name; API tokens and the system have none.
+ * the author, else an AI employee's current name (read from `aiEmployees`); API tokens and the
+ * system have none.
  */
-export async function messageAuthorOf(scope: BusinessScope, author: { type: string; uuid?: string | null; name?: string | null } | null | undefined): Promise<OutboxAuthor> {
-  if (!author) return authorOf({ type: 'system', uuid: null });
-  const uuid = author.uuid ?? null;
-  if (author.name) return authorOf({ type: author.type, uuid }, author.name);
-  if (author.type !== 'ai_employee' || !uuid) return authorOf({ type: author.type, uuid });
-  return authorOf({ type: author.type, uuid }, (await aiEmployees.findById(scope, uuid))?.name ?? null);
+export function messageAuthors(aiEmployees: AiEmployeeNameSource): (scope: BusinessScope, author: StoredMessageAuthor) => Promise<OutboxAuthor> {
+  return async (scope, author) => {
+    if (!author) return authorOf({ type: 'system', uuid: null });
+    const uuid = author.uuid ?? null;
+    if (author.name) return authorOf({ type: author.type, uuid }, author.name);
+    if (author.type !== 'ai_employee' || !uuid) return authorOf({ type: author.type, uuid });
+    return authorOf({ type: author.type, uuid }, (await aiEmployees.findById(scope, uuid))?.name ?? null);
+  };
 }
 
 /** The author of an inbound message: the customer, by contact. */

@@ -8,6 +8,7 @@ import express from 'express';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { createClient } from '@redis/client';
 import { type BareServerConfig, untilStopped } from './bare-server-protocol';
+import { conversationReadPorts } from './conversation-read-ports';
 
 /**
  * The bare hop: the least the design's two processes can cost for the status read. A bare grpc-js
@@ -19,11 +20,12 @@ import { type BareServerConfig, untilStopped } from './bare-server-protocol';
 export async function serveBareGrpcService(config: Extract<BareServerConfig, { role: 'grpc-service' }>): Promise<void> {
   await connectMongo(config.mongodbUri);
   const scope = businessScope(config.businessId);
+  const reads = conversationReadPorts();
   const server = new grpc.Server();
   // Only the one method: the others answer UNIMPLEMENTED, as grpc-js does for any method left out.
   server.addService(ConversationsServiceService, {
     getConversationStatus: (call: grpc.ServerUnaryCall<ConversationRequest, ConversationStatus>, callback: grpc.sendUnaryData<ConversationStatus>) => {
-      getConversationStatus(scope, call.request.conversation ?? {}).then(
+      getConversationStatus(reads.status, scope, call.request.conversation ?? {}).then(
         (status) => callback(null, status),
         (error: Error) => callback({ code: grpc.status.INTERNAL, details: error.message }),
       );

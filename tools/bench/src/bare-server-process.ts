@@ -7,6 +7,7 @@ import express from 'express';
 import { serveBareActionService } from './bare-action-service';
 import { serveBareGrpcForward, serveBareGrpcService } from './bare-hop';
 import { type BareServerConfig, untilStopped } from './bare-server-protocol';
+import { conversationReadPorts } from './conversation-read-ports';
 
 /** The hidden `npm run bench` subcommand a bare server process runs (bench main.ts). */
 export const BARE_SERVER_COMMAND = '__bare-server';
@@ -77,6 +78,7 @@ async function serveBareReads(config: Extract<BareServerConfig, { role: 'express
   await connectMongo(config.mongodbUri);
   const scope = businessScope(config.businessId);
   const codec = new ListCursorCodec(config.signingSecret);
+  const reads = conversationReadPorts();
   const inFlight = new Set<Promise<unknown>>();
   const tracked = <Value>(query: Promise<Value>): Promise<Value> => {
     inFlight.add(query);
@@ -86,16 +88,16 @@ async function serveBareReads(config: Extract<BareServerConfig, { role: 'express
   const app = express();
   app.use(express.json());
   app.post('/conversation/status', (request, response, next) => {
-    tracked(getConversationStatus(scope, request.body.conversation)).then((snapshot) => response.json(snapshot), next);
+    tracked(getConversationStatus(reads.status, scope, request.body.conversation)).then((snapshot) => response.json(snapshot), next);
   });
   app.get('/conversations', (request, response, next) => {
     const text = (name: string) => (typeof request.query[name] === 'string' ? (request.query[name] as string) : undefined);
     const tags = ([] as unknown[]).concat(request.query['tag'] ?? []).map(String);
     const filters = conversationListFiltersOf({ inbox_status: text('inbox_status'), tags, mailbox: undefined, ai_employee: undefined, window: undefined, is_tester: undefined, updated_since: undefined });
-    tracked(listConversations(scope, codec, { limit: Number(request.query['limit'] ?? 50), order: 'desc', filters })).then((page) => response.json(page), next);
+    tracked(listConversations(reads.list, scope, codec, { limit: Number(request.query['limit'] ?? 50), order: 'desc', filters })).then((page) => response.json(page), next);
   });
   app.get('/conversation/timeline', (request, response, next) => {
-    const page = getConversationTimeline(scope, codec, { conversationUuid: String(request.query['conversation_uuid']), kinds: [], order: 'asc', limit: Number(request.query['limit'] ?? 50) });
+    const page = getConversationTimeline(reads.timeline, scope, codec, { conversationUuid: String(request.query['conversation_uuid']), kinds: [], order: 'asc', limit: Number(request.query['limit'] ?? 50) });
     tracked(page).then((timeline) => response.json(timeline), next);
   });
   const contactReads = contactReadPorts();

@@ -8,6 +8,7 @@ import { WORKSPACE_ROOT } from '@cmsg/testing';
 import mongoose from 'mongoose';
 import { type BenchmarkModule, integerOptions, percentile } from './benchmark-module';
 import { insertBulkConversations } from './bulk-conversations';
+import { conversationReadPorts } from './conversation-read-ports';
 import type { FiguresRecorder } from './figures-recorder';
 import { type MongoBackend, type ThrowawayMongoServer, residentBytes, startThrowawayMongoServer } from '@cmsg/testing';
 
@@ -111,9 +112,10 @@ async function measureScale(server: ThrowawayMongoServer, demo: SeedFileInput, g
     const scope = businessScope(summary!.businesses[0]!.uuid);
     const bulk = await timeOperations(1, 1, () => insertBulkConversations({ businessId: scope.businessId, from: 0, count: generated, messages: 2 }));
     const codec = new ListCursorCodec('bench-only-signing-secret');
-    const page = () => listConversations(scope, codec, { limit: 100, order: 'desc' });
+    const reads = conversationReadPorts();
+    const page = () => listConversations(reads.list, scope, codec, { limit: 100, order: 'desc' });
     const conversations = (await page()).items.map((item) => item.uuid);
-    const status = await timeOperations(options['status-reads'], 1, (index) => getConversationStatus(scope, { uuid: conversations[index % conversations.length]! }));
+    const status = await timeOperations(options['status-reads'], 1, (index) => getConversationStatus(reads.status, scope, { uuid: conversations[index % conversations.length]! }));
     const list = await timeOperations(options['list-pages'], 1, page);
     const writes = await timeOperations(options.writes, options.writers, (index) => inboundLikeWrite(scope.businessId, conversations[index % conversations.length]!));
     await mongoose.connection.db!.dropDatabase();

@@ -1,12 +1,14 @@
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
-import { type OutboxRecorder, assignmentParty, authorOf, outboxEntry, withSequence } from '@cmsg/events';
+import { assignmentParty, authorOf, outboxEntry, withSequence } from '@cmsg/events';
 import type { ActionActor } from '../action-support/action-actor';
 import { MAX_CHANGE_ROUNDS } from '../conversation/conversation-change';
-import { repositories } from '../repositories';
-import { reloadConversation, type StoredConversation } from '../conversation/resolve-conversation-reference';
+import { reloadConversation, type StoredConversation } from '../conversation/conversation-resolver';
+import type { AiAssignmentPorts } from './ai-assignment-ports';
 import { loadPendingSchedule } from './pending-schedule';
 import type { ScheduleHandling } from './scheduled-message-action';
+
+type OwnerChangePorts = Pick<AiAssignmentPorts, 'lookup' | 'aiEmployees' | 'owners' | 'schedules' | 'outbox'>;
 
 export interface OwnerChange {
   /** False when another change made it first (the owner already was the target). */
@@ -23,40 +25,40 @@ export interface OwnerChange {
  * overwritten silently: SCHEDULE_CONFLICT.
  */
 export async function changeConversationOwner(
+  ports: OwnerChangePorts,
   scope: BusinessScope,
-  outbox: OutboxRecorder,
   conversation: StoredConversation,
   aiEmployeeId: string | null,
   schedule: { handling: ScheduleHandling; seenScheduleId: string | null },
   now: Date,
   actor: ActionActor,
 ): Promise<OwnerChange> {
-  if (schedule.handling === 'none') await assertNoScheduleSince(scope, conversation, schedule.seenScheduleId);
+  if (schedule.handling === 'none') await assertNoScheduleSince(ports, scope, conversation, schedule.seenScheduleId);
   let current = conversation;
   for (let round = 0; round < MAX_CHANGE_ROUNDS; round += 1) {
     const from = current.ai_employee_id ?? null;
     if (from === aiEmployeeId) return { changed: false, conversation: current };
-    const data = { from: assignmentParty(await ownerOf(scope, from)), to: assignmentParty(await ownerOf(scope, aiEmployeeId)) };
+    const data = { from: assignmentParty(await ownerOf(ports, scope, from)), to: assignmentParty(await ownerOf(ports, scope, aiEmployeeId)) };
     const event = outboxEntry('conversation.assignment_changed', current._id, data, authorOf(actor), now);
-    const changed = await repositories.conversations.changeOwner(scope, current._id, { from, to: aiEmployeeId, event, now });
+    const changed = await ports.owners.changeOwner(scope, current._id, { from, to: aiEmployeeId, event, now });
     if (changed) {
-      await outbox.recordQuietly('conversations', scope, changed._id, [withSequence(event, changed)]);
+      await ports.outbox.recordQuietly('conversations', scope, changed._id, [withSequence(event, changed)]);
       return { changed: true, conversation: changed };
     }
-    current = await reloadConversation(scope, current._id);
+    current = await reloadConversation(ports.lookup.conversations, scope, current._id);
   }
   throw new CatalogError('UPDATE_FAILED', 'The conversation owner kept changing during the update; retry.');
 }
 
-async function assertNoScheduleSince(scope: BusinessScope, conversation: StoredConversation, seenScheduleId: string | null): Promise<void> {
-  const pending = (await loadPendingSchedule(scope, conversation))?._id;
+async function assertNoScheduleSince(ports: Pick<AiAssignmentPorts, 'schedules'>, scope: BusinessScope, conversation: StoredConversation, seenScheduleId: string | null): Promise<void> {
+  const pending = (await loadPendingSchedule(ports.schedules, scope, conversation))?._id;
   if (pending && pending !== seenScheduleId) {
     throw new CatalogError('SCHEDULE_CONFLICT', 'A scheduled message of the conversation changed during the owner change; retry.');
   }
 }
 
 /** An owner as events name it: the AI employee (its name as it is now), or null for the human team. */
-async function ownerOf(scope: BusinessScope, aiEmployeeId: string | null): Promise<{ _id: string; name: string | null } | null> {
+async function ownerOf(ports: Pick<AiAssignmentPorts, 'aiEmployees'>, scope: BusinessScope, aiEmployeeId: string | null): Promise<{ _id: string; name: string | null } | null> {
   if (!aiEmployeeId) return null;
-  return { _id: aiEmployeeId, name: (await repositories.aiEmployees.findById(scope, aiEmployeeId))?.name ?? null };
+  return { _id: aiEmployeeId, name: (await ports.aiEmployees.findById(scope, aiEmployeeId))?.name ?? null };
 }

@@ -1,7 +1,7 @@
 import type { BusinessScope } from '@cmsg/dal';
-import type { OutboxRecorder } from '@cmsg/events';
 import type { ActionActor } from '../action-support/action-actor';
-import type { StoredConversation } from '../conversation/resolve-conversation-reference';
+import type { StoredConversation } from '../conversation/conversation-resolver';
+import type { AiAssignmentPorts } from './ai-assignment-ports';
 import { cancelPendingSchedule, fallbackTemplateOf, loadPendingSchedule, reassignPendingSchedule } from './pending-schedule';
 import { type ScheduleHandling, type ScheduledMessageAction, scheduleHandlingFor } from './scheduled-message-action';
 
@@ -13,25 +13,26 @@ export type NextOwner = { kind: 'ai_employee'; aiEmployeeId: string } | { kind: 
  * retry of the request finds nothing pending, instead of a schedule firing for the wrong owner.
  */
 export async function handlePendingScheduleForOwnerChange(
+  ports: Pick<AiAssignmentPorts, 'schedules' | 'defaultScheduledTemplate' | 'outbox'>,
   scope: BusinessScope,
-  outbox: OutboxRecorder,
   conversation: StoredConversation,
   action: ScheduledMessageAction | undefined,
   next: NextOwner,
   actor: ActionActor,
   now: Date,
 ): Promise<{ handling: ScheduleHandling; seenScheduleId: string | null }> {
-  const schedule = await loadPendingSchedule(scope, conversation);
+  const { schedules } = ports;
+  const schedule = await loadPendingSchedule(schedules, scope, conversation);
   const seenScheduleId = schedule?._id ?? null;
   const handling = scheduleHandlingFor(schedule !== null, action);
   if (!schedule || handling === 'none') return { handling, seenScheduleId };
   if (handling === 'cancel') {
-    await cancelPendingSchedule(scope, outbox, schedule, actor, now);
+    await cancelPendingSchedule(schedules, ports.outbox, scope, schedule, actor, now);
   } else if (next.kind === 'ai_employee') {
-    await reassignPendingSchedule(scope, schedule, { kind: 'ai_employee', aiEmployeeId: next.aiEmployeeId }, actor, now);
+    await reassignPendingSchedule(schedules, scope, schedule, { kind: 'ai_employee', aiEmployeeId: next.aiEmployeeId }, actor, now);
   } else {
-    const fallbackTemplateId = await fallbackTemplateOf(scope, schedule, conversation);
-    await reassignPendingSchedule(scope, schedule, { kind: 'human_user', fallbackTemplateId }, actor, now);
+    const fallbackTemplateId = await fallbackTemplateOf(ports.defaultScheduledTemplate, scope, schedule, conversation);
+    await reassignPendingSchedule(schedules, scope, schedule, { kind: 'human_user', fallbackTemplateId }, actor, now);
   }
   return { handling, seenScheduleId };
 }

@@ -4,7 +4,7 @@ import type { ContactReadPorts } from './contact-ports';
 import { contactView, contactViewContext } from './contact-view';
 import type { CursorFilters, ListCursorCodec } from '../listing/list-cursor';
 import { fetchKeysetPage } from '../listing/list-page';
-import type { StoredContact } from '../conversation/resolve-conversation-reference';
+import type { StoredContact } from '../conversation/conversation-resolver';
 import { parseUpdatedSince } from '../listing/updated-since';
 
 /** CONTRACT 9.1: each optional, combined with AND; lookups normalised as a conversation reference's. */

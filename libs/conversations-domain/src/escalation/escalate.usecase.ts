@@ -1,9 +1,7 @@
 import type { BusinessScope } from '@cmsg/dal';
 import type { InboxStatusResponse } from '@cmsg/proto';
-import type { OutboxRecorder } from '@cmsg/events';
-import { resolveConversation } from '../conversation/resolve-conversation-reference';
-import { setInboxStatus } from '../inbox/set-inbox-status.usecase';
-import { repositories } from '../repositories';
+import { resolveConversation } from '../conversation/conversation-resolver';
+import { type InboxStatusPorts, setInboxStatus } from '../inbox/set-inbox-status.usecase';
 
 export const DEFAULT_ESCALATION_REASON = 'action_set_failed';
 
@@ -11,9 +9,9 @@ export const DEFAULT_ESCALATION_REASON = 'action_set_failed';
  * Escalate (SPEC 3.1, 4.3 rule 6): the conversation goes to pending with the given reason, by the
  * system. Already pending: no change, no broadcast, and the earlier pending_reason stays.
  */
-export async function escalate(scope: BusinessScope, outbox: OutboxRecorder, conversationUuid: string, pendingReason: string): Promise<InboxStatusResponse> {
-  const conversation = await resolveConversation(scope, { uuid: conversationUuid });
-  return setInboxStatus({ lookup: repositories, inboxStatus: repositories.conversations, outbox, clock: () => new Date() }, scope, conversation, {
+export async function escalate(ports: InboxStatusPorts, scope: BusinessScope, conversationUuid: string, pendingReason: string): Promise<InboxStatusResponse> {
+  const conversation = await resolveConversation(ports.lookup, scope, { uuid: conversationUuid });
+  return setInboxStatus(ports, scope, conversation, {
     target: 'pending',
     pendingReason: pendingReason || DEFAULT_ESCALATION_REASON,
     actor: { type: 'system', uuid: null },

@@ -1,7 +1,7 @@
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope, ConversationListFilter } from '@cmsg/dal';
 import type { ListConversationsRequest } from '@cmsg/proto';
-import { clockOf, loadBusiness } from '../conversation/business-clock';
+import { type BusinessDirectory, clockOf, loadBusiness } from '../conversation/business-clock';
 import type { CursorFilters } from '../listing/list-cursor';
 import { MESSAGING_WINDOW_MS, conversationNow } from '../conversation/messaging-window';
 import { parseUpdatedSince } from '../listing/updated-since';
@@ -56,7 +56,7 @@ export function cursorFiltersOf(filters: ConversationListFilters): CursorFilters
  * is less than 24 h old at the conversation's own now: the real time, or the business's tester
  * clock for tester conversations (CONTRACT 3), so the business is read only for a window filter.
  */
-export async function storedListFilter(scope: BusinessScope, filters: ConversationListFilters, realNow: number): Promise<ConversationListFilter> {
+export async function storedListFilter(businesses: BusinessDirectory, scope: BusinessScope, filters: ConversationListFilters, realNow: number): Promise<ConversationListFilter> {
   const stored: ConversationListFilter = {
     ...(filters.inboxStatus ? { inboxStatus: filters.inboxStatus } : {}),
     ...(filters.tags.length > 0 ? { tagIds: filters.tags } : {}),
@@ -66,7 +66,7 @@ export async function storedListFilter(scope: BusinessScope, filters: Conversati
     ...(filters.updatedSince ? { updatedSince: filters.updatedSince } : {}),
   };
   if (filters.window) {
-    const testerOffsetMs = clockOf(await loadBusiness(scope)).testerClockOffsetMs;
+    const testerOffsetMs = clockOf(await loadBusiness(businesses, scope)).testerClockOffsetMs;
     stored.window = {
       open: filters.window === 'open',
       since: new Date(realNow - MESSAGING_WINDOW_MS),

@@ -1,6 +1,5 @@
 import type { BusinessScope } from '@cmsg/dal';
 import type { NamedRef, Tag } from '@cmsg/proto';
-import { repositories } from '../repositories';
 
 /**
  * Names of the objects conversations point to (tags, mailbox, AI employee), loaded in one query
@@ -12,17 +11,29 @@ export interface ReferencedObjects {
   aiEmployee(id: string | null | undefined): NamedRef | undefined;
 }
 
+/** A collection read by ids within the business (TagRepository, MailboxRepository, AiEmployeeRepository). */
+export interface ObjectsByIds<Row> {
+  findByIds(scope: BusinessScope, ids: readonly string[]): Promise<Row[]>;
+}
+
+/** Where the names of a conversation's tags, mailbox and AI employee are read. */
+export interface ReferencedObjectStores {
+  tags: ObjectsByIds<{ _id: string; name: string; color?: string | null }>;
+  mailboxes: ObjectsByIds<{ _id: string; name: string }>;
+  aiEmployees: ObjectsByIds<{ _id: string; name: string }>;
+}
+
 interface ConversationPointers {
   tag_ids: string[];
   mailbox_id?: string | null;
   ai_employee_id?: string | null;
 }
 
-export async function loadReferencedObjects(scope: BusinessScope, conversations: ConversationPointers[]): Promise<ReferencedObjects> {
+export async function loadReferencedObjects(stores: ReferencedObjectStores, scope: BusinessScope, conversations: ConversationPointers[]): Promise<ReferencedObjects> {
   const [tags, mailboxes, employees] = await Promise.all([
-    repositories.tags.findByIds(scope, presentIds(conversations.flatMap((conversation) => conversation.tag_ids))),
-    repositories.mailboxes.findByIds(scope, presentIds(conversations.map((conversation) => conversation.mailbox_id))),
-    repositories.aiEmployees.findByIds(scope, presentIds(conversations.map((conversation) => conversation.ai_employee_id))),
+    stores.tags.findByIds(scope, presentIds(conversations.flatMap((conversation) => conversation.tag_ids))),
+    stores.mailboxes.findByIds(scope, presentIds(conversations.map((conversation) => conversation.mailbox_id))),
+    stores.aiEmployees.findByIds(scope, presentIds(conversations.map((conversation) => conversation.ai_employee_id))),
   ]);
   const tagsById = new Map(tags.map((tag) => [tag._id, { uuid: tag._id, name: tag.name, color: tag.color ?? '' }]));
   const mailboxesById = new Map(mailboxes.map((mailbox) => [mailbox._id, { uuid: mailbox._id, name: mailbox.name }]));

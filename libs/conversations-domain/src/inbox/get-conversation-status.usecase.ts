@@ -1,18 +1,26 @@
 import type { BusinessScope } from '@cmsg/dal';
 import type { ConversationStatus } from '@cmsg/proto';
-import { conversationClockOffsetMs } from '../conversation/business-clock';
-import { loadReferencedObjects, tagsOf } from './conversation-references';
+import { type BusinessDirectory, conversationClockOffsetMs } from '../conversation/business-clock';
+import { loadReferencedObjects, type ReferencedObjectStores, tagsOf } from './conversation-references';
 import { conversationNow, messagingWindow } from '../conversation/messaging-window';
-import { type ConversationReference, resolveConversationReference } from '../conversation/resolve-conversation-reference';
+import { type ConversationLookup, type ConversationReference, resolveConversationReference } from '../conversation/conversation-resolver';
+
+/** What the status reads: the conversation and its contact, the business's tester clock, the names it points to. */
+export interface ConversationStatusPorts {
+  lookup: ConversationLookup;
+  businesses: BusinessDirectory;
+  references: ReferencedObjectStores;
+}
 
 /** SPEC 2.4 / 4.5: the full snapshot; the window is computed at the conversation's own now. */
 export async function getConversationStatus(
+  ports: ConversationStatusPorts,
   scope: BusinessScope,
   reference: ConversationReference,
   realNow: number = Date.now(),
 ): Promise<ConversationStatus> {
-  const { conversation, contact } = await resolveConversationReference(scope, reference);
-  const [testerClockOffsetMs, objects] = await Promise.all([conversationClockOffsetMs(scope, conversation.is_tester), loadReferencedObjects(scope, [conversation])]);
+  const { conversation, contact } = await resolveConversationReference(ports.lookup, scope, reference);
+  const [testerClockOffsetMs, objects] = await Promise.all([conversationClockOffsetMs(ports.businesses, scope, conversation.is_tester), loadReferencedObjects(ports.references, scope, [conversation])]);
   const now = conversationNow(conversation.is_tester, testerClockOffsetMs, realNow);
   const aiEmployee = objects.aiEmployee(conversation.ai_employee_id);
   const lastMessage = conversation.last_message;

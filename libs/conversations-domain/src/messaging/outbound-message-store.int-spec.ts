@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { CatalogError } from '@cmsg/errors';
-import { type OutboxEntry, businessScope, ensureIndexes } from '@cmsg/dal';
-import { type OutboxRecorder, SYSTEM_AUTHOR } from '@cmsg/events';
+import { AiEmployeeRepository, ConversationRepository, MessageRepository, type OutboxEntry, businessScope, ensureIndexes } from '@cmsg/dal';
+import { type OutboxRecorder, SYSTEM_AUTHOR, messageAuthors } from '@cmsg/events';
 import { connectToOwnDatabase, dropConnectedDatabase } from '@cmsg/testing-database';
-import { repositories } from '../repositories';
 import { type NewOutboundMessage, OutboundMessageStore, storedFailure } from './outbound-message-store';
 import { type SendLease, leaseOnly } from './send-lease';
 
@@ -22,6 +21,9 @@ class CapturingOutbox implements OutboxRecorder {
  */
 describe('OutboundMessageStore.markSent', () => {
   const scope = businessScope(randomUUID());
+  const conversations = new ConversationRepository();
+  const stores = { messages: new MessageRepository(), conversationMessages: conversations, authors: messageAuthors(new AiEmployeeRepository()) };
+  const storeWith = (lease: SendLease) => new OutboundMessageStore(scope, { ...stores, outbox, lease });
   let outbox: CapturingOutbox;
   let store: OutboundMessageStore;
 
@@ -36,13 +38,13 @@ describe('OutboundMessageStore.markSent', () => {
 
   beforeEach(() => {
     outbox = new CapturingOutbox();
-    store = new OutboundMessageStore(scope, outbox, leaseOnly(60_000));
+    store = storeWith(leaseOnly(60_000));
   });
 
   async function conversation(): Promise<string> {
     const id = randomUUID();
     const now = new Date();
-    expect(await repositories.conversations.createIfAbsent(scope, { _id: id, contact_id: randomUUID(), channel_id: 'c', sort_at: now, created_at: now, updated_at: now })).toBe(true);
+    expect(await conversations.createIfAbsent(scope, { _id: id, contact_id: randomUUID(), channel_id: 'c', sort_at: now, created_at: now, updated_at: now })).toBe(true);
     return id;
   }
 
@@ -62,7 +64,7 @@ describe('OutboundMessageStore.markSent', () => {
     await sent(first);
     await sent(second);
 
-    const stored = await repositories.conversations.findById(scope, id);
+    const stored = await conversations.findById(scope, id);
     expect(stored?.last_message).toMatchObject({ uuid: second.id, is_from_customer: false });
     expect(stored?.unread_count ?? 0).toBe(0);
     expect(outbox.entries.map((entry) => [entry.type, entry.sequence])).toEqual([
@@ -79,7 +81,7 @@ describe('OutboundMessageStore.markSent', () => {
     await sent(newer);
     await sent(older);
 
-    const stored = await repositories.conversations.findById(scope, id);
+    const stored = await conversations.findById(scope, id);
     expect(stored?.last_message?.uuid).toBe(newer.id);
     expect(outbox.entries.map((entry) => entry.sequence)).toEqual([1, undefined]);
     expect(stored?.event_sequence).toBe(1);
@@ -110,8 +112,8 @@ describe('OutboundMessageStore.markSent', () => {
 
     it('waits while that process runs, and answers what it stored', async () => {
       running.add('sender-a');
-      const sender = new OutboundMessageStore(scope, outbox, processLease('sender-a'));
-      const repeat = new OutboundMessageStore(scope, outbox, processLease('sender-b'));
+      const sender = storeWith(processLease('sender-a'));
+      const repeat = storeWith(processLease('sender-b'));
       const message = claim(await conversation(), new Date());
       expect(await sender.insert(message, SYSTEM_AUTHOR)).toBe(true);
       const found = (await repeat.find(message.id))!;
@@ -125,13 +127,13 @@ describe('OutboundMessageStore.markSent', () => {
 
     it('settles a send of a process that stopped as failed with no provider answer at once, long before its lease ends', async () => {
       running.add('sender-c');
-      const sender = new OutboundMessageStore(scope, outbox, processLease('sender-c'));
+      const sender = storeWith(processLease('sender-c'));
       const message = claim(await conversation(), new Date());
       expect(await sender.insert(message, SYSTEM_AUTHOR)).toBe(true);
       running.delete('sender-c');
 
       const started = Date.now();
-      const settled = await new OutboundMessageStore(scope, outbox, processLease('sender-d')).settle((await sender.find(message.id))!);
+      const settled = await storeWith(processLease('sender-d')).settle((await sender.find(message.id))!);
       expect(settled).toMatchObject({ status: 'failed', error: { code: 'SEND_FAILED', provider_code: null } });
       expect(Date.now() - started).toBeLessThan(5_000);
       // Had the process only stalled (its heartbeat lapsed), the answer of its call still comes, and
@@ -141,14 +143,14 @@ describe('OutboundMessageStore.markSent', () => {
 
     it('forgets a send of a process that stopped before its provider call (its fence still up): null, the claim gone, a new one may be taken', async () => {
       running.add('sender-e');
-      const sender = new OutboundMessageStore(scope, outbox, processLease('sender-e'));
+      const sender = storeWith(processLease('sender-e'));
       const message = claim(await conversation(), new Date());
       expect(await sender.insert(message, SYSTEM_AUTHOR)).toBe(true);
       fencesUp.add(`c/${message.id}`);
       running.delete('sender-e');
       const entries = outbox.entries.length;
 
-      const repeat = new OutboundMessageStore(scope, outbox, processLease('sender-f'));
+      const repeat = storeWith(processLease('sender-f'));
       await expect(repeat.settle((await sender.find(message.id))!)).resolves.toBeNull();
       expect([await repeat.find(message.id), fencesUp.has(`c/${message.id}`), outbox.entries.length]).toEqual([null, false, entries]);
       expect(await repeat.insert(message, SYSTEM_AUTHOR)).toBe(true);

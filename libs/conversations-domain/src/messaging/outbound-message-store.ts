@@ -1,7 +1,7 @@
 import { CatalogError, isErrorCode } from '@cmsg/errors';
 import type { BusinessScope, LastMessage, MessageEntity, OutboxAuthor, OutboxEntry, StoredError } from '@cmsg/dal';
-import { type MessageItemSource, type OutboxRecorder, messageAuthorOf, messageTimelineItem, outboxEntry, withSequence } from '@cmsg/events';
-import { repositories } from '../repositories';
+import { type MessageItemSource, type OutboxRecorder, messageTimelineItem, outboxEntry, withSequence } from '@cmsg/events';
+import type { OutboundMessagePorts } from './send-message-ports';
 import { type SendLease, isCutOff } from './send-lease';
 
 import type { MessageAuthor } from './send-message.command';
@@ -11,6 +11,12 @@ export type OutboundStatus = 'sending' | 'sent' | 'simulated' | 'failed';
 
 /** An outbound message as stored; its status is an OutboundStatus. */
 export type StoredOutboundMessage = MessageEntity;
+
+/** What the store writes through, and when a send still `sending` was cut off by a crash. */
+export interface OutboundStorePorts extends OutboundMessagePorts {
+  outbox: OutboxRecorder;
+  lease: SendLease;
+}
 
 export interface NewOutboundMessage {
   id: string;
@@ -42,20 +48,18 @@ const SETTLE_POLL_MS = 200;
 export class OutboundMessageStore {
   constructor(
     private readonly scope: BusinessScope,
-    private readonly outbox: OutboxRecorder,
-    /** When a send still `sending` was cut off by a crash. */
-    private readonly lease: SendLease,
+    private readonly ports: OutboundStorePorts,
     private readonly realNow: () => number = Date.now,
   ) {}
 
   find(id: string): Promise<StoredOutboundMessage | null> {
-    return repositories.messages.findOutbound(this.scope, id);
+    return this.ports.messages.findOutbound(this.scope, id);
   }
 
   /** Inserts the message (a simulated one with its message.sent entry); false when it already exists (an earlier or concurrent attempt). */
   async insert(message: NewOutboundMessage, author: OutboxAuthor): Promise<boolean> {
     const event = message.status === 'simulated' ? this.messageEvent('message.sent', itemSourceOf(message), author, {}) : undefined;
-    const inserted = await repositories.messages.insertIfAbsent(this.scope, {
+    const inserted = await this.ports.messages.insertIfAbsent(this.scope, {
       _id: message.id,
       conversation_id: message.conversationId,
       is_from_customer: false,
@@ -71,10 +75,10 @@ export class OutboundMessageStore {
       operation_part: message.part,
       operation_parts: message.parts,
       sending_started_at: message.status === 'sending' ? new Date(this.realNow()) : null,
-      sending_process: message.status === 'sending' ? this.lease.processId : null,
+      sending_process: message.status === 'sending' ? this.ports.lease.processId : null,
       ...(event ? { outbox: [event] } : {}),
     });
-    if (inserted && event) await this.outbox.recordQuietly('messages', this.scope, message.id, [event]);
+    if (inserted && event) await this.ports.outbox.recordQuietly('messages', this.scope, message.id, [event]);
     return inserted;
   }
 
@@ -84,10 +88,10 @@ export class OutboundMessageStore {
    */
   async markSent(message: NewOutboundMessage, providerMessageId: string, author: OutboxAuthor): Promise<StoredOutboundMessage | null> {
     const event = this.messageEvent('message.sent', itemSourceOf(message), author, { status: 'sent' });
-    const stored = await repositories.messages.markSent(this.scope, message.id, providerMessageId, event);
+    const stored = await this.ports.messages.markSent(this.scope, message.id, providerMessageId, event);
     if (!stored) return null;
-    const shown = await repositories.conversations.showLastMessageTakingSequence(this.scope, stored.conversation_id, lastMessageOf(stored), new Date(this.realNow()));
-    await this.outbox.recordQuietly('messages', this.scope, message.id, [shown ? withSequence(event, shown) : event]);
+    const shown = await this.ports.conversationMessages.showLastMessageTakingSequence(this.scope, stored.conversation_id, lastMessageOf(stored), new Date(this.realNow()));
+    await this.ports.outbox.recordQuietly('messages', this.scope, message.id, [shown ? withSequence(event, shown) : event]);
     return stored;
   }
 
@@ -97,7 +101,7 @@ export class OutboundMessageStore {
 
   /** Forgets a claim the provider never saw, so a later repeat may try again. */
   discard(id: string): Promise<void> {
-    return repositories.messages.deleteIfSending(this.scope, id);
+    return this.ports.messages.deleteIfSending(this.scope, id);
   }
 
   /**
@@ -111,13 +115,13 @@ export class OutboundMessageStore {
   async settle(message: StoredOutboundMessage): Promise<StoredOutboundMessage | null> {
     let current: StoredOutboundMessage | null = message;
     while (current?.status === 'sending') {
-      const remaining = (current.sending_started_at?.getTime() ?? 0) + this.lease.ms - this.realNow();
+      const remaining = (current.sending_started_at?.getTime() ?? 0) + this.ports.lease.ms - this.realNow();
       if (await this.isCutOff(current)) {
         if (await this.tookOverBeforeCall(current)) {
           await this.discard(current._id);
           return null;
         }
-        await this.failIfSending(current, { code: 'SEND_FAILED', message: OUTCOME_UNKNOWN, provider_code: null }, await messageAuthorOf(this.scope, current.author ?? null));
+        await this.failIfSending(current, { code: 'SEND_FAILED', message: OUTCOME_UNKNOWN, provider_code: null }, await this.ports.authors(this.scope, current.author ?? null));
       } else {
         await new Promise((resolve) => setTimeout(resolve, Math.min(SETTLE_POLL_MS, remaining)));
       }
@@ -129,14 +133,14 @@ export class OutboundMessageStore {
 
   /** Whether a message found `sending` was cut off by a crash (see settle). */
   isCutOff(message: StoredOutboundMessage): Promise<boolean> {
-    return isCutOff(message, this.lease, this.realNow());
+    return isCutOff(message, this.ports.lease, this.realNow());
   }
 
   /** A cut-off send whose call fence this took down: it never called the provider, and never will. */
   private async tookOverBeforeCall(message: StoredOutboundMessage): Promise<boolean> {
-    const conversation = await repositories.conversations.findById(this.scope, message.conversation_id);
+    const conversation = await this.ports.conversationMessages.findById(this.scope, message.conversation_id);
     if (!conversation) return false;
-    return this.lease.takeOverUncalled({ channelId: conversation.channel_id, messageId: message._id }).catch(() => false);
+    return this.ports.lease.takeOverUncalled({ channelId: conversation.channel_id, messageId: message._id }).catch(() => false);
   }
 
   /**
@@ -145,14 +149,14 @@ export class OutboundMessageStore {
    * the window is untouched (only the customer opens it).
    */
   recordOnConversation(message: StoredOutboundMessage): Promise<void> {
-    return repositories.conversations.showLastMessage(this.scope, message.conversation_id, lastMessageOf(message), new Date(this.realNow()));
+    return this.ports.conversationMessages.showLastMessage(this.scope, message.conversation_id, lastMessageOf(message), new Date(this.realNow()));
   }
 
   /** sending -> failed with its message.status_updated entry, recorded when this call settled it. */
   private async failIfSending(message: OutboundItemSource, error: StoredError, author: OutboxAuthor): Promise<void> {
     const event = this.messageEvent('message.status_updated', message, author, { status: 'failed', error });
-    if (await repositories.messages.markFailedIfSending(this.scope, message._id, error, event)) {
-      await this.outbox.recordQuietly('messages', this.scope, message._id, [event]);
+    if (await this.ports.messages.markFailedIfSending(this.scope, message._id, error, event)) {
+      await this.ports.outbox.recordQuietly('messages', this.scope, message._id, [event]);
     }
   }
 

@@ -2,12 +2,13 @@ import type { MessageContent, TemplateHeader } from '@cmsg/chat-platform';
 import { assertUnreachable, CatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
 import { assertTranscriptionSupplied } from '@cmsg/files';
-import type { StoredContact, StoredConversation } from '../conversation/resolve-conversation-reference';
+import type { StoredContact, StoredConversation } from '../conversation/conversation-resolver';
 import type { OutboundFiles } from './outbound-file';
 import { paymentMarkerSource } from './payment-marker-source';
 import { renderPaymentMarkers } from './payment-markers';
 import { resolveQuickReply } from './resolve-quick-reply';
 import { resolveTemplate } from './resolve-template';
+import type { MessageContentSources } from './send-message-ports';
 import { MAX_TEXT_LENGTH, type ObjectReference, type SendMessageCommand, type TemplateSendInput, unsupportedContent } from './send-message.command';
 import { type PreparedTemplateHeader, prepareTemplateSend } from './template-send';
 
@@ -27,6 +28,7 @@ export interface OutboundPart {
 export interface SendContext {
   scope: BusinessScope;
   files: OutboundFiles;
+  sources: MessageContentSources;
   conversation: StoredConversation;
   contact: StoredContact;
   isTester: boolean;
@@ -62,7 +64,7 @@ function requireOpenWindow(context: SendContext): void {
 }
 
 async function quickReplyParts(context: SendContext, reference: ObjectReference): Promise<OutboundPart[]> {
-  const quickReply = await resolveQuickReply(context.scope, reference);
+  const quickReply = await resolveQuickReply(context.sources.quickReplies, context.scope, reference);
   return textParts(
     context,
     quickReply.actions.map((action) => action.text),
@@ -70,7 +72,7 @@ async function quickReplyParts(context: SendContext, reference: ObjectReference)
 }
 
 async function textParts(context: SendContext, texts: string[]): Promise<OutboundPart[]> {
-  return textOf(await renderPaymentMarkers(texts, paymentMarkerSource(context.scope, context.conversation._id)));
+  return textOf(await renderPaymentMarkers(texts, paymentMarkerSource(context.sources, context.scope, context.conversation._id)));
 }
 
 /** Text parts of texts whose markers are already replaced. */
@@ -93,7 +95,7 @@ const MAX_CAPTION_LENGTH = 1024;
 async function fileParts(context: SendContext, input: { file_uuid: string; caption?: string; transcription?: string }): Promise<OutboundPart[]> {
   const file = await context.files.fileForSend(context.scope, input.file_uuid);
   assertTranscriptionSupplied(file, input.transcription, 'message_media');
-  const [caption = ''] = input.caption === undefined ? [] : await renderPaymentMarkers([input.caption], paymentMarkerSource(context.scope, context.conversation._id));
+  const [caption = ''] = input.caption === undefined ? [] : await renderPaymentMarkers([input.caption], paymentMarkerSource(context.sources, context.scope, context.conversation._id));
   const type = mediaTypeOf(file.mime_type);
   const transcription = input.transcription?.trim();
   const media = (content: MessageContent, body: string): OutboundPart => ({
@@ -122,7 +124,7 @@ function mediaTypeOf(mimeType: string): 'image' | 'video' | 'audio' | 'document'
 }
 
 async function templatePart(context: SendContext, input: TemplateSendInput): Promise<OutboundPart> {
-  const template = await resolveTemplate(context.scope, input.template, context.conversation.channel_id);
+  const template = await resolveTemplate(context.sources.templates, context.scope, input.template, context.conversation.channel_id);
   const prepared = prepareTemplateSend(template, input, { isTester: context.isTester, contactHasPhone: Boolean(context.contact.phone), consent: consentOf(context.contact) });
   return {
     content: {

@@ -1,19 +1,19 @@
 import type { BusinessScope, PaymentEntity } from '@cmsg/dal';
-import { repositories } from '../repositories';
+import type { MessageContentSources } from './send-message-ports';
 import type { PaymentMarkerSource, PaymentProfile, PaymentValues } from './payment-markers';
 
 /**
  * Marker values of one conversation. A payment uuid only resolves within the conversation: a
  * marker must never put another customer's payment link in front of this one.
  */
-export function paymentMarkerSource(scope: BusinessScope, conversationId: string): PaymentMarkerSource {
+export function paymentMarkerSource(sources: Pick<MessageContentSources, 'payments' | 'businesses'>, scope: BusinessScope, conversationId: string): PaymentMarkerSource {
   return {
-    latestOpenPayment: async () => toValues(await repositories.payments.findLatestOpenOfConversation(scope, conversationId)),
+    latestOpenPayment: async () => toValues(await sources.payments.findLatestOpenOfConversation(scope, conversationId)),
     paymentByUuid: async (uuid) => {
-      const payment = await repositories.payments.findById(scope, uuid);
+      const payment = await sources.payments.findById(scope, uuid);
       return toValues(payment?.conversation_id === conversationId ? payment : null);
     },
-    paymentProfile: async () => ((await repositories.businesses.findById(scope))?.payment_profile as PaymentProfile | null | undefined) ?? null,
+    paymentProfile: async () => ((await sources.businesses.findById(scope))?.payment_profile as PaymentProfile | null | undefined) ?? null,
   };
 }
 

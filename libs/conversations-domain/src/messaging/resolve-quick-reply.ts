@@ -1,7 +1,9 @@
 import { CatalogError } from '@cmsg/errors';
 import { type BusinessScope, nameLookupKey } from '@cmsg/dal';
-import { repositories } from '../repositories';
+import type { MessageContentSources } from './send-message-ports';
 import type { ObjectReference } from './send-message.command';
+
+type QuickReplies = MessageContentSources['quickReplies'];
 
 export interface StoredQuickReply {
   _id: string;
@@ -10,20 +12,20 @@ export interface StoredQuickReply {
 }
 
 /** A quick reply by uuid, or by name (case-insensitive); QUICK_REPLY_EMPTY when it has nothing to send. */
-export async function resolveQuickReply(scope: BusinessScope, reference: ObjectReference): Promise<StoredQuickReply> {
-  const quickReply = reference.uuid ? await byUuid(scope, reference.uuid) : await byName(scope, reference.name ?? '');
+export async function resolveQuickReply(quickReplies: QuickReplies, scope: BusinessScope, reference: ObjectReference): Promise<StoredQuickReply> {
+  const quickReply = reference.uuid ? await byUuid(quickReplies, scope, reference.uuid) : await byName(quickReplies, scope, reference.name ?? '');
   if (quickReply.actions.length === 0) throw new CatalogError('QUICK_REPLY_EMPTY', `Quick reply ${quickReply.name} has no actions.`);
   return quickReply;
 }
 
-async function byUuid(scope: BusinessScope, uuid: string): Promise<StoredQuickReply> {
-  const quickReply = await repositories.quickReplies.findById(scope, uuid);
+async function byUuid(quickReplies: QuickReplies, scope: BusinessScope, uuid: string): Promise<StoredQuickReply> {
+  const quickReply = await quickReplies.findById(scope, uuid);
   if (!quickReply) throw new CatalogError('QUICK_REPLY_NOT_FOUND', `No quick reply ${uuid} in this business.`);
   return quickReply;
 }
 
-async function byName(scope: BusinessScope, name: string): Promise<StoredQuickReply> {
-  const matches = await repositories.quickReplies.findByNameKey(scope, nameLookupKey(name));
+async function byName(quickReplies: QuickReplies, scope: BusinessScope, name: string): Promise<StoredQuickReply> {
+  const matches = await quickReplies.findByNameKey(scope, nameLookupKey(name));
   if (matches.length === 0) throw new CatalogError('QUICK_REPLY_NOT_FOUND', `No quick reply named ${name} in this business.`);
   if (matches.length > 1) throw new CatalogError('QUICK_REPLY_AMBIGUOUS', `Several quick replies are named ${name}; use quick_reply: { uuid }.`);
   return matches[0]!;

@@ -1,6 +1,6 @@
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
-import { repositories } from '../repositories';
+import type { MessageContentSources } from './send-message-ports';
 import type { TemplateReference } from './send-message.command';
 import type { TemplateDefinition } from './template-send';
 
@@ -11,14 +11,14 @@ export type StoredTemplate = TemplateDefinition & { _id: string; channel_id: str
  * language exist on several channels, the conversation's own channel decides, and without one there
  * the reference is TEMPLATE_AMBIGUOUS.
  */
-export async function resolveTemplate(scope: BusinessScope, reference: TemplateReference, conversationChannelId: string): Promise<StoredTemplate> {
+export async function resolveTemplate(templates: MessageContentSources['templates'], scope: BusinessScope, reference: TemplateReference, conversationChannelId: string): Promise<StoredTemplate> {
   if (reference.uuid) {
-    const template = await repositories.templates.findById(scope, reference.uuid);
+    const template = await templates.findById(scope, reference.uuid);
     if (!template) throw new CatalogError('TEMPLATE_NOT_FOUND', `No template ${reference.uuid} in this business.`);
     return template;
   }
   const named = `${reference.name ?? ''} (${reference.language ?? ''})`;
-  const candidates = await repositories.templates.findByNameAndLanguage(scope, reference.name ?? '', reference.language ?? '');
+  const candidates = await templates.findByNameAndLanguage(scope, reference.name ?? '', reference.language ?? '');
   if (candidates.length === 0) throw new CatalogError('TEMPLATE_NOT_FOUND', `No template ${named} in this business.`);
   const onConversationChannel = candidates.find((template) => template.channel_id === conversationChannelId);
   if (onConversationChannel) return onConversationChannel;

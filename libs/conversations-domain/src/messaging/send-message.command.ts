@@ -1,6 +1,6 @@
 import { assertUnreachable, CatalogError } from '@cmsg/errors';
 import { type MessageContentInput, type ObjectReference, TEMPLATE_HEADER_TYPES, type TemplateSendInput } from '@cmsg/message-codec';
-import type { ConversationReference } from '../conversation/resolve-conversation-reference';
+import type { ConversationReference } from '../conversation/conversation-resolver';
 
 // The content of a send is defined with its codec (libs/message-codec), shared with the transports.
 export { TEMPLATE_HEADER_TYPES } from '@cmsg/message-codec';

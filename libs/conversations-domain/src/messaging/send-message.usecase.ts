@@ -2,12 +2,11 @@ import type { ChannelCredentials, MessageContent } from '@cmsg/chat-platform';
 import { DEFAULT_MESSAGES_PER_SECOND } from '@cmsg/api-schemas';
 import { CatalogError, isCatalogError } from '@cmsg/errors';
 import type { BusinessScope, OutboxAuthor } from '@cmsg/dal';
-import { type OutboxRecorder, SYSTEM_AUTHOR, messageAuthorOf } from '@cmsg/events';
+import { type OutboxRecorder, SYSTEM_AUTHOR } from '@cmsg/events';
 import type { SendMessageResponse, SentMessage } from '@cmsg/proto';
 import { conversationClockOffsetMs } from '../conversation/business-clock';
-import { repositories } from '../repositories';
 import { conversationNow, messagingWindow } from '../conversation/messaging-window';
-import { resolveConversationReference, type StoredContact } from '../conversation/resolve-conversation-reference';
+import { resolveConversationReference, type StoredContact } from '../conversation/conversation-resolver';
 import { SendAlreadyClaimed } from '@cmsg/send-engine';
 import type { MessageSender, SendPacing } from './message-sender';
 
@@ -18,8 +17,9 @@ import { type SendContext, planParts } from './outbound-parts';
 import type { SendMessageCommand } from './send-message.command';
 import type { SendLease } from './send-lease';
 import type { ConsentRecorder } from '../contacts/record-consent.usecase';
+import type { SendMessagePorts } from './send-message-ports';
 
-export interface SendMessageDependencies {
+export interface SendMessageDependencies extends SendMessagePorts {
   sender: MessageSender;
   files: OutboundFiles;
   /** Records the message.sent / message.status_updated entries of the sends. */
@@ -41,22 +41,22 @@ export interface SendMessageDependencies {
  */
 export async function sendMessage(scope: BusinessScope, command: SendMessageCommand, dependencies: SendMessageDependencies): Promise<SendMessageResponse> {
   const realNow = dependencies.realNow ?? Date.now;
-  const store = new OutboundMessageStore(scope, dependencies.outbox, dependencies.lease, realNow);
+  const store = new OutboundMessageStore(scope, dependencies, realNow);
   const partId = (part: number) => operationMessageId(scope.businessId, command.operationId, part);
 
   const replayed = await replayOperation(store, partId);
   if (replayed) return replayed;
 
-  const { conversation, contact } = await resolveConversationReference(scope, command.conversation);
+  const { conversation, contact } = await resolveConversationReference(dependencies.lookup, scope, command.conversation);
   const isTester = conversation.is_tester || contact.is_tester;
-  const testerClockOffsetMs = await conversationClockOffsetMs(scope, isTester);
+  const testerClockOffsetMs = await conversationClockOffsetMs(dependencies.businesses, scope, isTester);
   const now = () => conversationNow(isTester, testerClockOffsetMs, realNow());
   const windowOpen = messagingWindow(conversation.last_inbound_at, now()).status === 'open';
-  const context: SendContext = { scope, files: dependencies.files, conversation, contact, isTester, windowOpen };
+  const context: SendContext = { scope, files: dependencies.files, sources: dependencies, conversation, contact, isTester, windowOpen };
 
   const parts = await planParts(context, command);
-  const channel = isTester ? undefined : await channelOf(scope, conversation.channel_id);
-  const author = await messageAuthorOf(scope, command.author);
+  const channel = isTester ? undefined : await channelOf(dependencies.channels, scope, conversation.channel_id);
+  const author = await dependencies.authors(scope, command.author);
 
   const delivered: StoredOutboundMessage[] = [];
   let previousCreatedAt = 0;
@@ -204,8 +204,8 @@ interface SendingChannel {
   messagingLimit: number | null;
 }
 
-async function channelOf(scope: BusinessScope, channelId: string): Promise<SendingChannel> {
-  const channel = await repositories.channels.findById(scope, channelId);
+async function channelOf(channels: SendMessagePorts['channels'], scope: BusinessScope, channelId: string): Promise<SendingChannel> {
+  const channel = await channels.findById(scope, channelId);
   if (!channel?.phone_number_id || !channel.access_token) {
     throw new CatalogError('CHANNEL_NOT_CONFIGURED', 'The conversation has no chat channel with a Cloud API phone number id and access token.');
   }

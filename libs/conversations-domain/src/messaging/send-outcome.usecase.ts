@@ -1,8 +1,6 @@
 import type { BusinessScope } from '@cmsg/dal';
-import type { OutboxRecorder } from '@cmsg/events';
 import { operationMessageId } from '../conversation/operation-ids';
-import { OutboundMessageStore } from './outbound-message-store';
-import type { SendLease } from './send-lease';
+import { OutboundMessageStore, type OutboundStorePorts } from './outbound-message-store';
 
 export type SendOutcome =
   | { kind: 'absent' }
@@ -17,8 +15,8 @@ export type SendOutcome =
  * no provider answer (SEND_FAILED, provider_code null), never sent again. Used by the broadcast
  * coordinator for a recipient whose sender went away.
  */
-export async function sendOutcomeOf(scope: BusinessScope, operationId: string, dependencies: { outbox: OutboxRecorder; lease: SendLease; realNow?: () => number }): Promise<SendOutcome> {
-  const store = new OutboundMessageStore(scope, dependencies.outbox, dependencies.lease, dependencies.realNow);
+export async function sendOutcomeOf(ports: OutboundStorePorts, scope: BusinessScope, operationId: string, realNow?: () => number): Promise<SendOutcome> {
+  const store = new OutboundMessageStore(scope, ports, realNow);
   let message = await store.find(operationMessageId(scope.businessId, operationId, 0));
   if (!message) return { kind: 'absent' };
   if (message.status === 'sending') {

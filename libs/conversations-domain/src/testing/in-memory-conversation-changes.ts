@@ -1,4 +1,5 @@
 import type { BusinessScope, ConversationChange, ConversationEntity, InboxStatusChange, OutboxEntry } from '@cmsg/dal';
+import type { ConversationOwnerWriter } from '../ai-assignment/ai-assignment-ports';
 import type { InboxStatusWriter } from '../inbox/set-inbox-status.usecase';
 import type { ConversationMailboxWriter } from '../mailbox/assign-mailbox.usecase';
 import type { ConversationTagWriter } from '../tags/change-tags.usecase';
@@ -10,7 +11,7 @@ import type { InMemoryConversationLookup } from './in-memory-conversations';
  * sequence, or answers null. `losses` makes that many next updates miss, as one that lost to a
  * concurrent change does.
  */
-export class InMemoryConversationChanges implements ConversationTagWriter, InboxStatusWriter, ConversationMailboxWriter {
+export class InMemoryConversationChanges implements ConversationTagWriter, InboxStatusWriter, ConversationMailboxWriter, ConversationOwnerWriter {
   losses = 0;
   /** Every entry pushed, by conversation id. */
   readonly outboxes = new Map<string, OutboxEntry[]>();
@@ -37,6 +38,10 @@ export class InMemoryConversationChanges implements ConversationTagWriter, Inbox
 
   async changeMailbox(scope: BusinessScope, id: string, change: ConversationChange<string | null>): Promise<ConversationEntity | null> {
     return this.change(scope, id, change.event, change.now, (row) => ((row.mailbox_id ?? null) === change.from ? { mailbox_id: change.to } : null));
+  }
+
+  async changeOwner(scope: BusinessScope, id: string, change: ConversationChange<string | null>): Promise<ConversationEntity | null> {
+    return this.change(scope, id, change.event, change.now, (row) => ((row.ai_employee_id ?? null) === change.from ? { ai_employee_id: change.to } : null));
   }
 
   private change(scope: BusinessScope, id: string, event: OutboxEntry, now: Date, fields: (row: ConversationEntity) => Partial<ConversationEntity> | null): ConversationEntity | null {

@@ -1,6 +1,6 @@
 import type { BusinessScope } from '@cmsg/dal';
 import type { CursorPosition } from '../listing/list-cursor';
-import { repositories } from '../repositories';
+import type { TimelineStores } from './timeline-stores';
 import { MESSAGE_TIER, TIMELINE_EVENT_TIER, type TimelineOrder, type TimelineRow, afterTimelinePosition, mergeTimelineRows } from './timeline-merge';
 
 export interface TimelineRead {
@@ -19,14 +19,14 @@ export interface TimelineRead {
  * collection in the page's order (one indexed query each, in parallel), merged. The AI's context
  * and the public timeline both read it here, so they see the same rows in the same order.
  */
-export async function readTimeline(scope: BusinessScope, conversationId: string, read: TimelineRead): Promise<TimelineRow[]> {
+export async function readTimeline(stores: TimelineStores, scope: BusinessScope, conversationId: string, read: TimelineRead): Promise<TimelineRow[]> {
   const direction = read.order === 'desc' ? -1 : 1;
   const [messages, events] = await Promise.all([
     read.messages
-      ? repositories.messages.findTimelinePage(scope, conversationId, { after: afterTimelinePosition(MESSAGE_TIER, read.order, read.after), direction, limit: read.limit })
+      ? stores.messages.findTimelinePage(scope, conversationId, { after: afterTimelinePosition(MESSAGE_TIER, read.order, read.after), direction, limit: read.limit })
       : [],
     read.timelineEventKinds.length > 0
-      ? repositories.timelineEvents.findTimelinePage(scope, conversationId, read.timelineEventKinds, {
+      ? stores.timelineEvents.findTimelinePage(scope, conversationId, read.timelineEventKinds, {
           after: afterTimelinePosition(TIMELINE_EVENT_TIER, read.order, read.after),
           direction,
           limit: read.limit,

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  AddNotePorts,
+  AiAssignmentPorts,
+  AssignMailboxPorts,
+  ConversationLookup,
+  ChangeTagsPorts,
+  ConversationContextPorts,
+  ConversationListPorts,
+  ConversationStatusPorts,
+  ConversationTimelinePorts,
+  InboxStatusPorts,
+  RecentTimelinePorts,
+  SendMessagePorts,
+} from '@cmsg/conversations-domain';
+import {
+  AiEmployeeRepository,
+  BusinessRepository,
+  type ChannelRepository,
+  ContactRepository,
+  ConversationRepository,
+  MailboxCategoryRepository,
+  MailboxRepository,
+  MessageRepository,
+  PaymentRepository,
+  QuickReplyRepository,
+  ScheduledMessageRepository,
+  TagRepository,
+  TemplateRepository,
+  TimelineEventRepository,
+  defaultScheduledTemplateId,
+} from '@cmsg/dal';
+import { type OutboxRecorder, messageAuthors } from '@cmsg/events';
+
+/** The ports of the conversation use cases (reads, actions, sends), each use case's own. */
+export interface ConversationUseCasePorts {
+  lookup: ConversationLookup;
+  list: ConversationListPorts;
+  status: ConversationStatusPorts;
+  timeline: ConversationTimelinePorts;
+  recentTimeline: RecentTimelinePorts;
+  context: ConversationContextPorts;
+  inboxStatus: InboxStatusPorts;
+  aiAssignment: AiAssignmentPorts;
+  tags: ChangeTagsPorts;
+  mailboxes: AssignMailboxPorts;
+  notes: AddNotePorts;
+  /** The stored side of SendMessage (the sender, files and lease come from main.ts). */
+  sends: SendMessagePorts;
+}
+
+/** The conversation use cases' ports over the data layer: one repository of each collection, built once in main.ts. */
+export function conversationUseCasePorts(outbox: OutboxRecorder, channels: ChannelRepository): ConversationUseCasePorts {
+  const conversations = new ConversationRepository();
+  const lookup = { conversations, contacts: new ContactRepository(), channels };
+  const businesses = new BusinessRepository();
+  const aiEmployees = new AiEmployeeRepository();
+  const tags = new TagRepository();
+  const mailboxes = new MailboxRepository();
+  const schedules = new ScheduledMessageRepository();
+  const timelineStores = { messages: new MessageRepository(), timelineEvents: new TimelineEventRepository() };
+  const references = { tags, mailboxes, aiEmployees };
+  const clock = () => new Date();
+  const inboxStatus = { lookup, inboxStatus: conversations, outbox, clock };
+  return {
+    lookup,
+    list: { conversations, businesses, references },
+    status: { lookup, businesses, references },
+    timeline: { conversations, aiEmployees, ...timelineStores },
+    recentTimeline: { lookup, ...timelineStores },
+    context: { lookup, businesses, schedules },
+    inboxStatus,
+    aiAssignment: { ...inboxStatus, aiEmployees, owners: conversations, schedules, defaultScheduledTemplate: defaultScheduledTemplateId },
+    tags: { lookup, tags, conversationTags: conversations, outbox, clock },
+    mailboxes: { lookup, mailboxes: { mailboxes, categories: new MailboxCategoryRepository() }, conversationMailbox: conversations, outbox, clock },
+    notes: { lookup, notes: timelineStores.timelineEvents, outbox, clock, ids: { random: randomUUID } },
+    sends: {
+      lookup,
+      businesses,
+      channels,
+      messages: timelineStores.messages,
+      conversationMessages: conversations,
+      authors: messageAuthors(aiEmployees),
+      templates: new TemplateRepository(),
+      quickReplies: new QuickReplyRepository(),
+      payments: new PaymentRepository(),
+    },
+  };
+}
