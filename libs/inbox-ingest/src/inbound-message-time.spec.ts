@@ -11,9 +11,18 @@ describe('inboundMessageTime', () => {
     );
   });
 
-  it('keeps the provider time of a webhook delivered later (a retry) or received before it', () => {
-    expect(inboundMessageTime(second, new Date('2025-03-01T12:00:03.000Z'), now)).toEqual(second);
+  it('places a webhook delivered after its second ended (slow, a retry) at the second\'s last millisecond, one received before it at its start', () => {
+    expect(inboundMessageTime(second, new Date('2025-03-01T12:00:03.000Z'), now)).toEqual(new Date('2025-03-01T12:00:00.999Z'));
+    expect(inboundMessageTime(second, new Date('2025-03-01T12:00:01.010Z'), now)).toEqual(new Date('2025-03-01T12:00:00.999Z'));
     expect(inboundMessageTime(second, new Date('2025-03-01T11:59:59.500Z'), now)).toEqual(second);
+  });
+
+  it('never puts a late message of a second before one of the same second that came on time', () => {
+    const onTime = inboundMessageTime(second, new Date('2025-03-01T12:00:00.150Z'), now);
+    const late = inboundMessageTime(second, new Date('2025-03-01T12:00:01.010Z'), now);
+    expect(late.getTime()).toBeGreaterThan(onTime.getTime());
+    // A message of the next second still comes after both.
+    expect(inboundMessageTime(new Date('2025-03-01T12:00:01.000Z'), new Date('2025-03-01T12:00:01.020Z'), now).getTime()).toBeGreaterThan(late.getTime());
   });
 
   it('does not trust a time far ahead of our clock, nor an unreadable one', () => {

@@ -8,6 +8,8 @@ import { channelRow, contactRow, conversationRow, inMemoryInbox } from './testin
 
 const NOW = new Date('2026-03-02T12:00:00Z');
 const SENT = String(Date.parse('2026-03-02T11:59:30Z') / 1000);
+/** The webhook came after its provider second (received 11:59:31): the message is placed at that second's last millisecond. */
+const SENT_AT = new Date('2026-03-02T11:59:30.999Z');
 const ANA = { wa_id: '16505551234', profile_name: 'Ana' };
 const CUSTOMER_AUTHOR = (contactId: string, name: string | null = 'Ana') => ({ type: 'customer', uuid: contactId, name });
 
@@ -51,7 +53,7 @@ describe('ingestInboundMessage', () => {
       body: 'Hola, ¿tienen mesa?',
       content_type: 'text',
       provider_message_id: 'wamid.in-1',
-      created_at: new Date('2026-03-02T11:59:30Z'),
+      created_at: SENT_AT,
       ingest: { conversation_applied: true, ai_run_queued: false, consent_applied: true },
     });
     expect(repositories.conversation(conversationId)).toMatchObject({
@@ -60,10 +62,10 @@ describe('ingestInboundMessage', () => {
       channel_id: 'c1',
       contact: { profile_name: 'Ana', phone: '+16505551234' },
       unread_count: 1,
-      last_inbound_at: new Date('2026-03-02T11:59:30Z'),
+      last_inbound_at: SENT_AT,
       last_inbound_message_id: messageId,
       last_message: { uuid: messageId, body: 'Hola, ¿tienen mesa?', is_from_customer: true },
-      sort_at: new Date('2026-03-02T11:59:30Z'),
+      sort_at: SENT_AT,
     });
     expect(inbox.recorded.map((event) => [event.collection, event.documentId, event.entry.type])).toEqual([
       ['conversations', conversationId, 'conversation.created'],
@@ -145,7 +147,7 @@ describe('ingestInboundMessage', () => {
   it('never lets a late redelivery of an older message hide the newer last message', async () => {
     await ingest(inbound({ id: 'wamid.new', timestamp: SENT, text: { body: 'newer' } }));
     await ingest(inbound({ id: 'wamid.old', timestamp: String(Date.parse('2026-03-02T11:00:00Z') / 1000), text: { body: 'older' } }));
-    expect(inbox.repositories.conversation(conversationId)).toMatchObject({ unread_count: 2, last_message: { body: 'newer' }, last_inbound_at: new Date('2026-03-02T11:59:30Z') });
+    expect(inbox.repositories.conversation(conversationId)).toMatchObject({ unread_count: 2, last_message: { body: 'newer' }, last_inbound_at: SENT_AT });
   });
 
   describe('consent keywords', () => {
