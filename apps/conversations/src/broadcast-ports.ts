@@ -1,6 +1,6 @@
 import type { AudienceContact, AudiencePorts, BroadcastChannel, BroadcastStore, DefinitionPorts, SendSlice, SlicePublisher } from '@cmsg/broadcasts-domain';
 import { compileContactFilter, parseContactFilter } from '@cmsg/contact-filter';
-import { type ContactPorts, attributeDefinitionsOf, upsertContact } from '@cmsg/conversations-domain';
+import { type ContactBulkPorts, attributeDefinitionsOf, createPhoneContacts, upsertContact } from '@cmsg/conversations-domain';
 import {
   BroadcastRecipientRepository,
   BroadcastRepository,
@@ -27,7 +27,7 @@ export function broadcastStore(): BroadcastStore {
 export interface AudienceFileDependencies {
   files: Files;
   /** The contact use cases' ports (contact-ports.ts), shared with POST /contacts. */
-  contacts: ContactPorts;
+  contacts: ContactBulkPorts;
 }
 
 /** Keys a phone lookup of a preview sends at once, and the contacts it reads for them (a phone may be on several channels). */
@@ -78,6 +78,13 @@ export function audiencePorts({ files, contacts: contactUseCasePorts }: Audience
       const [contact] = uuid ? await withConversations(scope, await contacts.findByIds(scope, [uuid])) : [];
       if (!contact) throw new CatalogError('UPDATE_FAILED', `The contact of ${phone} vanished right after it was upserted; the batch is frozen again.`);
       return contact;
+    },
+    createByPhones: async (scope, channelId, phones) => {
+      const [channel] = await channels.findByIds(scope, [channelId]);
+      if (!channel) throw new CatalogError('CHANNEL_NOT_FOUND', `The channel ${channelId} of the broadcast no longer exists.`);
+      const contactIds = await createPhoneContacts(contactUseCasePorts, scope, { id: channelId, publicKey: channel.public_key }, phones);
+      const byId = new Map((await withConversations(scope, await contacts.findByIds(scope, [...contactIds.values()]))).map((contact) => [contact.id, contact]));
+      return new Map([...contactIds].flatMap(([key, id]) => (byId.has(id) ? [[key, byId.get(id)!] as const] : [])));
     },
     contactsByPhoneKeys: async (scope, channelId, phoneKeys) => {
       const found = new Map<string, AudienceContact>();

@@ -1,4 +1,4 @@
-import { type ContactPorts } from '@cmsg/conversations-domain';
+import { type ContactBulkPorts } from '@cmsg/conversations-domain';
 import {
   type BusinessScope,
   ChannelRepository,
@@ -9,12 +9,12 @@ import {
   ConversationRepository,
   contactSnapshotOf,
 } from '@cmsg/dal';
-import { type OutboxRecorder, SYSTEM_AUTHOR, conversationCreatedData, outboxEntry } from '@cmsg/events';
+import { type BulkOutboxRecorder, type OutboxRecorder, SYSTEM_AUTHOR, conversationCreatedData, outboxEntry, withSequence } from '@cmsg/events';
 import { inboxIds, newSenderContactId } from '@cmsg/inbox-ingest';
 import { randomUUID } from 'node:crypto';
 
 /** The contact use cases' ports over the data layer (built once, in main.ts). */
-export function contactPorts(outbox: OutboxRecorder): ContactPorts {
+export function contactPorts(outbox: OutboxRecorder & BulkOutboxRecorder): ContactBulkPorts {
   const contacts = new ContactRepository();
   const channels = new ChannelRepository();
   const conversations = new ConversationRepository();
@@ -32,6 +32,7 @@ export function contactPorts(outbox: OutboxRecorder): ContactPorts {
     },
     conversations: {
       ensureFor: (scope, contact, channel, now) => ensureConversation(conversations, outbox, scope, contact, channel.publicKey, channel.id, now),
+      ensureManyFor: (scope, contacts, channel, now) => ensureConversations(conversations, outbox, scope, contacts, channel, now),
       idsByContactIds: (scope, contactIds) => conversations.idsByContactIds(scope, contactIds),
     },
     events: outbox,
@@ -39,9 +40,47 @@ export function contactPorts(outbox: OutboxRecorder): ContactPorts {
     ids: {
       random: randomUUID,
       contactFor: (scope, channelId, identity) => newSenderContactId(channelId, identity, (contactId) => erasures.exists(scope, contactId)),
+      contactsFor: async (scope, channelId, identities) => {
+        const firstIds = identities.map((identity) => inboxIds.contact(channelId, identity));
+        const erased = new Set((await erasures.findByIds(scope, firstIds)).map((erasure) => erasure._id));
+        // An erased contact's identity takes the next id in its chain (rare: read one by one).
+        return Promise.all(identities.map((identity, index) => (erased.has(firstIds[index]!) ? newSenderContactId(channelId, identity, (contactId) => erasures.exists(scope, contactId)) : firstIds[index]!)));
+      },
       conversationFor: inboxIds.conversation,
     },
   };
+}
+
+/**
+ * The conversations of many new contacts of one channel: those missing created in one insert
+ * (each as ensureConversation creates one, its conversation.created taking sequence 1 in the
+ * insert), their events recorded together; any other (one that exists, or lost a race) as
+ * ensureConversation does it.
+ */
+async function ensureConversations(
+  conversations: ConversationRepository,
+  outbox: OutboxRecorder & BulkOutboxRecorder,
+  scope: BusinessScope,
+  contacts: readonly ContactEntity[],
+  channel: { id: string; publicKey: string },
+  now: Date,
+): Promise<Map<string, string>> {
+  const existing = await conversations.idsByContactIds(scope, contacts.map((contact) => contact._id));
+  const missing = contacts.filter((contact) => !existing.has(contact._id));
+  const creations = missing.map((contact) => {
+    const snapshot = contactSnapshotOf(contact);
+    const id = inboxIds.conversation(contact._id);
+    const event = outboxEntry('conversation.created', id, conversationCreatedData(contact._id, snapshot, channel.publicKey, contact.is_tester), SYSTEM_AUTHOR, now);
+    return { contact, event, conversation: { _id: id, contact_id: contact._id, contact: snapshot, channel_id: channel.id, sort_at: now, created_at: now, updated_at: now, event_sequence: 1, outbox: [event] } };
+  });
+  const created = new Set(await conversations.createManyIfAbsent(scope, creations.map(({ conversation }) => conversation)));
+  const made = creations.filter(({ conversation }) => created.has(conversation._id));
+  await outbox.recordManyQuietly('conversations', scope, made.map(({ conversation, event }) => ({ documentId: conversation._id, entries: [withSequence(event, conversation)] })));
+  const ids = new Map(made.map(({ contact, conversation }) => [contact._id, conversation._id]));
+  for (const contact of contacts.filter((candidate) => !ids.has(candidate._id))) {
+    ids.set(contact._id, await ensureConversation(conversations, outbox, scope, contact, channel.publicKey, channel.id, now));
+  }
+  return ids;
 }
 
 /**

@@ -94,10 +94,22 @@ describe('broadcasts to a file audience', () => {
     ]);
 
     // Each valid row's contact exists (created as POST /contacts would, with its conversation); the existing one kept its name.
+    // The new ones were created together, each with its two events recorded once (conversation.created
+    // first, as POST /contacts records them) and nothing left in an outbox.
     for (const phone of [fresh1, fresh2, fresh5]) {
       const contact = await contactByPhone(phone);
-      expect(contact).toMatchObject({ phone: `+${digits(phone)}`, channel_id: expect.any(String) });
-      expect(await storedCollection('conversations').findOne({ business_id: businessId(), contact_id: contact!['_id'] })).not.toBeNull();
+      expect(contact).toMatchObject({ phone: `+${digits(phone)}`, channel_id: expect.any(String), acquisition_source: 'api', outbox: [] });
+      const conversation = await storedCollection('conversations').findOne({ business_id: businessId(), contact_id: contact!['_id'] });
+      expect(conversation).toMatchObject({ inbox_status: 'resolved', outbox: [] });
+      const events = await storedCollection('events')
+        .find({ business_id: businessId(), conversation_id: conversation!['_id'], type: { $in: ['conversation.created', 'contact.created'] } })
+        .sort({ sequence: 1 })
+        .toArray();
+      expect(events.map((event) => [event['type'], event['sequence']])).toEqual([
+        ['conversation.created', 1],
+        ['contact.created', 2],
+      ]);
+      expect(events[1]!['data']).toEqual({ contact: { uuid: contact!['_id'] } });
     }
     expect(await contactByPhone(existing)).toMatchObject({ first_name: 'Existing' });
     expect(recipients[0]!['contact_id']).toBe((await contactByPhone(existing))!['_id']);

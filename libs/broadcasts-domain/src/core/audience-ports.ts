@@ -52,6 +52,12 @@ export interface AudiencePorts {
    */
   upsertByPhone(scope: BusinessScope, channelId: string, phone: string): Promise<AudienceContact | 'invalid_phone'>;
   /**
+   * upsertByPhone for many phones that no contact of the channel had at the lookup (a batch's new
+   * phones), created together in a few writes; by phone key. A phone left out (not 8 to 15 digits)
+   * is the caller's to upsert on its own.
+   */
+  createByPhones(scope: BusinessScope, channelId: string, phones: readonly string[]): Promise<Map<string, AudienceContact>>;
+  /**
    * The existing contacts of the channel with these phone digits (at most 100 keys), by key, with
    * their conversations: the one an upsert would match (the oldest). A preview reads them without
    * creating anything; a freeze batch upserts only the phones none of them has.

@@ -121,14 +121,15 @@ describe('file audiences (scratch)', () => {
       expect(data.broadcasts[0]!.freeze).toMatchObject({ rows: 6, next_seq: 6 });
     });
 
-    it('looks the rows\' phones up 100 at a time and upserts only those no contact has, or whose contact lacks its conversation', async () => {
+    it('looks the rows\' phones up 100 at a time, creates those no contact has together, upserts one whose contact lacks its conversation', async () => {
       const phones = Array.from({ length: 250 }, (_, index) => `52551${String(index).padStart(8, '0')}`);
       contacts.push(...phones.slice(0, 200).map((phone, index) => aContact(`known-${index}`, { phone: `+${phone}`, conversation_id: index === 7 ? null : `conv-known-${index}` })));
       const audience = csvAudience(`phone\n${phones.join('\n')}\n`);
       const p = ports();
       const lookups: number[] = [];
       const upserted: string[] = [];
-      const { contactsByPhoneKeys, upsertByPhone } = p.audience;
+      const createdTogether: string[][] = [];
+      const { contactsByPhoneKeys, upsertByPhone, createByPhones } = p.audience;
       p.audience.contactsByPhoneKeys = async (...args) => {
         lookups.push(args[2].length);
         return contactsByPhoneKeys(...args);
@@ -137,10 +138,16 @@ describe('file audiences (scratch)', () => {
         upserted.push(args[2]);
         return upsertByPhone(...args);
       };
+      p.audience.createByPhones = async (...args) => {
+        createdTogether.push([...args[2]]);
+        return createByPhones(...args);
+      };
       const claimed = await preparing({ audience }, p.store);
       while ((await freezeNextBatch(p, claimed, lease(30))) === 'more');
       expect(lookups).toEqual([100, 100, 50]);
-      expect(upserted).toEqual([phones[7], ...phones.slice(200)]);
+      // One batch of 250 rows: its 50 new phones created in one call.
+      expect(createdTogether).toEqual([phones.slice(200)]);
+      expect(upserted).toEqual([phones[7]]);
       const recipients = [...data.recipients].sort((a, b) => a.seq - b.seq);
       expect(recipients.map((recipient) => recipient.contact_id)).toEqual([...phones.slice(0, 200).map((_, index) => `known-${index}`), ...phones.slice(200).map((phone) => `phone-${phone}`)]);
       expect(recipients.every((recipient) => recipient.status === 'pending')).toBe(true);

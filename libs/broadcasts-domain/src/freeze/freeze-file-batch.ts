@@ -18,7 +18,8 @@ export const FILE_FREEZE_LIMITS = {
 
 /**
  * The next rows of a file audience as recipients, in row order (seq = row order): each valid row's
- * contact found by its phone (100 phones a lookup) or else upserted, then classified with the row's values; a bad row is skipped
+ * contact found by its phone (100 phones a lookup), else created with the batch's other new phones
+ * in a few writes (else, if that left it out, upserted on its own), then classified with the row's values; a bad row is skipped
  * `invalid_row`, a phone of other than 8 to 15 digits `invalid_phone`. The checkpoint moves to the
  * last row's end offset and number. Read again from the same checkpoint (a crash before it was
  * saved), the same rows give the same recipients: the upserts match the contacts they created.
@@ -32,13 +33,14 @@ export async function readFileBatch(audience: AudiencePorts, { broadcast }: Clai
     if (rows.length >= limits.rows || row.endOffset - start.startOffset >= limits.bytes) break;
   }
   const known = await existingContacts(audience, scope, broadcast.channel_id, rows);
+  const created = await newContacts(audience, scope, broadcast.channel_id, rows, known);
   const recipientOf = async (row: AudienceRow): Promise<FrozenRecipient> => {
     const rowKey = `row:${row.row}`;
     if (row.kind === 'invalid') return skippedRow('invalid_row', rowKey, row.row, null);
     const phoneKey = sendablePhoneKey(row.phone);
     if (phoneKey === null) return skippedRow('invalid_phone', rowKey, row.row, row.phone);
     // An existing contact is what the upsert would match, unchanged; the upsert also heals one without its conversation.
-    const existing = known.get(phoneKey);
+    const existing = known.get(phoneKey) ?? created.get(phoneKey);
     const contact = existing?.conversation_id ? existing : await audience.upsertByPhone(scope, broadcast.channel_id, row.phone);
     if (contact === 'invalid_phone') return skippedRow('invalid_phone', rowKey, row.row, row.phone);
     return classifyContact(broadcast, variables, contact, { number: row.row, columns: rowValues(row, source) });
@@ -59,6 +61,16 @@ async function existingContacts(audience: AudiencePorts, scope: BusinessScope, c
     for (const [key, contact] of await audience.contactsByPhoneKeys(scope, channelId, keys.slice(start, start + PHONE_LOOKUP_KEYS))) found.set(key, contact);
   }
   return found;
+}
+
+/** The contacts of the rows' phones that no contact had at the lookup, created together (the first row's phone as written for each). */
+async function newContacts(audience: AudiencePorts, scope: BusinessScope, channelId: string, rows: readonly AudienceRow[], known: ReadonlyMap<string, AudienceContact>): Promise<Map<string, AudienceContact>> {
+  const phones = new Map<string, string>();
+  for (const row of rows) {
+    const key = row.kind === 'valid' ? sendablePhoneKey(row.phone) : null;
+    if (key !== null && !known.has(key) && !phones.has(key)) phones.set(key, (row as { phone: string }).phone);
+  }
+  return phones.size === 0 ? new Map() : audience.createByPhones(scope, channelId, [...phones.values()]);
 }
 
 /** `map` over the items with at most `concurrency` calls in flight; the results keep the items' order. */

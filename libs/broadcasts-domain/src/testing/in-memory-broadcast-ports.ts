@@ -56,7 +56,8 @@ const digitsOf = (phone: string | null) => (phone ?? '').replace(/\D+/g, '');
 /**
  * AudiencePorts over the contacts and files of every business; a spec removes a contact to erase it.
  * upsertByPhone matches a contact of the channel by its phone digits (the first stored), else creates
- * `phone-<digits>` with conversation `conv-phone-<digits>`; a phone of other than 8 to 15 digits is `invalid_phone`.
+ * `phone-<digits>` with conversation `conv-phone-<digits>`; a phone of other than 8 to 15 digits is
+ * `invalid_phone`. createByPhones does the same for many (leaving such phones out).
  */
 export function inMemoryAudience(
   contacts: StoredAudienceContact[],
@@ -67,6 +68,22 @@ export function inMemoryAudience(
   const plain = ({ business_id: _business, ...contact }: StoredAudienceContact): AudienceContact => structuredClone(contact);
   const fileOf = (scope: BusinessScope, id: string) => files.find((file) => file.business_id === scope.businessId && file.id === id);
   const byPhoneKey = (scope: BusinessScope, channelId: string, key: string) => ofScope(scope).find((contact) => contact.channel_id === channelId && digitsOf(contact.phone) === key);
+  const created = (scope: BusinessScope, channelId: string, key: string): StoredAudienceContact => {
+    const contact: StoredAudienceContact = {
+      business_id: scope.businessId,
+      id: `phone-${key}`,
+      channel_id: channelId,
+      phone: `+${key}`,
+      chat_user_id: null,
+      conversation_id: `conv-phone-${key}`,
+      first_name: null,
+      last_name: null,
+      attributes: {},
+      consent: { marketing: 'unknown', utility: 'unknown' },
+    };
+    contacts.push(contact);
+    return contact;
+  };
   return {
     contacts,
     files,
@@ -99,22 +116,14 @@ export function inMemoryAudience(
     upsertByPhone: async (scope, channelId, phone) => {
       const key = digitsOf(phone);
       if (key.length < 8 || key.length > 15) return 'invalid_phone';
-      const existing = byPhoneKey(scope, channelId, key);
-      if (existing) return plain(existing);
-      const created: StoredAudienceContact = {
-        business_id: scope.businessId,
-        id: `phone-${key}`,
-        channel_id: channelId,
-        phone: `+${key}`,
-        chat_user_id: null,
-        conversation_id: `conv-phone-${key}`,
-        first_name: null,
-        last_name: null,
-        attributes: {},
-        consent: { marketing: 'unknown', utility: 'unknown' },
-      };
-      contacts.push(created);
-      return plain(created);
+      return plain(byPhoneKey(scope, channelId, key) ?? created(scope, channelId, key));
+    },
+    createByPhones: async (scope, channelId, phones) => {
+      const found = new Map<string, AudienceContact>();
+      for (const key of phones.map(digitsOf).filter((digits) => digits.length >= 8 && digits.length <= 15)) {
+        found.set(key, plain(byPhoneKey(scope, channelId, key) ?? created(scope, channelId, key)));
+      }
+      return found;
     },
     contactsByPhoneKeys: async (scope, channelId, phoneKeys) => {
       const found = new Map<string, AudienceContact>();

@@ -1,5 +1,5 @@
 import type { BusinessScope, ContactEntity, ContactListFilter, NewContact, OutboxEntry, StoredAttributeDefinition } from '@cmsg/dal';
-import type { OutboxRecorder } from '@cmsg/events';
+import type { BulkOutboxRecorder, OutboxRecorder } from '@cmsg/events';
 
 type Fields = Record<string, unknown>;
 
@@ -68,6 +68,24 @@ export interface ContactPorts {
   events: OutboxRecorder;
   clock: () => Date;
   ids: ContactIds;
+}
+
+/** ContactPorts with the bulk writes of many new contacts at once (an audience file's new phones). */
+export interface ContactBulkPorts extends ContactPorts {
+  contacts: ContactStore & {
+    /** Many at once, each as insertNew: answers the ids inserted (one whose id or unique key is taken is left out). */
+    insertManyNew(scope: BusinessScope, contacts: readonly NewContact[]): Promise<string[]>;
+    findByIds(scope: BusinessScope, ids: readonly string[]): Promise<ContactEntity[]>;
+  };
+  conversations: ContactConversations & {
+    /** ensureFor for many contacts of one channel: the missing conversations created in one write, their events recorded together. Contact id -> conversation id. */
+    ensureManyFor(scope: BusinessScope, contacts: readonly ContactEntity[], channel: ContactChannel, now: Date): Promise<Map<string, string>>;
+  };
+  events: OutboxRecorder & BulkOutboxRecorder;
+  ids: ContactIds & {
+    /** contactFor for many identities of one channel, in their order. */
+    contactsFor(scope: BusinessScope, channelId: string, identities: readonly string[]): Promise<string[]>;
+  };
 }
 
 /** What reading contacts needs (search, lists, views): no writes, no events. */

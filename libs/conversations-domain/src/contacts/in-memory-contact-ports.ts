@@ -1,5 +1,5 @@
 import { type BusinessScope, type ContactEntity, type NewContact, type OutboxEntry, type StoredAttributeDefinition, storedContactDefaults } from '@cmsg/dal';
-import type { ContactChannel, ContactPorts } from './contact-ports';
+import type { ContactBulkPorts, ContactChannel, ContactPorts } from './contact-ports';
 import { matchesQuery } from './in-memory-contact-query';
 
 type Fields = Record<string, unknown>;
@@ -164,6 +164,41 @@ export function inMemoryContactPorts(world: ContactWorld, now: { at: Date }): Co
       random: () => `id-${++world.lastRandomId}`,
       contactFor: async (_scope, channelId, identity) => `contact:${channelId}:${identity}`,
       conversationFor,
+    },
+  };
+}
+
+/** inMemoryContactPorts with the bulk writes, each made of the single ones (the order and outcome the data layer gives). */
+export function inMemoryContactBulkPorts(world: ContactWorld, now: { at: Date }): ContactBulkPorts {
+  const ports = inMemoryContactPorts(world, now);
+  return {
+    ...ports,
+    contacts: {
+      ...ports.contacts,
+      insertManyNew: async (scope, contacts) => {
+        const inserted: string[] = [];
+        for (const contact of contacts) if ((await ports.contacts.insertNew(scope, contact)) === 'inserted') inserted.push(contact._id);
+        return inserted;
+      },
+      findByIds: async (scope, ids) => world.contacts.filter((contact) => same(scope, contact) && ids.includes(contact._id)).map((contact) => structuredClone(contact)),
+    },
+    conversations: {
+      ...ports.conversations,
+      ensureManyFor: async (scope, contacts, channel, at) => {
+        const ids = new Map<string, string>();
+        for (const contact of contacts) ids.set(contact._id, await ports.conversations.ensureFor(scope, contact, channel, at));
+        return ids;
+      },
+    },
+    events: {
+      ...ports.events,
+      recordManyQuietly: async (collection, scope, holders) => {
+        for (const { documentId, entries } of holders) await ports.events.recordQuietly(collection, scope, documentId, entries);
+      },
+    },
+    ids: {
+      ...ports.ids,
+      contactsFor: (scope, channelId, identities) => Promise.all(identities.map((identity) => ports.ids.contactFor(scope, channelId, identity))),
     },
   };
 }

@@ -1,5 +1,6 @@
-export type { ContactPorts, ContactReadPorts, ContactStore, AttributeDefinitionStore, ChannelDirectory, ContactConversations, ContactChannel, ContactIds } from './contact-ports';
+export type { ContactBulkPorts, ContactPorts, ContactReadPorts, ContactStore, AttributeDefinitionStore, ChannelDirectory, ContactConversations, ContactChannel, ContactIds } from './contact-ports';
 export { upsertContact, normalisedPhone } from './upsert-contact.usecase';
+export { createPhoneContacts } from './create-phone-contacts.usecase';
 export type { UpsertContactCommand } from './upsert-contact.usecase';
 export { getContact } from './get-contact.usecase';
 export { patchContact } from './patch-contact.usecase';
