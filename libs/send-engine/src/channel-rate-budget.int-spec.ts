@@ -87,7 +87,8 @@ describe('ChannelRateBudget (real Redis)', () => {
   it('grants a broadcast batch up to the room of both the channel and the broadcast, never past a waiting live send', async () => {
     const keyPrefix = uniqueKeyPrefix();
     const channelKey = randomUUID();
-    const budget = new ChannelRateBudget(replicas[0], { keyPrefix });
+    // The window's arithmetic alone: nothing spread (spreadMs 1,000), whole batches granted at once.
+    const budget = new ChannelRateBudget(replicas[0], { keyPrefix, spreadMs: 1000 });
     const broadcast = (broadcastKey: string, count: number) =>
       budget.acquire({ channelKey, perSecond: 10, priority: 'broadcast', count, broadcastKey, broadcastPerSecond: 4 });
 
@@ -150,7 +151,7 @@ describe('ChannelRateBudget (real Redis)', () => {
   it('after a throttle burst grants what the provider took, holds it, then raises it one per second at a time', async () => {
     const keyPrefix = uniqueKeyPrefix();
     const channelKey = randomUUID();
-    const budget = new ChannelRateBudget(replicas[0], { keyPrefix, marginMs: 0, learnedHoldMs: 1_500, learnedRiseEveryMs: 400 });
+    const budget = new ChannelRateBudget(replicas[0], { keyPrefix, marginMs: 0, learnedHoldMs: 1_500, learnedRiseEveryMs: 400, spreadMs: 1000 });
     const backOff = new ChannelBackOff(replicas[1], { keyPrefix, baseMs: 100 });
     for (let call = 0; call < 20; call += 1) await backOff.recordAccepted(channelKey);
     // The provider took 20 in the second before it refused one: the channel keeps to 19.
@@ -176,12 +177,35 @@ describe('ChannelRateBudget (real Redis)', () => {
     await expect(budget.acquire({ channelKey, perSecond: 5, priority: 'broadcast', count: 100 })).resolves.toEqual({ granted: 5, retryInMs: 0, grantedAtMs: expect.any(Number), slotId: expect.any(String) });
   });
 
+  it('spreads a second\'s grants over it: no more than a spreadMs share of the rate in any spreadMs, every replica together', async () => {
+    const keyPrefix = uniqueKeyPrefix();
+    const channelKey = randomUUID();
+    const [first, second] = replicas.map((redis) => new ChannelRateBudget(redis, { keyPrefix, spreadMs: 200 }));
+    // 20 a second, spread over 200 ms: 4 at a time.
+    const request = { channelKey, perSecond: 20, priority: 'broadcast' as const, count: 20 };
+    const granted = await timed(() => first.acquire(request));
+    expect(granted.value).toMatchObject({ granted: 4, retryInMs: 0 });
+    const refused = await timed(() => second.acquire(request));
+    expect(refused.value.granted).toBe(0);
+    expectRemainingOfSpan(refused.value.retryInMs, 200, granted, refused);
+    await expect(first.acquire({ channelKey, perSecond: 20, priority: 'live' })).resolves.toMatchObject({ granted: 0 });
+
+    const controller = new AbortController();
+    const times: number[] = [];
+    setTimeout(() => controller.abort(), 2500);
+    await Promise.all([first, second].map((budget) => saturate(budget, request, controller.signal, [], times)));
+    expect(mostInAnyWindow(times, 200)).toBeLessThanOrEqual(4);
+    expect(mostInAnyWindow(times, 1025)).toBeLessThanOrEqual(20);
+    // The window is still filled: spreading costs no rate.
+    expect(times.length).toBeGreaterThanOrEqual(40);
+  });
+
   describe('the commit of a slot, right before its call', () => {
     /** A channel of its own, its keys, a budget and a call fence (raised for `m1` when asked). */
     async function commitParts({ marginMs, raiseFence = false }: { marginMs?: number; raiseFence?: boolean } = {}) {
       const keyPrefix = uniqueKeyPrefix();
       const channelKey = randomUUID();
-      const budget = new ChannelRateBudget(replicas[0], { keyPrefix, ...(marginMs === undefined ? {} : { marginMs }) });
+      const budget = new ChannelRateBudget(replicas[0], { keyPrefix, spreadMs: 1000, ...(marginMs === undefined ? {} : { marginMs }) });
       if (raiseFence) await new SendCallFence(replicas[1], { keyPrefix, ttlMs: 60_000 }).raise({ channelKey, sendKey: 'm1' });
       return { keyPrefix, channelKey, keys: new SendEngineKeys(keyPrefix), budget };
     }

@@ -16,6 +16,12 @@ export interface ChannelRateBudgetOptions extends SendEngineKeyOptions {
   learnedHoldMs?: number;
   /** ...then rises by one per second every this many ms, until the provider throttles again or it reaches the channel's rate. */
   learnedRiseEveryMs?: number;
+  /**
+   * No more than a spreadMs share of the rate (perSecond x spreadMs / 1,000, at least 1) is granted in
+   * any spreadMs: a second's calls leave in small groups across it, not in one burst whose calls
+   * the network and the provider stamp unevenly. 1,000 spreads nothing.
+   */
+  spreadMs?: number;
 }
 
 const WINDOW_MS = 1000;
@@ -37,6 +43,23 @@ end
 `;
 
 /**
+ * The spread of the channel's log (the scripts set spreadMs, and perSecond before it runs): room in
+ * the last spreadMs, and the time until there is some.
+ */
+const SPREAD_LUA = `
+local spreadLimit = math.max(1, math.ceil(perSecond * spreadMs / 1000))
+local function spreadRoom(key)
+  return spreadLimit - redis.call('ZCOUNT', key, '(' .. (now - spreadMs), '+inf')
+end
+local function spreadFreesInMs(key)
+  local count = redis.call('ZCARD', key)
+  local entry = redis.call('ZRANGE', key, count - spreadLimit, count - spreadLimit, 'WITHSCORES')
+  if entry[2] == nil then return 1 end
+  return math.max(1, tonumber(entry[2]) + spreadMs - now)
+end
+`;
+
+/**
  * What the provider took in its last throttle burst (ChannelBackOff), kept for a while, then probed
  * upwards: caps perSecond (the scripts set learnedKey, learnedHoldMs and learnedRiseEveryMs).
  */
@@ -51,7 +74,8 @@ end
 /**
  * KEYS: rate log, live waiters, back-off until, learned rate, [broadcast rate log].
  * ARGV: perSecond, priority, count, windowMs, waiterId ('' = none), waiterTtlMs, broadcastPerSecond,
- * slotId (log members are slotId:1..granted), yieldToLiveRetryMs, learnedHoldMs, learnedRiseEveryMs.
+ * slotId (log members are slotId:1..granted), yieldToLiveRetryMs, learnedHoldMs, learnedRiseEveryMs,
+ * spreadMs.
  * Returns {granted, retryInMs, now}: the grant's time is Redis's.
  */
 const ACQUIRE_LUA = `${REDIS_NOW_MS_LUA}
@@ -67,6 +91,7 @@ local slotId = ARGV[8]
 local yieldToLiveRetryMs = tonumber(ARGV[9])
 local learnedHoldMs = tonumber(ARGV[10])
 local learnedRiseEveryMs = tonumber(ARGV[11])
+local spreadMs = tonumber(ARGV[12])
 ${WINDOW_LOG_LUA}
 local function extendExpiry(key, ms)
   if redis.call('PTTL', key) < ms then redis.call('PEXPIRE', key, ms) end
@@ -99,14 +124,20 @@ if backOffUntil > now then
 end
 
 ${LEARNED_RATE_LUA}
-
+${SPREAD_LUA}
 local channelUsed = used(rateKey)
-local room = perSecond - channelUsed
+local windowRoom = perSecond - channelUsed
+local room = math.min(windowRoom, spreadRoom(rateKey))
+-- When the channel has room again: the window first, then the spread.
+local function channelFreesInMs()
+  if windowRoom <= 0 then return freesInMs(rateKey, channelUsed, perSecond) end
+  return spreadFreesInMs(rateKey)
+end
 
 if live then
   if room <= 0 then
     waitAsLive(now + waiterTtlMs)
-    return {0, freesInMs(rateKey, channelUsed, perSecond), now}
+    return {0, channelFreesInMs(), now}
   end
   local granted = math.min(count, room)
   record(rateKey, granted)
@@ -115,13 +146,13 @@ if live then
 end
 
 if redis.call('ZCARD', waitersKey) > 0 then
-  if room <= 0 then return {0, math.max(yieldToLiveRetryMs, freesInMs(rateKey, channelUsed, perSecond)), now} end
+  if room <= 0 then return {0, math.max(yieldToLiveRetryMs, channelFreesInMs()), now} end
   return {0, yieldToLiveRetryMs, now}
 end
 
 local granted = math.min(count, room)
 local retryInMs = 0
-if room <= 0 then retryInMs = freesInMs(rateKey, channelUsed, perSecond) end
+if room <= 0 then retryInMs = channelFreesInMs() end
 if broadcastKey then
   local broadcastUsed = used(broadcastKey)
   local broadcastRoom = broadcastPerSecond - broadcastUsed
@@ -141,7 +172,7 @@ const acquireScript = new LuaScript(ACQUIRE_LUA);
 /**
  * KEYS: rate log, back-off until, learned rate, call fence, [broadcast rate log].
  * ARGV: slot member, perSecond, windowMs, broadcastPerSecond, learnedHoldMs, learnedRiseEveryMs,
- * passFence ('1' = the fence must stand and goes down with the commit).
+ * passFence ('1' = the fence must stand and goes down with the commit), spreadMs.
  * Returns {outcome, retryInMs, now}: 1 = call now (the slot stamped now, the fence passed); 0 = no
  * room now, ask for a new slot in retryInMs (the slot given back, the fence still up); -1 = the
  * fence was gone (the slot given back).
@@ -155,6 +186,7 @@ local broadcastPerSecond = tonumber(ARGV[4])
 local learnedHoldMs = tonumber(ARGV[5])
 local learnedRiseEveryMs = tonumber(ARGV[6])
 local passFence = ARGV[7] == '1'
+local spreadMs = tonumber(ARGV[8])
 ${WINDOW_LOG_LUA}
 local function giveBack()
   redis.call('ZREM', rateKey, member)
@@ -171,9 +203,11 @@ if backOffUntil > now then
   return {0, backOffUntil - now, now}
 end
 ${LEARNED_RATE_LUA}
+${SPREAD_LUA}
 giveBack()
 local channelUsed = used(rateKey)
 if channelUsed >= perSecond then return {0, freesInMs(rateKey, channelUsed, perSecond), now} end
+if spreadRoom(rateKey) <= 0 then return {0, spreadFreesInMs(rateKey), now} end
 if broadcastKey then
   local broadcastUsed = used(broadcastKey)
   if broadcastUsed >= broadcastPerSecond then return {0, freesInMs(broadcastKey, broadcastUsed, broadcastPerSecond), now} end
@@ -217,17 +251,20 @@ export class ChannelRateBudget {
   private readonly yieldToLiveRetryMs: number;
   private readonly learnedHoldMs: number;
   private readonly learnedRiseEveryMs: number;
+  private readonly spreadMs: number;
 
   constructor(
     private readonly redis: RedisClient,
-    { keyPrefix, marginMs = 25, liveWaiterTtlMs = 1500, yieldToLiveRetryMs = 10, learnedHoldMs = 60_000, learnedRiseEveryMs = 2_000 }: ChannelRateBudgetOptions = {},
+    { keyPrefix, marginMs = 25, liveWaiterTtlMs = 1500, yieldToLiveRetryMs = 10, learnedHoldMs = 60_000, learnedRiseEveryMs = 2_000, spreadMs = 100 }: ChannelRateBudgetOptions = {},
   ) {
+    assertPositiveInteger('spreadMs', spreadMs);
     this.keys = new SendEngineKeys(keyPrefix);
     this.windowMs = WINDOW_MS + marginMs;
     this.liveWaiterTtlMs = liveWaiterTtlMs;
     this.yieldToLiveRetryMs = yieldToLiveRetryMs;
     this.learnedHoldMs = learnedHoldMs;
     this.learnedRiseEveryMs = learnedRiseEveryMs;
+    this.spreadMs = Math.min(spreadMs, WINDOW_MS);
   }
 
   /** One atomic attempt: grants up to `count` slots now, or says when to ask again. */
@@ -251,6 +288,7 @@ export class ChannelRateBudget {
       this.yieldToLiveRetryMs,
       this.learnedHoldMs,
       this.learnedRiseEveryMs,
+      this.spreadMs,
     ]);
     const [granted, retryInMs, now] = integerReply(reply, 3);
     return granted > 0 ? { granted, retryInMs, grantedAtMs: now, slotId } : { granted, retryInMs };
@@ -276,6 +314,7 @@ export class ChannelRateBudget {
       this.learnedHoldMs,
       this.learnedRiseEveryMs,
       fenceSendKey === undefined ? 0 : 1,
+      this.spreadMs,
     ]);
     const [outcome, retryInMs, now] = integerReply(reply, 3);
     if (outcome === 1) return { outcome: 'call', atMs: now };
