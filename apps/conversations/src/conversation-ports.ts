@@ -28,7 +28,7 @@ import {
   TagRepository,
   TemplateRepository,
   TimelineEventRepository,
-  defaultScheduledTemplateId,
+  DefaultScheduledTemplates,
 } from '@cmsg/dal';
 import { type OutboxRecorder, messageAuthors } from '@cmsg/events';
 
@@ -58,6 +58,7 @@ export function conversationUseCasePorts(outbox: OutboxRecorder, channels: Chann
   const tags = new TagRepository();
   const mailboxes = new MailboxRepository();
   const schedules = new ScheduledMessageRepository();
+  const defaultTemplates = new DefaultScheduledTemplates();
   const timelineStores = { messages: new MessageRepository(), timelineEvents: new TimelineEventRepository() };
   const references = { tags, mailboxes, aiEmployees };
   const clock = () => new Date();
@@ -70,7 +71,7 @@ export function conversationUseCasePorts(outbox: OutboxRecorder, channels: Chann
     recentTimeline: { lookup, ...timelineStores },
     context: { lookup, businesses, schedules },
     inboxStatus,
-    aiAssignment: { ...inboxStatus, aiEmployees, owners: conversations, schedules, defaultScheduledTemplate: defaultScheduledTemplateId },
+    aiAssignment: { ...inboxStatus, aiEmployees, owners: conversations, schedules, defaultScheduledTemplate: (scope, channelId) => defaultTemplates.idOf(scope, channelId) },
     tags: { lookup, tags, conversationTags: conversations, outbox, clock },
     mailboxes: { lookup, mailboxes: { mailboxes, categories: new MailboxCategoryRepository() }, conversationMailbox: conversations, outbox, clock },
     notes: { lookup, notes: timelineStores.timelineEvents, outbox, clock, ids: { random: randomUUID } },

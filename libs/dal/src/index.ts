@@ -84,7 +84,7 @@ export type { StoredContent, WriteContentOptions } from './file-content/file-con
 export { ScheduledMessageRepository, pendingConversationKey } from './scheduled-message/scheduled-message.repository';
 export type { InsertPendingResult, ScheduleOutcome, ExecutingStatus, FireClaim } from './scheduled-message/scheduled-message.repository';
 export type { ScheduledMessageEntity, DueSchedule, ScheduleAuthor } from './scheduled-message/scheduled-message.entity';
-export { defaultScheduledTemplateId } from './channel/default-scheduled-template';
+export { DefaultScheduledTemplates } from './channel/default-scheduled-template';
 
 // Action groups (libs/actions-domain) and webhook deliveries (libs/webhooks).
 export { ActionGroupRepository } from './action-group/action-group.repository';

@@ -1,4 +1,4 @@
-import { ApiTokenAdminError, createApiToken } from './api-token-admin';
+import { ApiTokenAdminError, apiTokenAdminStores, createApiToken } from './api-token-admin';
 
 describe('createApiToken scopes', () => {
   // Refused before any database access.
@@ -6,7 +6,7 @@ describe('createApiToken scopes', () => {
     [['conversations:read', 'reports:read'], 'unknown scope reports:read (scopes: conversations:read, conversations:write, webhooks:manage)'],
     [[], 'a token needs at least one scope (scopes: conversations:read, conversations:write, webhooks:manage)'],
   ])('refuses %j', async (scopes, message) => {
-    const attempt = createApiToken('demo', { scopes });
+    const attempt = createApiToken(apiTokenAdminStores(), 'demo', { scopes });
     await expect(attempt).rejects.toBeInstanceOf(ApiTokenAdminError);
     await expect(attempt).rejects.toMatchObject({ code: 'INVALID_SCOPES', message });
   });

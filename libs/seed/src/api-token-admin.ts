@@ -46,8 +46,15 @@ export interface RevokedApiToken {
 
 export type ApiTokenReference = { uuid: string } | { token: string };
 
-const businesses = new BusinessRepository();
-const apiTokens = new ApiTokenRepository();
+/** The collections token administration reads and writes, built once by the caller (the admin CLI). */
+export interface ApiTokenAdminStores {
+  businesses: Pick<BusinessRepository, 'findBySlug'>;
+  apiTokens: Pick<ApiTokenRepository, 'create' | 'revoke' | 'listOfBusiness'>;
+}
+
+export function apiTokenAdminStores(): ApiTokenAdminStores {
+  return { businesses: new BusinessRepository(), apiTokens: new ApiTokenRepository() };
+}
 
 export interface ApiTokenOptions {
   uuid?: string;
@@ -55,13 +62,13 @@ export interface ApiTokenOptions {
   scopes?: readonly string[];
 }
 
-export async function createApiToken(businessSlug: string, options: ApiTokenOptions = {}): Promise<CreatedApiToken> {
+export async function createApiToken(stores: ApiTokenAdminStores, businessSlug: string, options: ApiTokenOptions = {}): Promise<CreatedApiToken> {
   const uuid = options.uuid ?? randomUUID();
   const scopes = validScopes(options.scopes ?? API_TOKEN_SCOPES);
-  const business = await findBusiness(businessSlug);
+  const business = await findBusiness(stores, businessSlug);
   const token = generateApiToken();
   const createdAt = new Date();
-  if (!(await apiTokens.create(businessScope(business._id), { id: uuid, tokenSha256: hashApiToken(token), scopes, createdAt }))) {
+  if (!(await stores.apiTokens.create(businessScope(business._id), { id: uuid, tokenSha256: hashApiToken(token), scopes, createdAt }))) {
     throw new ApiTokenAdminError('TOKEN_UUID_TAKEN', `a token with uuid ${uuid} already exists`);
   }
   return { uuid, token, business: { uuid: business._id, slug: business.slug }, scopes, created_at: createdAt };
@@ -78,12 +85,12 @@ function validScopes(scopes: readonly string[]): ApiTokenScope[] {
 }
 
 /** Idempotent: revoking a revoked token reports it and keeps the first revocation time. */
-export async function revokeApiToken(reference: ApiTokenReference): Promise<RevokedApiToken> {
+export async function revokeApiToken(stores: ApiTokenAdminStores, reference: ApiTokenReference): Promise<RevokedApiToken> {
   if ('token' in reference && !isWellFormedApiToken(reference.token)) {
     throw new ApiTokenAdminError('MALFORMED_TOKEN', 'a token is cmsg_ followed by 64 lowercase hex characters');
   }
   const revokedAt = new Date();
-  const stored = await apiTokens.revoke('uuid' in reference ? { id: reference.uuid } : { tokenSha256: hashApiToken(reference.token) }, revokedAt);
+  const stored = await stores.apiTokens.revoke('uuid' in reference ? { id: reference.uuid } : { tokenSha256: hashApiToken(reference.token) }, revokedAt);
   if (!stored) {
     throw new ApiTokenAdminError('TOKEN_NOT_FOUND', 'uuid' in reference ? `no token with uuid ${reference.uuid}` : 'no such token');
   }
@@ -91,9 +98,9 @@ export async function revokeApiToken(reference: ApiTokenReference): Promise<Revo
   return { uuid: stored._id, business_uuid: stored.business_id, revoked_at: storedRevokedAt, already_revoked: storedRevokedAt.getTime() !== revokedAt.getTime() };
 }
 
-export async function listApiTokens(businessSlug: string): Promise<ApiTokenListing[]> {
-  const business = await findBusiness(businessSlug);
-  const tokens = await apiTokens.listOfBusiness(businessScope(business._id));
+export async function listApiTokens(stores: ApiTokenAdminStores, businessSlug: string): Promise<ApiTokenListing[]> {
+  const business = await findBusiness(stores, businessSlug);
+  const tokens = await stores.apiTokens.listOfBusiness(businessScope(business._id));
   return tokens.map((token) => ({
     uuid: token._id,
     scopes: grantedScopesOf(token.scopes),
@@ -103,8 +110,8 @@ export async function listApiTokens(businessSlug: string): Promise<ApiTokenListi
   }));
 }
 
-async function findBusiness(slug: string): Promise<{ _id: string; slug: string }> {
-  const business = await businesses.findBySlug(slug);
+async function findBusiness(stores: ApiTokenAdminStores, slug: string): Promise<{ _id: string; slug: string }> {
+  const business = await stores.businesses.findBySlug(slug);
   if (!business) throw new ApiTokenAdminError('BUSINESS_NOT_FOUND', `no business with slug ${slug}`);
   return business;
 }

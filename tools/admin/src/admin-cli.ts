@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { connectMongo, disconnectMongo, isMongoUnreachableError } from '@cmsg/dal';
-import { ApiTokenAdminError, createApiToken, listApiTokens, parseSeedFile, revokeApiToken, SeedConflictError, seedDatabase, SeedFileError } from '@cmsg/seed';
+import { ApiTokenAdminError, apiTokenAdminStores, createApiToken, listApiTokens, parseSeedFile, revokeApiToken, SeedConflictError, seedDatabase, SeedFileError } from '@cmsg/seed';
 import { ADMIN_USAGE, parseAdminArgs, UsageError, type AdminCommand } from './admin-args';
 import { loadAdminConfig, redactUri } from './admin-config';
 import { formatSeedSummary } from './seed-summary-format';
@@ -49,16 +49,16 @@ async function execute(command: Exclude<AdminCommand, { kind: 'help' }>, seedFil
       io.out(formatSeedSummary(await seedDatabase(seedFile), command.file));
       return;
     case 'token-create': {
-      const created = await createApiToken(command.business, { uuid: command.uuid, scopes: command.scopes });
+      const created = await createApiToken(apiTokenAdminStores(), command.business, { uuid: command.uuid, scopes: command.scopes });
       io.out(JSON.stringify({ uuid: created.uuid, token: created.token, business: created.business.slug, scopes: created.scopes, created_at: created.created_at }, null, 2));
       io.err('Store this token now: only its hash is kept, it cannot be shown again.');
       return;
     }
     case 'token-revoke':
-      io.out(JSON.stringify(await revokeApiToken(command.reference), null, 2));
+      io.out(JSON.stringify(await revokeApiToken(apiTokenAdminStores(), command.reference), null, 2));
       return;
     case 'token-list':
-      io.out(JSON.stringify({ business: command.business, tokens: await listApiTokens(command.business) }, null, 2));
+      io.out(JSON.stringify({ business: command.business, tokens: await listApiTokens(apiTokenAdminStores(), command.business) }, null, 2));
       return;
   }
 }

@@ -8,7 +8,7 @@ import {
   type ScheduledMessageEntity,
   ScheduledMessageRepository,
   TimelineEventRepository,
-  defaultScheduledTemplateId,
+  DefaultScheduledTemplates,
 } from '@cmsg/dal';
 import { type OutboxRecorder, SYSTEM_AUTHOR, authorOf, noteTimelineItem, outboxEntry, scheduleEventData } from '@cmsg/events';
 
@@ -44,6 +44,7 @@ export class MongoFiredSchedules implements FiredSchedules {
   private readonly schedules = new ScheduledMessageRepository();
   private readonly timeline = new TimelineEventRepository();
   private readonly conversations = new ConversationRepository();
+  private readonly defaultTemplates = new DefaultScheduledTemplates();
 
   constructor(private readonly events: OutboxRecorder) {}
 
@@ -88,7 +89,7 @@ export class MongoFiredSchedules implements FiredSchedules {
 
   async defaultScheduledTemplateId(scope: BusinessScope, conversationId: string): Promise<string | null> {
     const conversation = await this.conversations.findById(scope, conversationId);
-    return conversation ? defaultScheduledTemplateId(scope, conversation.channel_id) : null;
+    return conversation ? this.defaultTemplates.idOf(scope, conversation.channel_id) : null;
   }
 }
 

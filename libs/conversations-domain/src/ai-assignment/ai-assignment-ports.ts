@@ -19,7 +19,7 @@ export interface PendingSchedules {
   reassignPending(scope: BusinessScope, id: string, fields: Partial<ScheduledMessageEntity>, entry: ScheduleHistoryEntry): Promise<boolean>;
 }
 
-/** The template id of a channel's default scheduled template, null when it sets none (defaultScheduledTemplateId of libs/dal). */
+/** The template id of a channel's default scheduled template, null when it sets none (DefaultScheduledTemplates of libs/dal). */
 export type DefaultScheduledTemplate = (scope: BusinessScope, channelId: string) => Promise<string | null>;
 
 /** What assigning and unassigning the AI read and write, built once in the app's composition root. */
