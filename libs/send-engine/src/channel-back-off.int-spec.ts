@@ -47,26 +47,28 @@ describe('ChannelBackOff (real Redis)', () => {
   it('starts again from the base once the channel has gone a while without a throttle', async () => {
     const keyPrefix = uniqueKeyPrefix();
     const channelKey = randomUUID();
-    const backOff = new ChannelBackOff(replicas[0], { keyPrefix, baseMs: 20, levelTtlMs: 150 });
-    await expect(backOff.recordThrottled(channelKey, 0)).resolves.toMatchObject({ backOffMs: 20 });
-    await sleep(30);
-    await expect(backOff.recordThrottled(channelKey, 0)).resolves.toMatchObject({ backOffMs: 40 });
+    // A level kept 1.5 s: long beside the 0.2 s back-off, so a loaded machine's pauses do not expire it early.
+    const backOff = new ChannelBackOff(replicas[0], { keyPrefix, baseMs: 200, levelTtlMs: 1500 });
+    await expect(backOff.recordThrottled(channelKey, 0)).resolves.toMatchObject({ backOffMs: 200 });
+    await sleep(210);
+    await expect(backOff.recordThrottled(channelKey, 0)).resolves.toMatchObject({ backOffMs: 400 });
     const keys = new SendEngineKeys(keyPrefix);
-    expect(await replicas[0].pTTL(keys.backOffLevel(channelKey))).toBeLessThanOrEqual(150);
-    await sleep(200);
-    await expect(backOff.recordThrottled(channelKey, 0)).resolves.toMatchObject({ backOffMs: 20 });
+    expect(await replicas[0].pTTL(keys.backOffLevel(channelKey))).toBeLessThanOrEqual(1500);
+    await sleep(1600);
+    await expect(backOff.recordThrottled(channelKey, 0)).resolves.toMatchObject({ backOffMs: 200 });
   });
 
   it('starts again from the base once the provider accepts a call granted after the back-off ended', async () => {
     const keyPrefix = uniqueKeyPrefix();
     const channelKey = randomUUID();
-    const backOff = new ChannelBackOff(replicas[0], { keyPrefix, baseMs: 40, settleMs: 150 });
+    // A settle time of 1 s: long beside the back-offs, so a loaded machine's pauses stay inside it.
+    const backOff = new ChannelBackOff(replicas[0], { keyPrefix, baseMs: 40, settleMs: 1000 });
     await expect(backOff.recordThrottled(channelKey, 0)).resolves.toMatchObject({ backOffMs: 40 });
     await sleep(60);
     // Within the settle time after the back-off: as a call granted before it, answered late.
     await backOff.recordAccepted(channelKey);
     await expect(backOff.recordThrottled(channelKey, 0)).resolves.toMatchObject({ backOffMs: 80 });
-    await sleep(80 + 250);
+    await sleep(80 + 1100);
     await backOff.recordAccepted(channelKey);
     await expect(backOff.recordThrottled(channelKey, 0)).resolves.toMatchObject({ backOffMs: 40 });
   });
