@@ -1,7 +1,25 @@
-import type { AttemptOutcome, ClaimedDelivery, DueDelivery, WebhookDeliveryEntity, WebhookEndpointEntity } from '@cmsg/dal';
+import {
+  type AttemptOutcome,
+  type ClaimedDelivery,
+  type DeliveryPagePosition,
+  type DeliveryStatus,
+  type DueDelivery,
+  type EndpointPagePosition,
+  type NewWebhookEndpoint,
+  type WebhookDeliveryEntity,
+  type WebhookDeliveryRepository,
+  type WebhookEndpointChanges,
+  type WebhookEndpointEntity,
+  type WebhookEndpointRepository,
+  type WebhookSecretEntity,
+  WEBHOOK_ENDPOINT_LIMIT,
+  deliveryId,
+} from '@cmsg/dal';
+
+type Scope = { businessId: string };
 
 /**
- * The repository methods the fan-out and the dispatcher use, over arrays, with the same rules
+ * The repository methods the fan-out, the dispatcher and the endpoint use cases use, over arrays, with the same rules
  * (conditional on the version, due by due_at), for unit specs. The real ones run in the
  * integration specs.
  */
@@ -27,7 +45,41 @@ export class InMemoryWebhookStore {
       endpoint.enabled = false;
       return true;
     },
-  };
+    /** The lowest free slot of 0..19 (the real one picks a random free one: which one is never observable through the API). */
+    insertInFreeSlot: async (scope: Scope, endpoint: NewWebhookEndpoint): Promise<WebhookEndpointEntity | 'limit_reached'> => {
+      const used = new Set(this.ofBusiness(scope).map((stored) => stored.slot));
+      const slot = Array.from({ length: WEBHOOK_ENDPOINT_LIMIT }, (_, free) => free).find((free) => !used.has(free));
+      if (slot === undefined) return 'limit_reached';
+      const stored: WebhookEndpointEntity = { ...endpoint, business_id: scope.businessId, slot };
+      this.endpoints.push(stored);
+      return { ...stored };
+    },
+    listPage: async (scope: Scope, after: EndpointPagePosition | null, limit: number) =>
+      this.ofBusiness(scope)
+        .filter((endpoint) => !after || endpoint.created_at > after.createdAt || (endpoint.created_at.getTime() === after.createdAt.getTime() && endpoint._id > after.id))
+        .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || compare(a._id, b._id))
+        .slice(0, limit)
+        .map((endpoint) => ({ ...endpoint })),
+    update: async (scope: Scope, id: string, changes: WebhookEndpointChanges) => {
+      const endpoint = this.ofBusiness(scope).find((stored) => stored._id === id);
+      if (!endpoint) return null;
+      Object.assign(endpoint, changes);
+      return { ...endpoint };
+    },
+    delete: async (scope: Scope, id: string) => {
+      const index = this.endpoints.findIndex((endpoint) => endpoint.business_id === scope.businessId && endpoint._id === id);
+      if (index < 0) return false;
+      this.endpoints.splice(index, 1);
+      return true;
+    },
+    /** Conditional on the newest secret, as the real one: a concurrent rotation makes it answer false. */
+    replaceSecrets: async (scope: Scope, id: string, expectedNewest: string, secrets: WebhookSecretEntity[], at: Date) => {
+      const endpoint = this.ofBusiness(scope).find((stored) => stored._id === id);
+      if (!endpoint || endpoint.secrets[0]?.secret !== expectedNewest) return false;
+      Object.assign(endpoint, { secrets, updated_at: at });
+      return true;
+    },
+  } satisfies Partial<WebhookEndpointRepository>;
 
   readonly deliveryRepository = {
     enqueueMany: async (deliveries: readonly WebhookDeliveryEntity[]) => {
@@ -78,15 +130,37 @@ export class InMemoryWebhookStore {
       for (const delivery of pending) Object.assign(delivery, { status: 'failed', last_error: reason, next_attempt_at: null, due_at: null, version: delivery.version + 1 });
       return pending.length;
     },
-  };
+    listPage: async (scope: Scope, endpointId: string, status: DeliveryStatus | null, before: DeliveryPagePosition | null, limit: number) =>
+      this.deliveries
+        .filter((delivery) => delivery.business_id === scope.businessId && delivery.endpoint_id === endpointId && (status === null || delivery.status === status))
+        .filter((delivery) => !before || delivery.created_at < before.createdAt || (delivery.created_at.getTime() === before.createdAt.getTime() && delivery._id < before.id))
+        .sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || compare(b._id, a._id))
+        .slice(0, limit)
+        .map((delivery) => ({ ...delivery })),
+    redeliver: async (scope: Scope, endpointId: string, eventId: string, now: Date, retryUntil: Date) => {
+      const delivery = this.deliveries.find((stored) => stored.business_id === scope.businessId && stored._id === deliveryId(eventId, endpointId));
+      if (!delivery) return null;
+      Object.assign(delivery, { status: 'pending', attempts: 0, next_attempt_at: now, due_at: now, retry_until: retryUntil, last_error: null, version: delivery.version + 1 });
+      return { ...delivery };
+    },
+  } satisfies Partial<WebhookDeliveryRepository>;
 
   endpoint(id: string): WebhookEndpointEntity | undefined {
     return this.endpoints.find((endpoint) => endpoint._id === id);
   }
 
+  private ofBusiness(scope: Scope): WebhookEndpointEntity[] {
+    return this.endpoints.filter((endpoint) => endpoint.business_id === scope.businessId);
+  }
+
   private current(claimed: ClaimedDelivery): WebhookDeliveryEntity | undefined {
     return this.deliveries.find((stored) => stored._id === claimed.delivery._id && stored.version === claimed.version);
   }
+}
+
+/** Code-unit order, as MongoDB compares string ids. */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export function endpointEntity(fields: Partial<WebhookEndpointEntity> & Pick<WebhookEndpointEntity, '_id'>): WebhookEndpointEntity {
