@@ -1,15 +1,9 @@
 import { CatalogError } from '@cmsg/errors';
 import { type BusinessScope, nameLookupKey } from '@cmsg/dal';
-import type { MessageContentSources } from './send-message-ports';
+import type { MessageContentSources, StoredQuickReply } from './send-message-ports';
 import type { ObjectReference } from './send-message.command';
 
 type QuickReplies = MessageContentSources['quickReplies'];
-
-export interface StoredQuickReply {
-  _id: string;
-  name: string;
-  actions: { text: string }[];
-}
 
 /** A quick reply by uuid, or by name (case-insensitive); QUICK_REPLY_EMPTY when it has nothing to send. */
 export async function resolveQuickReply(quickReplies: QuickReplies, scope: BusinessScope, reference: ObjectReference): Promise<StoredQuickReply> {

@@ -1,10 +1,7 @@
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
-import type { MessageContentSources } from './send-message-ports';
+import type { MessageContentSources, StoredTemplate } from './send-message-ports';
 import type { TemplateReference } from './send-message.command';
-import type { TemplateDefinition } from './template-send';
-
-export type StoredTemplate = TemplateDefinition & { _id: string; channel_id: string };
 
 /**
  * A template by uuid, or by name and language. Templates live per channel; when the same name and

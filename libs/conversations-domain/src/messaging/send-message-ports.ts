@@ -2,8 +2,7 @@ import type { BusinessScope, ChannelEntity, ConversationEntity, LastMessage, Mes
 import type { OutboxAuthor } from '@cmsg/dal';
 import type { BusinessDirectory } from '../conversation/business-clock';
 import type { ConversationLookup } from '../conversation/conversation-resolver';
-import type { StoredQuickReply } from './resolve-quick-reply';
-import type { StoredTemplate } from './resolve-template';
+import type { TemplateDefinition } from './template-send';
 
 /** The outbound messages of a business and their conditional settles (MessageRepository). */
 export interface OutboundMessages {
@@ -35,6 +34,14 @@ export interface OutboundMessagePorts {
   conversationMessages: ConversationLastMessages;
   authors: MessageAuthorLookup;
 }
+
+export interface StoredQuickReply {
+  _id: string;
+  name: string;
+  actions: { text: string }[];
+}
+
+export type StoredTemplate = TemplateDefinition & { _id: string; channel_id: string };
 
 /** What a send's content is resolved from: templates, quick replies, the payments its markers name and the business's payment profile. */
 export interface MessageContentSources {
