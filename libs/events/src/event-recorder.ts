@@ -8,6 +8,7 @@ import {
   type OutboxEntry,
   TimelineEventRepository,
 } from '@cmsg/dal';
+import { mapWithConcurrency } from '@cmsg/platform';
 import type { BusinessSlugs } from './business-slugs';
 import { type ConversationEventBus, conversationEventMessageOf } from './conversation-event-bus';
 import type { SequencedEntry } from './outbox-entries';
@@ -20,6 +21,9 @@ export interface EventRecorderDependencies {
   bus: ConversationEventBus;
   slugs: BusinessSlugs;
 }
+
+/** Sequence updates of a recordMany in flight at once: a batch of hundreds of conversations does not send them all together. */
+const SEQUENCE_UPDATES_IN_FLIGHT = 16;
 
 /** The changes of a conversation that contact search filters on (tag, inbox_status, last_inbound_at). */
 const CHANGES_SEARCH_READS = new Set(['conversation.created', 'conversation.tags_changed', 'conversation.inbox_status_changed', 'message.received']);
@@ -133,11 +137,9 @@ export class EventRecorder {
       else if (!entry.conversation_id) sequences[index] = 0;
       else byConversation.set(entry.conversation_id, [...(byConversation.get(entry.conversation_id) ?? []), index]);
     });
-    await Promise.all(
-      [...byConversation].map(async ([conversationId, indexes]) => {
-        for (const index of indexes) sequences[index] = (await this.conversations.nextEventSequence(scope, conversationId)) ?? 0;
-      }),
-    );
+    await mapWithConcurrency([...byConversation], SEQUENCE_UPDATES_IN_FLIGHT, async ([conversationId, indexes]) => {
+      for (const index of indexes) sequences[index] = (await this.conversations.nextEventSequence(scope, conversationId)) ?? 0;
+    });
     return sequences;
   }
 

@@ -29,3 +29,4 @@ export type { MetricsServer } from './metrics/metrics-server';
 export { createRedisClient, connectRedisClient, closeRedisClient } from './redis-client';
 export type { RedisClient } from './redis-client';
 export { type ManualClock, manualClock } from './manual-clock';
+export { mapWithConcurrency } from './map-with-concurrency';

@@ -6,6 +6,7 @@ import { type FrozenRecipient, classifyContact, skippedRow } from './classify-co
 import { type FileAudience, PHONE_LOOKUP_KEYS, fileRowsFrom, resumePoint, rowValues, sendablePhoneKey } from './file-rows';
 import type { FreezeBatch } from './freeze-batch';
 import type { BusinessScope, ClaimedBroadcast } from '@cmsg/dal';
+import { mapWithConcurrency } from '@cmsg/platform';
 
 export const FILE_FREEZE_LIMITS = {
   /** Rows per batch (the filter and contacts audiences' FREEZE_BATCH_SIZE). */
@@ -45,7 +46,7 @@ export async function readFileBatch(audience: AudiencePorts, { broadcast }: Clai
     if (contact === 'invalid_phone') return skippedRow('invalid_phone', rowKey, row.row, row.phone);
     return classifyContact(broadcast, variables, contact, { number: row.row, columns: rowValues(row, source) });
   };
-  const recipients = await mapInOrder(rows, limits.upserts, recipientOf);
+  const recipients = await mapWithConcurrency(rows, limits.upserts, recipientOf);
   const last = rows[rows.length - 1];
   return {
     recipients,
@@ -71,18 +72,4 @@ async function newContacts(audience: AudiencePorts, scope: BusinessScope, channe
     if (key !== null && !known.has(key) && !phones.has(key)) phones.set(key, (row as { phone: string }).phone);
   }
   return phones.size === 0 ? new Map() : audience.createByPhones(scope, channelId, [...phones.values()]);
-}
-
-/** `map` over the items with at most `concurrency` calls in flight; the results keep the items' order. */
-async function mapInOrder<T, R>(items: readonly T[], concurrency: number, map: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await map(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-  return results;
 }
