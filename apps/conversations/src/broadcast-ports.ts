@@ -45,6 +45,11 @@ export function audiencePorts({ files, contacts: contactUseCasePorts }: Audience
   const conversations = new ConversationRepository();
   const definitions = new ContactAttributeDefinitionRepository();
   const parse = async (scope: BusinessScope, filter: unknown) => parseContactFilter(filter, attributeDefinitionsOf(await definitions.list(scope)));
+  const broadcastChannel = async (scope: BusinessScope, channelId: string): Promise<ChannelEntity> => {
+    const [channel] = await channels.findByIds(scope, [channelId]);
+    if (!channel) throw new CatalogError('CHANNEL_NOT_FOUND', `The channel ${channelId} of the broadcast no longer exists.`);
+    return channel;
+  };
   const withConversations = async (scope: BusinessScope, rows: ContactEntity[]): Promise<AudienceContact[]> => {
     const conversationIds = await conversations.idsByContactIds(scope, rows.map((row) => row._id));
     return rows.map((row) => audienceContactOf(row, conversationIds.get(row._id) ?? null));
@@ -64,8 +69,7 @@ export function audiencePorts({ files, contacts: contactUseCasePorts }: Audience
     },
     openFile: (scope, fileId, startOffset) => fileContent(files, scope, fileId, startOffset),
     upsertByPhone: async (scope, channelId, phone) => {
-      const [channel] = await channels.findByIds(scope, [channelId]);
-      if (!channel) throw new CatalogError('CHANNEL_NOT_FOUND', `The channel ${channelId} of the broadcast no longer exists.`);
+      const channel = await broadcastChannel(scope, channelId);
       let upserted;
       try {
         // Like POST /contacts with only phone and channel; the author is an api_token without a uuid.
@@ -80,8 +84,7 @@ export function audiencePorts({ files, contacts: contactUseCasePorts }: Audience
       return contact;
     },
     createByPhones: async (scope, channelId, phones) => {
-      const [channel] = await channels.findByIds(scope, [channelId]);
-      if (!channel) throw new CatalogError('CHANNEL_NOT_FOUND', `The channel ${channelId} of the broadcast no longer exists.`);
+      const channel = await broadcastChannel(scope, channelId);
       const contactIds = await createPhoneContacts(contactUseCasePorts, scope, { id: channelId, publicKey: channel.public_key }, phones);
       const byId = new Map((await withConversations(scope, await contacts.findByIds(scope, [...contactIds.values()]))).map((contact) => [contact.id, contact]));
       return new Map([...contactIds].flatMap(([key, id]) => (byId.has(id) ? [[key, byId.get(id)!] as const] : [])));

@@ -7,6 +7,8 @@ import {
   type ContactEntity,
   ContactRepository,
   ConversationRepository,
+  type NewConversation,
+  type OutboxEntry,
   contactSnapshotOf,
 } from '@cmsg/dal';
 import { type BulkOutboxRecorder, type OutboxRecorder, SYSTEM_AUTHOR, conversationCreatedData, outboxEntry, withSequence } from '@cmsg/events';
@@ -68,10 +70,8 @@ async function ensureConversations(
   const existing = await conversations.idsByContactIds(scope, contacts.map((contact) => contact._id));
   const missing = contacts.filter((contact) => !existing.has(contact._id));
   const creations = missing.map((contact) => {
-    const snapshot = contactSnapshotOf(contact);
-    const id = inboxIds.conversation(contact._id);
-    const event = outboxEntry('conversation.created', id, conversationCreatedData(contact._id, snapshot, channel.publicKey, contact.is_tester), SYSTEM_AUTHOR, now);
-    return { contact, event, conversation: { _id: id, contact_id: contact._id, contact: snapshot, channel_id: channel.id, sort_at: now, created_at: now, updated_at: now, event_sequence: 1, outbox: [event] } };
+    const { conversation, event } = newConversationOf(contact, channel.publicKey, channel.id, now);
+    return { contact, event, conversation: { ...conversation, event_sequence: 1 } };
   });
   const created = new Set(await conversations.createManyIfAbsent(scope, creations.map(({ conversation }) => conversation)));
   const made = creations.filter(({ conversation }) => created.has(conversation._id));
@@ -97,14 +97,20 @@ async function ensureConversation(
   channelId: string,
   now: Date,
 ): Promise<string> {
-  const snapshot = contactSnapshotOf(contact);
-  const existing = await conversations.refreshContactSnapshot(scope, contact._id, snapshot);
+  const existing = await conversations.refreshContactSnapshot(scope, contact._id, contactSnapshotOf(contact));
   if (existing) return existing._id;
-  const id = inboxIds.conversation(contact._id);
-  const event = outboxEntry('conversation.created', id, conversationCreatedData(contact._id, snapshot, channelKey, contact.is_tester), SYSTEM_AUTHOR, now);
-  const created = await conversations.createIfAbsent(scope, { _id: id, contact_id: contact._id, contact: snapshot, channel_id: channelId, sort_at: now, created_at: now, updated_at: now, outbox: [event] });
-  if (created) await outbox.recordQuietly('conversations', scope, id, [event]);
+  const { conversation, event } = newConversationOf(contact, channelKey, channelId, now);
+  const created = await conversations.createIfAbsent(scope, conversation);
+  if (created) await outbox.recordQuietly('conversations', scope, conversation._id, [event]);
   const stored = await conversations.findByContactId(scope, contact._id);
   if (!stored) throw new Error(`the conversation of contact ${contact._id} vanished right after it was created`);
   return stored._id;
+}
+
+/** A contact's conversation as it is created (resolved, no AI, window closed, the id an inbound message would give it), with its conversation.created entry. */
+function newConversationOf(contact: ContactEntity, channelKey: string, channelId: string, now: Date): { conversation: NewConversation; event: OutboxEntry } {
+  const snapshot = contactSnapshotOf(contact);
+  const id = inboxIds.conversation(contact._id);
+  const event = outboxEntry('conversation.created', id, conversationCreatedData(contact._id, snapshot, channelKey, contact.is_tester), SYSTEM_AUTHOR, now);
+  return { conversation: { _id: id, contact_id: contact._id, contact: snapshot, channel_id: channelId, sort_at: now, created_at: now, updated_at: now, outbox: [event] }, event };
 }

@@ -1,7 +1,9 @@
 import {
   type BusinessScope,
   ContactRepository,
+  type ConversationEntity,
   ConversationRepository,
+  type ConversationStateCopy,
   type EventEntity,
   EventRepository,
   type NewTimelineEvent,
@@ -113,16 +115,7 @@ export class EventRecorder {
     const sequences = await this.sequencesInEntryOrder(scope, entries);
     const slug = await this.dependencies.slugs.slugOf(scope);
     const createdAt = new Date();
-    const events = entries.map((entry, index): EventEntity => ({
-      _id: entry.id,
-      business_id: scope.businessId,
-      business_slug: slug,
-      conversation_id: entry.conversation_id,
-      sequence: sequences[index]!,
-      type: entry.type,
-      data: entry.data,
-      created_at: createdAt,
-    }));
+    const events = entries.map((entry, index) => eventOf(scope, slug, entry, sequences[index]!, createdAt));
     const inserted = await this.events.insertManyIfAbsent(events);
     const earlier = new Map((await this.events.findByIds(scope, events.filter((event) => !inserted.has(event._id)).map((event) => event._id))).map((event) => [event._id, event]));
     return events.map((event) => earlier.get(event._id) ?? event);
@@ -133,12 +126,11 @@ export class EventRecorder {
     const sequences = new Array<number>(entries.length);
     const byConversation = new Map<string, number[]>();
     entries.forEach((entry, index) => {
-      if ('sequence' in entry && typeof entry.sequence === 'number') sequences[index] = entry.sequence;
-      else if (!entry.conversation_id) sequences[index] = 0;
-      else byConversation.set(entry.conversation_id, [...(byConversation.get(entry.conversation_id) ?? []), index]);
+      const key = entry.conversation_id ?? `entry:${entry.id}`;
+      byConversation.set(key, [...(byConversation.get(key) ?? []), index]);
     });
-    await mapWithConcurrency([...byConversation], SEQUENCE_UPDATES_IN_FLIGHT, async ([conversationId, indexes]) => {
-      for (const index of indexes) sequences[index] = (await this.conversations.nextEventSequence(scope, conversationId)) ?? 0;
+    await mapWithConcurrency([...byConversation.values()], SEQUENCE_UPDATES_IN_FLIGHT, async (indexes) => {
+      for (const index of indexes) sequences[index] = await this.nextSequence(scope, entries[index]!);
     });
     return sequences;
   }
@@ -146,21 +138,14 @@ export class EventRecorder {
   private async copyManyToContacts(scope: BusinessScope, conversationIds: readonly string[]): Promise<void> {
     if (conversationIds.length === 0) return;
     const conversations = await this.conversations.findByIds(scope, conversationIds);
-    await this.contacts.copyConversationStates(
-      scope,
-      new Map(conversations.map((conversation) => [conversation.contact_id, { tag_ids: conversation.tag_ids ?? [], inbox_status: conversation.inbox_status, last_inbound_at: conversation.last_inbound_at ?? null }])),
-    );
+    await this.contacts.copyConversationStates(scope, new Map(conversations.map((conversation) => [conversation.contact_id, conversationStateOf(conversation)])));
   }
 
   /** The contact's copy of what contact search reads from its conversation (docs/contacts.md). */
   private async copyToContact(scope: BusinessScope, conversationId: string): Promise<void> {
     const conversation = await this.conversations.findById(scope, conversationId);
     if (!conversation) return;
-    await this.contacts.copyConversationState(scope, conversation.contact_id, {
-      tag_ids: conversation.tag_ids ?? [],
-      inbox_status: conversation.inbox_status,
-      last_inbound_at: conversation.last_inbound_at ?? null,
-    });
+    await this.contacts.copyConversationState(scope, conversation.contact_id, conversationStateOf(conversation));
   }
 
   private async insertRow(scope: BusinessScope, entry: OutboxEntry, conversationId: string, eventType: TimelineEventType): Promise<void> {
@@ -180,19 +165,19 @@ export class EventRecorder {
    * leaves its sequence number unused (a gap).
    */
   private async storedEvent(scope: BusinessScope, entry: OutboxEntry, sequence: number): Promise<EventEntity> {
-    const event: EventEntity = {
-      _id: entry.id,
-      business_id: scope.businessId,
-      business_slug: await this.dependencies.slugs.slugOf(scope),
-      conversation_id: entry.conversation_id,
-      sequence,
-      type: entry.type,
-      data: entry.data,
-      created_at: new Date(),
-    };
+    const event = eventOf(scope, await this.dependencies.slugs.slugOf(scope), entry, sequence, new Date());
     if (await this.events.insertIfAbsent(event)) return event;
     return (await this.events.findById(scope, entry.id)) ?? event;
   }
+}
+
+function eventOf(scope: BusinessScope, slug: string, entry: OutboxEntry, sequence: number, createdAt: Date): EventEntity {
+  return { _id: entry.id, business_id: scope.businessId, business_slug: slug, conversation_id: entry.conversation_id, sequence, type: entry.type, data: entry.data, created_at: createdAt };
+}
+
+/** What contact search reads from a conversation, as its contact's copy holds it. */
+function conversationStateOf(conversation: ConversationEntity): ConversationStateCopy {
+  return { tag_ids: conversation.tag_ids ?? [], inbox_status: conversation.inbox_status, last_inbound_at: conversation.last_inbound_at ?? null };
 }
 
 function timelineRowOf(entry: OutboxEntry, conversationId: string, eventType: TimelineEventType): NewTimelineEvent {

@@ -1,6 +1,6 @@
 import type { AnyBulkWriteOperation } from 'mongoose';
 import { type BusinessScope, scopedFilter } from '../shared/business-scope';
-import { isDuplicateKeyError } from '../shared/duplicate-key';
+import { insertManyIfAbsent } from '../shared/duplicate-key';
 import type { DeliveryStatus, WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookDeliveryModel } from './webhook-delivery.schema';
 
@@ -65,16 +65,7 @@ export class WebhookDeliveryRepository {
 
   /** Inserts those not there yet (same event and endpoint: a repeated fan-out); answers how many were new. */
   async enqueueMany(deliveries: readonly WebhookDeliveryEntity[]): Promise<number> {
-    if (deliveries.length === 0) return 0;
-    try {
-      const result = await WebhookDeliveryModel.collection.insertMany(deliveries as never[], { ordered: false });
-      return result.insertedCount;
-    } catch (error) {
-      const failure = error as { writeErrors?: unknown[] | unknown; insertedCount?: number; result?: { insertedCount?: number } };
-      const writeErrors = ([] as unknown[]).concat(failure.writeErrors ?? []);
-      if (writeErrors.length === 0 || !writeErrors.every(isDuplicateKeyError)) throw error;
-      return deliveries.length - writeErrors.length;
-    }
+    return deliveries.length - (await insertManyIfAbsent(WebhookDeliveryModel.collection, deliveries)).size;
   }
 
   /** Pending deliveries in every business (the cmsg_webhook_backlog gauge). Index { status, due_at, endpoint_id }. */
