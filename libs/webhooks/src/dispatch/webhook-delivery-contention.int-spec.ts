@@ -99,9 +99,12 @@ describe('webhook delivery claims under contention', () => {
     expect(twice).toBe(0);
     expect(overlapping).toBe(0);
     expect(stored).toHaveLength(DELIVERIES);
-    // Named one by one, so that a failure says which state a delivery was left in.
+    // Named one by one, so that a failure says which state a delivery was left in. The receiver saw
+    // each delivery exactly twice (the 500, then the 204); the dispatcher may count more attempts
+    // than that when a connection failed before its request reached the receiver (a loaded
+    // machine resetting a kept-alive socket), which it retries like any failed attempt.
     const unfinished = stored
-      .filter((record) => !(record.status === 'succeeded' && record.attempts === 2 && record.last_status_code === 204))
+      .filter((record) => !(record.status === 'succeeded' && record.last_status_code === 204 && attempts.get(record.event_id) === 2 && record.attempts >= 2))
       .map(({ event_id, status, attempts: tried, last_status_code, last_error, version, claim_id }) => ({ event_id, status, attempts: tried, last_status_code, last_error, version, claim_id, received: attempts.get(event_id) ?? 0 }));
     expect(unfinished).toEqual([]);
   });
