@@ -34,6 +34,8 @@ export interface ScheduledMessageEntity {
   fired_at: Date | null;
   fire_claim: string | null;
   fire_lease_until?: Date;
+  /** When the firer's command for it was acknowledged by Kafka (set with the lease's removal). */
+  produced_at?: Date;
   delivery: string | null;
   note_id: string | null;
   /** Entries not yet recorded as events (docs/events.md); absent once there never was one. */

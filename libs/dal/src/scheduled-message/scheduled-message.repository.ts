@@ -144,9 +144,9 @@ export class ScheduledMessageRepository {
     return new Set(found.filter((schedule) => schedule.fire_claim === claim).map((schedule) => schedule._id));
   }
 
-  /** Their commands were produced: no takeover any more. */
-  async markProducedInAnyBusiness(ids: readonly string[]): Promise<void> {
-    await ScheduledMessageModel.updateMany({ _id: { $in: ids } }, { $unset: { fire_lease_until: '' } });
+  /** Their commands were produced (acknowledged at `at`): no takeover any more. */
+  async markProducedInAnyBusiness(ids: readonly string[], at: Date): Promise<void> {
+    await ScheduledMessageModel.updateMany({ _id: { $in: ids } }, { $set: { produced_at: at }, $unset: { fire_lease_until: '' } });
   }
 
   // ---- execution (actions-runner) ----

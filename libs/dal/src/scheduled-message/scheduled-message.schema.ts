@@ -51,6 +51,7 @@ export const scheduledMessageSchema = new Schema(
     // command (absent once the command is produced; expired: another replica takes it over).
     fire_claim: { type: String, default: null },
     fire_lease_until: { type: Date },
+    produced_at: { type: Date },
     // The delivery path decided once by the executor, and the AI branch's context note.
     delivery: { type: String, default: null },
     note_id: { type: String, default: null },

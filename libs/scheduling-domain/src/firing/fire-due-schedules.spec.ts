@@ -10,13 +10,16 @@ type ClaimRepository = FiringStepDependencies['repository'];
 
 /** The claim semantics of ScheduledMessageRepository over a map: a schedule is claimed once, from pending. */
 class InMemorySchedules implements ClaimRepository {
-  readonly state = new Map<string, { status: string; claim: string | null; produced: boolean }>();
+  readonly state = new Map<string, { status: string; claim: string | null; produced: boolean; producedAt?: Date }>();
   claimReads = 0;
+  /** Every call in order, to check the phases. */
+  readonly calls: string[] = [];
 
   constructor(ids: string[]) {
     for (const id of ids) this.state.set(id, { status: 'pending', claim: null, produced: false });
   }
   async claimPendingInAnyBusiness(ids: readonly string[], claim: FireClaim) {
+    this.calls.push(`claim ${ids.length}`);
     const claimable = ids.filter((id) => this.state.get(id)?.status === 'pending');
     for (const id of claimable) this.state.set(id, { status: 'firing', claim: claim.claim, produced: false });
     return claimable.length;
@@ -30,14 +33,16 @@ class InMemorySchedules implements ClaimRepository {
     this.claimReads += 1;
     return new Set(ids.filter((id) => this.state.get(id)?.claim === claim));
   }
-  async markProducedInAnyBusiness(ids: readonly string[]) {
-    for (const id of ids) this.state.get(id)!.produced = true;
+  async markProducedInAnyBusiness(ids: readonly string[], at: Date) {
+    this.calls.push(`mark ${ids.length}`);
+    for (const id of ids) Object.assign(this.state.get(id)!, { produced: true, producedAt: at });
   }
 }
 
 class RecordingPublisher {
   readonly batches: string[][] = [];
   failNext = false;
+  constructor(private readonly calls: string[] = []) {}
   async submit(): Promise<void> {
     throw new Error('the firer produces in batches');
   }
@@ -46,6 +51,7 @@ class RecordingPublisher {
       this.failNext = false;
       throw new Error('broker unavailable');
     }
+    this.calls.push(`produce ${entries.length}`);
     this.batches.push(entries.map((entry) => entry.command.schedule_uuid));
   }
 }
@@ -63,20 +69,35 @@ const due = (id: string): DueSchedule => ({
 const idOf = (n: number) => `${String(n).padStart(8, '0')}-aaaa-4aaa-8aaa-aaaaaaaaaaaa`;
 
 describe('fireDueSchedules (the firing step)', () => {
-  const options = { replicaId: 'replica-1', leaseMs: 30_000, chunkSize: 3 };
+  const options = { replicaId: 'replica-1', leaseMs: 30_000, chunkSize: 3, firstChunk: 0 };
   const setup = (count: number) => {
     const ids = Array.from({ length: count }, (_, index) => idOf(index));
     const repository = new InMemorySchedules(ids);
-    const publisher = new RecordingPublisher();
+    const publisher = new RecordingPublisher(repository.calls);
     return { ids, repository, publisher, dependencies: { repository, publisher, clock: { now: () => now }, logger } };
   };
 
-  it('claims, produces and marks chunk by chunk, reading nothing back when a claim takes its whole chunk', async () => {
+  it('claims every chunk, then produces each, then marks each produced, reading nothing back when a claim takes its whole chunk', async () => {
     const { ids, repository, publisher, dependencies } = setup(7);
     expect(await fireDueSchedules({ pending: ids.map(due), leaseExpired: [] }, dependencies, options)).toBe(7);
     expect(publisher.batches).toEqual([ids.slice(0, 3), ids.slice(3, 6), ids.slice(6)]);
-    expect([...repository.state.values()].every((schedule) => schedule.status === 'firing' && schedule.produced)).toBe(true);
+    expect(repository.calls).toEqual(['claim 3', 'claim 3', 'claim 1', 'produce 3', 'produce 3', 'produce 1', 'mark 3', 'mark 3', 'mark 1']);
+    expect([...repository.state.values()].every((schedule) => schedule.status === 'firing' && schedule.produced && schedule.producedAt === now)).toBe(true);
     expect(repository.claimReads).toBe(0);
+  });
+
+  it('starts from the chunk it is told to and wraps around, so replicas that found the same schedules start apart', async () => {
+    const { ids, publisher, dependencies } = setup(7);
+    expect(await fireDueSchedules({ pending: ids.map(due), leaseExpired: [] }, dependencies, { ...options, firstChunk: 4 })).toBe(7);
+    expect(publisher.batches).toEqual([ids.slice(3, 6), ids.slice(6), ids.slice(0, 3)]);
+  });
+
+  it('claims from a random chunk when none is named, each schedule still once', async () => {
+    const { ids, repository, publisher, dependencies } = setup(30);
+    const { firstChunk: _named, ...unnamed } = options;
+    expect(await fireDueSchedules({ pending: ids.map(due), leaseExpired: [] }, dependencies, unnamed)).toBe(30);
+    expect(publisher.batches.flat().sort()).toEqual(ids);
+    expect(repository.calls.filter((call) => call.startsWith('claim'))).toHaveLength(10);
   });
 
   it('produces only what its claim holds when part of a chunk was cancelled or claimed first', async () => {

@@ -155,6 +155,7 @@ describe('firing scheduled messages (real MongoDB and Kafka)', () => {
       expect(record['pending_conversation_key']).toBeUndefined();
       expect(record['pending_id']).toBeUndefined();
       expect(record['fire_lease_until']).toBeUndefined();
+      expect(record['produced_at'].getTime()).toBeGreaterThanOrEqual(record['fired_at'].getTime());
       expect(record['history'].filter((entry: { event: string }) => entry.event === 'fired')).toHaveLength(1);
     }
   });
