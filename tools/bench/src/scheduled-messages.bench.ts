@@ -12,6 +12,8 @@ import { CpuMeter, infraServerPids } from './process-cpu';
 export interface ScheduledMessagesBenchmarkOptions {
   /** Schedules, one per conversation, all due in the same minute. */
   schedules: number;
+  /** More schedules (on as many more conversations) due one minute later, while the first minute's are still being delivered. */
+  nextMinute: number;
   /** Create requests in flight at once. */
   concurrency: number;
   /** How many schedules are created through the public API; the rest are stored through the repository. */
@@ -22,7 +24,7 @@ export interface ScheduledMessagesBenchmarkOptions {
   afterStart?: (stack: LocalStack) => Promise<void>;
 }
 
-const DEFAULTS = { schedules: 10_000, concurrency: 8, apiCreates: 500, waitMinutes: 20 };
+const DEFAULTS = { schedules: 10_000, nextMinute: 0, concurrency: 8, apiCreates: 500, waitMinutes: 20 };
 const ZONE = 'UTC';
 const TEXT_PREFIX = 'bench schedule #';
 
@@ -49,8 +51,11 @@ export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBe
       seed.templates = [{ uuid: randomUUID(), name: 'bench_reminder', language: 'en', status: 'approved', category: 'utility', body: 'Reminder', channel: seed.channels![0]!.public_key }];
     });
     const templateUuid = business.seed.templates![0]!.uuid;
-    const conversations = await insertConversations(business.businessId, options.schedules);
-    console.log(`\nscheduled messages: ${options.schedules} schedules on ${options.schedules} conversations, 2 scheduler replicas, ${options.concurrency} create requests in flight`);
+    const total = options.schedules + options.nextMinute;
+    const conversations = await insertConversations(business.businessId, total);
+    console.log(
+      `\nscheduled messages: ${options.schedules} schedules due in one minute${options.nextMinute > 0 ? ` and ${options.nextMinute} in the next` : ''}, one per conversation, 2 scheduler replicas, ${options.concurrency} create requests in flight`,
+    );
 
     const createStarted = Date.now();
     const viaApi = Math.min(options.apiCreates, conversations.length);
@@ -69,8 +74,15 @@ export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBe
     meter.start();
     const metricsBefore = await scrapeAppMetrics(description.metricsUrls);
     const dueAt = DateTime.utc().startOf('minute').plus({ minutes: 1 }).toJSDate();
-    await scheduledMessages().updateMany({ _id: { $in: scheduleUuids } }, { $set: { schedule_at: dueAt } });
-    console.log(`all due at ${dueAt.toISOString()}`);
+    const minutes = [
+      { label: 'first minute', dueAt, indexes: [0, options.schedules] as const },
+      { label: 'next minute, during the first one\'s deliveries', dueAt: new Date(dueAt.getTime() + 60_000), indexes: [options.schedules, total] as const },
+    ].filter((minute) => minute.indexes[1] > minute.indexes[0]);
+    for (const minute of minutes) {
+      const ids = byIndex.slice(...minute.indexes).filter((uuid): uuid is string => uuid !== undefined);
+      await scheduledMessages().updateMany({ _id: { $in: ids } }, { $set: { schedule_at: minute.dueAt } });
+      console.log(`${ids.length} due at ${minute.dueAt.toISOString()}`);
+    }
 
     // Waiting watches the fake Cloud API (in this process); the outcome count scans the collection
     // being measured, so it is read only now and then.
@@ -99,17 +111,29 @@ export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBe
       sendsByIndex.set(index, [...(sendsByIndex.get(index) ?? []), Date.parse(send.at)]);
     }
     const twice = [...sendsByIndex.values()].filter((times) => times.length > 1).length;
-    const deliveryLateness = [...sendsByIndex.values()].map((times) => Math.min(...times) - dueAt.getTime()).sort((a, b) => a - b);
-    const fired = await scheduledMessages().find({ _id: { $in: scheduleUuids } }, { projection: { fired_at: 1, produced_at: 1 } }).toArray();
-    const latenessOf = (at: (schedule: (typeof fired)[number]) => Date | null | undefined) => fired.flatMap((schedule) => (at(schedule) ? [at(schedule)!.getTime() - dueAt.getTime()] : [])).sort((a, b) => a - b);
-    const firingLateness = latenessOf((schedule) => schedule.fired_at);
-    const producedLateness = latenessOf((schedule) => schedule.produced_at);
+    const stored = new Map((await scheduledMessages().find({ _id: { $in: scheduleUuids } }, { projection: { fired_at: 1, produced_at: 1 } }).toArray()).map((schedule) => [schedule._id, schedule]));
+    const latenessFiguresOfMinutes = minutes.flatMap((minute, minuteIndex) => {
+      const indexes = Array.from({ length: minute.indexes[1] - minute.indexes[0] }, (_, offset) => minute.indexes[0] + offset);
+      const lateness = (at: (index: number) => number | undefined) =>
+        indexes.flatMap((index) => (at(index) === undefined ? [] : [at(index)! - minute.dueAt.getTime()])).sort((a, b) => a - b);
+      const firing = lateness((index) => stored.get(byIndex[index] ?? '')?.fired_at?.getTime());
+      const command = lateness((index) => stored.get(byIndex[index] ?? '')?.produced_at?.getTime());
+      const delivery = lateness((index) => (sendsByIndex.has(index) ? Math.min(...sendsByIndex.get(index)!) : undefined));
+      console.log(`${minute.label}:`);
+      console.log(latenessLine('  firing lateness (a scheduler claimed it: fired_at)', firing));
+      console.log(latenessLine('  command lateness (Kafka acknowledged its command)', command));
+      console.log(latenessLine('  delivery lateness (fake Cloud API received it)', delivery));
+      const prefix = minuteIndex === 0 ? '' : 'next_minute_';
+      return [
+        { name: `${prefix}fired`, unit: 'count', value: firing.length },
+        ...latenessFigures(`${prefix}firing_lateness`, firing),
+        ...latenessFigures(`${prefix}command_lateness`, command),
+        ...latenessFigures(`${prefix}delivery_lateness`, delivery),
+      ];
+    });
 
     console.log(`finished (sent or failed): ${finished} of ${scheduleUuids.length}`);
     console.log(`reached the fake Cloud API: ${sendsByIndex.size}; more than once: ${twice}`);
-    console.log(latenessLine('firing lateness (a scheduler claimed it: fired_at)', firingLateness));
-    console.log(latenessLine('command lateness (Kafka acknowledged its command: produced_at)', producedLateness));
-    console.log(latenessLine('delivery lateness (fake Cloud API received it)', deliveryLateness));
     // From before the due minute (the stack idles until then) to the last outcome: firing and delivering them.
     const cpuMsPerSchedule = Object.entries(used).map(([name, seconds]) => ({ name, ms: (seconds * 1000) / Math.max(1, finished) }));
     console.log(`CPU per finished schedule: ${cpuMsPerSchedule.map(({ name, ms }) => `${name} ${ms.toFixed(1)} ms`).join(', ')}`);
@@ -118,12 +142,9 @@ export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBe
     for (const figure of [
       { name: 'schedules', unit: 'count', value: scheduleUuids.length },
       { name: 'finished', unit: 'count', value: finished },
-      { name: 'fired', unit: 'count', value: firingLateness.length },
       { name: 'reached_provider', unit: 'count', value: sendsByIndex.size },
       { name: 'reached_provider_more_than_once', unit: 'count', value: twice },
-      ...latenessFigures('firing_lateness', firingLateness),
-      ...latenessFigures('command_lateness', producedLateness),
-      ...latenessFigures('delivery_lateness', deliveryLateness),
+      ...latenessFiguresOfMinutes,
     ]) recorder.record(figure.name, figure.value, figure.unit);
   } finally {
     await secondScheduler.stop();
@@ -284,9 +305,10 @@ async function storeSchedules(business: TestBusiness, conversations: string[], f
 }
 
 export const scheduledMessagesBenchmark: BenchmarkModule = {
-  summary: `${DEFAULTS.schedules} scheduled messages due in the same minute, two scheduler replicas: how many fired, how many twice, lateness`,
+  summary: `${DEFAULTS.schedules} scheduled messages due in the same minute (and optionally more in the next), two scheduler replicas: how many fired, how many twice, lateness`,
   options: [
     `--schedules N (default ${DEFAULTS.schedules})`,
+    `--nextMinute N more due one minute later, firing while the first minute's are delivered (default ${DEFAULTS.nextMinute})`,
     `--apiCreates N created through the public API, the rest stored through the repository (default ${DEFAULTS.apiCreates})`,
     `--concurrency N create requests in flight (default ${DEFAULTS.concurrency})`,
     `--waitMinutes N (default ${DEFAULTS.waitMinutes})`,
