@@ -21,7 +21,7 @@ import {
 import { BusinessSlugs, EventOutbox, EventRecorder } from '@cmsg/events';
 import { TOPIC, adaptUnaryService, cmsgMetrics, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
 import { SchedulerServiceService, type SchedulerServiceServer } from '@cmsg/proto';
-import { FiringLoop, FiringPass, type SchedulingPorts, confirmedUploadLookup, randomIds, systemClock } from '@cmsg/scheduling-domain';
+import { DEFAULT_FIRING_OPTIONS, FiringLoop, FiringPass, type SchedulingPorts, confirmedUploadLookup, randomIds, systemClock } from '@cmsg/scheduling-domain';
 import { WebhookFanOut, systemClock as systemWebhookClock } from '@cmsg/webhooks';
 import { Partitioners } from 'kafkajs';
 import { loadSchedulerConfig } from './config';
@@ -84,7 +84,7 @@ runGrpcService({
     const firer = new FiringLoop(() => firingPass.run(), {
       intervalMs: config.SCHEDULER_POLL_INTERVAL_MS,
       // Schedule times are whole minutes (SPEC 4.1 `HH:MM`).
-      dueEveryMs: 60_000,
+      dueEveryMs: DEFAULT_FIRING_OPTIONS.dueEveryMs,
       onError: (error) => logger.warn({ err: error }, 'scheduled messages: firing pass failed'),
     });
     services.add(

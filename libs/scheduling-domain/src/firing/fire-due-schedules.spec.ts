@@ -1,43 +1,11 @@
 import type { ScheduledMessageCommand } from '@cmsg/conversation-commands';
-import type { DueSchedule, FireClaim } from '@cmsg/dal';
+import type { DueSchedule } from '@cmsg/dal';
 import { createLogger } from '@cmsg/platform';
-import { type FiringStepDependencies, fireDueSchedules } from './fire-due-schedules';
+import { fireDueSchedules } from './fire-due-schedules';
+import { InMemorySchedules } from '../testing/in-memory-firing-store';
 
 const logger = createLogger('fire-due-schedules-spec', 'silent');
 const now = new Date('2031-01-01T10:00:05Z');
-
-type ClaimRepository = FiringStepDependencies['repository'];
-
-/** The claim semantics of ScheduledMessageRepository over a map: a schedule is claimed once, from pending. */
-class InMemorySchedules implements ClaimRepository {
-  readonly state = new Map<string, { status: string; claim: string | null; produced: boolean; producedAt?: Date }>();
-  claimReads = 0;
-  /** Every call in order, to check the phases. */
-  readonly calls: string[] = [];
-
-  constructor(ids: string[]) {
-    for (const id of ids) this.state.set(id, { status: 'pending', claim: null, produced: false });
-  }
-  async claimPendingInAnyBusiness(ids: readonly string[], claim: FireClaim) {
-    this.calls.push(`claim ${ids.length}`);
-    const claimable = ids.filter((id) => this.state.get(id)?.status === 'pending');
-    for (const id of claimable) this.state.set(id, { status: 'firing', claim: claim.claim, produced: false });
-    return claimable.length;
-  }
-  async takeOverExpiredInAnyBusiness(ids: readonly string[], _now: Date, claim: FireClaim) {
-    const expired = ids.filter((id) => this.state.get(id)?.status === 'firing' && !this.state.get(id)!.produced);
-    for (const id of expired) this.state.get(id)!.claim = claim.claim;
-    return expired.length;
-  }
-  async claimedInAnyBusiness(ids: readonly string[], claim: string) {
-    this.claimReads += 1;
-    return new Set(ids.filter((id) => this.state.get(id)?.claim === claim));
-  }
-  async markProducedInAnyBusiness(ids: readonly string[], at: Date) {
-    this.calls.push(`mark ${ids.length}`);
-    for (const id of ids) Object.assign(this.state.get(id)!, { produced: true, producedAt: at });
-  }
-}
 
 class RecordingPublisher {
   readonly batches: string[][] = [];
