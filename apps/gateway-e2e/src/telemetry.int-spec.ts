@@ -43,7 +43,8 @@ describe('one request id and one trace from the gateway through gRPC to Kafka', 
   });
 });
 
-async function eventually<T>(read: () => T[], timeoutMs = 5000): Promise<T[]> {
+/** Polls until `read` finds rows; the deadline only stops a hung wait (a loaded machine may flush logs late). */
+async function eventually<T>(read: () => T[], timeoutMs = 20_000): Promise<T[]> {
   const deadline = Date.now() + timeoutMs;
   let rows = read();
   while (rows.length === 0 && Date.now() < deadline) {

@@ -146,12 +146,26 @@ describe('one trace for one action group (a stack exporting to a local OTLP rece
         .map((span) => `${span.service} ${span.kind} ${span.name} ${JSON.stringify(span.attributes)}`)
         .join('\n')}`,
     );
-    // The batch processor exports every 200 ms: let the last spans (their parents end last) arrive.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const rpc = (span: ReceivedSpan) => `${String(span.attributes['rpc.service'] ?? '')}/${String(span.attributes['rpc.method'] ?? '')}`;
+    // The batch processor exports every 200 ms, and parents end (so arrive) last: wait for every span
+    // the checks below look for, rather than a fixed while that a loaded machine's exporters can outrun.
+    const everyAction = ['AddNote', 'SendMessage', 'MarkPending'];
+    const allArrived = () => {
+      const arrived = inTrace();
+      const has = (service: string, kind: string, method?: string) =>
+        arrived.some((span) => span.service === service && span.kind === kind && (method === undefined || rpc(span).endsWith(`/${method}`)));
+      return (
+        has('gateway', 'server') &&
+        has('gateway', 'client', 'SubmitActionGroup') &&
+        has('actions-runner', 'server', 'SubmitActionGroup') &&
+        has('actions-runner', 'producer') &&
+        everyAction.every((method) => has('actions-runner', 'client', method) && has('conversations', 'server', method))
+      );
+    };
+    await until(allArrived, 30_000, () => `every span the checks need; in the trace:\n${inTrace().map((span) => `${span.service} ${span.kind} ${span.name}`).join('\n')}`);
     const spans = inTrace();
     const summary = spans.map((span) => `${span.service} ${span.kind} ${span.name}`);
 
-    const rpc = (span: ReceivedSpan) => `${String(span.attributes['rpc.service'] ?? '')}/${String(span.attributes['rpc.method'] ?? '')}`;
     const gatewayServer = spans.find((span) => span.service === 'gateway' && span.kind === 'server');
     expect({ gatewayServer: gatewayServer?.name, summary }).toEqual({ gatewayServer: expect.stringContaining('POST'), summary });
     expect(gatewayServer?.parentSpanId).toBeDefined(); // the client's traceparent is its parent
@@ -164,7 +178,7 @@ describe('one trace for one action group (a stack exporting to a local OTLP rece
     // Every action: a call from the runner to the conversations service, served there.
     const runnerCalls = spans.filter((span) => span.service === 'actions-runner' && span.kind === 'client').map(rpc);
     const servedCalls = spans.filter((span) => span.service === 'conversations' && span.kind === 'server').map(rpc);
-    for (const method of ['AddNote', 'SendMessage', 'MarkPending']) {
+    for (const method of everyAction) {
       expect({ method, runner: runnerCalls.some((call) => call.endsWith(`/${method}`)), conversations: servedCalls.some((call) => call.endsWith(`/${method}`)), summary }).toEqual({
         method,
         runner: true,

@@ -87,10 +87,11 @@ describe('command stream against a real broker: crashes and rebalances', () => {
 
     const completions = { a: [] as CompletedCommand[], b: [] as CompletedCommand[] };
     const handlerOf = (name: 'a' | 'b') => async (command: TestCommand, context: CommandContext) => {
-      await sleep(40);
+      await sleep(100);
       completions[name].push(record(command, context));
     };
-    // 300 commands x 40 ms over 4 keys at a time: about 3 s, long enough for B to join halfway.
+    // 300 commands x 100 ms over 4 keys at a time: about 7.5 s, long enough for B to join halfway even
+    // when a loaded machine makes its join take a few seconds.
     const options = { topic, groupId, maxConcurrency: 4, consumerConfig: { heartbeatInterval: 300 } };
     const consumerA = await fixture.startConsumer({ ...options, handler: handlerOf('a') });
     let joinsOfA = 0;

@@ -3,7 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { MessagingLimitLedger } from './messaging-limit-ledger';
 import { closeReplicas, connectReplicas, expectRemainingOfSpan, sleep, timed, uniqueKeyPrefix } from './send-engine.int-fixture';
 
-const WINDOW_MS = 2000;
+// The stand-in for 24 h, and the gap between the two contacts' units: each long beside a loaded machine's
+// pause of a second or two, so every call below lands on the side of a unit's end that the test says.
+const WINDOW_MS = 6000;
+const GAP_MS = 3000;
 
 describe('MessagingLimitLedger (real Redis)', () => {
   let replicas: RedisClient[];
@@ -27,14 +30,14 @@ describe('MessagingLimitLedger (real Redis)', () => {
     await expect(first.remaining({ channelKey: randomUUID(), limit: 5 })).resolves.toBe(5);
   });
 
-  it('refuses a new contact at the limit until the oldest unit leaves the window, 24 h (here 2 s) after it was taken', async () => {
+  it('refuses a new contact at the limit until the oldest unit leaves the window, 24 h (here 6 s) after it was taken', async () => {
     const [ledger] = ledgers();
     const channelKey = randomUUID();
     const oldestTake = await timed(() => ledger.take({ channelKey, contactKey: 'a', limit: 2 }));
-    await sleep(300);
-    await ledger.take({ channelKey, contactKey: 'b', limit: 2 });
-    await sleep(300);
-    // Reaching a contact again does not move its unit: 'a' still frees 2 s after its first take.
+    await sleep(GAP_MS);
+    const bTake = await timed(() => ledger.take({ channelKey, contactKey: 'b', limit: 2 }));
+    await sleep(100);
+    // Reaching a contact again does not move its unit: 'a' still frees 6 s after its first take.
     await expect(ledger.take({ channelKey, contactKey: 'a', limit: 2 })).resolves.toEqual({ ok: true, newUnit: false });
 
     const refusal = await timed(() => ledger.take({ channelKey, contactKey: 'c', limit: 2 }));
@@ -47,8 +50,8 @@ describe('MessagingLimitLedger (real Redis)', () => {
     await expect(ledger.remaining({ channelKey, limit: 2 })).resolves.toBe(1);
     await expect(ledger.take({ channelKey, contactKey: 'c', limit: 2 })).resolves.toMatchObject({ ok: true, newUnit: true });
     await expect(ledger.take({ channelKey, contactKey: 'a', limit: 2 })).resolves.toMatchObject({ ok: false });
-    await sleep(350);
-    // 'b' left the window: 'a', reached more than 2 s ago, takes a new unit.
+    await sleep(Math.max(0, bTake.endedAt + WINDOW_MS + 50 - Date.now()));
+    // 'b' left the window: 'a', reached more than 6 s ago, takes a new unit.
     await expect(ledger.take({ channelKey, contactKey: 'a', limit: 2 })).resolves.toMatchObject({ ok: true, newUnit: true });
   });
 

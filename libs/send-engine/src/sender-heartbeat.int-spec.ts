@@ -22,15 +22,18 @@ describe('SenderHeartbeat (real Redis)', () => {
   it('keeps a process running past its ttl while it renews, and drops it ttl after its last renewal (a process killed)', async () => {
     const keyPrefix = uniqueKeyPrefix();
     const [killed] = await connectReplicas(1);
-    const sender = new SenderHeartbeat(killed!, { keyPrefix, ttlMs: 400, intervalMs: 100 });
+    // A ttl of 3 s, renewed every 100 ms: a loaded machine's pause of a second or two between two renewals,
+    // or between the last one and the reads below, stays inside it.
+    const ttlMs = 3000;
+    const sender = new SenderHeartbeat(killed!, { keyPrefix, ttlMs, intervalMs: 100 });
     const observer = new SenderHeartbeat(replicas[0]!, { keyPrefix });
     await sender.start();
-    await sleep(700);
+    await sleep(ttlMs + 300);
     await expect(observer.isRunning(sender.processId)).resolves.toBe(true);
     // Its connection gone, as with kill -9: no more renewals, and no goodbye either.
     await killed!.disconnect();
     await expect(observer.isRunning(sender.processId)).resolves.toBe(true);
-    await sleep(500);
+    await sleep(ttlMs + 100);
     await expect(observer.isRunning(sender.processId)).resolves.toBe(false);
   });
 

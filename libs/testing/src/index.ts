@@ -9,7 +9,7 @@ export { integrationStack, integrationFakes, connectToStackDatabase } from './in
 export { stackFileOfCurrentRun } from './stack-file';
 export { createTestBusiness, createTestBusinessIn, contactSeed, uniquePhone, minutesAgo } from './test-business';
 export type { TestBusiness, BusinessSeedInput, ContactSeedInput } from './test-business';
-export { eventually, lastStaleReadAfter } from './eventually';
+export { eventually, lastStaleReadAfter, withinOneWindow } from './eventually';
 export { connectToDatabase, dropConnectedDatabase, scanStoredDocuments, storedCollection } from '@cmsg/testing-database';
 export type { StoredDocument, StoredDocumentsScan } from '@cmsg/testing-database';
 export { KafkaTopicProbe } from './kafka-probe';

@@ -185,10 +185,16 @@ describe('FakeCloudApi throughput, on the wall clock', () => {
     'never accepts more than the limit in a real second, and accepts again after it',
     async () => {
       const answers = await burst(fake, 30, 'pnid-wall');
-      // However slowly a busy machine lets the burst arrive, no window holds more than 20.
-      expect(outcome(answers).accepted).toBeGreaterThanOrEqual(20);
+      // However slowly a busy machine lets the burst arrive, no window holds more than 20, and a send
+      // is refused only when the second before it held 20 (a burst spread past a second by a loaded
+      // machine may see no refusal at all).
+      const { accepted, throttled } = outcome(answers);
+      expect(accepted).toBeGreaterThanOrEqual(20);
+      expect(accepted + throttled).toBe(30);
       const sent = () => fake.sentMessages({ phone_number_id: 'pnid-wall' }).map((record) => record.at_ms);
-      expect(maxInAnyWindow(sent())).toBe(20);
+      const most = maxInAnyWindow(sent());
+      expect(most).toBeLessThanOrEqual(20);
+      expect({ throttled, most: throttled > 0 ? most : 20 }).toEqual({ throttled, most: 20 });
       await sleep(Math.max(...sent()) + 1_020 - nowMs());
       expect((await send(fake, 'pnid-wall')).status).toBe(200);
       expect(maxInAnyWindow(sent())).toBeLessThanOrEqual(20);
