@@ -244,16 +244,25 @@ describe('ChannelRateBudget (real Redis)', () => {
     }
 
     it('stamps the slot with the moment of its call: a slot held after its grant holds the window from then on', async () => {
-      const { channelKey, budget } = await commitParts({ marginMs: 0 });
-      const held = await budget.acquire({ channelKey, perSecond: 2, priority: 'broadcast', broadcastKey: 'b', broadcastPerSecond: 2 });
-      await expect(budget.acquire({ channelKey, perSecond: 2, priority: 'broadcast' })).resolves.toMatchObject({ granted: 1 });
-      await sleep(600);
-      await expect(budget.commit({ channelKey, perSecond: 2, broadcastKey: 'b', broadcastPerSecond: 2, slotId: held.slotId! })).resolves.toEqual({ outcome: 'call', atMs: expect.any(Number) });
-      await sleep(500);
-      // Both grants are over 1,000 ms old: only the one never committed has left the window.
-      await expect(budget.acquire({ channelKey, perSecond: 2, priority: 'broadcast', count: 2 })).resolves.toMatchObject({ granted: 1 });
-      // The broadcast's own log holds the committed slot too.
-      await expect(budget.acquire({ channelKey, perSecond: 10, priority: 'broadcast', broadcastKey: 'b', broadcastPerSecond: 1 })).resolves.toMatchObject({ granted: 0 });
+      for (let run = 1; ; run += 1) {
+        const { channelKey, budget } = await commitParts({ marginMs: 0 });
+        const held = await budget.acquire({ channelKey, perSecond: 2, priority: 'broadcast', broadcastKey: 'b', broadcastPerSecond: 2 });
+        await expect(budget.acquire({ channelKey, perSecond: 2, priority: 'broadcast' })).resolves.toMatchObject({ granted: 1 });
+        await sleep(600);
+        const commit = await timed(() => budget.commit({ channelKey, perSecond: 2, broadcastKey: 'b', broadcastPerSecond: 2, slotId: held.slotId! }));
+        await sleep(500);
+        const channelRoom = await timed(() => budget.acquire({ channelKey, perSecond: 2, priority: 'broadcast', count: 2 }));
+        const ownLogRoom = await timed(() => budget.acquire({ channelKey, perSecond: 10, priority: 'broadcast', broadcastKey: 'b', broadcastPerSecond: 1 }));
+        // The committed slot holds the window for 1 s from its commit: a pause that pushed the two
+        // reads past that proves nothing either way, and the case runs again on fresh keys.
+        if (ownLogRoom.endedAt - commit.startedAt >= 1000 - 2 && run < 5) continue;
+        expect(commit.value).toEqual({ outcome: 'call', atMs: expect.any(Number) });
+        // Both grants are over 1,000 ms old: only the one never committed has left the window.
+        expect(channelRoom.value).toMatchObject({ granted: 1 });
+        // The broadcast's own log holds the committed slot too.
+        expect(ownLogRoom.value).toMatchObject({ granted: 0 });
+        return;
+      }
     });
 
     it('gives the slot back, leaving the call fence up, when the window filled while the slot waited past it', async () => {
