@@ -8,7 +8,14 @@ describe('loadActionsRunnerConfig', () => {
   });
 
   it('has the documented defaults and fails fast on nonsense', () => {
-    expect(loadActionsRunnerConfig({})).toMatchObject({ COMMAND_CONCURRENCY: 64, COMMAND_SESSION_TIMEOUT_MS: 30_000, WEBHOOK_RETRY_BASE_MS: 5_000, CONVERSATIONS_GRPC_ADDRESS: '127.0.0.1:15051' });
+    expect(loadActionsRunnerConfig({})).toMatchObject({
+      COMMAND_CONCURRENCY: 64,
+      COMMAND_SESSION_TIMEOUT_MS: 30_000,
+      WEBHOOK_RETRY_BASE_MS: 5_000,
+      CONVERSATIONS_GRPC_ADDRESS: '127.0.0.1:15051',
+      REDIS_URL: 'redis://127.0.0.1:16379',
+    });
+    expect(loadActionsRunnerConfig({ REDIS_URL: 'redis://cache:6379' }).REDIS_URL).toBe('redis://cache:6379');
     expect(() => loadActionsRunnerConfig({ COMMAND_CONCURRENCY: '0' })).toThrow('COMMAND_CONCURRENCY');
     expect(() => loadActionsRunnerConfig({ COMMAND_SESSION_TIMEOUT_MS: '1000' })).toThrow('COMMAND_SESSION_TIMEOUT_MS');
   });

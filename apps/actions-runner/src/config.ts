@@ -8,6 +8,8 @@ const actionsRunnerConfigShape = {
   CMSG_MONGO_SHAPE_LOG: configVars.mongoShapeLog,
   KAFKA_BROKERS: configVars.kafkaBrokers,
   KAFKA_TOPIC_PREFIX: configVars.kafkaTopicPrefix,
+  /** The webhook endpoint list versions: its fan-out's cache, and its dispatcher's disables (docs/webhooks.md). */
+  REDIS_URL: configVars.redisUrl,
   CONVERSATIONS_GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:15051'),
   AI_BASE_URL: configVars.aiBaseUrl,
   AI_API_KEY: configVars.aiApiKey,

@@ -10,11 +10,21 @@ import {
 } from '@cmsg/actions-domain';
 import { AiProvider } from '@cmsg/ai-provider';
 import { CommandStreamConsumer, CommandStreamProducer, ensureTopics, kafkaConversationEventBus } from '@cmsg/command-stream';
-import { ActionGroupRepository, BroadcastRecipientRepository, BroadcastRepository, WebhookDeliveryRepository, WebhookEndpointRepository, connectMongo, disconnectMongo, isMongoConnected } from '@cmsg/dal';
+import {
+  ActionGroupRepository,
+  BroadcastRecipientRepository,
+  BroadcastRepository,
+  RedisWebhookEndpointListVersions,
+  WebhookDeliveryRepository,
+  WebhookEndpointRepository,
+  connectMongo,
+  disconnectMongo,
+  isMongoConnected,
+} from '@cmsg/dal';
 import { BusinessSlugs, EventOutbox, EventRecorder } from '@cmsg/events';
-import { TOPIC, adaptUnaryService, cmsgMetrics, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
+import { TOPIC, adaptUnaryService, closeRedisClient, cmsgMetrics, connectRedisClient, createKafka, createLogger, createRedisClient, runGrpcService, topicName } from '@cmsg/platform';
 import { ActionsServiceService, type ActionsServiceServer } from '@cmsg/proto';
-import { DEFAULT_WEBHOOK_RETRY_POLICY, HttpWebhookTransport, WebhookDispatcher, WebhookFanOut } from '@cmsg/webhooks';
+import { CachedEndpointDirectory, DEFAULT_WEBHOOK_RETRY_POLICY, HttpWebhookTransport, WebhookDispatcher, WebhookFanOut } from '@cmsg/webhooks';
 import { Partitioners } from 'kafkajs';
 import { actionsHandlers } from './actions.grpc';
 import { broadcastSendTemplate, startBroadcastSends } from './broadcast-sends.consumer';
@@ -35,7 +45,11 @@ runGrpcService({
     await connectMongo(config.MONGODB_URI, { queryShapeLog: config.CMSG_MONGO_SHAPE_LOG, queryShapeSource: 'actions-runner', metrics: cmsgMetrics });
     const groups = new ActionGroupRepository();
     const deliveries = new WebhookDeliveryRepository();
-    const endpoints = new WebhookEndpointRepository();
+    // Connects in the background: while Redis is away the fan-out reads MongoDB, and a disable waits for the next failure.
+    const redis = createRedisClient(config.REDIS_URL, logger);
+    connectRedisClient(redis, logger);
+    const endpointListVersions = new RedisWebhookEndpointListVersions(redis);
+    const endpoints = new WebhookEndpointRepository(endpointListVersions);
     cmsgMetrics.gauge('cmsg_webhook_backlog', 'Webhook deliveries pending (due or waiting for a retry), in every business.', () => deliveries.countPendingInAnyBusiness());
     // The collections this service owns; autoIndex is off, so their indexes are created here.
     await groups.ensureIndexes();
@@ -66,7 +80,13 @@ runGrpcService({
     );
     // Events of action groups and fired schedules are recorded here: the dispatcher of this replica
     // wakes as soon as their deliveries are queued. The conversations service's relay records what a crash left.
-    const fanOut = new WebhookFanOut(endpoints, deliveries, clock, () => dispatcher.wake());
+    const fanOut = new WebhookFanOut({
+      directory: new CachedEndpointDirectory(endpoints, endpointListVersions),
+      endpoints,
+      deliveries,
+      clock,
+      onQueued: () => dispatcher.wake(),
+    });
     const events = new EventOutbox(
       new EventRecorder({ fanOut, bus: kafkaConversationEventBus(producer, topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationEvents)), slugs: new BusinessSlugs() }),
       (error, entry) => logger.warn({ err: error, event_id: entry.id, conversation_uuid: entry.conversation_id }, 'event recording failed; the outbox relay will retry'),
@@ -145,6 +165,7 @@ runGrpcService({
       closers: [
         { name: 'kafka', close: () => producer.disconnect() },
         { name: 'mongodb', close: () => disconnectMongo() },
+        { name: 'redis', close: () => closeRedisClient(redis) },
       ],
     };
   },

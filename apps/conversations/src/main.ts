@@ -10,6 +10,7 @@ import {
   ChannelRepository,
   EventRepository,
   OutboxRepository,
+  RedisWebhookEndpointListVersions,
   TemplateRepository,
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
@@ -46,7 +47,7 @@ import {
   WebhookEndpointsServiceService,
   type WebhookEndpointsServiceServer,
 } from '@cmsg/proto';
-import { WebhookFanOut, systemClock } from '@cmsg/webhooks';
+import { CachedEndpointDirectory, WebhookFanOut, systemClock } from '@cmsg/webhooks';
 import { startBroadcastCoordinator } from './broadcast-coordinator';
 import { audiencePorts, broadcastStore, definitionPorts, kafkaSlicePublisher } from './broadcast-ports';
 import { broadcastsHandlers } from './broadcasts.grpc';
@@ -85,11 +86,20 @@ runGrpcService({
     const producer = kafka.producer({ allowAutoTopicCreation: true });
     await producer.connect();
 
+    const redis = createRedisClient(config.REDIS_URL, logger);
+    await redis.connect();
+
     const channels = new ChannelRepository();
-    const webhookEndpoints = new WebhookEndpointRepository();
+    const endpointListVersions = new RedisWebhookEndpointListVersions(redis);
+    const webhookEndpoints = new WebhookEndpointRepository(endpointListVersions);
     const webhookDeliveries = new WebhookDeliveryRepository();
     // Recorded events (and pings) become deliveries; the actions-runner's dispatcher sends them.
-    const fanOut = new WebhookFanOut(webhookEndpoints, webhookDeliveries, systemClock);
+    const fanOut = new WebhookFanOut({
+      directory: new CachedEndpointDirectory(webhookEndpoints, endpointListVersions),
+      endpoints: webhookEndpoints,
+      deliveries: webhookDeliveries,
+      clock: systemClock,
+    });
     const recorder = new EventRecorder({
       fanOut,
       bus: kafkaConversationEventBus(producer, topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationEvents)),
@@ -106,8 +116,6 @@ runGrpcService({
       // The send engine retries 130429 and 131056 within the channel's shared budget.
       retryRateLimits: false,
     });
-    const redis = createRedisClient(config.REDIS_URL, logger);
-    await redis.connect();
     const ledger = new MessagingLimitLedger(redis);
     const broadcasts = broadcastStore();
     const clock = { now: () => new Date() };

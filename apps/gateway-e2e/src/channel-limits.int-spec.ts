@@ -1,5 +1,5 @@
-import { generateApiToken, seedDatabase } from '@cmsg/seed';
-import { type TestBusiness, createTestBusiness, storedCollection } from '@cmsg/testing';
+import { generateApiToken } from '@cmsg/seed';
+import { type TestBusiness, createTestBusiness, seedStackDatabase, storedCollection } from '@cmsg/testing';
 import { randomUUID } from 'node:crypto';
 
 describe('channel limits (CONTRACT 10.5): seed file, PATCH /{slug}/channels/{public_key}, GET /channels', () => {
@@ -47,7 +47,7 @@ describe('channel limits (CONTRACT 10.5): seed file, PATCH /{slug}/channels/{pub
 
   it('keeps a PATCHed limit when a file without limits is loaded again', async () => {
     await business.api.patch(`/channels/${tuned()}`, { max_messages_per_second: 300 });
-    await seedDatabase({ businesses: [{ ...business.seed, channels: business.seed.channels!.map(({ max_messages_per_second: _rate, messaging_limit: _limit, ...channel }) => channel) }] });
+    await seedStackDatabase({ businesses: [{ ...business.seed, channels: business.seed.channels!.map(({ max_messages_per_second: _rate, messaging_limit: _limit, ...channel }) => channel) }] });
     expect((await limitsOf(business)).find(([key]) => key === tuned())).toEqual([tuned(), 300, 'unlimited']);
   });
 

@@ -2,8 +2,8 @@ import { execFile, execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { generateApiToken, seedDatabase } from '@cmsg/seed';
-import { type ApiClient, type TestBusiness, WORKSPACE_ROOT, contactSeed, createTestBusiness, integrationStack, lastStaleReadAfter, storedCollection } from '@cmsg/testing';
+import { generateApiToken } from '@cmsg/seed';
+import { type ApiClient, type TestBusiness, WORKSPACE_ROOT, contactSeed, createTestBusiness, integrationStack, lastStaleReadAfter, seedStackDatabase, storedCollection } from '@cmsg/testing';
 
 const ADMIN_CLI = path.join(WORKSPACE_ROOT, 'dist/tools/admin/main.js');
 
@@ -99,11 +99,11 @@ describe('token scopes (CONTRACT 9.3)', () => {
     const widened = generateApiToken();
     const uuid = randomUUID();
     business.seed.api_tokens!.push({ uuid, token: widened, scopes: ['conversations:read'] });
-    await seedDatabase({ businesses: [business.seed] });
+    await seedStackDatabase({ businesses: [business.seed] });
     const widenedClient = client(widened);
     expect((await widenedClient.post('/conversation/notes', { conversation: { uuid: conversationUuid }, note: 'n' })).status).toBe(403);
     business.seed.api_tokens!.find((token) => token.uuid === uuid)!.scopes = ['conversations:read', 'conversations:write'];
-    await seedDatabase({ businesses: [business.seed] });
+    await seedStackDatabase({ businesses: [business.seed] });
     const changedAt = Date.now();
     const write = async (): Promise<number> => (await widenedClient.post('/conversation/notes', { conversation: { uuid: conversationUuid }, note: 'n' })).status;
     // The request, not its answer, is what must come within 5 s of the change (CONTRACT 1).

@@ -6,4 +6,9 @@ describe('loadSchedulerConfig', () => {
     expect(loadSchedulerConfig({}).CUSTOMER_REPLY_CONSUMER_GROUP_ID).toBe('scheduler-customer-replies');
     expect(loadSchedulerConfig({ CUSTOMER_REPLY_CONSUMER_GROUP_ID: 'replies' }).CUSTOMER_REPLY_CONSUMER_GROUP_ID).toBe('replies');
   });
+
+  it('reads REDIS_URL (the webhook endpoint list versions) with the shared default', () => {
+    expect(loadSchedulerConfig({}).REDIS_URL).toBe('redis://127.0.0.1:16379');
+    expect(loadSchedulerConfig({ REDIS_URL: 'redis://cache:6379' }).REDIS_URL).toBe('redis://cache:6379');
+  });
 });

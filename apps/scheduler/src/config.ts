@@ -10,6 +10,8 @@ const schedulerConfigShape = {
   CMSG_MONGO_SHAPE_LOG: configVars.mongoShapeLog,
   KAFKA_BROKERS: configVars.kafkaBrokers,
   KAFKA_TOPIC_PREFIX: configVars.kafkaTopicPrefix,
+  /** The webhook endpoint list versions its fan-out's cache reads (docs/webhooks.md). */
+  REDIS_URL: configVars.redisUrl,
   CONVERSATIONS_GRPC_ADDRESS: configVars.grpcAddress('127.0.0.1:15051'),
   /** How often due schedules are looked for; a full batch is followed by another pass at once. */
   SCHEDULER_POLL_INTERVAL_MS: intVar(1_000, { min: 50 }),

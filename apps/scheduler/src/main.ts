@@ -9,6 +9,7 @@ import {
   FileRepository,
   MessageRepository,
   QuickReplyRepository,
+  RedisWebhookEndpointListVersions,
   ScheduledMessageRepository,
   TemplateRepository,
   WebhookDeliveryRepository,
@@ -19,10 +20,10 @@ import {
   isMongoConnected,
 } from '@cmsg/dal';
 import { BusinessSlugs, EventOutbox, EventRecorder } from '@cmsg/events';
-import { TOPIC, adaptUnaryService, cmsgMetrics, createKafka, createLogger, runGrpcService, topicName } from '@cmsg/platform';
+import { TOPIC, adaptUnaryService, closeRedisClient, cmsgMetrics, connectRedisClient, createKafka, createLogger, createRedisClient, runGrpcService, topicName } from '@cmsg/platform';
 import { SchedulerServiceService, type SchedulerServiceServer } from '@cmsg/proto';
 import { DEFAULT_FIRING_OPTIONS, FiringLoop, FiringPass, type SchedulingPorts, confirmedUploadLookup, randomIds, systemClock } from '@cmsg/scheduling-domain';
-import { WebhookFanOut, systemClock as systemWebhookClock } from '@cmsg/webhooks';
+import { CachedEndpointDirectory, WebhookFanOut, systemClock as systemWebhookClock } from '@cmsg/webhooks';
 import { Partitioners } from 'kafkajs';
 import { loadSchedulerConfig } from './config';
 import { connectConversationContext } from './infrastructure/conversation-context-client';
@@ -46,11 +47,21 @@ runGrpcService({
     await producer.connect();
     const publisher = new CommandStreamProducer({ producer, topic });
     const eventsTopic = topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationEvents);
+    // Connects in the background: while Redis is away the fan-out reads MongoDB.
+    const redis = createRedisClient(config.REDIS_URL, logger);
+    connectRedisClient(redis, logger);
+    const endpointListVersions = new RedisWebhookEndpointListVersions(redis);
+    const webhookEndpoints = new WebhookEndpointRepository(endpointListVersions);
     // Records the events of schedules and tester conversations; the conversations service's relay records what a crash left.
     const events = new EventOutbox(
       new EventRecorder({
         // Deliveries queued here are sent by the actions-runner's dispatcher.
-        fanOut: new WebhookFanOut(new WebhookEndpointRepository(), new WebhookDeliveryRepository(), systemWebhookClock),
+        fanOut: new WebhookFanOut({
+          directory: new CachedEndpointDirectory(webhookEndpoints, endpointListVersions),
+          endpoints: webhookEndpoints,
+          deliveries: new WebhookDeliveryRepository(),
+          clock: systemWebhookClock,
+        }),
         bus: kafkaConversationEventBus(producer, eventsTopic),
         slugs: new BusinessSlugs(),
       }),
@@ -119,6 +130,7 @@ runGrpcService({
       closers: [
         { name: 'kafka', close: () => producer.disconnect() },
         { name: 'mongodb', close: () => disconnectMongo() },
+        { name: 'redis', close: () => closeRedisClient(redis) },
       ],
     };
   },

@@ -16,6 +16,7 @@ import {
   type UpsertCounts,
   UpsertConflictError,
   WebhookEndpointRepository,
+  type WebhookEndpointListVersions,
   connectedDatabaseKey,
   ensureIndexes,
 } from '@cmsg/dal';
@@ -62,6 +63,11 @@ export interface SeedSummary {
 export interface SeedOptions {
   /** The instant relative times (`now-2h`) resolve against; defaults to the current time. */
   now?: Date;
+  /**
+   * Bumped when a business's webhook endpoints are written, so the services that keep endpoint
+   * lists in memory fan the next event out to the seeded ones (docs/webhooks.md, Endpoint list cache).
+   */
+  endpointListVersions: Pick<WebhookEndpointListVersions, 'bump'>;
 }
 
 /** A seed that contradicts stored data: a uuid, token, slug or phone_number_id owned by someone else. */
@@ -82,7 +88,6 @@ const repositories = {
   mailboxes: new MailboxRepository(),
   templates: new TemplateRepository(),
   quickReplies: new QuickReplyRepository(),
-  webhookEndpoints: new WebhookEndpointRepository(),
   contacts: new ContactRepository(),
   conversations: new ConversationRepository(),
   messages: new MessageRepository(),
@@ -97,13 +102,14 @@ const repositories = {
  * Single-document upserts only (no transactions): a failure part-way leaves what was written,
  * and loading again completes it.
  */
-export async function seedDatabase(seedFile: unknown, options: SeedOptions = {}): Promise<SeedSummary> {
+export async function seedDatabase(seedFile: unknown, options: SeedOptions): Promise<SeedSummary> {
   const file = parseSeedFile(seedFile);
   const now = options.now ?? new Date();
+  const webhookEndpoints = new WebhookEndpointRepository(options.endpointListVersions);
   await ensureSeedIndexes();
   const businesses: BusinessSeedSummary[] = [];
   try {
-    for (const business of file.businesses) businesses.push(await seedBusiness(business, now));
+    for (const business of file.businesses) businesses.push(await seedBusiness(business, now, webhookEndpoints));
   } catch (error) {
     if (error instanceof UpsertConflictError) throw new SeedConflictError(error.message, { cause: error });
     throw error;
@@ -126,7 +132,7 @@ function ensureSeedIndexes(): Promise<void> {
   return ensured;
 }
 
-async function seedBusiness(seed: BusinessSeed, now: Date): Promise<BusinessSeedSummary> {
+async function seedBusiness(seed: BusinessSeed, now: Date, webhookEndpoints: WebhookEndpointRepository): Promise<BusinessSeedSummary> {
   const businessId = await resolveBusinessId(seed);
   const ctx = ops.seedContext(businessId, now);
   const { scope } = ctx;
@@ -146,7 +152,7 @@ async function seedBusiness(seed: BusinessSeed, now: Date): Promise<BusinessSeed
     upsertAll('mailboxes', repositories.mailboxes, ops.mailboxUpserts(seed)),
     upsertAll('templates', repositories.templates, ops.templateUpserts(seed, channelIds)),
     upsertAll('quick_replies', repositories.quickReplies, ops.quickReplyUpserts(seed)),
-    write('webhook_endpoints', seed.webhooks.length, repositories.webhookEndpoints.upsertFromSeed(scope, ops.webhookEndpointSeeds(seed, ctx), now)),
+    write('webhook_endpoints', seed.webhooks.length, webhookEndpoints.upsertFromSeed(scope, ops.webhookEndpointSeeds(seed, ctx), now)),
   ]);
 
   const plans = ops.planConversations(seed, ctx, channelIds);

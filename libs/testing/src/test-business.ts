@@ -1,8 +1,9 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
-import { generateApiToken, seedDatabase, type SeedFileInput } from '@cmsg/seed';
+import { generateApiToken, seedDatabase, type SeedFileInput, type SeedSummary } from '@cmsg/seed';
 import { ApiClient } from './api-client';
 import { connectToStackDatabase, integrationStack } from './integration-stack';
 import type { StackDescription } from './local-stack';
+import { stackEndpointListVersions } from './stack-endpoint-list-versions';
 
 export type BusinessSeedInput = SeedFileInput['businesses'][number];
 export type ContactSeedInput = NonNullable<BusinessSeedInput['contacts']>[number];
@@ -49,9 +50,17 @@ export async function createTestBusiness(customize: (business: BusinessSeedInput
   return createTestBusinessIn(integrationStack(), customize);
 }
 
+/**
+ * Loads a seed file into the stack's database (this process is connected to it), bumping the
+ * webhook endpoint list versions in the stack's Redis as `npm run admin -- seed` does.
+ */
+export async function seedStackDatabase(seedFile: SeedFileInput, stack: Pick<StackDescription, 'env'> = integrationStack()): Promise<SeedSummary> {
+  return seedDatabase(seedFile, { endpointListVersions: await stackEndpointListVersions(stack) });
+}
+
 /** The same, for any running stack whose database this process is already connected to. */
 export async function createTestBusinessIn(
-  stack: Pick<StackDescription, 'gatewayUrls'>,
+  stack: Pick<StackDescription, 'gatewayUrls' | 'env'>,
   customize: (business: BusinessSeedInput) => void = () => undefined,
 ): Promise<TestBusiness> {
   const suffix = randomBytes(5).toString('hex');
@@ -68,7 +77,7 @@ export async function createTestBusinessIn(
     contacts: [],
   };
   customize(business);
-  await seedDatabase({ businesses: [business] });
+  await seedStackDatabase({ businesses: [business] }, stack);
   return {
     slug: business.slug,
     token,

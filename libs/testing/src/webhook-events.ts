@@ -1,12 +1,17 @@
 import { WebhookDeliveryRepository, WebhookEndpointRepository } from '@cmsg/dal';
-import { type FanOutEvent, WebhookFanOut, systemClock } from '@cmsg/webhooks';
+import { CachedEndpointDirectory, type FanOutEvent, WebhookFanOut, systemClock } from '@cmsg/webhooks';
+import type { StackDescription } from './local-stack';
+import { stackEndpointListVersions } from './stack-endpoint-list-versions';
 
 /**
  * Fans recorded events out to the webhook endpoints of their business through the connection this
- * process opened, as the event recorder does: for specs that drive the delivering process directly.
+ * process opened, as the event recorder does (endpoint lists cached under their versions in the
+ * stack's Redis): for specs that drive the delivering process directly.
  */
-export function webhookFanOut(): { fanOut(event: FanOutEvent): Promise<number> } {
-  return new WebhookFanOut(new WebhookEndpointRepository(), new WebhookDeliveryRepository(), systemClock);
+export async function webhookFanOut(stack: Pick<StackDescription, 'env'>): Promise<{ fanOut(event: FanOutEvent): Promise<number> }> {
+  const versions = await stackEndpointListVersions(stack);
+  const endpoints = new WebhookEndpointRepository(versions);
+  return new WebhookFanOut({ directory: new CachedEndpointDirectory(endpoints, versions), endpoints, deliveries: new WebhookDeliveryRepository(), clock: systemClock });
 }
 
 export type { FanOutEvent };

@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { connectMongo, disconnectMongo, isMongoUnreachableError } from '@cmsg/dal';
+import { RedisWebhookEndpointListVersions, type WebhookEndpointListVersions, connectMongo, disconnectMongo, isMongoUnreachableError } from '@cmsg/dal';
+import { isCatalogError } from '@cmsg/errors';
+import { closeRedisClient, createLogger, createRedisClient } from '@cmsg/platform';
 import { ApiTokenAdminError, apiTokenAdminStores, createApiToken, listApiTokens, parseSeedFile, revokeApiToken, SeedConflictError, seedDatabase, SeedFileError } from '@cmsg/seed';
 import { ADMIN_USAGE, parseAdminArgs, UsageError, type AdminCommand } from './admin-args';
 import { loadAdminConfig, redactUri } from './admin-config';
@@ -11,6 +13,9 @@ export interface AdminIo {
 }
 
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+/** How long a seed load waits for Redis to accept its connection. */
+const REDIS_CONNECT_TIMEOUT_MS = 5_000;
 
 /** Runs one admin command; every failure becomes a one-paragraph message and an exit code. */
 export async function runAdmin(argv: readonly string[], io: AdminIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -29,10 +34,10 @@ export async function runAdmin(argv: readonly string[], io: AdminIo, env: NodeJS
   try {
     // A seed file is checked before any connection, so a typo fails fast.
     const seedFile = command.kind === 'seed' ? await readSeedFile(command.file) : undefined;
-    const { mongodbUri } = loadAdminConfig(env);
+    const { mongodbUri, redisUrl } = loadAdminConfig(env);
     await connect(mongodbUri);
     try {
-      await execute(command, seedFile, io);
+      await execute(command, seedFile, redisUrl, io);
     } finally {
       await disconnectMongo();
     }
@@ -43,10 +48,10 @@ export async function runAdmin(argv: readonly string[], io: AdminIo, env: NodeJS
   }
 }
 
-async function execute(command: Exclude<AdminCommand, { kind: 'help' }>, seedFile: unknown, io: AdminIo): Promise<void> {
+async function execute(command: Exclude<AdminCommand, { kind: 'help' }>, seedFile: unknown, redisUrl: string, io: AdminIo): Promise<void> {
   switch (command.kind) {
     case 'seed':
-      io.out(formatSeedSummary(await seedDatabase(seedFile), command.file));
+      await withEndpointListVersions(redisUrl, async (endpointListVersions) => io.out(formatSeedSummary(await seedDatabase(seedFile, { endpointListVersions }), command.file)));
       return;
     case 'token-create': {
       const created = await createApiToken(apiTokenAdminStores(), command.business, { uuid: command.uuid, scopes: command.scopes });
@@ -87,6 +92,30 @@ async function connect(uri: string): Promise<void> {
   }
 }
 
+/**
+ * A seed load writes webhook endpoints: the services that keep endpoint lists in memory learn of
+ * it through their versions in Redis (docs/webhooks.md, Endpoint list cache).
+ */
+async function withEndpointListVersions(redisUrl: string, load: (versions: WebhookEndpointListVersions) => Promise<void>): Promise<void> {
+  const redis = createRedisClient(redisUrl, createLogger('admin', 'silent'));
+  try {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no connection within ${REDIS_CONNECT_TIMEOUT_MS / 1000} s`)), REDIS_CONNECT_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([redis.connect(), timedOut]);
+    } catch (error) {
+      throw new AdminFailure(`cannot reach Redis at ${redactUri(redisUrl)} (${(error as Error).message}); is it up? bash tools/infra/infra.sh up`);
+    } finally {
+      clearTimeout(timer);
+    }
+    await load(new RedisWebhookEndpointListVersions(redis));
+  } finally {
+    await closeRedisClient(redis);
+  }
+}
+
 class AdminFailure extends Error {}
 
 function describeFailure(error: unknown): string {
@@ -94,6 +123,7 @@ function describeFailure(error: unknown): string {
     return error.message;
   }
   if (isMongoUnreachableError(error)) return `lost the connection to MongoDB: ${error.message}`;
+  if (isCatalogError(error)) return error.message;
   if (error instanceof Error && error.message.startsWith('Invalid configuration')) return error.message;
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }

@@ -21,8 +21,14 @@ describe('admin config', () => {
     expect(loadAdminConfig({ MONGODB_URI: 'mongodb://db:27017/' }).mongodbUri).toBe('mongodb://db:27017/cmsg');
   });
 
+  it('reads REDIS_URL with the shared default', () => {
+    expect(loadAdminConfig({}).redisUrl).toBe('redis://127.0.0.1:16379');
+    expect(loadAdminConfig({ REDIS_URL: 'redis://cache:6379' }).redisUrl).toBe('redis://cache:6379');
+  });
+
   it('hides passwords in messages', () => {
     expect(redactUri('mongodb://admin:s3cret@db:27017/cmsg')).toBe('mongodb://admin:***@db:27017/cmsg');
     expect(redactUri('mongodb://db:27017/cmsg')).toBe('mongodb://db:27017/cmsg');
+    expect(redactUri('redis://:s3cret@cache:6379')).toBe('redis://:***@cache:6379');
   });
 });

@@ -3,8 +3,9 @@ import { configVars, loadConfig } from '@cmsg/platform';
 export const DEFAULT_DATABASE = 'cmsg';
 
 export function loadAdminConfig(env: NodeJS.ProcessEnv = process.env) {
-  const config = loadConfig({ MONGODB_URI: configVars.mongodbUri }, env);
-  return { mongodbUri: withDefaultDatabase(config.MONGODB_URI, DEFAULT_DATABASE) };
+  // REDIS_URL: a seed load bumps the webhook endpoint list versions the services cache under (docs/webhooks.md).
+  const config = loadConfig({ MONGODB_URI: configVars.mongodbUri, REDIS_URL: configVars.redisUrl }, env);
+  return { mongodbUri: withDefaultDatabase(config.MONGODB_URI, DEFAULT_DATABASE), redisUrl: config.REDIS_URL };
 }
 
 /**
@@ -29,5 +30,5 @@ function splitUri(uri: string): { authority: string; database: string; query: st
 
 /** For messages: the URI without its password. */
 export function redactUri(uri: string): string {
-  return uri.replace(/^([a-z+]+:\/\/[^:@/]+):[^@/]*@/i, '$1:***@');
+  return uri.replace(/^([a-z+]+:\/\/[^:@/]*):[^@/]*@/i, '$1:***@');
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ListCursorCodec, getConversationStatus, listConversations } from '@cmsg/conversations-domain';
-import { businessScope, connectMongo, disconnectMongo } from '@cmsg/dal';
+import { InProcessWebhookEndpointListVersions, businessScope, connectMongo, disconnectMongo } from '@cmsg/dal';
 import { type SeedFileInput, type SeedSummary, seedDatabase } from '@cmsg/seed';
 import { WORKSPACE_ROOT } from '@cmsg/testing';
 import mongoose from 'mongoose';
@@ -106,7 +106,8 @@ async function measureScale(server: ThrowawayMongoServer, demo: SeedFileInput, g
   try {
     let summary: SeedSummary | undefined;
     const seed = await timeOperations(1, 1, async () => {
-      summary = await seedDatabase(demo);
+      // A throwaway database no service reads: nobody else keeps its endpoint lists.
+      summary = await seedDatabase(demo, { endpointListVersions: new InProcessWebhookEndpointListVersions() });
     });
     const seededDocuments = summary!.businesses.reduce((sum, business) => sum + Object.values(business.counts).reduce((total, counts) => total + counts.total, 0), 0);
     const scope = businessScope(summary!.businesses[0]!.uuid);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { WebhookDeliveryRepository, WebhookEndpointRepository, businessScope, connectMongo, disconnectMongo } from '@cmsg/dal';
 import { EVENT_TYPES } from '@cmsg/api-schemas';
-import { WebhookReceiver } from '@cmsg/testing';
-import { WebhookFanOut, generateWebhookSecret, systemClock } from '@cmsg/webhooks';
+import { WebhookReceiver, stackEndpointListVersions } from '@cmsg/testing';
+import { CachedEndpointDirectory, WebhookFanOut, generateWebhookSecret, systemClock } from '@cmsg/webhooks';
 import { startBenchStack } from './bench-stack';
 import { type BenchmarkModule, integerOptions, percentile } from './benchmark-module';
 import type { FiguresRecorder } from './figures-recorder';
@@ -58,9 +58,10 @@ export const webhooksBenchmark: BenchmarkModule = {
     });
     try {
       await connectMongo(stack.description.env['MONGODB_URI']!);
-      const endpoints = new WebhookEndpointRepository();
+      const versions = await stackEndpointListVersions(stack.description);
+      const endpoints = new WebhookEndpointRepository(versions);
       const deliveries = new WebhookDeliveryRepository();
-      const fanOut = new WebhookFanOut(endpoints, deliveries, systemClock);
+      const fanOut = new WebhookFanOut({ directory: new CachedEndpointDirectory(endpoints, versions), endpoints, deliveries, clock: systemClock });
       const scope = businessScope(randomUUID());
       const types = EVENT_TYPES.filter((type) => type !== 'ping').slice(0, Math.min(options.endpoints, EVENT_TYPES.length - 1));
       for (const [index, type] of types.entries()) {

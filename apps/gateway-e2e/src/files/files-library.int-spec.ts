@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BusinessRepository, FileContentStore, FileRepository, businessScope } from '@cmsg/dal';
 import { Files } from '@cmsg/files';
-import { seedDatabase } from '@cmsg/seed';
-import { connectToStackDatabase, integrationStack, storedCollection } from '@cmsg/testing';
+import { connectToStackDatabase, integrationStack, seedStackDatabase, storedCollection } from '@cmsg/testing';
 
 const CONTENT_FILES = 'file_contents.files';
 
@@ -14,7 +13,7 @@ describe('Files against MongoDB (GridFS)', () => {
 
   beforeAll(async () => {
     await connectToStackDatabase();
-    await seedDatabase({ businesses: [scope, otherScope].map((owner) => ({ uuid: owner.businessId, slug: `files-${owner.businessId}`, name: 'files' })) });
+    await seedStackDatabase({ businesses: [scope, otherScope].map((owner) => ({ uuid: owner.businessId, slug: `files-${owner.businessId}`, name: 'files' })) });
     files = new Files({
       signingSecret: integrationStack().env['SIGNING_SECRET']!,
       publicBaseUrl: integrationStack().gatewayUrls[0]!,

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { BusinessRepository, businessScope } from '@cmsg/dal';
-import { seedDatabase } from '@cmsg/seed';
-import { type TestBusiness, contactSeed, createTestBusiness, fakeWamid, inboundMediaWebhook, inboundTextWebhook, storedCollection, uniquePhone } from '@cmsg/testing';
+import { type TestBusiness, contactSeed, createTestBusiness, fakeWamid, inboundMediaWebhook, inboundTextWebhook, seedStackDatabase, storedCollection, uniquePhone } from '@cmsg/testing';
 import { aiProvider, channelOf, cloudApi, conversationById, deliverWebhook, eventually, inboundMessageByProviderId } from './inbound-fixtures';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 7)]);
@@ -107,7 +106,7 @@ describe('POST /webhooks/chat: inbound media (CONTRACT 7, SPEC 7 and 8)', () => 
   it('transcribes media left for an empty wallet once the wallet was topped up (a re-seed) and the customer writes again', async () => {
     const { wamid } = await deliverMedia(emptyWallet, phones.broke, 'image', UNPAID_PNG, 'image/png');
     await eventually(() => inboundMessageByProviderId(emptyWallet.businessId, wamid), (found) => found?.media?.transcription_status === 'wallet_empty');
-    await seedDatabase({ businesses: [{ ...emptyWallet.seed, contacts: [], vision_wallet_tokens: WALLET }] });
+    await seedStackDatabase({ businesses: [{ ...emptyWallet.seed, contacts: [], vision_wallet_tokens: WALLET }] });
     const since = (await aiProvider().requests()).at(-1)?.seq ?? 0;
 
     const next = fakeWamid();

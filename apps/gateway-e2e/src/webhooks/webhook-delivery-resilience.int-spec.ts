@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type WebhookEndpointEntity, WebhookDeliveryRepository, WebhookEndpointRepository, businessScope, connectMongo } from '@cmsg/dal';
-import { AppProcess, WebhookReceiver, dropConnectedDatabase, freePort, integrationStack, storedCollection, webhookFanOut, withDatabase } from '@cmsg/testing';
+import { AppProcess, WebhookReceiver, dropConnectedDatabase, freePort, integrationStack, stackEndpointListVersions, storedCollection, webhookFanOut, withDatabase } from '@cmsg/testing';
 
 jest.setTimeout(300_000);
 
@@ -18,9 +18,10 @@ const DEAD_ATTEMPT_TIMEOUT_MS = 10_000;
 describe('webhook delivery: dead receivers, disabling, kill -9 (own actions-runner)', () => {
   const stack = integrationStack();
   const database = `cmsg_webhooks_resilience_${randomUUID().slice(0, 8)}`;
-  const endpoints = new WebhookEndpointRepository();
+  // Written here, read by this file's runner: both bump and read the endpoint list versions in the stack's Redis.
+  let endpoints: WebhookEndpointRepository;
   const deliveries = new WebhookDeliveryRepository();
-  const fanOut = webhookFanOut();
+  let fanOut: Awaited<ReturnType<typeof webhookFanOut>>;
   const scope = businessScope(randomUUID());
   const crashScope = businessScope(randomUUID());
   const receivers: WebhookReceiver[] = [];
@@ -72,6 +73,8 @@ describe('webhook delivery: dead receivers, disabling, kill -9 (own actions-runn
   beforeAll(async () => {
     const uri = withDatabase(stack.env['MONGODB_URI']!, database);
     await connectMongo(uri);
+    endpoints = new WebhookEndpointRepository(await stackEndpointListVersions(stack));
+    fanOut = await webhookFanOut(stack);
     await endpoints.ensureIndexes();
     await deliveries.ensureIndexes();
     runnerEnv = {

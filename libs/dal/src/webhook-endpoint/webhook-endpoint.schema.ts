@@ -18,7 +18,7 @@ export const webhookEndpointSchema = new Schema(
   },
   documentOptions,
 );
-// An endpoint by id in its business (GET/PATCH/DELETE, rotation, seed upserts).
+// An endpoint by id in its business (GET/PATCH/DELETE, rotation, seed upserts, the dispatcher's disable).
 webhookEndpointSchema.index({ business_id: 1, _id: 1 }, { unique: true });
 // The limit of 20 per business: an insert takes a free slot or loses to the one that took it.
 // Its prefix also serves every endpoint of a business (the fan-out of an event, the free slots).

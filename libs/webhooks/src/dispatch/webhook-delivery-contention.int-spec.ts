@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type WebhookDeliveryEntity, WebhookDeliveryRepository, WebhookEndpointRepository, businessScope } from '@cmsg/dal';
+import { InProcessWebhookEndpointListVersions, type WebhookDeliveryEntity, WebhookDeliveryRepository, WebhookEndpointRepository, businessScope } from '@cmsg/dal';
 import { connectToOwnDatabase, dropConnectedDatabase, storedCollection } from '@cmsg/testing-database';
 import { newDelivery } from '../fan-out/event-fan-out';
 import { systemClock } from '../ports';
@@ -20,7 +20,8 @@ const DELIVERIES = 100;
  */
 describe('webhook delivery claims under contention', () => {
   const deliveries = new WebhookDeliveryRepository();
-  const endpoints = new WebhookEndpointRepository();
+  // This file's database is its own: no other process keeps its endpoint lists.
+  const endpoints = new WebhookEndpointRepository(new InProcessWebhookEndpointListVersions());
   const scope = businessScope(randomUUID());
   let endpointId: string;
   let receiver: Server;

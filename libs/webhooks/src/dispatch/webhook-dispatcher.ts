@@ -23,7 +23,7 @@ export interface WebhookDispatcherOptions {
 
 export interface WebhookDispatcherDependencies {
   deliveries: Pick<WebhookDeliveryRepository, 'findDueInAnyBusiness' | 'claimInAnyBusiness' | 'recordOutcomesInAnyBusiness' | 'abandonInAnyBusiness' | 'failPendingOfEndpoint'>;
-  endpoints: Pick<WebhookEndpointRepository, 'findByIdsInAnyBusiness' | 'markFailingInAnyBusiness' | 'markSucceedingInAnyBusiness' | 'disableIfFailingSinceInAnyBusiness'>;
+  endpoints: Pick<WebhookEndpointRepository, 'findByIdsInAnyBusiness' | 'markFailingInAnyBusiness' | 'markSucceedingInAnyBusiness' | 'disableIfFailingSince'>;
   transport: WebhookTransport;
   clock: Clock;
   logger: Logger;
@@ -229,8 +229,9 @@ export class WebhookDispatcher {
       return;
     }
     if (at.getTime() - endpoint.failing_since.getTime() < this.options.disableAfterMs) return;
-    if (await endpoints.disableIfFailingSinceInAnyBusiness(endpoint._id, new Date(at.getTime() - this.options.disableAfterMs), at)) {
-      const stopped = await deliveries.failPendingOfEndpoint(businessScope(endpoint.business_id), endpoint._id, 'the webhook endpoint was disabled after failing every delivery');
+    const scope = businessScope(endpoint.business_id);
+    if (await endpoints.disableIfFailingSince(scope, endpoint._id, new Date(at.getTime() - this.options.disableAfterMs), at)) {
+      const stopped = await deliveries.failPendingOfEndpoint(scope, endpoint._id, 'the webhook endpoint was disabled after failing every delivery');
       logger.warn({ endpoint_id: endpoint._id, business_id: endpoint.business_id, failing_since: endpoint.failing_since, stopped_deliveries: stopped }, 'webhook endpoint disabled: every delivery failed');
     }
   }

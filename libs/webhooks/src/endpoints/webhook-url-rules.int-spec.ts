@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { WebhookDeliveryRepository, WebhookEndpointRepository, businessScope } from '@cmsg/dal';
+import { InProcessWebhookEndpointListVersions, WebhookDeliveryRepository, WebhookEndpointRepository, businessScope } from '@cmsg/dal';
 import { isCatalogError } from '@cmsg/errors';
 import { type AddressInfo, createServer } from 'node:net';
 import { connectToOwnDatabase, dropConnectedDatabase } from '@cmsg/testing-database';
 import { DEFAULT_WEBHOOK_RETRY_POLICY } from '../dispatch/retry-schedule';
 import { WebhookDispatcher } from '../dispatch/webhook-dispatcher';
 import { HttpWebhookTransport } from '../dispatch/webhook-transport';
+import { CachedEndpointDirectory } from '../fan-out/cached-endpoint-directory';
 import { WebhookFanOut } from '../fan-out/event-fan-out';
 import { systemClock } from '../ports';
 import { silentLogger } from '../testing/silent-logger';
@@ -17,7 +18,9 @@ import { createWebhookEndpoint, updateWebhookEndpoint } from './webhook-endpoint
  * stored while private URLs were allowed is not delivered to by a dispatcher that refuses them.
  */
 describe('webhook URL rules on create, update and delivery (real MongoDB, system resolver)', () => {
-  const endpoints = new WebhookEndpointRepository();
+  // This file's database is its own: no other process keeps its endpoint lists.
+  const listVersions = new InProcessWebhookEndpointListVersions();
+  const endpoints = new WebhookEndpointRepository(listVersions);
   const deliveries = new WebhookDeliveryRepository();
   const dependencies = (allowPrivate: boolean) => ({ endpoints, urlPolicy: { allowPrivate }, clock: systemClock });
 
@@ -52,7 +55,7 @@ describe('webhook URL rules on create, update and delivery (real MongoDB, system
   ])('refuses %s without WEBHOOK_ALLOW_PRIVATE_URLS', async (_case, url, reason) => {
     const scope = businessScope(randomUUID());
     expect(await refusal(createWebhookEndpoint(dependencies(false), scope, { url, events: ['*'] }))).toMatch(reason);
-    expect(await endpoints.listOfBusiness(scope)).toEqual([]);
+    expect(await endpoints.listPage(scope, null, 20)).toEqual([]);
   });
 
   it('with WEBHOOK_ALLOW_PRIVATE_URLS accepts loopback, private and localhost, over http too, but not http to a public host', async () => {
@@ -61,7 +64,7 @@ describe('webhook URL rules on create, update and delivery (real MongoDB, system
       await expect(createWebhookEndpoint(dependencies(true), scope, { url, events: ['*'] })).resolves.toMatchObject({ url });
     }
     expect(await refusal(createWebhookEndpoint(dependencies(true), scope, { url: 'http://93.184.215.14/hook', events: ['*'] }))).toMatch(/needs https/);
-    const [first] = await endpoints.listOfBusiness(scope);
+    const [first] = await endpoints.listPage(scope, null, 20);
     expect(await refusal(updateWebhookEndpoint(dependencies(false), scope, first!._id, { url: 'https://localhost/hook' }))).toMatch(/127\.0\.0\.1/);
     expect((await endpoints.findById(scope, first!._id))!.url).toBe(first!.url);
   });
@@ -79,7 +82,7 @@ describe('webhook URL rules on create, update and delivery (real MongoDB, system
     const overHttp = await createWebhookEndpoint(dependencies(true), scope, { url: `http://127.0.0.1:${port}/hook`, events: ['*'] });
     // The name is resolved by the connection's own lookup, which refuses before connecting.
     const byName = await createWebhookEndpoint(dependencies(true), scope, { url: `https://localhost:${port}/hook`, events: ['*'] });
-    const fanOut = new WebhookFanOut(endpoints, deliveries, systemClock);
+    const fanOut = new WebhookFanOut({ directory: new CachedEndpointDirectory(endpoints, listVersions), endpoints, deliveries, clock: systemClock });
     for (const endpoint of [overHttp, byName]) {
       await fanOut.fanOut(
         { _id: randomUUID(), business_id: scope.businessId, business_slug: 'url-rules', conversation_id: null, sequence: 0, type: 'ping', data: {}, created_at: new Date() },

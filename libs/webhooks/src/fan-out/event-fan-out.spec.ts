@@ -1,4 +1,5 @@
 import { endpointEntity, InMemoryWebhookStore } from '../testing/in-memory-webhook-store';
+import { CachedEndpointDirectory } from './cached-endpoint-directory';
 import { eventEnvelope } from './event-envelope';
 import { WebhookFanOut } from './event-fan-out';
 
@@ -28,7 +29,13 @@ describe('WebhookFanOut', () => {
       endpointEntity({ _id: 'other-business', business_id: 'b2', events: ['*'] }),
     );
     wakes = 0;
-    fanOut = new WebhookFanOut(store.endpointRepository as never, store.deliveryRepository, { now: () => now }, () => (wakes += 1));
+    fanOut = new WebhookFanOut({
+      directory: new CachedEndpointDirectory(store.endpointRepository, store.listVersions),
+      endpoints: store.endpointRepository as never,
+      deliveries: store.deliveryRepository,
+      clock: { now: () => now },
+      onQueued: () => (wakes += 1),
+    });
   });
 
   it('queues one delivery per enabled endpoint of the business subscribed to the type or to *, with the exact envelope bytes', async () => {
@@ -66,6 +73,18 @@ describe('WebhookFanOut', () => {
     expect(await fanOut.fanOutMany([event, second, third, { ...event, _id: 'p', type: 'ping' }])).toBe(5);
     expect(store.deliveries.map((delivery) => delivery._id).sort()).toEqual([`${event._id}:all`, `${event._id}:messages`, 'e2:all', 'e2:notes', 'e3:other-business']);
     expect(await fanOut.fanOutMany([event])).toBe(0);
+    expect(store.listReads).toBe(2);
+  });
+
+  it('follows every change of the endpoint list made through the repository, and reads it once per change', async () => {
+    await fanOut.fanOut(event);
+    await fanOut.fanOut({ ...event, _id: 'e2' });
+    expect(store.listReads).toBe(1);
+    await store.endpointRepository.update({ businessId: 'b1' }, 'notes', { events: ['*'], updated_at: now });
+    await store.endpointRepository.delete({ businessId: 'b1' }, 'all');
+    expect(await fanOut.fanOut({ ...event, _id: 'e3' })).toBe(2);
+    expect(store.deliveries.filter((delivery) => delivery.event_id === 'e3').map((delivery) => delivery.endpoint_id).sort()).toEqual(['messages', 'notes']);
+    expect(store.listReads).toBe(2);
   });
 
   it('sends a ping only to the endpoint named, whatever it subscribes to', async () => {

@@ -1,6 +1,7 @@
-import { businessScope, deliveryId, type WebhookDeliveryEntity, type WebhookDeliveryRepository, type WebhookEndpointEntity, type WebhookEndpointRepository } from '@cmsg/dal';
+import { businessScope, deliveryId, type WebhookDeliveryEntity, type WebhookDeliveryRepository, type WebhookEndpointEntity, type WebhookEndpointRepository, type WebhookEndpointTarget } from '@cmsg/dal';
 import { ALL_EVENT_TYPES } from '@cmsg/api-schemas';
 import type { Clock } from '../ports';
+import type { EndpointDirectory } from './cached-endpoint-directory';
 import { type FanOutEvent, eventEnvelope } from './event-envelope';
 
 /** CONTRACT 9.2: a failing delivery is retried for 24 h after it was queued. */
@@ -21,6 +22,17 @@ export function isSubscribed(endpoint: Pick<WebhookEndpointEntity, 'events'>, ty
   return endpoint.events.includes(ALL_EVENT_TYPES) || endpoint.events.includes(type);
 }
 
+export interface WebhookFanOutDependencies {
+  /** The enabled endpoints of a business (a CachedEndpointDirectory in the services). */
+  directory: EndpointDirectory;
+  /** A ping's endpoint, read as it is now. */
+  endpoints: Pick<WebhookEndpointRepository, 'findById'>;
+  deliveries: Pick<WebhookDeliveryRepository, 'enqueueMany'>;
+  clock: Clock;
+  /** Called after deliveries were queued (an in-process dispatcher wakes at once). */
+  onQueued?: () => void;
+}
+
 /**
  * Queues one delivery per enabled endpoint of the business subscribed to the event's type (or to
  * `*`), holding the exact envelope bytes. Idempotent: a delivery's id is the event id and the
@@ -28,21 +40,15 @@ export function isSubscribed(endpoint: Pick<WebhookEndpointEntity, 'events'>, ty
  * goes only to the endpoint named in the options. Only database writes: sending is the dispatcher's job.
  */
 export class WebhookFanOut implements EventFanOut {
-  constructor(
-    private readonly endpoints: Pick<WebhookEndpointRepository, 'listOfBusiness' | 'findById'>,
-    private readonly deliveries: Pick<WebhookDeliveryRepository, 'enqueueMany'>,
-    private readonly clock: Clock,
-    /** Called after deliveries were queued (an in-process dispatcher wakes at once). */
-    private readonly onQueued: () => void = () => undefined,
-  ) {}
+  constructor(private readonly dependencies: WebhookFanOutDependencies) {}
 
   async fanOut(event: FanOutEvent, options: FanOutOptions = {}): Promise<number> {
     const targets = await this.targetsOf(event, options);
     if (targets.length === 0) return 0;
     const body = JSON.stringify(eventEnvelope(event));
-    const now = this.clock.now();
-    const queued = await this.deliveries.enqueueMany(targets.map((endpoint) => newDelivery(event, endpoint, body, now)));
-    if (queued > 0) this.onQueued();
+    const now = this.dependencies.clock.now();
+    const queued = await this.dependencies.deliveries.enqueueMany(targets.map((endpoint) => newDelivery(event, endpoint, body, now)));
+    if (queued > 0) this.dependencies.onQueued?.();
     return queued;
   }
 
@@ -51,12 +57,12 @@ export class WebhookFanOut implements EventFanOut {
    * business and one insert for all the deliveries. Pings are left out (they name their endpoint).
    */
   async fanOutMany(events: readonly FanOutEvent[]): Promise<number> {
-    const now = this.clock.now();
+    const now = this.dependencies.clock.now();
     const byBusiness = new Map<string, FanOutEvent[]>();
     for (const event of events) if (event.type !== 'ping') byBusiness.set(event.business_id, [...(byBusiness.get(event.business_id) ?? []), event]);
     const queued: WebhookDeliveryEntity[] = [];
     for (const [businessId, ofBusiness] of byBusiness) {
-      const endpoints = (await this.endpoints.listOfBusiness(businessScope(businessId))).filter((endpoint) => endpoint.enabled);
+      const endpoints = await this.dependencies.directory.enabledTargetsOf(businessScope(businessId));
       for (const event of ofBusiness) {
         const targets = endpoints.filter((endpoint) => isSubscribed(endpoint, event.type));
         if (targets.length === 0) continue;
@@ -64,19 +70,19 @@ export class WebhookFanOut implements EventFanOut {
         queued.push(...targets.map((endpoint) => newDelivery(event, endpoint, body, now)));
       }
     }
-    const inserted = await this.deliveries.enqueueMany(queued);
-    if (inserted > 0) this.onQueued();
+    const inserted = await this.dependencies.deliveries.enqueueMany(queued);
+    if (inserted > 0) this.dependencies.onQueued?.();
     return inserted;
   }
 
-  private async targetsOf(event: FanOutEvent, options: FanOutOptions): Promise<WebhookEndpointEntity[]> {
+  private async targetsOf(event: FanOutEvent, options: FanOutOptions): Promise<readonly Pick<WebhookEndpointTarget, '_id'>[]> {
     const scope = businessScope(event.business_id);
     if (options.endpointId !== undefined) {
-      const endpoint = await this.endpoints.findById(scope, options.endpointId);
+      const endpoint = await this.dependencies.endpoints.findById(scope, options.endpointId);
       return endpoint ? [endpoint] : [];
     }
     if (event.type === 'ping') return [];
-    return (await this.endpoints.listOfBusiness(scope)).filter((endpoint) => endpoint.enabled && isSubscribed(endpoint, event.type));
+    return (await this.dependencies.directory.enabledTargetsOf(scope)).filter((endpoint) => isSubscribed(endpoint, event.type));
   }
 }
 

@@ -1,4 +1,5 @@
 import {
+  InProcessWebhookEndpointListVersions,
   type AttemptOutcome,
   type ClaimedDelivery,
   type DeliveryPagePosition,
@@ -13,6 +14,7 @@ import {
   type WebhookEndpointRepository,
   type WebhookSecretEntity,
   WEBHOOK_ENDPOINT_LIMIT,
+  businessScope,
   deliveryId,
 } from '@cmsg/dal';
 
@@ -26,9 +28,16 @@ type Scope = { businessId: string };
 export class InMemoryWebhookStore {
   readonly endpoints: WebhookEndpointEntity[] = [];
   readonly deliveries: WebhookDeliveryEntity[] = [];
+  /** Bumped by the writes of the endpoint list, as the real repository bumps its versions. */
+  readonly listVersions = new InProcessWebhookEndpointListVersions();
+  /** Reads of the endpoint list (the fan-out's MongoDB reads). */
+  listReads = 0;
 
   readonly endpointRepository = {
-    listOfBusiness: async (scope: { businessId: string }) => this.endpoints.filter((endpoint) => endpoint.business_id === scope.businessId),
+    listFanOutTargets: async (scope: { businessId: string }) => {
+      this.listReads += 1;
+      return this.ofBusiness(scope).map(({ _id, enabled, events }) => ({ _id, enabled, events: [...events] }));
+    },
     findById: async (scope: { businessId: string }, id: string) => this.endpoints.find((endpoint) => endpoint.business_id === scope.businessId && endpoint._id === id) ?? null,
     findByIdsInAnyBusiness: async (ids: readonly string[]) => this.endpoints.filter((endpoint) => ids.includes(endpoint._id)),
     markFailingInAnyBusiness: async (id: string, since: Date) => {
@@ -39,10 +48,11 @@ export class InMemoryWebhookStore {
       const endpoint = this.endpoint(id);
       if (endpoint) endpoint.failing_since = null;
     },
-    disableIfFailingSinceInAnyBusiness: async (id: string, failingSinceAtMost: Date) => {
-      const endpoint = this.endpoint(id);
+    disableIfFailingSince: async (scope: Scope, id: string, failingSinceAtMost: Date, _at: Date) => {
+      const endpoint = this.ofBusiness(scope).find((stored) => stored._id === id);
       if (!endpoint || !endpoint.enabled || !endpoint.failing_since || endpoint.failing_since > failingSinceAtMost) return false;
       endpoint.enabled = false;
+      await this.listVersions.bump(businessScope(scope.businessId));
       return true;
     },
     /** The lowest free slot of 0..19 (the real one picks a random free one: which one is never observable through the API). */
@@ -52,6 +62,7 @@ export class InMemoryWebhookStore {
       if (slot === undefined) return 'limit_reached';
       const stored: WebhookEndpointEntity = { ...endpoint, business_id: scope.businessId, slot };
       this.endpoints.push(stored);
+      await this.listVersions.bump(businessScope(scope.businessId));
       return { ...stored };
     },
     listPage: async (scope: Scope, after: EndpointPagePosition | null, limit: number) =>
@@ -64,12 +75,14 @@ export class InMemoryWebhookStore {
       const endpoint = this.ofBusiness(scope).find((stored) => stored._id === id);
       if (!endpoint) return null;
       Object.assign(endpoint, changes);
+      await this.listVersions.bump(businessScope(scope.businessId));
       return { ...endpoint };
     },
     delete: async (scope: Scope, id: string) => {
       const index = this.endpoints.findIndex((endpoint) => endpoint.business_id === scope.businessId && endpoint._id === id);
       if (index < 0) return false;
       this.endpoints.splice(index, 1);
+      await this.listVersions.bump(businessScope(scope.businessId));
       return true;
     },
     /** Conditional on the newest secret, as the real one: a concurrent rotation makes it answer false. */
