@@ -14,6 +14,8 @@ export interface ScheduledMessagesBenchmarkOptions {
   schedules: number;
   /** More schedules (on as many more conversations) due one minute later, while the first minute's are still being delivered. */
   nextMinute: number;
+  /** The channel's max_messages_per_second (seed), also the fake Cloud API's throughput for its number. */
+  channelRate: number;
   /** Create requests in flight at once. */
   concurrency: number;
   /** How many schedules are created through the public API; the rest are stored through the repository. */
@@ -24,13 +26,14 @@ export interface ScheduledMessagesBenchmarkOptions {
   afterStart?: (stack: LocalStack) => Promise<void>;
 }
 
-const DEFAULTS = { schedules: 10_000, nextMinute: 0, concurrency: 8, apiCreates: 500, waitMinutes: 20 };
+const DEFAULTS = { schedules: 10_000, nextMinute: 0, channelRate: 1000, concurrency: 8, apiCreates: 500, waitMinutes: 20 };
 const ZONE = 'UTC';
 const TEXT_PREFIX = 'bench schedule #';
 
 /**
  * Issue benchmark: 10,000 scheduled messages across 10,000 conversations, all due in the same
- * minute, fired by two scheduler replicas through the actions-runner to the fake Cloud API. The
+ * minute, fired by two scheduler replicas through the actions-runner to the fake Cloud API, on a
+ * channel of `channelRate` messages a second (the send engine paces every send to it). The
  * first `apiCreates` schedules are created through the public API (this stack's rate limit is
  * raised); the rest are stored through the scheduled-message repository as a create stores them.
  * All are created for a far-off time, then re-pointed at once to the next whole minute, so
@@ -48,13 +51,15 @@ export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBe
     await connectMongo(description.env['MONGODB_URI']!);
     const business = await createTestBusinessIn(description, (seed) => {
       seed.time_zone = ZONE;
+      seed.channels![0]!.max_messages_per_second = options.channelRate;
       seed.templates = [{ uuid: randomUUID(), name: 'bench_reminder', language: 'en', status: 'approved', category: 'utility', body: 'Reminder', channel: seed.channels![0]!.public_key }];
     });
     const templateUuid = business.seed.templates![0]!.uuid;
+    fakes.cloudApi.setThroughput(business.seed.channels![0]!.phone_number_id, options.channelRate);
     const total = options.schedules + options.nextMinute;
     const conversations = await insertConversations(business.businessId, total);
     console.log(
-      `\nscheduled messages: ${options.schedules} schedules due in one minute${options.nextMinute > 0 ? ` and ${options.nextMinute} in the next` : ''}, one per conversation, 2 scheduler replicas, ${options.concurrency} create requests in flight`,
+      `\nscheduled messages: ${options.schedules} schedules due in one minute${options.nextMinute > 0 ? ` and ${options.nextMinute} in the next` : ''}, one per conversation, a channel of ${options.channelRate} messages/s, 2 scheduler replicas, ${options.concurrency} create requests in flight`,
     );
 
     const createStarted = Date.now();
@@ -308,6 +313,7 @@ export const scheduledMessagesBenchmark: BenchmarkModule = {
   summary: `${DEFAULTS.schedules} scheduled messages due in the same minute (and optionally more in the next), two scheduler replicas: how many fired, how many twice, lateness`,
   options: [
     `--schedules N (default ${DEFAULTS.schedules})`,
+    `--channelRate N the channel's max_messages_per_second, 1..1000: delivery cannot outrun it (default ${DEFAULTS.channelRate}, the upgraded tier)`,
     `--nextMinute N more due one minute later, firing while the first minute's are delivered (default ${DEFAULTS.nextMinute})`,
     `--apiCreates N created through the public API, the rest stored through the repository (default ${DEFAULTS.apiCreates})`,
     `--concurrency N create requests in flight (default ${DEFAULTS.concurrency})`,
