@@ -1,9 +1,12 @@
 """Schemathesis hooks for the API (tools/fuzz/schemathesis.toml names this file).
 
 The API allows 60 requests a minute per token (CONTRACT 1), so each request takes the next of the
-tokens in CMSG_FUZZ_TOKENS (comma-separated, all of one business) in turn.
+tokens in CMSG_FUZZ_TOKENS (comma-separated, all of one business) in turn. When CMSG_FUZZ_ANSWERS
+names a file, every answer's operation and status is appended to it as a JSON line: the suite
+reads which operations answered anything but 401/403 (their token was accepted).
 """
 import itertools
+import json
 import os
 
 import schemathesis
@@ -23,3 +26,13 @@ class RotatingBearerToken:
     def set(self, case, data, ctx):
         case.headers = case.headers or {}
         case.headers["Authorization"] = f"Bearer {data}"
+
+
+_ANSWERS = os.environ.get("CMSG_FUZZ_ANSWERS")
+
+
+@schemathesis.hook
+def after_call(context, case, response):
+    if _ANSWERS:
+        with open(_ANSWERS, "a", encoding="utf-8") as answers:
+            answers.write(json.dumps({"operation": case.operation.label, "status": response.status_code}) + "\n")
