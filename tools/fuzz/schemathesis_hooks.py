@@ -2,8 +2,9 @@
 
 The API allows 60 requests a minute per token (CONTRACT 1), so each request takes the next of the
 tokens in CMSG_FUZZ_TOKENS (comma-separated, all of one business) in turn. When CMSG_FUZZ_ANSWERS
-names a file, every answer's operation and status is appended to it as a JSON line: the suite
-reads which operations answered anything but 401/403 (their token was accepted).
+names a file, every answer is appended to it as a JSON line (operation, method sent, whether the
+token was sent, status): the suite reads which operations served or refused a request with the
+token past its authentication.
 """
 import itertools
 import json
@@ -35,4 +36,14 @@ _ANSWERS = os.environ.get("CMSG_FUZZ_ANSWERS")
 def after_call(context, case, response):
     if _ANSWERS:
         with open(_ANSWERS, "a", encoding="utf-8") as answers:
-            answers.write(json.dumps({"operation": case.operation.label, "status": response.status_code}) + "\n")
+            answers.write(
+                json.dumps(
+                    {
+                        "operation": case.operation.label,
+                        "method": (case.method or case.operation.method).upper(),
+                        "with_token": "Authorization" in (case.headers or {}),
+                        "status": response.status_code,
+                    }
+                )
+                + "\n"
+            )
