@@ -24,7 +24,7 @@ import {
 import { BusinessSlugs, EventOutbox, EventRecorder } from '@cmsg/events';
 import { TOPIC, adaptUnaryService, closeRedisClient, cmsgMetrics, connectRedisClient, createKafka, createLogger, createRedisClient, runGrpcService, topicName } from '@cmsg/platform';
 import { ActionsServiceService, type ActionsServiceServer } from '@cmsg/proto';
-import { CachedEndpointDirectory, DEFAULT_WEBHOOK_RETRY_POLICY, HttpWebhookTransport, WebhookDispatcher, WebhookFanOut } from '@cmsg/webhooks';
+import { DEFAULT_WEBHOOK_RETRY_POLICY, HttpWebhookTransport, WebhookDispatcher, cachedWebhookFanOut } from '@cmsg/webhooks';
 import { Partitioners } from 'kafkajs';
 import { actionsHandlers } from './actions.grpc';
 import { broadcastSendTemplate, startBroadcastSends } from './broadcast-sends.consumer';
@@ -80,13 +80,7 @@ runGrpcService({
     );
     // Events of action groups and fired schedules are recorded here: the dispatcher of this replica
     // wakes as soon as their deliveries are queued. The conversations service's relay records what a crash left.
-    const fanOut = new WebhookFanOut({
-      directory: new CachedEndpointDirectory(endpoints, endpointListVersions),
-      endpoints,
-      deliveries,
-      clock,
-      onQueued: () => dispatcher.wake(),
-    });
+    const fanOut = cachedWebhookFanOut({ endpoints, versions: endpointListVersions, deliveries, clock, onQueued: () => dispatcher.wake() });
     const events = new EventOutbox(
       new EventRecorder({ fanOut, bus: kafkaConversationEventBus(producer, topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationEvents)), slugs: new BusinessSlugs() }),
       (error, entry) => logger.warn({ err: error, event_id: entry.id, conversation_uuid: entry.conversation_id }, 'event recording failed; the outbox relay will retry'),

@@ -47,7 +47,7 @@ import {
   WebhookEndpointsServiceService,
   type WebhookEndpointsServiceServer,
 } from '@cmsg/proto';
-import { CachedEndpointDirectory, WebhookFanOut, systemClock } from '@cmsg/webhooks';
+import { cachedWebhookFanOut, systemClock } from '@cmsg/webhooks';
 import { startBroadcastCoordinator } from './broadcast-coordinator';
 import { audiencePorts, broadcastStore, definitionPorts, kafkaSlicePublisher } from './broadcast-ports';
 import { broadcastsHandlers } from './broadcasts.grpc';
@@ -94,12 +94,7 @@ runGrpcService({
     const webhookEndpoints = new WebhookEndpointRepository(endpointListVersions);
     const webhookDeliveries = new WebhookDeliveryRepository();
     // Recorded events (and pings) become deliveries; the actions-runner's dispatcher sends them.
-    const fanOut = new WebhookFanOut({
-      directory: new CachedEndpointDirectory(webhookEndpoints, endpointListVersions),
-      endpoints: webhookEndpoints,
-      deliveries: webhookDeliveries,
-      clock: systemClock,
-    });
+    const fanOut = cachedWebhookFanOut({ endpoints: webhookEndpoints, versions: endpointListVersions, deliveries: webhookDeliveries, clock: systemClock });
     const recorder = new EventRecorder({
       fanOut,
       bus: kafkaConversationEventBus(producer, topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationEvents)),

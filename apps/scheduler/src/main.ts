@@ -23,7 +23,7 @@ import { BusinessSlugs, EventOutbox, EventRecorder } from '@cmsg/events';
 import { TOPIC, adaptUnaryService, closeRedisClient, cmsgMetrics, connectRedisClient, createKafka, createLogger, createRedisClient, runGrpcService, topicName } from '@cmsg/platform';
 import { SchedulerServiceService, type SchedulerServiceServer } from '@cmsg/proto';
 import { DEFAULT_FIRING_OPTIONS, FiringLoop, FiringPass, type SchedulingPorts, confirmedUploadLookup, randomIds, systemClock } from '@cmsg/scheduling-domain';
-import { CachedEndpointDirectory, WebhookFanOut, systemClock as systemWebhookClock } from '@cmsg/webhooks';
+import { cachedWebhookFanOut, systemClock as systemWebhookClock } from '@cmsg/webhooks';
 import { Partitioners } from 'kafkajs';
 import { loadSchedulerConfig } from './config';
 import { connectConversationContext } from './infrastructure/conversation-context-client';
@@ -56,12 +56,7 @@ runGrpcService({
     const events = new EventOutbox(
       new EventRecorder({
         // Deliveries queued here are sent by the actions-runner's dispatcher.
-        fanOut: new WebhookFanOut({
-          directory: new CachedEndpointDirectory(webhookEndpoints, endpointListVersions),
-          endpoints: webhookEndpoints,
-          deliveries: new WebhookDeliveryRepository(),
-          clock: systemWebhookClock,
-        }),
+        fanOut: cachedWebhookFanOut({ endpoints: webhookEndpoints, versions: endpointListVersions, deliveries: new WebhookDeliveryRepository(), clock: systemWebhookClock }),
         bus: kafkaConversationEventBus(producer, eventsTopic),
         slugs: new BusinessSlugs(),
       }),

@@ -30,3 +30,4 @@ export { createRedisClient, connectRedisClient, closeRedisClient } from './redis
 export type { RedisClient } from './redis-client';
 export { type ManualClock, manualClock } from './manual-clock';
 export { mapWithConcurrency } from './map-with-concurrency';
+export { withTimeout } from './with-timeout';

@@ -1,5 +1,5 @@
 import { WebhookDeliveryRepository, WebhookEndpointRepository } from '@cmsg/dal';
-import { CachedEndpointDirectory, type FanOutEvent, WebhookFanOut, systemClock } from '@cmsg/webhooks';
+import { type FanOutEvent, cachedWebhookFanOut, systemClock } from '@cmsg/webhooks';
 import type { StackDescription } from './local-stack';
 import { stackEndpointListVersions } from './stack-endpoint-list-versions';
 
@@ -10,8 +10,7 @@ import { stackEndpointListVersions } from './stack-endpoint-list-versions';
  */
 export async function webhookFanOut(stack: Pick<StackDescription, 'env'>): Promise<{ fanOut(event: FanOutEvent): Promise<number> }> {
   const versions = await stackEndpointListVersions(stack);
-  const endpoints = new WebhookEndpointRepository(versions);
-  return new WebhookFanOut({ directory: new CachedEndpointDirectory(endpoints, versions), endpoints, deliveries: new WebhookDeliveryRepository(), clock: systemClock });
+  return cachedWebhookFanOut({ endpoints: new WebhookEndpointRepository(versions), versions, deliveries: new WebhookDeliveryRepository(), clock: systemClock });
 }
 
 export type { FanOutEvent };

@@ -6,6 +6,8 @@ export { WebhookFanOut, WEBHOOK_RETRY_WINDOW_MS, isSubscribed, newDelivery } fro
 export type { EventFanOut, FanOutOptions, WebhookFanOutDependencies } from './fan-out/event-fan-out';
 export { CachedEndpointDirectory, ENDPOINT_LIST_LIFETIME_MS, ENDPOINT_LIST_MAX_BUSINESSES } from './fan-out/cached-endpoint-directory';
 export type { CachedEndpointDirectoryOptions, EndpointDirectory } from './fan-out/cached-endpoint-directory';
+export { cachedWebhookFanOut } from './fan-out/cached-webhook-fan-out';
+export type { CachedWebhookFanOutPorts } from './fan-out/cached-webhook-fan-out';
 export { WebhookDispatcher } from './dispatch/webhook-dispatcher';
 export type { WebhookDispatcherDependencies, WebhookDispatcherOptions } from './dispatch/webhook-dispatcher';
 export { DEFAULT_WEBHOOK_RETRY_POLICY, nextWebhookAttemptAt, webhookRetryDelayMs } from './dispatch/retry-schedule';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { RedisWebhookEndpointListVersions, type WebhookEndpointListVersions, connectMongo, disconnectMongo, isMongoUnreachableError } from '@cmsg/dal';
 import { isCatalogError } from '@cmsg/errors';
-import { closeRedisClient, createLogger, createRedisClient } from '@cmsg/platform';
+import { closeRedisClient, createLogger, createRedisClient, withTimeout } from '@cmsg/platform';
 import { ApiTokenAdminError, apiTokenAdminStores, createApiToken, listApiTokens, parseSeedFile, revokeApiToken, SeedConflictError, seedDatabase, SeedFileError } from '@cmsg/seed';
 import { ADMIN_USAGE, parseAdminArgs, UsageError, type AdminCommand } from './admin-args';
 import { loadAdminConfig, redactUri } from './admin-config';
@@ -99,16 +99,10 @@ async function connect(uri: string): Promise<void> {
 async function withEndpointListVersions(redisUrl: string, load: (versions: WebhookEndpointListVersions) => Promise<void>): Promise<void> {
   const redis = createRedisClient(redisUrl, createLogger('admin', 'silent'));
   try {
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no connection within ${REDIS_CONNECT_TIMEOUT_MS / 1000} s`)), REDIS_CONNECT_TIMEOUT_MS);
-    });
     try {
-      await Promise.race([redis.connect(), timedOut]);
+      await withTimeout(redis.connect(), REDIS_CONNECT_TIMEOUT_MS, `no connection within ${REDIS_CONNECT_TIMEOUT_MS / 1000} s`);
     } catch (error) {
       throw new AdminFailure(`cannot reach Redis at ${redactUri(redisUrl)} (${(error as Error).message}); is it up? bash tools/infra/infra.sh up`);
-    } finally {
-      clearTimeout(timer);
     }
     await load(new RedisWebhookEndpointListVersions(redis));
   } finally {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WebhookDeliveryRepository, WebhookEndpointRepository, businessScope, connectMongo, disconnectMongo } from '@cmsg/dal';
 import { EVENT_TYPES } from '@cmsg/api-schemas';
 import { WebhookReceiver, stackEndpointListVersions } from '@cmsg/testing';
-import { CachedEndpointDirectory, WebhookFanOut, generateWebhookSecret, systemClock } from '@cmsg/webhooks';
+import { cachedWebhookFanOut, generateWebhookSecret, systemClock } from '@cmsg/webhooks';
 import { startBenchStack } from './bench-stack';
 import { type BenchmarkModule, integerOptions, percentile } from './benchmark-module';
 import type { FiguresRecorder } from './figures-recorder';
@@ -61,7 +61,7 @@ export const webhooksBenchmark: BenchmarkModule = {
       const versions = await stackEndpointListVersions(stack.description);
       const endpoints = new WebhookEndpointRepository(versions);
       const deliveries = new WebhookDeliveryRepository();
-      const fanOut = new WebhookFanOut({ directory: new CachedEndpointDirectory(endpoints, versions), endpoints, deliveries, clock: systemClock });
+      const fanOut = cachedWebhookFanOut({ endpoints, versions, deliveries, clock: systemClock });
       const scope = businessScope(randomUUID());
       const types = EVENT_TYPES.filter((type) => type !== 'ping').slice(0, Math.min(options.endpoints, EVENT_TYPES.length - 1));
       for (const [index, type] of types.entries()) {

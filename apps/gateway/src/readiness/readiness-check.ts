@@ -1,3 +1,5 @@
+import { withTimeout } from '@cmsg/platform';
+
 /** One dependency /readyz waits for; check() rejects while it is not usable. */
 export interface ReadinessCheck {
   readonly name: string;
@@ -10,17 +12,9 @@ export interface ReadinessReport {
   failures: { name: string; error: unknown }[];
 }
 
-function withTimeout(promise: Promise<void>, timeoutMs: number, name: string): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${name} did not answer within ${timeoutMs} ms`)), timeoutMs);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 /** Runs every check in parallel, each bounded by `timeoutMs`. */
 export async function checkReadiness(checks: readonly ReadinessCheck[], timeoutMs: number): Promise<ReadinessReport> {
-  const results = await Promise.allSettled(checks.map((check) => withTimeout(check.check(), timeoutMs, check.name)));
+  const results = await Promise.allSettled(checks.map((check) => withTimeout(check.check(), timeoutMs, `${check.name} did not answer within ${timeoutMs} ms`)));
   const report: ReadinessReport = { ready: true, checks: {}, failures: [] };
   results.forEach((result, index) => {
     const { name } = checks[index];

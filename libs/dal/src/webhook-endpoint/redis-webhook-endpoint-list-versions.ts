@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import { CatalogError } from '@cmsg/errors';
-import type { RedisClient } from '@cmsg/platform';
+import { type RedisClient, withTimeout } from '@cmsg/platform';
 import type { BusinessScope } from '../shared/business-scope';
 import type { WebhookEndpointListVersions } from './webhook-endpoint-list-versions';
 
@@ -49,18 +48,8 @@ export class RedisWebhookEndpointListVersions implements WebhookEndpointListVers
   }
 
   /** A Redis that holds the connection without answering (paused, overloaded) must not hold the caller longer than this. */
-  private async answered<T>(command: Promise<T>): Promise<T> {
-    const timeout = new AbortController();
-    try {
-      return await Promise.race([
-        command,
-        delay(this.answerTimeoutMs, undefined, { signal: timeout.signal }).then(() => {
-          throw new Error(`Redis did not answer within ${this.answerTimeoutMs} ms`);
-        }),
-      ]);
-    } finally {
-      timeout.abort();
-    }
+  private answered<T>(command: Promise<T>): Promise<T> {
+    return withTimeout(command, this.answerTimeoutMs, `Redis did not answer within ${this.answerTimeoutMs} ms`);
   }
 }
 

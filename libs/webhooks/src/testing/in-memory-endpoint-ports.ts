@@ -1,8 +1,7 @@
 import type { BusinessEntity, WebhookDeliveryRepository, WebhookEndpointRepository } from '@cmsg/dal';
 import { CatalogError } from '@cmsg/errors';
 import type { WebhookEndpointDependencies } from '../endpoints/webhook-endpoint-dependencies';
-import { CachedEndpointDirectory } from '../fan-out/cached-endpoint-directory';
-import { WebhookFanOut } from '../fan-out/event-fan-out';
+import { cachedWebhookFanOut } from '../fan-out/cached-webhook-fan-out';
 import type { PageCursorCodec } from '../ports';
 import { type WebhookUrlPolicy, WebhookUrlRefusedError } from '../url-policy/webhook-url-policy';
 import type { InMemoryWebhookStore } from './in-memory-webhook-store';
@@ -65,7 +64,7 @@ export function inMemoryEndpointPorts(store: InMemoryWebhookStore, options: Endp
     deliveries,
     // The use cases read only the slug of a business.
     businesses: { findById: async (scope) => (businesses[scope.businessId] ? ({ _id: scope.businessId, slug: businesses[scope.businessId] } as unknown as BusinessEntity) : null) },
-    fanOut: new WebhookFanOut({ directory: new CachedEndpointDirectory(endpoints, store.listVersions), endpoints, deliveries, clock }),
+    fanOut: cachedWebhookFanOut({ endpoints, versions: store.listVersions, deliveries, clock }),
     urlPolicy: { allowPrivate: options.allowPrivate ?? false, resolve: options.resolve ?? tableResolver({}) },
     cursors: new InMemoryPageCursors(),
     clock,
