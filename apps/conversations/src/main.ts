@@ -2,7 +2,7 @@ import './instrument';
 import { CloudApiClient } from '@cmsg/chat-platform';
 import { type CoordinatorPorts, broadcastSendAdmission, pauseChannelBroadcasts, pauseTemplateBroadcasts } from '@cmsg/broadcasts-domain';
 import { ensureTopics, kafkaConversationEventBus } from '@cmsg/command-stream';
-import { type ConsentRecorder, ListCursorCodec, type SendLease, recordConsent, sendOutcomeOf, startConversationBindings } from '@cmsg/conversations-domain';
+import { type ConsentRecorder, ListCursorCodec, broadcastSendSources, type SendLease, recordConsent, sendOutcomeOf, startConversationBindings } from '@cmsg/conversations-domain';
 import {
   AiEmployeeRepository,
   ApiTokenRepository,
@@ -216,7 +216,7 @@ runGrpcService({
               context: conversationPorts.context,
               recentTimeline: conversationPorts.recentTimeline,
             }),
-            ...messageSendingHandlers({ ...sendDependencies, logger }),
+            ...messageSendingHandlers({ ...sendDependencies, broadcastSources: broadcastSendSources(conversationPorts.sends), logger }),
             ...startConversationHandlers(
               startConversationBindings({
                 contacts,

@@ -1,6 +1,6 @@
 import type { ConsentRecorder } from '@cmsg/conversations-domain';
 import { cloudApiErrorOf } from '@cmsg/chat-platform';
-import { type MessageAuthor, type SendMessageDependencies, sendMessage, sendMessageCommand } from '@cmsg/conversations-domain';
+import { type BroadcastSendSources, type MessageAuthor, type SendMessageDependencies, sendMessage, sendMessageCommand } from '@cmsg/conversations-domain';
 import { businessScope } from '@cmsg/dal';
 import { CatalogError, isCatalogError } from '@cmsg/errors';
 import { protoSendContentToDomain } from '@cmsg/message-codec';
@@ -12,12 +12,15 @@ export type MessageSendingHandlers = Pick<AsyncUnaryImplementation<ConversationA
 export interface MessageSendingDependencies extends SendMessageDependencies {
   /** A send refused with 131050 records the contact's marketing opt-out (CONTRACT 10.2). */
   recordConsent: ConsentRecorder;
+  /** The template and channel reads of broadcast sends, shared by the broadcast's recipients (broadcastSendSources). */
+  broadcastSources: BroadcastSendSources;
   logger: Logger;
 }
 
 /** Transport adapter for sends (text, file, quick reply, template): proto request -> command -> use case. */
 export function messageSendingHandlers(dependencies: MessageSendingDependencies): MessageSendingHandlers {
-  const { logger, ...useCaseDependencies } = dependencies;
+  const { logger, broadcastSources, ...useCaseDependencies } = dependencies;
+  const broadcastDependencies: SendMessageDependencies = { ...useCaseDependencies, ...broadcastSources };
   return {
     sendMessage: async (request) => {
       const command = sendMessageCommand({
@@ -28,7 +31,7 @@ export function messageSendingHandlers(dependencies: MessageSendingDependencies)
         ...(request.broadcast ? { broadcast: { uuid: request.broadcast.uuid, maxPerSecond: request.broadcast.max_per_second } } : {}),
       });
       try {
-        return await sendMessage(scopeOf(request.caller), command, useCaseDependencies);
+        return await sendMessage(scopeOf(request.caller), command, command.broadcast ? broadcastDependencies : useCaseDependencies);
       } catch (error) {
         // Fresh provider failures carry their cause; a repeat answering a stored failure does not.
         if (isCatalogError(error) && error.providerCode !== undefined && error.cause !== undefined) {

@@ -33,6 +33,7 @@ export { ListCursorCodec, CURSOR_TTL_MS } from './listing/list-cursor';
 export type { PageRequest } from './listing/list-page';
 export { messagingWindow, conversationNow, MESSAGING_WINDOW_MS } from './conversation/messaging-window';
 export { fullName } from './contacts/contact-names';
+export { BROADCAST_SEND_READ_MAX_AGE_MS, type BroadcastSendSources, broadcastSendSources } from './messaging/broadcast-send-sources';
 export { sendMessage } from './messaging/send-message.usecase';
 export { sendOutcomeOf } from './messaging/send-outcome.usecase';
 export type { SendOutcome } from './messaging/send-outcome.usecase';

@@ -31,3 +31,4 @@ export type { RedisClient } from './redis-client';
 export { type ManualClock, manualClock } from './manual-clock';
 export { mapWithConcurrency } from './map-with-concurrency';
 export { withTimeout } from './with-timeout';
+export { type RecentRead, type RecentReadsOptions, recentReads } from './recent-reads';

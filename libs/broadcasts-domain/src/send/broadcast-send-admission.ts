@@ -1,5 +1,6 @@
 import { type BroadcastEntity, businessScope } from '@cmsg/dal';
 import { CatalogError } from '@cmsg/errors';
+import { recentReads } from '@cmsg/platform';
 import type { BroadcastStore } from '../core/broadcast-ports';
 
 /** How old a broadcast's state may be when a send of it is admitted: a pause holds sends within this. */
@@ -27,15 +28,11 @@ export function admitsWaitingSend(broadcast: Pick<BroadcastEntity, 'status' | 'p
  * sends a second costs 4 reads a second, not 1,000.
  */
 export function broadcastSendAdmission(store: Pick<BroadcastStore, 'broadcasts'>, now: () => number = Date.now): (send: WaitingBroadcastSend) => Promise<void> {
-  const states = new Map<string, { at: number; admits: Promise<boolean> }>();
-  return async ({ businessId, broadcastId }) => {
-    let state = states.get(broadcastId);
-    if (!state || now() - state.at > STATE_MAX_AGE_MS) {
-      if (states.size > 1_000) states.clear();
-      const admits = store.broadcasts.findById(businessScope(businessId), broadcastId).then(admitsWaitingSend);
-      state = { at: now(), admits };
-      states.set(broadcastId, state);
-    }
-    if (!(await state.admits)) throw new CatalogError('BROADCAST_STATE_CONFLICT', 'The broadcast stopped running while this send waited; nothing was sent.');
+  const admits = recentReads(
+    ({ businessId, broadcastId }: WaitingBroadcastSend) => store.broadcasts.findById(businessScope(businessId), broadcastId).then(admitsWaitingSend),
+    { maxAgeMs: STATE_MAX_AGE_MS, keyOf: ({ businessId, broadcastId }) => `${businessId}/${broadcastId}`, now },
+  );
+  return async (send) => {
+    if (!(await admits(send))) throw new CatalogError('BROADCAST_STATE_CONFLICT', 'The broadcast stopped running while this send waited; nothing was sent.');
   };
 }
