@@ -150,13 +150,11 @@ export class LocalStack {
   }
 }
 
+/** Builds every app as its project's build target does, the gateway's guides and page assets included. */
 export function buildApps(): void {
-  for (const app of STACK_APPS) {
-    execFileSync(process.execPath, [path.join(WORKSPACE_ROOT, 'tools/build/build-node-app.mjs'), `apps/${app}`], {
-      cwd: WORKSPACE_ROOT,
-      stdio: 'inherit',
-    });
-  }
+  const run = (script: string, ...args: string[]) => execFileSync(process.execPath, [path.join(WORKSPACE_ROOT, script), ...args], { cwd: WORKSPACE_ROOT, stdio: 'inherit' });
+  for (const app of STACK_APPS) run('tools/build/build-node-app.mjs', `apps/${app}`);
+  run('tools/build/copy-gateway-assets.mjs');
 }
 
 export async function waitForReady(url: string, timeoutMs: number): Promise<void> {
