@@ -313,6 +313,46 @@ describe('coordinateBroadcast', () => {
       expect(stored()).toMatchObject({ dispatch_epoch: 1, due_at: later(COORDINATOR_TIMING.tickMs) });
       expect(slices.published).toEqual([]);
     });
+    it('spaces recounts by what the last one took: between them a tick settles stale claims only, and the recount after them completes the broadcast', async () => {
+      const recipients = [aRecipient(broadcast, 0), aRecipient(broadcast, 1, { status: 'sent', message_id: 'm1' })];
+      const countOutcomes = ports.store.recipients.countOutcomes;
+      let recounts = 0;
+      ports.store.recipients.countOutcomes = async (...args) => {
+        recounts += 1;
+        // A recount over many recipients: 300 ms, so the next waits 3 s (recountShare 0.1).
+        clock.advance(300);
+        return countOutcomes(...args);
+      };
+      const started = clock.now().getTime();
+      await step({ progress_at: ago(1_000) }, recipients);
+      expect(recounts).toBe(1);
+      expect(stored()).toMatchObject({ counts: { total: 2, pending: 1, sent: 1 }, recount_at: new Date(started + 3_000), due_at: new Date(started + COORDINATOR_TIMING.tickMs) });
+
+      recipient(0).status = 'sending';
+      recipient(0).claimed_at = ago(COORDINATOR_TIMING.staleClaimMs + 1);
+      outcomes.set(recipientOperationId(recipient(0)), { kind: 'sent', message_id: 'm0', sent_at: ago(COORDINATOR_TIMING.staleClaimMs) });
+      clock.at = new Date(started + 2_000);
+      await coordinateBroadcast(ports, (await ports.store.broadcasts.claim(scope, stored(), later(COORDINATOR_TIMING.leaseMs)))!);
+      expect(recounts).toBe(1);
+      expect(recipient(0)).toMatchObject({ status: 'sent', message_id: 'm0' });
+      expect(stored()).toMatchObject({ status: 'running', counts: { pending: 1, sent: 1 }, due_at: later(COORDINATOR_TIMING.tickMs) });
+
+      clock.at = new Date(started + 3_000);
+      await coordinateBroadcast(ports, (await ports.store.broadcasts.claim(scope, stored(), later(COORDINATOR_TIMING.leaseMs)))!);
+      expect(recounts).toBe(2);
+      expect(stored()).toMatchObject({ status: 'completed', counts: { total: 2, pending: 0, sent: 2 } });
+    });
+
+    it('recounts at least every recountMaxIntervalMs, however long a recount took', async () => {
+      const countOutcomes = ports.store.recipients.countOutcomes;
+      ports.store.recipients.countOutcomes = async (...args) => {
+        clock.advance(5_000);
+        return countOutcomes(...args);
+      };
+      const started = clock.now().getTime();
+      await step({}, [aRecipient(broadcast, 0)]);
+      expect(stored().recount_at).toEqual(new Date(started + COORDINATOR_TIMING.recountMaxIntervalMs));
+    });
   });
 
   describe('paused, cancelled and final', () => {

@@ -24,8 +24,16 @@ export interface CoordinatorPorts {
 export const COORDINATOR_TIMING = {
   /** A step's lease: a replica that dies mid-step is replaced after it. */
   leaseMs: 15_000,
-  /** Running broadcasts are looked at this often (counts, stale claims, completion). */
+  /** Running broadcasts are looked at this often (stale claims; counts, completion and stalls when a recount is due). */
   tickMs: 1_000,
+  /**
+   * A recount reads every recipient of the broadcast, so the next one waits until this share of the
+   * time since is what the last one took: 100 ms at 100,000 recipients keeps one a tick, 1 s at
+   * 1,000,000 one every 10 s, and a MongoDB slowed by load is asked less.
+   */
+  recountShare: 0.1,
+  /** The longest a running broadcast's counts go without a recount (below stallMs, which they detect). */
+  recountMaxIntervalMs: 10_000,
   /** A freezing step hands over after this long, so one broadcast cannot hold a replica. */
   freezeSliceMs: 3_000,
   /** A claim this old is settled from its message (its sender may have died). */
@@ -152,7 +160,12 @@ async function tick(ports: CoordinatorPorts, claimed: ClaimedBroadcast, timing: 
   const scope = businessScopeOf(broadcast);
   await settleStaleClaims(ports, broadcast, timing);
   const now = ports.clock.now();
+  if (broadcast.recount_at && now < broadcast.recount_at) {
+    await ports.store.broadcasts.setDue(scope, broadcast._id, new Date(now.getTime() + timing.tickMs));
+    return;
+  }
   const outcomes = await ports.store.recipients.countOutcomes(scope, broadcast._id);
+  const countedInMs = ports.clock.now().getTime() - now.getTime();
   const counts = countsOf(outcomes);
   const progressed = settledCount(counts) !== settledCount(broadcast.counts);
   const elapsedS = broadcast.counts_at ? Math.max(0.1, (now.getTime() - broadcast.counts_at.getTime()) / 1000) : 1;
@@ -163,6 +176,7 @@ async function tick(ports: CoordinatorPorts, claimed: ClaimedBroadcast, timing: 
     failed_by_code: outcomes.failedByCode,
     progress_at: progressed ? now : broadcast.progress_at,
     counts_at: now,
+    recount_at: new Date(now.getTime() + recountIntervalMs(countedInMs, timing)),
     current_per_second: Math.round(perSecond * 10) / 10,
   });
   if (counts.pending === 0) {
@@ -179,6 +193,11 @@ async function tick(ports: CoordinatorPorts, claimed: ClaimedBroadcast, timing: 
     if (redispatched) await dispatchPending(ports, redispatched);
   }
   await ports.store.broadcasts.setDue(scope, broadcast._id, new Date(now.getTime() + timing.tickMs));
+}
+
+/** When the next recount of a running broadcast is due after one that took `countedInMs` (recountShare). */
+function recountIntervalMs(countedInMs: number, timing: typeof COORDINATOR_TIMING): number {
+  return Math.min(timing.recountMaxIntervalMs, Math.max(timing.tickMs, countedInMs / timing.recountShare));
 }
 
 /**

@@ -76,6 +76,8 @@ export interface BroadcastEntity {
   progress_at: Date | null;
   /** When counts were computed. */
   counts_at: Date | null;
+  /** When a running broadcast's counts are computed next (the coordinator spaces recounts by what they cost). */
+  recount_at?: Date | null;
   /** Sends per second over the coordinator's last interval. */
   current_per_second: number;
   counts: BroadcastCountsEntity;

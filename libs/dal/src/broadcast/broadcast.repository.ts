@@ -92,7 +92,7 @@ export class BroadcastRepository extends TenantRepository<BroadcastEntity> {
   async saveCounts(
     scope: BusinessScope,
     id: string,
-    counts: { counts: BroadcastCountsEntity; skipped_by_reason: Record<string, number>; failed_by_code: Record<string, number>; progress_at: Date | null; counts_at: Date; current_per_second: number },
+    counts: { counts: BroadcastCountsEntity; skipped_by_reason: Record<string, number>; failed_by_code: Record<string, number>; progress_at: Date | null; counts_at: Date; recount_at?: Date; current_per_second: number },
   ): Promise<void> {
     await this.collection().updateOne(scopedFilter(scope, { _id: id }) as Filter<BroadcastEntity>, { $set: counts });
   }

@@ -29,6 +29,7 @@ export const broadcastSchema = new Schema(
     dispatch_epoch: { type: Number, default: 0 },
     progress_at: { type: Date, default: null },
     counts_at: { type: Date, default: null },
+    recount_at: { type: Date, default: null },
     current_per_second: { type: Number, default: 0 },
     counts: { type: Schema.Types.Mixed, required: true },
     skipped_by_reason: { type: Schema.Types.Mixed, default: {} },
