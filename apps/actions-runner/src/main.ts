@@ -9,6 +9,7 @@ import {
   systemClock,
 } from '@cmsg/actions-domain';
 import { AiProvider } from '@cmsg/ai-provider';
+import { recentBroadcastStates } from '@cmsg/broadcasts-domain';
 import { CommandStreamConsumer, CommandStreamProducer, ensureTopics, kafkaConversationEventBus } from '@cmsg/command-stream';
 import {
   ActionGroupRepository,
@@ -132,12 +133,15 @@ runGrpcService({
       afterListening: async () => {
         // Webhooks flow while the command stream joins its group (after a crash, that waits out the dead member's session).
         dispatcher.start();
+        const broadcastStore = { broadcasts: new BroadcastRepository(), recipients: new BroadcastRecipientRepository() };
+        const broadcastClock = { now: () => new Date(clock.now()) };
         const broadcastSends = await startBroadcastSends(
           kafka,
           {
-            store: { broadcasts: new BroadcastRepository(), recipients: new BroadcastRecipientRepository() },
+            store: broadcastStore,
             events,
-            clock: { now: () => new Date(clock.now()) },
+            clock: broadcastClock,
+            states: recentBroadcastStates(broadcastStore, broadcastClock),
             sendTemplate: broadcastSendTemplate(services),
           },
           {

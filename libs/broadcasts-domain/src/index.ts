@@ -16,5 +16,5 @@ export { getBroadcast, listBroadcasts, listRecipients, viewOf } from './read/rea
 export type { CursorCodec, ReadPorts } from './read/read-broadcasts.usecase';
 export { broadcastSendAdmission } from './send/broadcast-send-admission';
 export type { WaitingBroadcastSend } from './send/broadcast-send-admission';
-export { sendSlice } from './send/send-slice.usecase';
-export type { BroadcastSendRequest, SenderPorts, SliceResult } from './send/send-slice.usecase';
+export { recentBroadcastStates, sendSlice } from './send/send-slice.usecase';
+export type { BroadcastSendRequest, BroadcastStates, SenderPorts, SliceResult } from './send/send-slice.usecase';

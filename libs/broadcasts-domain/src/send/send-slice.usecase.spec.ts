@@ -6,7 +6,7 @@ import { changeBroadcastState } from '../state/change-broadcast-state.usecase';
 import { BUSINESS, aBroadcast, aRecipient } from '../testing/broadcast-builders';
 import { type BroadcastData, inMemoryBroadcastStore } from '../testing/in-memory-broadcast-store';
 import { type TestClock, recordingEvents, recordingSlices, testClock } from '../testing/in-memory-broadcast-ports';
-import { type BroadcastSendRequest, type SenderPorts, sendSlice } from './send-slice.usecase';
+import { type BroadcastSendRequest, type SenderPorts, recentBroadcastStates, sendSlice } from './send-slice.usecase';
 
 const scope = businessScope(BUSINESS);
 const slice = (from_seq: number, to_seq: number, epoch = 1): SendSlice => ({ business_id: BUSINESS, broadcast_id: 'bc1', from_seq, to_seq, epoch });
@@ -47,6 +47,7 @@ describe('sendSlice', () => {
       store,
       events,
       clock,
+      states: recentBroadcastStates(store, clock),
       sendTemplate: async (_scope: BusinessScope, request: BroadcastSendRequest) => {
         requests.push(request);
         statusAtSend.push(data.recipients.find((recipient) => `broadcast:${recipient._id}:${recipient.attempt}` === request.operationId)?.status ?? 'none');
@@ -117,6 +118,24 @@ describe('sendSlice', () => {
     expect(sentTo().sort()).toEqual(Array.from({ length: 30 }, (_, seq) => `conv-${seq}`).sort());
     await expect(sendSlice(ports, slice(0, 30), { concurrency: 3 })).resolves.toEqual({ sent: 0, stopped: null });
     expect(requests).toHaveLength(30);
+  });
+
+  it('reads the broadcast once per 250 ms for all the slices this process sends at once', async () => {
+    pending(0, 1, 2, 3, 4, 5, 6, 7);
+    const findById = ports.store.broadcasts.findById;
+    let reads = 0;
+    ports.store.broadcasts.findById = async (...args) => {
+      reads += 1;
+      return findById(...args);
+    };
+    ports.states = recentBroadcastStates(ports.store, clock);
+    await Promise.all([sendSlice(ports, slice(0, 4), { concurrency: 2 }), sendSlice(ports, slice(4, 8), { concurrency: 2 })]);
+    expect(sentTo()).toHaveLength(8);
+    expect(reads).toBe(1);
+    clock.advance(250);
+    pending(8);
+    await sendSlice(ports, slice(8, 9), { concurrency: 1 });
+    expect(reads).toBe(2);
   });
 
   it('fails a recipient without a conversation without sending', async () => {

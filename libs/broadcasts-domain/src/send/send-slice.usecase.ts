@@ -1,5 +1,6 @@
 import type { BroadcastEntity, BroadcastPauseReason, BroadcastRecipientEntity, BusinessScope, RecipientSendOutcome } from '@cmsg/dal';
 import { CatalogError, isCatalogError } from '@cmsg/errors';
+import { recentReads } from '@cmsg/platform';
 import type { BroadcastClock, BroadcastEvents, BroadcastStore, SendSlice } from '../core/broadcast-ports';
 import { businessScopeOf } from '../core/scope';
 import { recipientOperationId } from '../core/send-operation';
@@ -21,6 +22,8 @@ export interface SenderPorts {
   store: BroadcastStore;
   events: BroadcastEvents;
   clock: BroadcastClock;
+  /** The broadcasts' states as this process last read them (recentBroadcastStates): one read per broadcast per 250 ms, however many slices it sends. */
+  states: BroadcastStates;
   /** Answers the sent message's uuid; throws the send's catalog error. */
   sendTemplate(scope: BusinessScope, request: BroadcastSendRequest): Promise<{ messageId: string }>;
 }
@@ -34,6 +37,19 @@ export interface SliceResult {
 /** How fresh the broadcast's state must be before the next claim: a pause stops sends within this. */
 const STATE_MAX_AGE_MS = 250;
 
+/** A broadcast's state, read at most every STATE_MAX_AGE_MS in this process. */
+export type BroadcastStates = (scope: BusinessScope, broadcastId: string) => Promise<BroadcastEntity | null>;
+
+/** The senders' shared reads of their broadcasts' states, built once per process. */
+export function recentBroadcastStates(store: Pick<BroadcastStore, 'broadcasts'>, clock: BroadcastClock): BroadcastStates {
+  const read = recentReads(({ scope, id }: { scope: BusinessScope; id: string }) => store.broadcasts.findById(scope, id), {
+    maxAgeMs: STATE_MAX_AGE_MS,
+    keyOf: ({ scope, id }) => `${scope.businessId}/${id}`,
+    now: () => clock.now().getTime(),
+  });
+  return (scope, id) => read({ scope, id });
+}
+
 /**
  * Sends a slice (docs/broadcasts.md): each pending recipient is claimed, sent once, and given its
  * final state. `concurrency` recipients are in flight at once. A slice of an older dispatch epoch is
@@ -41,8 +57,8 @@ const STATE_MAX_AGE_MS = 250;
  */
 export async function sendSlice(ports: SenderPorts, slice: SendSlice, options: { concurrency: number }): Promise<SliceResult> {
   const scope = businessScopeOf(slice);
-  const state = new BroadcastState(ports, scope, slice.broadcast_id);
-  const first = await state.current();
+  const state = () => ports.states(scope, slice.broadcast_id);
+  const first = await state();
   if (!first || first.status !== 'running' || slice.epoch < first.dispatch_epoch) return { sent: 0, stopped: 'not_running' };
   const recipients = await ports.store.recipients.findPendingInRange(scope, slice.broadcast_id, slice.from_seq, slice.to_seq);
   const result: SliceResult = { sent: 0, stopped: null };
@@ -50,7 +66,7 @@ export async function sendSlice(ports: SenderPorts, slice: SendSlice, options: {
   const worker = async (): Promise<void> => {
     while (result.stopped === null && next < recipients.length) {
       const recipient = recipients[next++]!;
-      const broadcast = await state.current();
+      const broadcast = await state();
       if (!broadcast || broadcast.status !== 'running') {
         result.stopped = 'not_running';
         return;
@@ -61,10 +77,7 @@ export async function sendSlice(ports: SenderPorts, slice: SendSlice, options: {
       }
       const outcome = await sendRecipient(ports, scope, broadcast, recipient);
       if (outcome === 'sent') result.sent += 1;
-      else if (outcome !== 'done') {
-        result.stopped = outcome;
-        state.forget();
-      }
+      else if (outcome !== 'done') result.stopped = outcome;
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
@@ -136,29 +149,4 @@ async function settleFailure(ports: SenderPorts, scope: BusinessScope, broadcast
 
 function failed(error: CatalogError): RecipientSendOutcome {
   return { status: 'failed', error: { code: error.code, message: error.message, provider_code: error.providerCode ?? null } };
-}
-
-/** The broadcast as last read, read again when older than STATE_MAX_AGE_MS. */
-class BroadcastState {
-  private cached: { at: number; broadcast: BroadcastEntity | null } | undefined;
-  private reading: Promise<BroadcastEntity | null> | undefined;
-
-  constructor(
-    private readonly ports: Pick<SenderPorts, 'store' | 'clock'>,
-    private readonly scope: BusinessScope,
-    private readonly id: string,
-  ) {}
-
-  async current(): Promise<BroadcastEntity | null> {
-    const now = this.ports.clock.now().getTime();
-    if (this.cached && now - this.cached.at < STATE_MAX_AGE_MS) return this.cached.broadcast;
-    this.reading ??= this.ports.store.broadcasts.findById(this.scope, this.id).finally(() => (this.reading = undefined));
-    const broadcast = await this.reading;
-    this.cached = { at: now, broadcast };
-    return broadcast;
-  }
-
-  forget(): void {
-    this.cached = undefined;
-  }
 }
