@@ -15,7 +15,13 @@ import {
   ActionGroupRepository,
   BroadcastRecipientRepository,
   BroadcastRepository,
+  BusinessRepository,
+  ContactRepository,
+  ConversationRepository,
+  EventRepository,
+  OutboxRepository,
   RedisWebhookEndpointListVersions,
+  TimelineEventRepository,
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
   connectMongo,
@@ -83,7 +89,13 @@ runGrpcService({
     // wakes as soon as their deliveries are queued. The conversations service's relay records what a crash left.
     const fanOut = cachedWebhookFanOut({ endpoints, versions: endpointListVersions, deliveries, clock, onQueued: () => dispatcher.wake() });
     const events = new EventOutbox(
-      new EventRecorder({ fanOut, bus: kafkaConversationEventBus(producer, topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationEvents)), slugs: new BusinessSlugs() }),
+      new EventRecorder({
+        stores: { events: new EventRepository(), conversations: new ConversationRepository(), timeline: new TimelineEventRepository(), contacts: new ContactRepository() },
+        fanOut,
+        bus: kafkaConversationEventBus(producer, topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationEvents)),
+        slugs: new BusinessSlugs(new BusinessRepository()),
+      }),
+      new OutboxRepository(),
       (error, entry) => logger.warn({ err: error, event_id: entry.id, conversation_uuid: entry.conversation_id }, 'event recording failed; the outbox relay will retry'),
     );
     const executeGroup = new ExecuteActionGroup({

@@ -1,4 +1,4 @@
-import { type BusinessScope, OUTBOX_COLLECTIONS, type OutboxCollection, type OutboxEntry, OutboxRepository, businessScope } from '@cmsg/dal';
+import { type BusinessScope, OUTBOX_COLLECTIONS, type OutboxCollection, type OutboxEntry, type OutboxRepository, businessScope } from '@cmsg/dal';
 import type { EventRecorder } from './event-recorder';
 
 /** What a writer needs of the outbox: recording the entries its write just pushed. */
@@ -25,10 +25,9 @@ export interface OutboxHolderEntries {
  * pass at a time (apps/conversations).
  */
 export class EventOutbox {
-  private readonly outboxes = new OutboxRepository();
-
   constructor(
     private readonly recorder: EventRecorder,
+    private readonly outboxes: Pick<OutboxRepository, 'pull' | 'pullMany' | 'findStaleAcrossBusinesses'>,
     private readonly onRecordError: (error: unknown, entry: OutboxEntry) => void,
   ) {}
 

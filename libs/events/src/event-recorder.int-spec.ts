@@ -60,6 +60,8 @@ describe('EventRecorder', () => {
   const contacts = new ContactRepository();
   const events = new EventRepository();
   const timeline = new TimelineEventRepository();
+  const businesses = new BusinessRepository();
+  const outboxes = new OutboxRepository();
   let fanOut: RecordingFanOut;
   let bus: RecordingBus;
   let recorder: EventRecorder;
@@ -69,7 +71,7 @@ describe('EventRecorder', () => {
   beforeAll(async () => {
     await connectToOwnDatabase('events_it', { monitorCommands: true });
     await ensureIndexes();
-    await new BusinessRepository().upsertFromSeed({ id: businessId, slug: 'Recorder-Biz', name: 'Recorder', timeZone: 'UTC', visionWalletTokens: 0, paymentProfile: null }, new Date());
+    await businesses.upsertFromSeed({ id: businessId, slug: 'Recorder-Biz', name: 'Recorder', timeZone: 'UTC', visionWalletTokens: 0, paymentProfile: null }, new Date());
   });
 
   afterAll(async () => {
@@ -79,8 +81,8 @@ describe('EventRecorder', () => {
   beforeEach(() => {
     fanOut = new RecordingFanOut();
     bus = new RecordingBus();
-    recorder = new EventRecorder({ fanOut, bus, slugs: new BusinessSlugs() });
-    outbox = new EventOutbox(recorder, (error) => errors.push(error));
+    recorder = new EventRecorder({ stores: { events, conversations, timeline, contacts }, fanOut, bus, slugs: new BusinessSlugs(businesses) });
+    outbox = new EventOutbox(recorder, outboxes, (error) => errors.push(error));
     errors.length = 0;
   });
 
@@ -329,7 +331,7 @@ describe('EventRecorder', () => {
     const noteId = randomUUID();
     const entry = outboxEntry('note.created', id, { uuid: noteId, kind: 'note', note: 'n' }, SYSTEM_AUTHOR, new Date(Date.now() - 10_000));
     await timeline.insertIfAbsent(scope, { id: noteId, conversationId: id, kind: 'note', body: 'n', author: SYSTEM_AUTHOR, createdAt: entry.created_at, outbox: [entry] });
-    const stale: OutboxHolder[] = await new OutboxRepository().findStaleAcrossBusinesses('timeline_events', new Date(), 100);
+    const stale: OutboxHolder[] = await outboxes.findStaleAcrossBusinesses('timeline_events', new Date(), 100);
     expect(stale.map((holder) => holder._id)).toContain(noteId);
     await outbox.flushStale(5_000);
     expect(await events.findById(scope, entry.id)).toMatchObject({ type: 'note.created', sequence: 1 });
