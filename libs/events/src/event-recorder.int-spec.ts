@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { ConversationEventEnvelope } from '@cmsg/conversation-commands';
 import {
   BusinessRepository,
   ContactRepository,
@@ -13,40 +12,12 @@ import {
   ensureIndexes,
 } from '@cmsg/dal';
 import { BusinessSlugs } from './business-slugs';
-import type { ConversationEventBus } from './conversation-event-bus';
 import { connectToOwnDatabase, dropConnectedDatabase, storedCollection, watchMongoCommands } from '@cmsg/testing-database';
-import type { EventFanOut, FanOutEvent } from '@cmsg/webhooks';
 import { EventOutbox } from './event-outbox';
 import { EventRecorder } from './event-recorder';
 import { SYSTEM_AUTHOR, type SequencedEntry, outboxEntry, withSequence } from './outbox-entries';
-
-/** The fan-out port as the webhooks would see it: every call, in order; it can be made to fail. */
-class RecordingFanOut implements Pick<EventFanOut, 'fanOut' | 'fanOutMany'> {
-  readonly calls: FanOutEvent[] = [];
-  failing = false;
-  /** Events whose fan-out fails, by id. */
-  readonly failingFor = new Set<string>();
-
-  async fanOut(event: FanOutEvent): Promise<number> {
-    if (this.failing || this.failingFor.has(event._id)) throw new Error('webhook store unavailable');
-    this.calls.push(event);
-    return 0;
-  }
-
-  async fanOutMany(events: readonly FanOutEvent[]): Promise<number> {
-    if (this.failing || events.some((event) => this.failingFor.has(event._id))) throw new Error('webhook store unavailable');
-    this.calls.push(...events);
-    return 0;
-  }
-}
-
-class RecordingBus implements ConversationEventBus {
-  readonly published: { key: string; message: ConversationEventEnvelope }[] = [];
-
-  async publish(conversationId: string, message: ConversationEventEnvelope): Promise<void> {
-    this.published.push({ key: conversationId, message });
-  }
-}
+import { RecordingBus } from './testing/recording-bus';
+import { RecordingFanOut } from './testing/recording-fan-out';
 
 /**
  * The recorder against the real local MongoDB: idempotent by entry id whoever records an entry and
