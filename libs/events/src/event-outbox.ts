@@ -7,6 +7,9 @@ export type OutboxRecorder = Pick<EventOutbox, 'recordQuietly'>;
 /** What a bulk writer needs of it: recording the entries its bulk write pushed into many documents. */
 export type BulkOutboxRecorder = Pick<EventOutbox, 'recordManyQuietly'>;
 
+/** The outboxes of every collection (OutboxRepository in the apps). */
+export type OutboxStore = Pick<OutboxRepository, 'pull' | 'pullMany' | 'findStaleAcrossBusinesses'>;
+
 /** A document written in bulk and the entries its write pushed. */
 export interface OutboxHolderEntries {
   documentId: string;
@@ -27,7 +30,7 @@ export interface OutboxHolderEntries {
 export class EventOutbox {
   constructor(
     private readonly recorder: EventRecorder,
-    private readonly outboxes: Pick<OutboxRepository, 'pull' | 'pullMany' | 'findStaleAcrossBusinesses'>,
+    private readonly outboxes: OutboxStore,
     private readonly onRecordError: (error: unknown, entry: OutboxEntry) => void,
   ) {}
 
