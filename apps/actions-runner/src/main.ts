@@ -15,7 +15,15 @@ import {
   ActionGroupRepository,
   BroadcastRecipientRepository,
   BroadcastRepository,
+  BusinessRepository,
+  ContactRepository,
+  ConversationRepository,
+  DefaultScheduledTemplates,
+  EventRepository,
+  OutboxRepository,
   RedisWebhookEndpointListVersions,
+  ScheduledMessageRepository,
+  TimelineEventRepository,
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
   connectMongo,
@@ -82,8 +90,16 @@ runGrpcService({
     // Events of action groups and fired schedules are recorded here: the dispatcher of this replica
     // wakes as soon as their deliveries are queued. The conversations service's relay records what a crash left.
     const fanOut = cachedWebhookFanOut({ endpoints, versions: endpointListVersions, deliveries, clock, onQueued: () => dispatcher.wake() });
+    const conversations = new ConversationRepository();
+    const timeline = new TimelineEventRepository();
     const events = new EventOutbox(
-      new EventRecorder({ fanOut, bus: kafkaConversationEventBus(producer, topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationEvents)), slugs: new BusinessSlugs() }),
+      new EventRecorder({
+        stores: { events: new EventRepository(), conversations, timeline, contacts: new ContactRepository() },
+        fanOut,
+        bus: kafkaConversationEventBus(producer, topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationEvents)),
+        slugs: new BusinessSlugs(new BusinessRepository()),
+      }),
+      new OutboxRepository(),
       (error, entry) => logger.warn({ err: error, event_id: entry.id, conversation_uuid: entry.conversation_id }, 'event recording failed; the outbox relay will retry'),
     );
     const executeGroup = new ExecuteActionGroup({
@@ -95,7 +111,8 @@ runGrpcService({
       logger,
     });
 
-    const schedules = { services, ai, store: new MongoFiredSchedules(events), clock, logger };
+    const firedSchedules = new MongoFiredSchedules({ schedules: new ScheduledMessageRepository(), timeline, conversations, defaultTemplates: new DefaultScheduledTemplates() }, events);
+    const schedules = { services, ai, store: firedSchedules, clock, logger };
 
     const drainTimeoutMs = Math.max(1_000, config.SHUTDOWN_GRACE_MS - SHUTDOWN_TAIL_MS);
     const consumer = new CommandStreamConsumer<ConversationCommand>({

@@ -8,10 +8,13 @@ import {
   ApiTokenRepository,
   BusinessRepository,
   ChannelRepository,
+  ContactRepository,
+  ConversationRepository,
   EventRepository,
   OutboxRepository,
   RedisWebhookEndpointListVersions,
   TemplateRepository,
+  TimelineEventRepository,
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
   businessScope,
@@ -90,17 +93,21 @@ runGrpcService({
     await redis.connect();
 
     const channels = new ChannelRepository();
+    const businesses = new BusinessRepository();
+    const events = new EventRepository();
+    const outboxes = new OutboxRepository();
     const endpointListVersions = new RedisWebhookEndpointListVersions(redis);
     const webhookEndpoints = new WebhookEndpointRepository(endpointListVersions);
     const webhookDeliveries = new WebhookDeliveryRepository();
     // Recorded events (and pings) become deliveries; the actions-runner's dispatcher sends them.
     const fanOut = cachedWebhookFanOut({ endpoints: webhookEndpoints, versions: endpointListVersions, deliveries: webhookDeliveries, clock: systemClock });
     const recorder = new EventRecorder({
+      stores: { events, conversations: new ConversationRepository(), timeline: new TimelineEventRepository(), contacts: new ContactRepository() },
       fanOut,
       bus: kafkaConversationEventBus(producer, topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationEvents)),
-      slugs: new BusinessSlugs(),
+      slugs: new BusinessSlugs(businesses),
     });
-    const outbox = new EventOutbox(recorder, (error, entry) =>
+    const outbox = new EventOutbox(recorder, outboxes, (error, entry) =>
       logger.warn({ err: error, event_id: entry.id, conversation_uuid: entry.conversation_id }, 'event recording failed; the outbox relay will retry'),
     );
     const conversationPorts = conversationUseCasePorts(outbox, channels);
@@ -182,9 +189,9 @@ runGrpcService({
       ConversationsServiceService,
       adaptUnaryService<ConversationsServiceServer>(
         conversationsHandlers({
-          tokens: { apiTokens: new ApiTokenRepository(), businesses: new BusinessRepository() },
+          tokens: { apiTokens: new ApiTokenRepository(), businesses },
           channels,
-          events: { events: new EventRepository(), clock: () => new Date() },
+          events: { events, clock: () => new Date() },
           notes: conversationPorts.notes,
           inboxStatus: conversationPorts.inboxStatus,
           conversationList: conversationPorts.list,
@@ -240,7 +247,7 @@ runGrpcService({
         webhookEndpointsHandlers({
           endpoints: webhookEndpoints,
           deliveries: webhookDeliveries,
-          businesses: new BusinessRepository(),
+          businesses,
           fanOut,
           urlPolicy: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS },
           cursors: new ListCursorCodec(config.SIGNING_SECRET),
@@ -249,7 +256,6 @@ runGrpcService({
         logger,
       ),
     );
-    const outboxes = new OutboxRepository();
     cmsgMetrics.gauge('cmsg_outbox_backlog', 'Documents (conversations, messages, notes, schedules, action groups) whose outbox still holds entries not yet recorded as events.', () =>
       outboxes.countHoldersAcrossBusinesses(),
     );

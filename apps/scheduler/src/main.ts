@@ -6,12 +6,15 @@ import {
   ChannelRepository,
   ContactRepository,
   ConversationRepository,
+  EventRepository,
   FileRepository,
   MessageRepository,
+  OutboxRepository,
   QuickReplyRepository,
   RedisWebhookEndpointListVersions,
   ScheduledMessageRepository,
   TemplateRepository,
+  TimelineEventRepository,
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
   connectMongo,
@@ -52,28 +55,32 @@ runGrpcService({
     connectRedisClient(redis, logger);
     const endpointListVersions = new RedisWebhookEndpointListVersions(redis);
     const webhookEndpoints = new WebhookEndpointRepository(endpointListVersions);
+    const businesses = new BusinessRepository();
+    const conversations = new ConversationRepository();
+    const contacts = new ContactRepository();
     // Records the events of schedules and tester conversations; the conversations service's relay records what a crash left.
     const events = new EventOutbox(
       new EventRecorder({
+        stores: { events: new EventRepository(), conversations, timeline: new TimelineEventRepository(), contacts },
         // Deliveries queued here are sent by the actions-runner's dispatcher.
         fanOut: cachedWebhookFanOut({ endpoints: webhookEndpoints, versions: endpointListVersions, deliveries: new WebhookDeliveryRepository(), clock: systemWebhookClock }),
         bus: kafkaConversationEventBus(producer, eventsTopic),
-        slugs: new BusinessSlugs(),
+        slugs: new BusinessSlugs(businesses),
       }),
+      new OutboxRepository(),
       (error, entry) => logger.warn({ err: error, event_id: entry.id, conversation_uuid: entry.conversation_id }, 'event recording failed; the outbox relay will retry'),
     );
 
     const clock = systemClock;
     const repository = new ScheduledMessageRepository();
-    const businesses = new BusinessRepository();
     const ports: SchedulingPorts = {
       conversationContext: connectConversationContext(clients, config.CONVERSATIONS_GRPC_ADDRESS),
       publisher,
       schedules: repository,
       businesses,
-      conversations: new ConversationRepository(),
+      conversations,
       messages: new MessageRepository(),
-      contacts: new ContactRepository(),
+      contacts,
       channels: new ChannelRepository(),
       aiEmployees: new AiEmployeeRepository(),
       quickReplies: new QuickReplyRepository(),

@@ -1,4 +1,4 @@
-import { BusinessRepository, type BusinessScope } from '@cmsg/dal';
+import type { BusinessRepository, BusinessScope } from '@cmsg/dal';
 
 /** How long a business's slug is reused from memory (events carry it; it is read on every recording otherwise). */
 const SLUG_CACHE_MS = 60_000;
@@ -8,7 +8,7 @@ export class BusinessSlugs {
   private readonly cache = new Map<string, { slug: string; until: number }>();
 
   constructor(
-    private readonly businesses: Pick<BusinessRepository, 'findById'> = new BusinessRepository(),
+    private readonly businesses: Pick<BusinessRepository, 'findById'>,
     private readonly now: () => number = Date.now,
   ) {}
 

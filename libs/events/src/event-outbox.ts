@@ -1,4 +1,4 @@
-import { type BusinessScope, OUTBOX_COLLECTIONS, type OutboxCollection, type OutboxEntry, OutboxRepository, businessScope } from '@cmsg/dal';
+import { type BusinessScope, OUTBOX_COLLECTIONS, type OutboxCollection, type OutboxEntry, type OutboxRepository, businessScope } from '@cmsg/dal';
 import type { EventRecorder } from './event-recorder';
 
 /** What a writer needs of the outbox: recording the entries its write just pushed. */
@@ -6,6 +6,9 @@ export type OutboxRecorder = Pick<EventOutbox, 'recordQuietly'>;
 
 /** What a bulk writer needs of it: recording the entries its bulk write pushed into many documents. */
 export type BulkOutboxRecorder = Pick<EventOutbox, 'recordManyQuietly'>;
+
+/** The outboxes of every collection (OutboxRepository in the apps). */
+export type OutboxStore = Pick<OutboxRepository, 'pull' | 'pullMany' | 'findStaleAcrossBusinesses'>;
 
 /** A document written in bulk and the entries its write pushed. */
 export interface OutboxHolderEntries {
@@ -25,10 +28,9 @@ export interface OutboxHolderEntries {
  * pass at a time (apps/conversations).
  */
 export class EventOutbox {
-  private readonly outboxes = new OutboxRepository();
-
   constructor(
     private readonly recorder: EventRecorder,
+    private readonly outboxes: OutboxStore,
     private readonly onRecordError: (error: unknown, entry: OutboxEntry) => void,
   ) {}
 

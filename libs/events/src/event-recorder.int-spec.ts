@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { ConversationEventEnvelope } from '@cmsg/conversation-commands';
 import {
   BusinessRepository,
   ContactRepository,
@@ -13,40 +12,12 @@ import {
   ensureIndexes,
 } from '@cmsg/dal';
 import { BusinessSlugs } from './business-slugs';
-import type { ConversationEventBus } from './conversation-event-bus';
 import { connectToOwnDatabase, dropConnectedDatabase, storedCollection, watchMongoCommands } from '@cmsg/testing-database';
-import type { EventFanOut, FanOutEvent } from '@cmsg/webhooks';
 import { EventOutbox } from './event-outbox';
 import { EventRecorder } from './event-recorder';
 import { SYSTEM_AUTHOR, type SequencedEntry, outboxEntry, withSequence } from './outbox-entries';
-
-/** The fan-out port as the webhooks would see it: every call, in order; it can be made to fail. */
-class RecordingFanOut implements Pick<EventFanOut, 'fanOut' | 'fanOutMany'> {
-  readonly calls: FanOutEvent[] = [];
-  failing = false;
-  /** Events whose fan-out fails, by id. */
-  readonly failingFor = new Set<string>();
-
-  async fanOut(event: FanOutEvent): Promise<number> {
-    if (this.failing || this.failingFor.has(event._id)) throw new Error('webhook store unavailable');
-    this.calls.push(event);
-    return 0;
-  }
-
-  async fanOutMany(events: readonly FanOutEvent[]): Promise<number> {
-    if (this.failing || events.some((event) => this.failingFor.has(event._id))) throw new Error('webhook store unavailable');
-    this.calls.push(...events);
-    return 0;
-  }
-}
-
-class RecordingBus implements ConversationEventBus {
-  readonly published: { key: string; message: ConversationEventEnvelope }[] = [];
-
-  async publish(conversationId: string, message: ConversationEventEnvelope): Promise<void> {
-    this.published.push({ key: conversationId, message });
-  }
-}
+import { RecordingBus } from './testing/recording-bus';
+import { RecordingFanOut } from './testing/recording-fan-out';
 
 /**
  * The recorder against the real local MongoDB: idempotent by entry id whoever records an entry and
@@ -60,6 +31,8 @@ describe('EventRecorder', () => {
   const contacts = new ContactRepository();
   const events = new EventRepository();
   const timeline = new TimelineEventRepository();
+  const businesses = new BusinessRepository();
+  const outboxes = new OutboxRepository();
   let fanOut: RecordingFanOut;
   let bus: RecordingBus;
   let recorder: EventRecorder;
@@ -69,7 +42,7 @@ describe('EventRecorder', () => {
   beforeAll(async () => {
     await connectToOwnDatabase('events_it', { monitorCommands: true });
     await ensureIndexes();
-    await new BusinessRepository().upsertFromSeed({ id: businessId, slug: 'Recorder-Biz', name: 'Recorder', timeZone: 'UTC', visionWalletTokens: 0, paymentProfile: null }, new Date());
+    await businesses.upsertFromSeed({ id: businessId, slug: 'Recorder-Biz', name: 'Recorder', timeZone: 'UTC', visionWalletTokens: 0, paymentProfile: null }, new Date());
   });
 
   afterAll(async () => {
@@ -79,8 +52,8 @@ describe('EventRecorder', () => {
   beforeEach(() => {
     fanOut = new RecordingFanOut();
     bus = new RecordingBus();
-    recorder = new EventRecorder({ fanOut, bus, slugs: new BusinessSlugs() });
-    outbox = new EventOutbox(recorder, (error) => errors.push(error));
+    recorder = new EventRecorder({ stores: { events, conversations, timeline, contacts }, fanOut, bus, slugs: new BusinessSlugs(businesses) });
+    outbox = new EventOutbox(recorder, outboxes, (error) => errors.push(error));
     errors.length = 0;
   });
 
@@ -329,7 +302,7 @@ describe('EventRecorder', () => {
     const noteId = randomUUID();
     const entry = outboxEntry('note.created', id, { uuid: noteId, kind: 'note', note: 'n' }, SYSTEM_AUTHOR, new Date(Date.now() - 10_000));
     await timeline.insertIfAbsent(scope, { id: noteId, conversationId: id, kind: 'note', body: 'n', author: SYSTEM_AUTHOR, createdAt: entry.created_at, outbox: [entry] });
-    const stale: OutboxHolder[] = await new OutboxRepository().findStaleAcrossBusinesses('timeline_events', new Date(), 100);
+    const stale: OutboxHolder[] = await outboxes.findStaleAcrossBusinesses('timeline_events', new Date(), 100);
     expect(stale.map((holder) => holder._id)).toContain(noteId);
     await outbox.flushStale(5_000);
     expect(await events.findById(scope, entry.id)).toMatchObject({ type: 'note.created', sequence: 1 });

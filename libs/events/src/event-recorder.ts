@@ -1,13 +1,13 @@
-import {
-  type BusinessScope,
+import type {
+  BusinessScope,
   ContactRepository,
-  type ConversationEntity,
+  ConversationEntity,
   ConversationRepository,
-  type ConversationStateCopy,
-  type EventEntity,
+  ConversationStateCopy,
+  EventEntity,
   EventRepository,
-  type NewTimelineEvent,
-  type OutboxEntry,
+  NewTimelineEvent,
+  OutboxEntry,
   TimelineEventRepository,
 } from '@cmsg/dal';
 import { mapWithConcurrency } from '@cmsg/platform';
@@ -17,7 +17,16 @@ import type { SequencedEntry } from './outbox-entries';
 import { type TimelineEventType, entryKindOf } from './entry-types';
 import type { EventFanOut } from '@cmsg/webhooks';
 
+/** The collections a recording reads and writes (libs/dal repositories in the apps). */
+export interface EventRecorderStores {
+  events: Pick<EventRepository, 'insertIfAbsent' | 'insertManyIfAbsent' | 'findById' | 'findByIds'>;
+  conversations: Pick<ConversationRepository, 'findById' | 'findByIds' | 'nextEventSequence'>;
+  timeline: Pick<TimelineEventRepository, 'insertIfAbsent' | 'insertManyIfAbsent'>;
+  contacts: Pick<ContactRepository, 'copyConversationState' | 'copyConversationStates'>;
+}
+
 export interface EventRecorderDependencies {
+  stores: EventRecorderStores;
   /** The webhook endpoints' fan-out (libs/webhooks, WebhookFanOut): idempotent by event id. */
   fanOut: Pick<EventFanOut, 'fanOut' | 'fanOutMany'>;
   bus: ConversationEventBus;
@@ -49,11 +58,6 @@ interface LegacyConversationEvent {
  * number that no event keeps (a gap).
  */
 export class EventRecorder {
-  private readonly events = new EventRepository();
-  private readonly conversations = new ConversationRepository();
-  private readonly timeline = new TimelineEventRepository();
-  private readonly contacts = new ContactRepository();
-
   constructor(private readonly dependencies: EventRecorderDependencies) {}
 
   /** A SequencedEntry keeps the sequence its change took; any other entry takes the conversation's next one. */
@@ -93,7 +97,7 @@ export class EventRecorder {
       if (!kind) throw new Error(`outbox entry ${entry.id} has an unknown type ${JSON.stringify(entry.type)}`);
       return kind;
     });
-    await this.timeline.insertManyIfAbsent(
+    await this.dependencies.stores.timeline.insertManyIfAbsent(
       scope,
       entries.flatMap((entry, index) => {
         const eventType = kinds[index]!.timeline;
@@ -116,8 +120,8 @@ export class EventRecorder {
     const slug = await this.dependencies.slugs.slugOf(scope);
     const createdAt = new Date();
     const events = entries.map((entry, index) => eventOf(scope, slug, entry, sequences[index]!, createdAt));
-    const inserted = await this.events.insertManyIfAbsent(events);
-    const earlier = new Map((await this.events.findByIds(scope, events.filter((event) => !inserted.has(event._id)).map((event) => event._id))).map((event) => [event._id, event]));
+    const inserted = await this.dependencies.stores.events.insertManyIfAbsent(events);
+    const earlier = new Map((await this.dependencies.stores.events.findByIds(scope, events.filter((event) => !inserted.has(event._id)).map((event) => event._id))).map((event) => [event._id, event]));
     return events.map((event) => earlier.get(event._id) ?? event);
   }
 
@@ -137,25 +141,25 @@ export class EventRecorder {
 
   private async copyManyToContacts(scope: BusinessScope, conversationIds: readonly string[]): Promise<void> {
     if (conversationIds.length === 0) return;
-    const conversations = await this.conversations.findByIds(scope, conversationIds);
-    await this.contacts.copyConversationStates(scope, new Map(conversations.map((conversation) => [conversation.contact_id, conversationStateOf(conversation)])));
+    const conversations = await this.dependencies.stores.conversations.findByIds(scope, conversationIds);
+    await this.dependencies.stores.contacts.copyConversationStates(scope, new Map(conversations.map((conversation) => [conversation.contact_id, conversationStateOf(conversation)])));
   }
 
   /** The contact's copy of what contact search reads from its conversation (docs/contacts.md). */
   private async copyToContact(scope: BusinessScope, conversationId: string): Promise<void> {
-    const conversation = await this.conversations.findById(scope, conversationId);
+    const conversation = await this.dependencies.stores.conversations.findById(scope, conversationId);
     if (!conversation) return;
-    await this.contacts.copyConversationState(scope, conversation.contact_id, conversationStateOf(conversation));
+    await this.dependencies.stores.contacts.copyConversationState(scope, conversation.contact_id, conversationStateOf(conversation));
   }
 
   private async insertRow(scope: BusinessScope, entry: OutboxEntry, conversationId: string, eventType: TimelineEventType): Promise<void> {
-    await this.timeline.insertIfAbsent(scope, timelineRowOf(entry, conversationId, eventType));
+    await this.dependencies.stores.timeline.insertIfAbsent(scope, timelineRowOf(entry, conversationId, eventType));
   }
 
   /** The sequence the entry's change took, or the conversation's next one. */
   private async nextSequence(scope: BusinessScope, entry: OutboxEntry | SequencedEntry): Promise<number> {
     if ('sequence' in entry && typeof entry.sequence === 'number') return entry.sequence;
-    return entry.conversation_id ? ((await this.conversations.nextEventSequence(scope, entry.conversation_id)) ?? 0) : 0;
+    return entry.conversation_id ? ((await this.dependencies.stores.conversations.nextEventSequence(scope, entry.conversation_id)) ?? 0) : 0;
   }
 
   /**
@@ -166,8 +170,8 @@ export class EventRecorder {
    */
   private async storedEvent(scope: BusinessScope, entry: OutboxEntry, sequence: number): Promise<EventEntity> {
     const event = eventOf(scope, await this.dependencies.slugs.slugOf(scope), entry, sequence, new Date());
-    if (await this.events.insertIfAbsent(event)) return event;
-    return (await this.events.findById(scope, entry.id)) ?? event;
+    if (await this.dependencies.stores.events.insertIfAbsent(event)) return event;
+    return (await this.dependencies.stores.events.findById(scope, entry.id)) ?? event;
   }
 }
 

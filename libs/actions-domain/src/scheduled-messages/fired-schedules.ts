@@ -1,11 +1,11 @@
 import { type ScheduleHistoryEntry, scheduleContextNoteId } from '@cmsg/conversation-commands';
-import {
-  type BusinessScope,
+import type {
+  BusinessScope,
   ConversationRepository,
-  type ExecutingStatus,
-  type OutboxEntry,
-  type ScheduleOutcome,
-  type ScheduledMessageEntity,
+  ExecutingStatus,
+  OutboxEntry,
+  ScheduleOutcome,
+  ScheduledMessageEntity,
   ScheduledMessageRepository,
   TimelineEventRepository,
   DefaultScheduledTemplates,
@@ -35,21 +35,27 @@ export interface FiredSchedules {
   defaultScheduledTemplateId(scope: BusinessScope, conversationId: string): Promise<string | null>;
 }
 
+/** The collections MongoFiredSchedules reads and writes (libs/dal in the apps). */
+export interface FiredScheduleStores {
+  schedules: Pick<ScheduledMessageRepository, 'find' | 'startSending' | 'switchDelivery' | 'finish'>;
+  timeline: Pick<TimelineEventRepository, 'insertIfAbsent'>;
+  conversations: Pick<ConversationRepository, 'findById'>;
+  defaultTemplates: Pick<DefaultScheduledTemplates, 'idOf'>;
+}
+
 /**
  * The fired schedule in MongoDB. Its transitions carry their outbox entries (docs/events.md): leaving
  * firing records scheduled_message.fired (the timeline's schedule_fired row, at the firing time), the
  * outcome scheduled_message.sent or .failed, and the AI branch's note note.created.
  */
 export class MongoFiredSchedules implements FiredSchedules {
-  private readonly schedules = new ScheduledMessageRepository();
-  private readonly timeline = new TimelineEventRepository();
-  private readonly conversations = new ConversationRepository();
-  private readonly defaultTemplates = new DefaultScheduledTemplates();
-
-  constructor(private readonly events: OutboxRecorder) {}
+  constructor(
+    private readonly stores: FiredScheduleStores,
+    private readonly events: OutboxRecorder,
+  ) {}
 
   find(scope: BusinessScope, id: string): Promise<ScheduledMessageEntity | null> {
-    return this.schedules.find(scope, id);
+    return this.stores.schedules.find(scope, id);
   }
 
   async startSending(
@@ -59,19 +65,19 @@ export class MongoFiredSchedules implements FiredSchedules {
     entries: ScheduleHistoryEntry[],
   ): Promise<ScheduledMessageEntity | null> {
     const fired = firedEntry(schedule, decision.at);
-    const started = await this.schedules.startSending(scope, schedule._id, decision, entries, [fired]);
+    const started = await this.stores.schedules.startSending(scope, schedule._id, decision, entries, [fired]);
     if (started) await this.events.recordQuietly('scheduled_messages', scope, schedule._id, [fired]);
     return started;
   }
 
   switchDelivery(scope: BusinessScope, id: string, delivery: string, entry: ScheduleHistoryEntry): Promise<void> {
-    return this.schedules.switchDelivery(scope, id, delivery, entry);
+    return this.stores.schedules.switchDelivery(scope, id, delivery, entry);
   }
 
   async finish(scope: BusinessScope, schedule: ScheduledMessageEntity, from: ExecutingStatus, outcome: ScheduleOutcome, entries: ScheduleHistoryEntry[], delivery?: string): Promise<boolean> {
     const at = entries[entries.length - 1]?.at ?? new Date();
     const events = [...(from === 'firing' ? [firedEntry(schedule, at)] : []), outcomeEntry(schedule, outcome, at)];
-    const finished = await this.schedules.finish(scope, schedule._id, from, { status: outcome.status, error: outcome.error }, entries, events, delivery);
+    const finished = await this.stores.schedules.finish(scope, schedule._id, from, { status: outcome.status, error: outcome.error }, entries, events, delivery);
     if (finished) await this.events.recordQuietly('scheduled_messages', scope, schedule._id, events);
     return finished;
   }
@@ -82,14 +88,14 @@ export class MongoFiredSchedules implements FiredSchedules {
     const body = schedule.reason ?? '';
     const event = outboxEntry('note.created', schedule.conversation_id, noteTimelineItem({ id, body, createdAt: at }, author), author, at);
     // The shape of a note added through the conversations service (appendNote), with a fixed id.
-    const inserted = await this.timeline.insertIfAbsent(scope, { id, conversationId: schedule.conversation_id, kind: 'note', body, author, createdAt: at, outbox: [event] });
+    const inserted = await this.stores.timeline.insertIfAbsent(scope, { id, conversationId: schedule.conversation_id, kind: 'note', body, author, createdAt: at, outbox: [event] });
     if (inserted) await this.events.recordQuietly('timeline_events', scope, id, [event]);
     return id;
   }
 
   async defaultScheduledTemplateId(scope: BusinessScope, conversationId: string): Promise<string | null> {
-    const conversation = await this.conversations.findById(scope, conversationId);
-    return conversation ? this.defaultTemplates.idOf(scope, conversation.channel_id) : null;
+    const conversation = await this.stores.conversations.findById(scope, conversationId);
+    return conversation ? this.stores.defaultTemplates.idOf(scope, conversation.channel_id) : null;
   }
 }
 
