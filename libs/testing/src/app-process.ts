@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { WORKSPACE_ROOT } from './infra-env';
+import { trackLeftoverProcess } from './leftover-processes';
 
 /** One built app (dist/apps/<app>/main.js) running as a real child process, logs to a file. */
 export class AppProcess {
@@ -31,6 +32,8 @@ export class AppProcess {
     this.child.stdout?.pipe(log, { end: false });
     this.child.stderr?.pipe(log, { end: false });
     this.child.once('close', () => log.end());
+    const child = this.child;
+    child.once('exit', trackLeftoverProcess(() => child.kill('SIGKILL')));
   }
 
   get pid(): number | undefined {

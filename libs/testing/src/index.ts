@@ -3,6 +3,7 @@ export type { ApiResponse } from './api-client';
 export { LocalStack, buildApps, waitForReady, STACK_APPS } from './local-stack';
 export type { LocalStackOptions, StackDescription, StackFakes } from './local-stack';
 export { AppProcess } from './app-process';
+export { killLeftoverProcesses, trackLeftoverProcess } from './leftover-processes';
 export { freePort } from './free-port';
 export { ensureInfrastructure, withDatabase, WORKSPACE_ROOT } from './infra-env';
 export { integrationStack, integrationFakes, connectToStackDatabase } from './integration-stack';

@@ -75,6 +75,8 @@ export async function runFakesServer(): Promise<void> {
   const fakes = await startFakes();
   process.send!({ chatApiBaseUrl: fakes.chatApiBaseUrl, aiBaseUrl: fakes.aiBaseUrl, env: fakes.env, raisedPriority } satisfies FakesReady);
   await new Promise<void>((stopped) => {
+    // The benchmark ended without stopping them (a signal, a crash): nobody is left to ask.
+    process.once('disconnect', stopped);
     process.on('message', (request: 'loop-delay' | 'stop') => {
       if (request === 'stop') stopped();
       else process.send!({ p99Ms: loop.percentile(99) / 1e6, maxMs: loop.max / 1e6 } satisfies FakesLoopDelay);
@@ -82,7 +84,7 @@ export async function runFakesServer(): Promise<void> {
   });
   loop.disable();
   await fakes.stop();
-  process.disconnect();
+  if (process.connected) process.disconnect();
 }
 
 function raisePriority(): boolean {

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { killLeftoverProcesses } from '@cmsg/testing';
 import path from 'node:path';
 import { actionFloorBenchmark } from './action-floor.bench';
 import { actionGroupsBenchmark } from './action-groups.bench';
@@ -62,6 +63,14 @@ async function main(argv: string[]): Promise<number> {
     console.log(`\n${figures.figures.length} figures written to ${jsonFile}`);
   }
   return 0;
+}
+
+// A benchmark stopped by a signal ends its stacks' apps and servers with it, not to load the next measurement.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    killLeftoverProcesses();
+    process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+  });
 }
 
 main(process.argv.slice(2)).then(

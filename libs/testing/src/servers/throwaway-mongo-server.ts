@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../free-port';
 import { WORKSPACE_ROOT } from '../infra-env';
+import { trackLeftoverProcess } from '../leftover-processes';
 
 export type MongoBackend = 'h2' | 'memory';
 
@@ -48,6 +49,7 @@ export async function startThrowawayMongoServer(backend: MongoBackend, settings:
   const startSeconds = (Date.now() - started) / 1000;
   const readPid = () => Number(readFileSync(path.join(directory, 'mongo.pid'), 'utf8').trim());
   let pid = readPid();
+  const untrack = trackLeftoverProcess(() => infra('mongo-down'));
   return {
     backend,
     uri: `mongodb://127.0.0.1:${port}/`,
@@ -73,6 +75,7 @@ export async function startThrowawayMongoServer(backend: MongoBackend, settings:
       try {
         infra('mongo-down');
       } finally {
+        untrack();
         rmSync(directory, { recursive: true, force: true });
       }
     },
