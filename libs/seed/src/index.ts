@@ -1,5 +1,5 @@
 export { seedDatabase, SeedConflictError, SEEDED_COLLECTIONS } from './seed-loader';
-export type { SeedSummary, BusinessSeedSummary, SeedCounts, SeedOptions, SeededCollection } from './seed-loader';
+export type { SeedSummary, BusinessSeedSummary, SeedCounts, SeedOptions, SeedStores, SeededCollection } from './seed-loader';
 export { parseSeedFile, seedFileSchema, SeedFileError } from './seed-file.schema';
 export type { SeedFile, SeedFileInput, BusinessSeed } from './seed-file.schema';
 export { resolveSeedTime, isSeedTime } from './seed-time';

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { RedisWebhookEndpointListVersions, type WebhookEndpointListVersions, connectMongo, disconnectMongo, isMongoUnreachableError } from '@cmsg/dal';
+import { RedisWebhookEndpointListVersions, type WebhookEndpointListVersions, connectMongo, disconnectMongo, isMongoUnreachableError, seedStoresOverMongo } from '@cmsg/dal';
 import { isCatalogError } from '@cmsg/errors';
 import { closeRedisClient, createLogger, createRedisClient, withTimeout } from '@cmsg/platform';
 import { ApiTokenAdminError, apiTokenAdminStores, createApiToken, listApiTokens, parseSeedFile, revokeApiToken, SeedConflictError, seedDatabase, SeedFileError } from '@cmsg/seed';
@@ -51,7 +51,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo, env: NodeJS
 async function execute(command: Exclude<AdminCommand, { kind: 'help' }>, seedFile: unknown, redisUrl: string, io: AdminIo): Promise<void> {
   switch (command.kind) {
     case 'seed':
-      await withEndpointListVersions(redisUrl, async (endpointListVersions) => io.out(formatSeedSummary(await seedDatabase(seedFile, { endpointListVersions }), command.file)));
+      await withEndpointListVersions(redisUrl, async (endpointListVersions) => io.out(formatSeedSummary(await seedDatabase(seedStoresOverMongo(endpointListVersions), seedFile), command.file)));
       return;
     case 'token-create': {
       const created = await createApiToken(apiTokenAdminStores(), command.business, { uuid: command.uuid, scopes: command.scopes });
