@@ -6,6 +6,6 @@ export { resolveSeedTime, isSeedTime } from './seed-time';
 export { deriveConversationState } from './conversation-derived-state';
 export type { ConversationDerivedState, MessageFacts } from './conversation-derived-state';
 export { API_TOKEN_PATTERN, isWellFormedApiToken, hashApiToken, generateApiToken } from './api-token';
-export { createApiToken, revokeApiToken, listApiTokens, apiTokenAdminStores, ApiTokenAdminError } from './api-token-admin';
+export { createApiToken, revokeApiToken, listApiTokens, ApiTokenAdminError } from './api-token-admin';
 export type { ApiTokenAdminStores } from './api-token-admin';
 export type { ApiTokenAdminErrorCode, ApiTokenListing, ApiTokenOptions, ApiTokenReference, CreatedApiToken, RevokedApiToken } from './api-token-admin';
