@@ -39,6 +39,8 @@ const driverImports = {
   message:
     'MongoDB is reached through libs/dal only: call a repository or store of @cmsg/dal (add the query there, with the index that serves it); a test that must look under the API uses a helper of the testing libraries (@cmsg/testing, @cmsg/testing-database).',
 };
+const repositoryConstruction =
+  "A library receives its repositories as ports (Pick<XRepository, 'method'>) from its caller: build them in a composition root (an app's main.ts, tools/admin, libs/testing) or in libs/dal.";
 
 export default [
   { ignores: ['**/node_modules/**', '**/dist/**', 'tmp/**', '.nx/**', 'libs/proto/src/generated/**', 'libs/client/src/generated/**', '**/*.js', '**/*.mjs'] },
@@ -62,6 +64,12 @@ export default [
     files: ['**/*.ts'],
     ignores: ['libs/dal/**', 'libs/testing/**', 'libs/testing-database/**', 'tools/bench/src/*'],
     rules: { 'no-restricted-imports': ['error', { patterns: [modelImports, deepDalImports, driverImports] }] },
+  },
+  {
+    // Libraries receive their repositories as ports; the composition roots build them (docs/architecture.md).
+    files: ['libs/**/*.ts'],
+    ignores: ['libs/dal/**', 'libs/testing/**', 'libs/testing-database/**', ...TEST_FILES],
+    rules: { 'no-restricted-syntax': ['error', { selector: 'NewExpression[callee.name=/Repository$/]', message: repositoryConstruction }] },
   },
   {
     // Tests of every project may use the testing libraries; production code may not.

@@ -113,3 +113,6 @@ export type { ConnectMongoOptions } from './mongo-connection';
 export { queryShapesOf, describeQueryShape, describeFilter, conjunctionsOf } from './query-shapes/query-shape';
 export type { QueryShape, QueryCommand, FilterShape, ConditionClass } from './query-shapes/query-shape';
 export type { QueryShapeLog, RecordedQueryShape } from './query-shapes/query-shape-recorder';
+
+// The repositories of a seed load (libs/seed), built by its callers.
+export { seedStoresOverMongo } from './seed-stores';

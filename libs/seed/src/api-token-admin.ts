@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { API_TOKEN_SCOPES, type ApiTokenScope, grantedScopesOf, isApiTokenScope } from '@cmsg/api-schemas';
-import { ApiTokenRepository, BusinessRepository, businessScope } from '@cmsg/dal';
+import { type ApiTokenRepository, type BusinessRepository, businessScope } from '@cmsg/dal';
 import { generateApiToken, hashApiToken, isWellFormedApiToken } from './api-token';
 
 /*
@@ -50,10 +50,6 @@ export type ApiTokenReference = { uuid: string } | { token: string };
 export interface ApiTokenAdminStores {
   businesses: Pick<BusinessRepository, 'findBySlug'>;
   apiTokens: Pick<ApiTokenRepository, 'create' | 'revoke' | 'listOfBusiness'>;
-}
-
-export function apiTokenAdminStores(): ApiTokenAdminStores {
-  return { businesses: new BusinessRepository(), apiTokens: new ApiTokenRepository() };
 }
 
 export interface ApiTokenOptions {

@@ -1,11 +1,11 @@
 export { seedDatabase, SeedConflictError, SEEDED_COLLECTIONS } from './seed-loader';
-export type { SeedSummary, BusinessSeedSummary, SeedCounts, SeedOptions, SeededCollection } from './seed-loader';
+export type { SeedSummary, BusinessSeedSummary, SeedCounts, SeedOptions, SeedStores, SeededCollection } from './seed-loader';
 export { parseSeedFile, seedFileSchema, SeedFileError } from './seed-file.schema';
 export type { SeedFile, SeedFileInput, BusinessSeed } from './seed-file.schema';
 export { resolveSeedTime, isSeedTime } from './seed-time';
 export { deriveConversationState } from './conversation-derived-state';
 export type { ConversationDerivedState, MessageFacts } from './conversation-derived-state';
 export { API_TOKEN_PATTERN, isWellFormedApiToken, hashApiToken, generateApiToken } from './api-token';
-export { createApiToken, revokeApiToken, listApiTokens, apiTokenAdminStores, ApiTokenAdminError } from './api-token-admin';
+export { createApiToken, revokeApiToken, listApiTokens, ApiTokenAdminError } from './api-token-admin';
 export type { ApiTokenAdminStores } from './api-token-admin';
 export type { ApiTokenAdminErrorCode, ApiTokenListing, ApiTokenOptions, ApiTokenReference, CreatedApiToken, RevokedApiToken } from './api-token-admin';

@@ -11,6 +11,7 @@ import {
   TemplateRepository,
   WebhookEndpointRepository,
   businessScope,
+  seedStoresOverMongo,
 } from '@cmsg/dal';
 import { connectToOwnDatabase, dropConnectedDatabase, storedCollection } from '@cmsg/testing-database';
 import { hashApiToken } from './api-token';
@@ -129,6 +130,7 @@ const templates = new TemplateRepository();
 // This file's database is its own: no other process keeps its endpoint lists.
 const endpointListVersions = new InProcessWebhookEndpointListVersions();
 const webhookEndpoints = new WebhookEndpointRepository(endpointListVersions);
+const stores = seedStoresOverMongo(endpointListVersions);
 
 describe('seedDatabase on MongoDB', () => {
   beforeAll(async () => {
@@ -142,14 +144,14 @@ describe('seedDatabase on MongoDB', () => {
 
   it('stores everything once and changes nothing when loaded again', async () => {
     const seed = businessSeed(1, 'Alpha');
-    const first = await seedDatabase(seed, { now: NOW, endpointListVersions });
+    const first = await seedDatabase(stores, seed, { now: NOW });
     expect(countsOf(first, 'total')).toEqual(EXPECTED_TOTALS);
     expect(countsOf(first, 'inserted')).toEqual(EXPECTED_TOTALS);
     const businessId = first.businesses[0].uuid;
     expect(businessId).toBe(seedIds.business('alpha'));
     const before = await documentCounts(businessId);
 
-    const second = await seedDatabase(seed, { now: NOW, endpointListVersions });
+    const second = await seedDatabase(stores, seed, { now: NOW });
     expect(second.businesses[0].uuid).toBe(businessId);
     expect(countsOf(second, 'inserted')).toEqual(zeroes);
     expect(countsOf(second, 'updated')).toEqual(zeroes);
@@ -159,7 +161,7 @@ describe('seedDatabase on MongoDB', () => {
 
   it('stores tokens hashed, lookup keys, and the derived conversation fields', async () => {
     const seed = businessSeed(2, 'Bravo');
-    const [summary] = (await seedDatabase(seed, { now: NOW, endpointListVersions })).businesses;
+    const [summary] = (await seedDatabase(stores, seed, { now: NOW })).businesses;
     const scope = businessScope(summary.uuid);
     const business = await businesses.findById(scope);
     expect(business).toMatchObject({ slug: 'Bravo', slug_lower: 'bravo', time_zone: 'America/Mexico_City', vision_wallet_tokens: 500, vision_wallet_funded_tokens: 500, tester_clock_offset_ms: 0 });
@@ -229,18 +231,18 @@ describe('seedDatabase on MongoDB', () => {
     const seed = businessSeed(14, 'India');
     const scope = businessScope(seedIds.business('india'));
     const before = await endpointListVersions.current(scope);
-    await seedDatabase(seed, { now: NOW, endpointListVersions });
+    await seedDatabase(stores, seed, { now: NOW });
     const seeded = await endpointListVersions.current(scope);
     expect(seeded).not.toBe(before);
-    await seedDatabase({ businesses: [{ ...seed.businesses[0]!, webhooks: [] }] }, { now: NOW, endpointListVersions });
+    await seedDatabase(stores, { businesses: [{ ...seed.businesses[0]!, webhooks: [] }] }, { now: NOW });
     expect(await endpointListVersions.current(scope)).toBe(seeded);
   });
 
   it('re-resolves relative times on a later load without duplicating anything', async () => {
     const seed = businessSeed(3, 'Charlie');
-    const [first] = (await seedDatabase(seed, { now: NOW, endpointListVersions })).businesses;
+    const [first] = (await seedDatabase(stores, seed, { now: NOW })).businesses;
     const later = new Date(NOW.getTime() + 86_400_000);
-    const [second] = (await seedDatabase(seed, { now: later, endpointListVersions })).businesses;
+    const [second] = (await seedDatabase(stores, seed, { now: later })).businesses;
     expect(second.counts.messages).toEqual({ total: 5, inserted: 0, updated: 1 });
     expect(second.counts.conversations).toEqual({ total: 3, inserted: 0, updated: 1 });
     // The contact whose customer message moved keeps a copy of its conversation's last_inbound_at (contact search, docs/contacts.md).
@@ -253,11 +255,11 @@ describe('seedDatabase on MongoDB', () => {
 
   it('derives from messages stored since the last load', async () => {
     const seed = businessSeed(4, 'Delta');
-    const [summary] = (await seedDatabase(seed, { now: NOW, endpointListVersions })).businesses;
+    const [summary] = (await seedDatabase(stores, seed, { now: NOW })).businesses;
     const conversationId = seed.businesses[0].contacts![0].conversation!.uuid!;
     const scope = businessScope(summary.uuid);
     await messages.insert(scope, { _id: uuid('99999999', 4), conversation_id: conversationId, is_from_customer: false, body: 'live reply', status: 'sent', created_at: hours(-1) });
-    await seedDatabase(seed, { now: NOW, endpointListVersions });
+    await seedDatabase(stores, seed, { now: NOW });
     expect(await conversations.findById(scope, conversationId)).toMatchObject({ unread_count: 0, last_message: { body: 'live reply', is_from_customer: false }, sort_at: hours(-1) });
   });
 
@@ -271,11 +273,11 @@ describe('seedDatabase on MongoDB', () => {
       chat_username: `large${index}`,
       conversation: { uuid: uuid(`0012${String(index).padStart(4, '0')}`, 300 + index) },
     }));
-    const first = await seedDatabase({ businesses: [{ ...seed.businesses[0]!, contacts }] }, { now: NOW, endpointListVersions });
+    const first = await seedDatabase(stores, { businesses: [{ ...seed.businesses[0]!, contacts }] }, { now: NOW });
     expect(first.businesses[0].counts.contacts.inserted).toBe(200);
 
     const renamed = contacts.map((contact, index) => ({ ...contact, first_name: `Renamed ${index}` }));
-    const second = await seedDatabase({ businesses: [{ ...seed.businesses[0]!, contacts: renamed }] }, { now: NOW, endpointListVersions });
+    const second = await seedDatabase(stores, { businesses: [{ ...seed.businesses[0]!, contacts: renamed }] }, { now: NOW });
 
     expect(second.businesses[0].counts.contacts).toMatchObject({ inserted: 0, updated: 200 });
     expect(await storedCollection('contacts').countDocuments({ business_id: first.businesses[0].uuid, first_name: /^Renamed / })).toBe(200);
@@ -283,47 +285,47 @@ describe('seedDatabase on MongoDB', () => {
 
   it('moves a wallet by the difference when its funded total changes, keeping what was spent', async () => {
     const seed = businessSeed(13, 'Hotel');
-    const [first] = (await seedDatabase(seed, { now: NOW, endpointListVersions })).businesses;
+    const [first] = (await seedDatabase(stores, seed, { now: NOW })).businesses;
     const scope = businessScope(first.uuid);
     const employeeId = seed.businesses[0].ai_employees![0].uuid;
     expect(await aiEmployees.chargeWallet(scope, employeeId, { tokens: 300, operationId: 'run-1' })).toMatchObject({ result: 'charged', balance: 700 });
 
     seed.businesses[0].ai_employees![0].wallet_tokens = 1500;
     seed.businesses[0].vision_wallet_tokens = 800;
-    const [second] = (await seedDatabase(seed, { now: NOW, endpointListVersions })).businesses;
+    const [second] = (await seedDatabase(stores, seed, { now: NOW })).businesses;
     expect(second.counts.ai_employees).toEqual({ total: 1, inserted: 0, updated: 1 });
     expect(second.counts.businesses).toEqual({ total: 1, inserted: 0, updated: 1 });
     expect(await aiEmployees.findById(scope, employeeId)).toMatchObject({ wallet_tokens: 1200, wallet_funded_tokens: 1500 });
     expect(await businesses.findById(scope)).toMatchObject({ vision_wallet_tokens: 800, vision_wallet_funded_tokens: 800 });
 
-    const [third] = (await seedDatabase(seed, { now: NOW, endpointListVersions })).businesses;
+    const [third] = (await seedDatabase(stores, seed, { now: NOW })).businesses;
     expect(third.counts.ai_employees.updated).toBe(0);
     expect((await aiEmployees.findById(scope, employeeId))?.wallet_tokens).toBe(1200);
   });
 
   it('loads different businesses concurrently', async () => {
-    const summaries = await Promise.all([5, 6, 7].map((tenant) => seedDatabase(businessSeed(tenant, `concurrent-${tenant}`), { now: NOW, endpointListVersions })));
+    const summaries = await Promise.all([5, 6, 7].map((tenant) => seedDatabase(stores, businessSeed(tenant, `concurrent-${tenant}`), { now: NOW })));
     for (const summary of summaries) expect(countsOf(summary, 'inserted')).toEqual(EXPECTED_TOTALS);
   });
 
   it('loads the same business concurrently without duplicates', async () => {
     const seed = businessSeed(8, 'Echo');
-    const summaries = await Promise.all([seedDatabase(seed, { now: NOW, endpointListVersions }), seedDatabase(seed, { now: NOW, endpointListVersions })]);
+    const summaries = await Promise.all([seedDatabase(stores, seed, { now: NOW }), seedDatabase(stores, seed, { now: NOW })]);
     expect(await documentCounts(summaries[0].businesses[0].uuid)).toMatchObject({ contacts: 3, conversations: 3, messages: 5 });
   });
 
   it('refuses ids and slugs that belong to another business', async () => {
     const owner = businessSeed(9, 'Foxtrot');
-    await seedDatabase(owner, { now: NOW, endpointListVersions });
+    await seedDatabase(stores, owner, { now: NOW });
 
     const thief = businessSeed(10, 'Golf');
     thief.businesses[0].contacts![0].uuid = owner.businesses[0].contacts![0].uuid;
-    await expect(seedDatabase(thief, { now: NOW, endpointListVersions })).rejects.toThrow(SeedConflictError);
+    await expect(seedDatabase(stores, thief, { now: NOW })).rejects.toThrow(SeedConflictError);
     const contact = await contacts.findById(businessScope(seedIds.business('foxtrot')), owner.businesses[0].contacts![0].uuid);
     expect(contact?.business_id).toBe(seedIds.business('foxtrot'));
 
     const renamed = businessSeed(11, 'Foxtrot');
     renamed.businesses[0].uuid = uuid('abcdef00', 11);
-    await expect(seedDatabase(renamed, { now: NOW, endpointListVersions })).rejects.toThrow(/already belongs to business/);
+    await expect(seedDatabase(stores, renamed, { now: NOW })).rejects.toThrow(/already belongs to business/);
   });
 });

@@ -1,22 +1,21 @@
 import {
-  AiEmployeeRepository,
-  ApiTokenRepository,
-  BusinessRepository,
-  ChannelRepository,
-  ContactRepository,
-  ConversationRepository,
-  MailboxCategoryRepository,
-  MailboxRepository,
-  MessageRepository,
-  PaymentRepository,
-  QuickReplyRepository,
-  TagRepository,
-  TemplateRepository,
+  type AiEmployeeRepository,
+  type ApiTokenRepository,
+  type BusinessRepository,
+  type ChannelRepository,
+  type ContactRepository,
+  type ConversationRepository,
+  type MailboxCategoryRepository,
+  type MailboxRepository,
+  type MessageRepository,
+  type PaymentRepository,
+  type QuickReplyRepository,
+  type TagRepository,
+  type TemplateRepository,
   type SeedUpsert,
   type UpsertCounts,
   UpsertConflictError,
-  WebhookEndpointRepository,
-  type WebhookEndpointListVersions,
+  type WebhookEndpointRepository,
   connectedDatabaseKey,
   ensureIndexes,
 } from '@cmsg/dal';
@@ -63,11 +62,28 @@ export interface SeedSummary {
 export interface SeedOptions {
   /** The instant relative times (`now-2h`) resolve against; defaults to the current time. */
   now?: Date;
-  /**
-   * Bumped when a business's webhook endpoints are written, so the services that keep endpoint
-   * lists in memory fan the next event out to the seeded ones (docs/webhooks.md, Endpoint list cache).
-   */
-  endpointListVersions: Pick<WebhookEndpointListVersions, 'bump'>;
+}
+
+/**
+ * The collections a seed load reads and writes, built once by the caller (libs/dal's
+ * `seedStoresOverMongo`). Its webhook endpoints bump the endpoint list versions of the services
+ * that keep endpoint lists in memory (docs/webhooks.md, Endpoint list cache).
+ */
+export interface SeedStores {
+  businesses: Pick<BusinessRepository, 'upsertFromSeed' | 'findBySlug'>;
+  apiTokens: Pick<ApiTokenRepository, 'upsertMany'>;
+  channels: Pick<ChannelRepository, 'upsertByPublicKey' | 'findByPublicKeys'>;
+  aiEmployees: Pick<AiEmployeeRepository, 'upsertFromSeed'>;
+  tags: Pick<TagRepository, 'upsertMany'>;
+  mailboxCategories: Pick<MailboxCategoryRepository, 'upsertMany'>;
+  mailboxes: Pick<MailboxRepository, 'upsertMany'>;
+  templates: Pick<TemplateRepository, 'upsertMany'>;
+  quickReplies: Pick<QuickReplyRepository, 'upsertMany'>;
+  webhookEndpoints: Pick<WebhookEndpointRepository, 'upsertFromSeed'>;
+  contacts: Pick<ContactRepository, 'upsertMany'>;
+  conversations: Pick<ConversationRepository, 'upsertMany' | 'findByIds'>;
+  messages: Pick<MessageRepository, 'upsertMany' | 'findOfConversations'>;
+  payments: Pick<PaymentRepository, 'upsertMany'>;
 }
 
 /** A seed that contradicts stored data: a uuid, token, slug or phone_number_id owned by someone else. */
@@ -78,38 +94,22 @@ export class SeedConflictError extends Error {
   }
 }
 
-const repositories = {
-  businesses: new BusinessRepository(),
-  apiTokens: new ApiTokenRepository(),
-  channels: new ChannelRepository(),
-  aiEmployees: new AiEmployeeRepository(),
-  tags: new TagRepository(),
-  mailboxCategories: new MailboxCategoryRepository(),
-  mailboxes: new MailboxRepository(),
-  templates: new TemplateRepository(),
-  quickReplies: new QuickReplyRepository(),
-  contacts: new ContactRepository(),
-  conversations: new ConversationRepository(),
-  messages: new MessageRepository(),
-  payments: new PaymentRepository(),
-};
-
 /**
- * Upserts a seed file (CONTRACT 8) through the default mongoose connection, which the caller has
- * opened. Idempotent: every document is keyed by its uuid (channels by public key, a business by
- * its slug), so loading a file again creates nothing and, with absolute times, changes nothing.
+ * Upserts a seed file (CONTRACT 8) through `stores`, over the default mongoose connection, which
+ * the caller has opened. Idempotent: every document is keyed by its uuid (channels by public key,
+ * a business by its slug), so loading a file again creates nothing and, with absolute times,
+ * changes nothing.
  * It never deletes. Businesses are independent, so different businesses may load concurrently.
  * Single-document upserts only (no transactions): a failure part-way leaves what was written,
  * and loading again completes it.
  */
-export async function seedDatabase(seedFile: unknown, options: SeedOptions): Promise<SeedSummary> {
+export async function seedDatabase(stores: SeedStores, seedFile: unknown, options: SeedOptions = {}): Promise<SeedSummary> {
   const file = parseSeedFile(seedFile);
   const now = options.now ?? new Date();
-  const webhookEndpoints = new WebhookEndpointRepository(options.endpointListVersions);
   await ensureSeedIndexes();
   const businesses: BusinessSeedSummary[] = [];
   try {
-    for (const business of file.businesses) businesses.push(await seedBusiness(business, now, webhookEndpoints));
+    for (const business of file.businesses) businesses.push(await seedBusiness(stores, business, now));
   } catch (error) {
     if (error instanceof UpsertConflictError) throw new SeedConflictError(error.message, { cause: error });
     throw error;
@@ -132,8 +132,8 @@ function ensureSeedIndexes(): Promise<void> {
   return ensured;
 }
 
-async function seedBusiness(seed: BusinessSeed, now: Date, webhookEndpoints: WebhookEndpointRepository): Promise<BusinessSeedSummary> {
-  const businessId = await resolveBusinessId(seed);
+async function seedBusiness(stores: SeedStores, seed: BusinessSeed, now: Date): Promise<BusinessSeedSummary> {
+  const businessId = await resolveBusinessId(stores, seed);
   const ctx = ops.seedContext(businessId, now);
   const { scope } = ctx;
   const counts = {} as Record<SeededCollection, SeedCounts>;
@@ -141,27 +141,27 @@ async function seedBusiness(seed: BusinessSeed, now: Date, webhookEndpoints: Web
     counts[collection] = { total, ...(await upserts) };
   };
 
-  await write('businesses', 1, repositories.businesses.upsertFromSeed(ops.businessFields(seed, businessId), now));
-  await write('api_tokens', seed.api_tokens.length, repositories.apiTokens.upsertMany(scope, ops.apiTokenFields(seed), now));
-  await write('channels', seed.channels.length, repositories.channels.upsertByPublicKey(scope, ops.channelFields(seed, ctx)));
-  const channelIds = await loadChannelIds(ctx, seed);
+  await write('businesses', 1, stores.businesses.upsertFromSeed(ops.businessFields(seed, businessId), now));
+  await write('api_tokens', seed.api_tokens.length, stores.apiTokens.upsertMany(scope, ops.apiTokenFields(seed), now));
+  await write('channels', seed.channels.length, stores.channels.upsertByPublicKey(scope, ops.channelFields(seed, ctx)));
+  const channelIds = await loadChannelIds(stores, ctx, seed);
   await Promise.all([
-    write('ai_employees', seed.ai_employees.length, repositories.aiEmployees.upsertFromSeed(scope, ops.aiEmployeeFields(seed))),
-    upsertAll('tags', repositories.tags, ops.tagUpserts(seed)),
-    upsertAll('mailbox_categories', repositories.mailboxCategories, ops.mailboxCategoryUpserts(seed)),
-    upsertAll('mailboxes', repositories.mailboxes, ops.mailboxUpserts(seed)),
-    upsertAll('templates', repositories.templates, ops.templateUpserts(seed, channelIds)),
-    upsertAll('quick_replies', repositories.quickReplies, ops.quickReplyUpserts(seed)),
-    write('webhook_endpoints', seed.webhooks.length, webhookEndpoints.upsertFromSeed(scope, ops.webhookEndpointSeeds(seed, ctx), now)),
+    write('ai_employees', seed.ai_employees.length, stores.aiEmployees.upsertFromSeed(scope, ops.aiEmployeeFields(seed))),
+    upsertAll('tags', stores.tags, ops.tagUpserts(seed)),
+    upsertAll('mailbox_categories', stores.mailboxCategories, ops.mailboxCategoryUpserts(seed)),
+    upsertAll('mailboxes', stores.mailboxes, ops.mailboxUpserts(seed)),
+    upsertAll('templates', stores.templates, ops.templateUpserts(seed, channelIds)),
+    upsertAll('quick_replies', stores.quickReplies, ops.quickReplyUpserts(seed)),
+    write('webhook_endpoints', seed.webhooks.length, stores.webhookEndpoints.upsertFromSeed(scope, ops.webhookEndpointSeeds(seed, ctx), now)),
   ]);
 
   const plans = ops.planConversations(seed, ctx, channelIds);
-  const derivedStates = await deriveStates(ctx, plans);
-  await upsertAll('contacts', repositories.contacts, ops.contactUpserts(plans, ctx, derivedStates, seed.attribute_definitions));
+  const derivedStates = await deriveStates(stores, ctx, plans);
+  await upsertAll('contacts', stores.contacts, ops.contactUpserts(plans, ctx, derivedStates, seed.attribute_definitions));
   // Messages before the conversations that summarise them (last_message, unread_count...).
-  await upsertAll('messages', repositories.messages, ops.messageUpserts(plans));
-  await upsertAll('conversations', repositories.conversations, ops.conversationUpserts(plans, ctx, derivedStates));
-  await upsertAll('payments', repositories.payments, ops.paymentUpserts(plans, ctx));
+  await upsertAll('messages', stores.messages, ops.messageUpserts(plans));
+  await upsertAll('conversations', stores.conversations, ops.conversationUpserts(plans, ctx, derivedStates));
+  await upsertAll('payments', stores.payments, ops.paymentUpserts(plans, ctx));
   return { slug: seed.slug, uuid: businessId, counts };
 
   function upsertAll(collection: SeededCollection, repository: { upsertMany: ContactRepository['upsertMany'] }, upserts: SeedUpsert[]): Promise<void> {
@@ -170,16 +170,16 @@ async function seedBusiness(seed: BusinessSeed, now: Date, webhookEndpoints: Web
 }
 
 /** The slug decides: a business keeps its id across loads even when the file names none. */
-async function resolveBusinessId(seed: BusinessSeed): Promise<string> {
-  const existing = await repositories.businesses.findBySlug(seed.slug);
+async function resolveBusinessId(stores: SeedStores, seed: BusinessSeed): Promise<string> {
+  const existing = await stores.businesses.findBySlug(seed.slug);
   if (existing && seed.uuid && existing._id !== seed.uuid) {
     throw new SeedConflictError(`business slug ${seed.slug} already belongs to business ${existing._id}, not ${seed.uuid}`);
   }
   return existing?._id ?? seed.uuid ?? seedIds.business(seed.slug.toLowerCase());
 }
 
-async function loadChannelIds(ctx: ops.SeedContext, seed: BusinessSeed): Promise<Map<string, string>> {
-  const channels = await repositories.channels.findByPublicKeys(
+async function loadChannelIds(stores: SeedStores, ctx: ops.SeedContext, seed: BusinessSeed): Promise<Map<string, string>> {
+  const channels = await stores.channels.findByPublicKeys(
     ctx.scope,
     seed.channels.map((channel) => channel.public_key),
   );
@@ -190,9 +190,9 @@ async function loadChannelIds(ctx: ops.SeedContext, seed: BusinessSeed): Promise
  * Derived fields follow from every message the conversation has, stored ones included (the seed
  * never deletes, and a seeded conversation may have received messages since the last load).
  */
-async function deriveStates(ctx: ops.SeedContext, plans: readonly ops.ConversationPlan[]): Promise<Map<string, ConversationDerivedState>> {
+async function deriveStates(stores: SeedStores, ctx: ops.SeedContext, plans: readonly ops.ConversationPlan[]): Promise<Map<string, ConversationDerivedState>> {
   const ids = plans.map((plan) => plan.conversationId);
-  const [conversations, storedMessages] = await Promise.all([repositories.conversations.findByIds(ctx.scope, ids), repositories.messages.findOfConversations(ctx.scope, ids)]);
+  const [conversations, storedMessages] = await Promise.all([stores.conversations.findByIds(ctx.scope, ids), stores.messages.findOfConversations(ctx.scope, ids)]);
   const storedCreatedAt = new Map(conversations.map((conversation) => [conversation._id, conversation.created_at]));
   const messagesByConversation = new Map<string, Map<string, MessageFacts>>(ids.map((id) => [id, new Map()]));
   for (const message of storedMessages) {

@@ -1,4 +1,5 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { seedStoresOverMongo } from '@cmsg/dal';
 import { generateApiToken, seedDatabase, type SeedFileInput, type SeedSummary } from '@cmsg/seed';
 import { ApiClient } from './api-client';
 import { connectToStackDatabase, integrationStack } from './integration-stack';
@@ -55,7 +56,7 @@ export async function createTestBusiness(customize: (business: BusinessSeedInput
  * webhook endpoint list versions in the stack's Redis as `npm run admin -- seed` does.
  */
 export async function seedStackDatabase(seedFile: SeedFileInput, stack: Pick<StackDescription, 'env'> = integrationStack()): Promise<SeedSummary> {
-  return seedDatabase(seedFile, { endpointListVersions: await stackEndpointListVersions(stack) });
+  return seedDatabase(seedStoresOverMongo(await stackEndpointListVersions(stack)), seedFile);
 }
 
 /** The same, for any running stack whose database this process is already connected to. */

@@ -1,8 +1,17 @@
 import { readFile } from 'node:fs/promises';
-import { RedisWebhookEndpointListVersions, type WebhookEndpointListVersions, connectMongo, disconnectMongo, isMongoUnreachableError } from '@cmsg/dal';
+import {
+  ApiTokenRepository,
+  BusinessRepository,
+  RedisWebhookEndpointListVersions,
+  type WebhookEndpointListVersions,
+  connectMongo,
+  disconnectMongo,
+  isMongoUnreachableError,
+  seedStoresOverMongo,
+} from '@cmsg/dal';
 import { isCatalogError } from '@cmsg/errors';
 import { closeRedisClient, createLogger, createRedisClient, withTimeout } from '@cmsg/platform';
-import { ApiTokenAdminError, apiTokenAdminStores, createApiToken, listApiTokens, parseSeedFile, revokeApiToken, SeedConflictError, seedDatabase, SeedFileError } from '@cmsg/seed';
+import { ApiTokenAdminError, type ApiTokenAdminStores, createApiToken, listApiTokens, parseSeedFile, revokeApiToken, SeedConflictError, seedDatabase, SeedFileError } from '@cmsg/seed';
 import { ADMIN_USAGE, parseAdminArgs, UsageError, type AdminCommand } from './admin-args';
 import { loadAdminConfig, redactUri } from './admin-config';
 import { formatSeedSummary } from './seed-summary-format';
@@ -51,7 +60,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo, env: NodeJS
 async function execute(command: Exclude<AdminCommand, { kind: 'help' }>, seedFile: unknown, redisUrl: string, io: AdminIo): Promise<void> {
   switch (command.kind) {
     case 'seed':
-      await withEndpointListVersions(redisUrl, async (endpointListVersions) => io.out(formatSeedSummary(await seedDatabase(seedFile, { endpointListVersions }), command.file)));
+      await withEndpointListVersions(redisUrl, async (endpointListVersions) => io.out(formatSeedSummary(await seedDatabase(seedStoresOverMongo(endpointListVersions), seedFile), command.file)));
       return;
     case 'token-create': {
       const created = await createApiToken(apiTokenAdminStores(), command.business, { uuid: command.uuid, scopes: command.scopes });
@@ -66,6 +75,11 @@ async function execute(command: Exclude<AdminCommand, { kind: 'help' }>, seedFil
       io.out(JSON.stringify({ business: command.business, tokens: await listApiTokens(apiTokenAdminStores(), command.business) }, null, 2));
       return;
   }
+}
+
+/** The collections the token commands read and write, over the connection runAdmin opened. */
+function apiTokenAdminStores(): ApiTokenAdminStores {
+  return { businesses: new BusinessRepository(), apiTokens: new ApiTokenRepository() };
 }
 
 async function readSeedFile(file: string): Promise<unknown> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ListCursorCodec, getConversationStatus, listConversations } from '@cmsg/conversations-domain';
-import { InProcessWebhookEndpointListVersions, businessScope, connectMongo, disconnectMongo } from '@cmsg/dal';
+import { InProcessWebhookEndpointListVersions, businessScope, connectMongo, disconnectMongo, seedStoresOverMongo } from '@cmsg/dal';
 import { type SeedFileInput, type SeedSummary, seedDatabase } from '@cmsg/seed';
 import { WORKSPACE_ROOT } from '@cmsg/testing';
 import mongoose from 'mongoose';
@@ -105,9 +105,10 @@ async function measureScale(server: ThrowawayMongoServer, demo: SeedFileInput, g
   await connectMongo(`${server.uri}bench_${randomUUID().slice(0, 8)}`);
   try {
     let summary: SeedSummary | undefined;
+    // A throwaway database no service reads: nobody else keeps its endpoint lists.
+    const seedStores = seedStoresOverMongo(new InProcessWebhookEndpointListVersions());
     const seed = await timeOperations(1, 1, async () => {
-      // A throwaway database no service reads: nobody else keeps its endpoint lists.
-      summary = await seedDatabase(demo, { endpointListVersions: new InProcessWebhookEndpointListVersions() });
+      summary = await seedDatabase(seedStores, demo);
     });
     const seededDocuments = summary!.businesses.reduce((sum, business) => sum + Object.values(business.counts).reduce((total, counts) => total + counts.total, 0), 0);
     const scope = businessScope(summary!.businesses[0]!.uuid);
