@@ -150,7 +150,7 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
   addTags(scope: BusinessScope, id: string, tagIds: readonly string[], event: OutboxEntry, now: Date): Promise<ConversationEntity | null> {
     return ConversationModel.findOneAndUpdate(
       scopedFilter(scope, { _id: id, tag_ids: { $nin: [...tagIds] } }),
-      { $addToSet: { tag_ids: { $each: [...tagIds] } }, $push: { outbox: event }, $set: { updated_at: now }, $inc: { ...TAKE_EVENT_SEQUENCE } },
+      { $addToSet: { tag_ids: { $each: [...tagIds] } }, $push: { outbox: event }, $max: { updated_at: now }, $inc: { ...TAKE_EVENT_SEQUENCE } },
       { ...CHANGED_CONVERSATION },
     )
       .lean<ConversationEntity>()
@@ -161,7 +161,7 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
   removeTags(scope: BusinessScope, id: string, tagIds: readonly string[], event: OutboxEntry, now: Date): Promise<ConversationEntity | null> {
     return ConversationModel.findOneAndUpdate(
       scopedFilter(scope, { _id: id, tag_ids: { $all: [...tagIds] } }),
-      { $pull: { tag_ids: { $in: [...tagIds] } }, $push: { outbox: event }, $set: { updated_at: now }, $inc: { ...TAKE_EVENT_SEQUENCE } },
+      { $pull: { tag_ids: { $in: [...tagIds] } }, $push: { outbox: event }, $max: { updated_at: now }, $inc: { ...TAKE_EVENT_SEQUENCE } },
       { ...CHANGED_CONVERSATION },
     )
       .lean<ConversationEntity>()
@@ -177,8 +177,8 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
     return ConversationModel.findOneAndUpdate(
       scopedFilter(scope, { _id: id, recent_inbound_message_ids: { $ne: inbound.messageId } }),
       {
-        $set: { last_inbound_message_id: inbound.messageId, updated_at: inbound.now },
-        $max: { last_inbound_at: inbound.sentAt },
+        $set: { last_inbound_message_id: inbound.messageId },
+        $max: { last_inbound_at: inbound.sentAt, updated_at: inbound.now },
         $inc: { unread_count: 1, ...TAKE_EVENT_SEQUENCE, ...(inbound.awaitingMedia ? { media_awaiting_transcription: 1 } : {}) },
         $push: {
           recent_inbound_message_ids: { $each: [inbound.messageId], $slice: -RECENT_INBOUND_MESSAGES },
@@ -207,7 +207,7 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
    * Showing the message shown already changes nothing (updated_at stays: a repeat is no change).
    */
   async showLastMessage(scope: BusinessScope, id: string, message: LastMessage, now: Date): Promise<void> {
-    await ConversationModel.updateOne(lastMessageFilter(scope, id, message), { $set: lastMessageFields(message, now) });
+    await ConversationModel.updateOne(lastMessageFilter(scope, id, message), { $set: lastMessageFields(message), $max: { updated_at: now } });
   }
 
   /**
@@ -216,7 +216,7 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
    * message was not shown (a newer one is, or it is shown already): the event then takes the next.
    */
   showLastMessageTakingSequence(scope: BusinessScope, id: string, message: LastMessage, now: Date): Promise<Pick<ConversationEntity, 'event_sequence'> | null> {
-    return ConversationModel.findOneAndUpdate(lastMessageFilter(scope, id, message), { $set: lastMessageFields(message, now), $inc: { ...TAKE_EVENT_SEQUENCE } }, { ...SEQUENCE_ONLY })
+    return ConversationModel.findOneAndUpdate(lastMessageFilter(scope, id, message), { $set: lastMessageFields(message), $max: { updated_at: now }, $inc: { ...TAKE_EVENT_SEQUENCE } }, { ...SEQUENCE_ONLY })
       .lean<Pick<ConversationEntity, 'event_sequence'>>()
       .exec();
   }
@@ -240,7 +240,7 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
   }
 
   private change(scope: BusinessScope, filter: Fields, fields: Fields, change: { event: OutboxEntry; now: Date }): Promise<ConversationEntity | null> {
-    return ConversationModel.findOneAndUpdate(scopedFilter(scope, filter), { $set: { ...fields, updated_at: change.now }, $push: { outbox: change.event }, $inc: { ...TAKE_EVENT_SEQUENCE } }, { ...CHANGED_CONVERSATION })
+    return ConversationModel.findOneAndUpdate(scopedFilter(scope, filter), { $set: fields, $max: { updated_at: change.now }, $push: { outbox: change.event }, $inc: { ...TAKE_EVENT_SEQUENCE } }, { ...CHANGED_CONVERSATION })
       .lean<ConversationEntity>()
       .exec();
   }
@@ -255,8 +255,8 @@ function lastMessageFilter(scope: BusinessScope, id: string, message: LastMessag
   });
 }
 
-function lastMessageFields(message: LastMessage, now: Date): Fields {
-  return { last_message: message, sort_at: message.created_at, ...(message.is_from_customer ? {} : { unread_count: 0 }), updated_at: now };
+function lastMessageFields(message: LastMessage): Fields {
+  return { last_message: message, sort_at: message.created_at, ...(message.is_from_customer ? {} : { unread_count: 0 }) };
 }
 
 /**
