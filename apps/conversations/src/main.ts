@@ -1,6 +1,6 @@
 import './instrument';
 import { CloudApiClient } from '@cmsg/chat-platform';
-import { type CoordinatorPorts, broadcastSendAdmission, pauseChannelBroadcasts, pauseTemplateBroadcasts } from '@cmsg/broadcasts-domain';
+import { type CoordinatorPorts, broadcastSendAdmission, pauseChannelBroadcasts, pauseTemplateBroadcasts, recentBroadcastStates } from '@cmsg/broadcasts-domain';
 import { ensureTopics, kafkaConversationEventBus } from '@cmsg/command-stream';
 import { type ConsentRecorder, ListCursorCodec, broadcastSendSources, type SendLease, recordConsent, sendOutcomeOf, startConversationBindings } from '@cmsg/conversations-domain';
 import {
@@ -123,7 +123,7 @@ runGrpcService({
     const clock = { now: () => new Date() };
     const pacingOptions = pacedSenderOptionsFor(config.SEND_PAIR_INTERVAL_MS);
     const liveFirst = new LiveFirstGate();
-    const admitBroadcastSend = broadcastSendAdmission(broadcasts);
+    const admitBroadcastSend = broadcastSendAdmission(recentBroadcastStates(broadcasts, clock));
     // A send still in flight was cut off by a crash once the process that started it stopped (its
     // heartbeat expired), or at the latest this long after it started (its pacing waits, calls and
     // rate-limit retries at their longest, plus a margin): see OutboundMessageStore.settle.

@@ -16,5 +16,6 @@ export { getBroadcast, listBroadcasts, listRecipients, viewOf } from './read/rea
 export type { CursorCodec, ReadPorts } from './read/read-broadcasts.usecase';
 export { broadcastSendAdmission } from './send/broadcast-send-admission';
 export type { WaitingBroadcastSend } from './send/broadcast-send-admission';
-export { recentBroadcastStates, sendSlice } from './send/send-slice.usecase';
-export type { BroadcastSendRequest, BroadcastStates, SenderPorts, SliceResult } from './send/send-slice.usecase';
+export { sendSlice } from './send/send-slice.usecase';
+export { type BroadcastStates, recentBroadcastStates } from './core/broadcast-states';
+export type { BroadcastSendRequest, SenderPorts, SliceResult } from './send/send-slice.usecase';

@@ -1,5 +1,6 @@
 export { businessScope, scopedFilter } from './shared/business-scope';
 export type { BusinessId, BusinessScope } from './shared/business-scope';
+export { type RecentScopedRead, recentScopedReads } from './shared/recent-scoped-reads';
 export { phoneLookupKey, usernameLookupKey, nameLookupKey } from './shared/lookup-keys';
 export { connectMongo, connectedDatabaseKey, ensureIndexes, isMongoConnected, isMongoUnreachableError, pingMongo, disconnectMongo } from './mongo-connection';
 export { isDuplicateKeyError } from './shared/duplicate-key';

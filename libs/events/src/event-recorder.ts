@@ -58,7 +58,11 @@ interface LegacyConversationEvent {
  * number that no event keeps (a gap).
  */
 export class EventRecorder {
-  constructor(private readonly dependencies: EventRecorderDependencies) {}
+  private readonly stores: EventRecorderStores;
+
+  constructor(private readonly dependencies: EventRecorderDependencies) {
+    this.stores = dependencies.stores;
+  }
 
   /** A SequencedEntry keeps the sequence its change took; any other entry takes the conversation's next one. */
   async record(scope: BusinessScope, documentId: string, entry: OutboxEntry | SequencedEntry): Promise<void> {
@@ -97,7 +101,7 @@ export class EventRecorder {
       if (!kind) throw new Error(`outbox entry ${entry.id} has an unknown type ${JSON.stringify(entry.type)}`);
       return kind;
     });
-    await this.dependencies.stores.timeline.insertManyIfAbsent(
+    await this.stores.timeline.insertManyIfAbsent(
       scope,
       entries.flatMap((entry, index) => {
         const eventType = kinds[index]!.timeline;
@@ -120,8 +124,8 @@ export class EventRecorder {
     const slug = await this.dependencies.slugs.slugOf(scope);
     const createdAt = new Date();
     const events = entries.map((entry, index) => eventOf(scope, slug, entry, sequences[index]!, createdAt));
-    const inserted = await this.dependencies.stores.events.insertManyIfAbsent(events);
-    const earlier = new Map((await this.dependencies.stores.events.findByIds(scope, events.filter((event) => !inserted.has(event._id)).map((event) => event._id))).map((event) => [event._id, event]));
+    const inserted = await this.stores.events.insertManyIfAbsent(events);
+    const earlier = new Map((await this.stores.events.findByIds(scope, events.filter((event) => !inserted.has(event._id)).map((event) => event._id))).map((event) => [event._id, event]));
     return events.map((event) => earlier.get(event._id) ?? event);
   }
 
@@ -141,25 +145,25 @@ export class EventRecorder {
 
   private async copyManyToContacts(scope: BusinessScope, conversationIds: readonly string[]): Promise<void> {
     if (conversationIds.length === 0) return;
-    const conversations = await this.dependencies.stores.conversations.findByIds(scope, conversationIds);
-    await this.dependencies.stores.contacts.copyConversationStates(scope, new Map(conversations.map((conversation) => [conversation.contact_id, conversationStateOf(conversation)])));
+    const conversations = await this.stores.conversations.findByIds(scope, conversationIds);
+    await this.stores.contacts.copyConversationStates(scope, new Map(conversations.map((conversation) => [conversation.contact_id, conversationStateOf(conversation)])));
   }
 
   /** The contact's copy of what contact search reads from its conversation (docs/contacts.md). */
   private async copyToContact(scope: BusinessScope, conversationId: string): Promise<void> {
-    const conversation = await this.dependencies.stores.conversations.findById(scope, conversationId);
+    const conversation = await this.stores.conversations.findById(scope, conversationId);
     if (!conversation) return;
-    await this.dependencies.stores.contacts.copyConversationState(scope, conversation.contact_id, conversationStateOf(conversation));
+    await this.stores.contacts.copyConversationState(scope, conversation.contact_id, conversationStateOf(conversation));
   }
 
   private async insertRow(scope: BusinessScope, entry: OutboxEntry, conversationId: string, eventType: TimelineEventType): Promise<void> {
-    await this.dependencies.stores.timeline.insertIfAbsent(scope, timelineRowOf(entry, conversationId, eventType));
+    await this.stores.timeline.insertIfAbsent(scope, timelineRowOf(entry, conversationId, eventType));
   }
 
   /** The sequence the entry's change took, or the conversation's next one. */
   private async nextSequence(scope: BusinessScope, entry: OutboxEntry | SequencedEntry): Promise<number> {
     if ('sequence' in entry && typeof entry.sequence === 'number') return entry.sequence;
-    return entry.conversation_id ? ((await this.dependencies.stores.conversations.nextEventSequence(scope, entry.conversation_id)) ?? 0) : 0;
+    return entry.conversation_id ? ((await this.stores.conversations.nextEventSequence(scope, entry.conversation_id)) ?? 0) : 0;
   }
 
   /**
@@ -170,8 +174,8 @@ export class EventRecorder {
    */
   private async storedEvent(scope: BusinessScope, entry: OutboxEntry, sequence: number): Promise<EventEntity> {
     const event = eventOf(scope, await this.dependencies.slugs.slugOf(scope), entry, sequence, new Date());
-    if (await this.dependencies.stores.events.insertIfAbsent(event)) return event;
-    return (await this.dependencies.stores.events.findById(scope, entry.id)) ?? event;
+    if (await this.stores.events.insertIfAbsent(event)) return event;
+    return (await this.stores.events.findById(scope, entry.id)) ?? event;
   }
 }
 

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { constants } from 'node:os';
 import { killLeftoverProcesses } from '@cmsg/testing';
 import path from 'node:path';
 import { actionFloorBenchmark } from './action-floor.bench';
@@ -69,7 +70,7 @@ async function main(argv: string[]): Promise<number> {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     killLeftoverProcesses();
-    process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+    process.exit(128 + constants.signals[signal]);
   });
 }
 

@@ -1,5 +1,6 @@
 import { BUSINESS, OTHER_BUSINESS, aBroadcast } from '../testing/broadcast-builders';
 import { type BroadcastData, inMemoryBroadcastStore } from '../testing/in-memory-broadcast-store';
+import { recentBroadcastStates } from '../core/broadcast-states';
 import { admitsWaitingSend, broadcastSendAdmission } from './broadcast-send-admission';
 
 describe('admitsWaitingSend', () => {
@@ -29,7 +30,7 @@ describe('broadcastSendAdmission', () => {
   function admission() {
     const store = inMemoryBroadcastStore(data);
     const broadcasts = { ...store.broadcasts, findById: (...args: Parameters<typeof store.broadcasts.findById>) => ((reads += 1), store.broadcasts.findById(...args)) };
-    return broadcastSendAdmission({ broadcasts }, () => now);
+    return broadcastSendAdmission(recentBroadcastStates({ broadcasts }, { now: () => new Date(now) }));
   }
 
   it('refuses with BROADCAST_STATE_CONFLICT once the broadcast was paused by hand, within 250 ms of the pause', async () => {

@@ -1,10 +1,6 @@
 import { type BroadcastEntity, businessScope } from '@cmsg/dal';
 import { CatalogError } from '@cmsg/errors';
-import { recentReads } from '@cmsg/platform';
-import type { BroadcastStore } from '../core/broadcast-ports';
-
-/** How old a broadcast's state may be when a send of it is admitted: a pause holds sends within this. */
-const STATE_MAX_AGE_MS = 250;
+import type { BroadcastStates } from '../core/broadcast-states';
 
 /** One broadcast send that waited for its slot, about to call the provider. */
 export interface WaitingBroadcastSend {
@@ -23,16 +19,14 @@ export function admitsWaitingSend(broadcast: Pick<BroadcastEntity, 'status' | 'p
 }
 
 /**
- * The send engine's last check before a broadcast's provider call (admitsWaitingSend). The state is
- * read at most once per STATE_MAX_AGE_MS per broadcast in this process, so a broadcast at 1,000
- * sends a second costs 4 reads a second, not 1,000.
+ * The send engine's last check before a broadcast's provider call (admitsWaitingSend), on the
+ * process's shared broadcast states (recentBroadcastStates: one read per broadcast per 250 ms, so a
+ * broadcast at 1,000 sends a second costs 4 reads a second, not 1,000).
  */
-export function broadcastSendAdmission(store: Pick<BroadcastStore, 'broadcasts'>, now: () => number = Date.now): (send: WaitingBroadcastSend) => Promise<void> {
-  const admits = recentReads(
-    ({ businessId, broadcastId }: WaitingBroadcastSend) => store.broadcasts.findById(businessScope(businessId), broadcastId).then(admitsWaitingSend),
-    { maxAgeMs: STATE_MAX_AGE_MS, keyOf: ({ businessId, broadcastId }) => `${businessId}/${broadcastId}`, now },
-  );
-  return async (send) => {
-    if (!(await admits(send))) throw new CatalogError('BROADCAST_STATE_CONFLICT', 'The broadcast stopped running while this send waited; nothing was sent.');
+export function broadcastSendAdmission(states: BroadcastStates): (send: WaitingBroadcastSend) => Promise<void> {
+  return async ({ businessId, broadcastId }) => {
+    if (!admitsWaitingSend(await states(businessScope(businessId), broadcastId))) {
+      throw new CatalogError('BROADCAST_STATE_CONFLICT', 'The broadcast stopped running while this send waited; nothing was sent.');
+    }
   };
 }

@@ -6,7 +6,8 @@ import { changeBroadcastState } from '../state/change-broadcast-state.usecase';
 import { BUSINESS, aBroadcast, aRecipient } from '../testing/broadcast-builders';
 import { type BroadcastData, inMemoryBroadcastStore } from '../testing/in-memory-broadcast-store';
 import { type TestClock, recordingEvents, recordingSlices, testClock } from '../testing/in-memory-broadcast-ports';
-import { type BroadcastSendRequest, type SenderPorts, recentBroadcastStates, sendSlice } from './send-slice.usecase';
+import { recentBroadcastStates } from '../core/broadcast-states';
+import { type BroadcastSendRequest, type SenderPorts, sendSlice } from './send-slice.usecase';
 
 const scope = businessScope(BUSINESS);
 const slice = (from_seq: number, to_seq: number, epoch = 1): SendSlice => ({ business_id: BUSINESS, broadcast_id: 'bc1', from_seq, to_seq, epoch });

@@ -1,7 +1,7 @@
 import type { BroadcastEntity, BroadcastPauseReason, BroadcastRecipientEntity, BusinessScope, RecipientSendOutcome } from '@cmsg/dal';
 import { CatalogError, isCatalogError } from '@cmsg/errors';
-import { recentReads } from '@cmsg/platform';
 import type { BroadcastClock, BroadcastEvents, BroadcastStore, SendSlice } from '../core/broadcast-ports';
+import type { BroadcastStates } from '../core/broadcast-states';
 import { businessScopeOf } from '../core/scope';
 import { recipientOperationId } from '../core/send-operation';
 import { isInsideWindow } from '../send-window';
@@ -22,7 +22,7 @@ export interface SenderPorts {
   store: BroadcastStore;
   events: BroadcastEvents;
   clock: BroadcastClock;
-  /** The broadcasts' states as this process last read them (recentBroadcastStates): one read per broadcast per 250 ms, however many slices it sends. */
+  /** The broadcasts' states as this process last read them (recentBroadcastStates): one read per broadcast per 250 ms, however many slices it sends; a pause stops the slices within that. */
   states: BroadcastStates;
   /** Answers the sent message's uuid; throws the send's catalog error. */
   sendTemplate(scope: BusinessScope, request: BroadcastSendRequest): Promise<{ messageId: string }>;
@@ -32,22 +32,6 @@ export interface SliceResult {
   sent: number;
   /** Why the slice stopped early: the broadcast is not running, a pause, or the conversations service is unreachable. */
   stopped: 'not_running' | 'outside_window' | 'paused' | 'unavailable' | null;
-}
-
-/** How fresh the broadcast's state must be before the next claim: a pause stops sends within this. */
-const STATE_MAX_AGE_MS = 250;
-
-/** A broadcast's state, read at most every STATE_MAX_AGE_MS in this process. */
-export type BroadcastStates = (scope: BusinessScope, broadcastId: string) => Promise<BroadcastEntity | null>;
-
-/** The senders' shared reads of their broadcasts' states, built once per process. */
-export function recentBroadcastStates(store: Pick<BroadcastStore, 'broadcasts'>, clock: BroadcastClock): BroadcastStates {
-  const read = recentReads(({ scope, id }: { scope: BusinessScope; id: string }) => store.broadcasts.findById(scope, id), {
-    maxAgeMs: STATE_MAX_AGE_MS,
-    keyOf: ({ scope, id }) => `${scope.businessId}/${id}`,
-    now: () => clock.now().getTime(),
-  });
-  return (scope, id) => read({ scope, id });
 }
 
 /**

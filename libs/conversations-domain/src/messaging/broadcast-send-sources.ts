@@ -1,6 +1,5 @@
-import type { BusinessScope, ChannelEntity } from '@cmsg/dal';
-import { recentReads } from '@cmsg/platform';
-import type { MessageContentSources, SendMessagePorts, StoredTemplate } from './send-message-ports';
+import { recentScopedReads } from '@cmsg/dal';
+import type { MessageContentSources, SendMessagePorts } from './send-message-ports';
 
 /** How old the template and channel a broadcast send uses may be (docs/broadcasts.md, "Sending"). */
 export const BROADCAST_SEND_READ_MAX_AGE_MS = 1_000;
@@ -17,17 +16,10 @@ export type BroadcastSendSources = Pick<SendMessagePorts, 'templates' | 'channel
  * refuses a template it no longer accepts in any case.
  */
 export function broadcastSendSources(sources: BroadcastSendSources, { maxAgeMs = BROADCAST_SEND_READ_MAX_AGE_MS, now = Date.now } = {}): BroadcastSendSources {
-  const keyOf = ({ scope, id }: ScopedId) => `${scope.businessId}/${id}`;
-  const template = recentReads<ScopedId, StoredTemplate | null>(({ scope, id }) => sources.templates.findById(scope, id), { maxAgeMs, keyOf, now });
-  const channel = recentReads<ScopedId, ChannelEntity | null>(({ scope, id }) => sources.channels.findById(scope, id), { maxAgeMs, keyOf, now });
+  const template = recentScopedReads((scope, id) => sources.templates.findById(scope, id), { maxAgeMs, now });
   const templates: MessageContentSources['templates'] = {
-    findById: (scope, id) => template({ scope, id }),
+    findById: template,
     findByNameAndLanguage: (scope, name, language) => sources.templates.findByNameAndLanguage(scope, name, language),
   };
-  return { templates, channels: { findById: (scope, id) => channel({ scope, id }) } };
-}
-
-interface ScopedId {
-  scope: BusinessScope;
-  id: string;
+  return { templates, channels: { findById: recentScopedReads((scope, id) => sources.channels.findById(scope, id), { maxAgeMs, now }) } };
 }
