@@ -1,13 +1,16 @@
 import type { RedisClient } from '@cmsg/platform';
 import { randomUUID } from 'node:crypto';
 import { withinOneWindow } from '@cmsg/testing';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { ChannelBackOff } from './channel-back-off';
 import { ChannelRateBudget } from './channel-rate-budget';
 import { SendEngineKeys } from './keys';
 import { SendCallFence } from './send-call-fence';
 import { type TimedCall, closeReplicas, connectReplicas, expectRemainingOfSpan, mostInAnyWindow, sleep, timed, uniqueKeyPrefix } from './send-engine.int-fixture';
 import { type SlotGrant, type SlotRequest, waitForSlots } from './wait-for-slots';
+
+/** This process's event loop late by more than this during a throughput run: the run says nothing of the budget. */
+const LOOP_LATE_MS = 100;
 
 describe('ChannelRateBudget (real Redis)', () => {
   let replicas: RedisClient[];
@@ -34,20 +37,34 @@ describe('ChannelRateBudget (real Redis)', () => {
   }
 
   it('shares one sliding window across replicas: never more than perSecond in any 1,000 ms, close to perSecond on average', async () => {
-    const keyPrefix = uniqueKeyPrefix();
-    const channelKey = randomUUID();
-    const grantTimes: number[] = [];
-    const budgetTimes: number[] = [];
-    const startedAt = performance.now();
-    const signal = AbortSignal.timeout(3000);
-    await Promise.all(
-      replicas.map((redis, index) =>
-        saturate(new ChannelRateBudget(redis, { keyPrefix }), { channelKey, perSecond: 50, priority: 'broadcast', count: 1 + (index % 3) }, signal, grantTimes, budgetTimes),
-      ),
-    );
-    expect(budgetTimes).toHaveLength(grantTimes.length);
-    expect(mostInAnyWindow(budgetTimes, 1000)).toBeLessThanOrEqual(50);
-    const inThreeSeconds = grantTimes.filter((at) => at - startedAt <= 3000).length;
+    /** Three seconds of every replica asking as fast as the budget lets it, on keys of its own. */
+    const saturateThreeSeconds = async () => {
+      const keyPrefix = uniqueKeyPrefix();
+      const channelKey = randomUUID();
+      const grantTimes: number[] = [];
+      const budgetTimes: number[] = [];
+      const loop = monitorEventLoopDelay({ resolution: 10 });
+      loop.enable();
+      const startedAt = performance.now();
+      const signal = AbortSignal.timeout(3000);
+      await Promise.all(
+        replicas.map((redis, index) =>
+          saturate(new ChannelRateBudget(redis, { keyPrefix }), { channelKey, perSecond: 50, priority: 'broadcast', count: 1 + (index % 3) }, signal, grantTimes, budgetTimes),
+        ),
+      );
+      loop.disable();
+      return { grantTimes, budgetTimes, startedAt, loopLateMs: loop.max / 1e6 };
+    };
+    // The average depends on this process asking again in time: a run during which its own event
+    // loop stalled (the rest of the suite on this machine) is run again, at most 5 times in all.
+    let run = await saturateThreeSeconds();
+    for (let runs = 1; runs < 5 && run.loopLateMs > LOOP_LATE_MS; runs += 1) {
+      expect(mostInAnyWindow(run.budgetTimes, 1000)).toBeLessThanOrEqual(50);
+      run = await saturateThreeSeconds();
+    }
+    expect(run.budgetTimes).toHaveLength(run.grantTimes.length);
+    expect(mostInAnyWindow(run.budgetTimes, 1000)).toBeLessThanOrEqual(50);
+    const inThreeSeconds = run.grantTimes.filter((at) => at - run.startedAt <= 3000).length;
     expect(inThreeSeconds / 3).toBeGreaterThanOrEqual(45);
   });
 
