@@ -153,7 +153,7 @@ runGrpcService({
       ms: sendLeaseDurationMs,
       processId: senders.processId,
       isRunning: (processId) => senders.isRunning(processId),
-      takeOverUncalled: ({ channelId, messageId }) => fences.takeDown({ channelKey: channelId, sendKey: messageId }),
+      takeOverUncalled: ({ channelId, fenceId }) => fences.takeDown({ channelKey: channelId, fenceId }),
     };
     const sendDependencies = { ...conversationPorts.sends, sender: pacedSender, files, outbox, lease: sendLease, recordConsent: recordContactConsent };
 

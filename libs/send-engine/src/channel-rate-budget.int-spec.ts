@@ -256,7 +256,7 @@ describe('ChannelRateBudget (real Redis)', () => {
       const keyPrefix = uniqueKeyPrefix();
       const channelKey = randomUUID();
       const budget = new ChannelRateBudget(replicas[0], { keyPrefix, spreadMs: 1000, ...(marginMs === undefined ? {} : { marginMs }) });
-      if (raiseFence) await new SendCallFence(replicas[1], { keyPrefix, ttlMs: 60_000 }).raise({ channelKey, sendKey: 'm1' });
+      if (raiseFence) await new SendCallFence(replicas[1], { keyPrefix, ttlMs: 60_000 }).raise({ channelKey, fenceId: 'm1' });
       return { keyPrefix, channelKey, keys: new SendEngineKeys(keyPrefix), budget };
     }
 
@@ -290,7 +290,7 @@ describe('ChannelRateBudget (real Redis)', () => {
       const fresh = freshGrant.value;
       expect(fresh.granted).toBe(1);
 
-      const commitCall = await timed(() => budget.commit({ channelKey, perSecond: 1, slotId: stale.slotId!, fenceSendKey: 'm1' }));
+      const commitCall = await timed(() => budget.commit({ channelKey, perSecond: 1, slotId: stale.slotId!, fenceId: 'm1' }));
       const committed = commitCall.value;
       expect(committed).toEqual({ outcome: 'wait', retryInMs: expect.any(Number) });
       // It waits for the fresh slot to leave the window.
@@ -304,21 +304,21 @@ describe('ChannelRateBudget (real Redis)', () => {
       const slot = await budget.acquire({ channelKey, perSecond: 10, priority: 'broadcast' });
       const throttled = await timed(() => new ChannelBackOff(replicas[1], { keyPrefix, baseMs: 300 }).recordThrottled(channelKey, 0));
 
-      const commitCall = await timed(() => budget.commit({ channelKey, perSecond: 10, slotId: slot.slotId!, fenceSendKey: 'm1' }));
+      const commitCall = await timed(() => budget.commit({ channelKey, perSecond: 10, slotId: slot.slotId!, fenceId: 'm1' }));
       const committed = commitCall.value;
       expect(committed).toEqual({ outcome: 'wait', retryInMs: expect.any(Number) });
       expectRemainingOfSpan(committed.outcome === 'wait' ? committed.retryInMs : -1, 300, throttled, commitCall);
       expect(await replicas[0].zCard(keys.rateLog(channelKey))).toBe(0);
       await sleep(310);
       const next = await budget.acquire({ channelKey, perSecond: 10, priority: 'broadcast' });
-      await expect(budget.commit({ channelKey, perSecond: 10, slotId: next.slotId!, fenceSendKey: 'm1' })).resolves.toEqual({ outcome: 'call', atMs: expect.any(Number) });
+      await expect(budget.commit({ channelKey, perSecond: 10, slotId: next.slotId!, fenceId: 'm1' })).resolves.toEqual({ outcome: 'call', atMs: expect.any(Number) });
       expect(await replicas[0].exists(keys.callFence(channelKey, 'm1'))).toBe(0);
     });
 
     it('calls nothing and gives the slot back when the fence is gone (a recovery took the send over)', async () => {
       const { channelKey, keys, budget } = await commitParts();
       const slot = await budget.acquire({ channelKey, perSecond: 10, priority: 'live' });
-      await expect(budget.commit({ channelKey, perSecond: 10, slotId: slot.slotId!, fenceSendKey: 'never-raised' })).resolves.toEqual({ outcome: 'fence-gone' });
+      await expect(budget.commit({ channelKey, perSecond: 10, slotId: slot.slotId!, fenceId: 'never-raised' })).resolves.toEqual({ outcome: 'fence-gone' });
       expect(await replicas[0].zCard(keys.rateLog(channelKey))).toBe(0);
     });
 

@@ -225,8 +225,8 @@ const commitScript = new LuaScript(COMMIT_LUA);
 /** A slot granted by `acquire` (a grant of one), committed right before its call. */
 export interface SlotCommitRequest extends Pick<SlotRequest, 'channelKey' | 'perSecond' | 'broadcastKey' | 'broadcastPerSecond'> {
   slotId: string;
-  /** The send's call fence (SendCallFence): it must still stand, and goes down with the commit. */
-  fenceSendKey?: string;
+  /** The id of the send's call fence (SendCallFence): it must still stand, and goes down with the commit. */
+  fenceId?: string;
 }
 
 export type SlotCommitted =
@@ -301,10 +301,10 @@ export class ChannelRateBudget {
    * fence in the same step. A slot that can no longer be stamped within the window is given back.
    */
   async commit(request: SlotCommitRequest): Promise<SlotCommitted> {
-    const { channelKey, perSecond, broadcastKey, broadcastPerSecond, slotId, fenceSendKey } = request;
+    const { channelKey, perSecond, broadcastKey, broadcastPerSecond, slotId, fenceId } = request;
     assertPositiveInteger('perSecond', perSecond);
     if (broadcastKey !== undefined) assertPositiveInteger('broadcastPerSecond', broadcastPerSecond);
-    const keys = [this.keys.rateLog(channelKey), this.keys.backOffUntil(channelKey), this.keys.learnedRate(channelKey), this.keys.callFence(channelKey, fenceSendKey ?? '')];
+    const keys = [this.keys.rateLog(channelKey), this.keys.backOffUntil(channelKey), this.keys.learnedRate(channelKey), this.keys.callFence(channelKey, fenceId ?? '')];
     if (broadcastKey !== undefined) keys.push(this.keys.broadcastRateLog(channelKey, broadcastKey));
     const reply = await commitScript.run(this.redis, keys, [
       slotMember(slotId),
@@ -313,7 +313,7 @@ export class ChannelRateBudget {
       broadcastPerSecond ?? 0,
       this.learnedHoldMs,
       this.learnedRiseEveryMs,
-      fenceSendKey === undefined ? 0 : 1,
+      fenceId === undefined ? 0 : 1,
       this.spreadMs,
     ]);
     const [outcome, retryInMs, now] = integerReply(reply, 3);

@@ -65,9 +65,9 @@ export class SendEngineKeys {
     return `${this.channel(channelKey)}:messaging-limit`;
   }
 
-  /** Present from a send's claim until right before its call (SendCallFence): while it stands, the provider was not called. */
-  callFence(channelKey: string, sendKey: string): string {
-    return `${this.channel(channelKey)}:uncalled:${sendKey}`;
+  /** One attempt's call fence, raised before its claim until right before its call (SendCallFence): while it stands, the provider was not called. */
+  callFence(channelKey: string, fenceId: string): string {
+    return `${this.channel(channelKey)}:uncalled:${fenceId}`;
   }
 
   /** Present while the sending process renews it (SenderHeartbeat). */

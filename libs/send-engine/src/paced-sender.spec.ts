@@ -55,8 +55,8 @@ class FakeEngine implements SendEngineParts {
     commit: async (request: SlotCommitRequest): Promise<SlotCommitted> => {
       this.check('budget');
       this.commits.push(request);
-      this.steps.push(`commit ${request.slotId}${request.fenceSendKey === undefined ? '' : ` pass ${request.channelKey}/${request.fenceSendKey}`}`);
-      if (request.fenceSendKey !== undefined && this.fenceTakenDown) return { outcome: 'fence-gone' };
+      this.steps.push(`commit ${request.slotId}${request.fenceId === undefined ? '' : ` pass ${request.channelKey}/${request.fenceId}`}`);
+      if (request.fenceId !== undefined && this.fenceTakenDown) return { outcome: 'fence-gone' };
       const retryInMs = this.commitWaits.shift();
       return retryInMs === undefined ? { outcome: 'call', atMs: 0 } : { outcome: 'wait', retryInMs };
     },
@@ -91,9 +91,9 @@ class FakeEngine implements SendEngineParts {
     },
   };
   fences = {
-    raise: async (fence: { channelKey: string; sendKey: string }) => {
+    raise: async (fence: { channelKey: string; fenceId: string }) => {
       this.check('fences');
-      this.steps.push(`raise ${fence.channelKey}/${fence.sendKey}`);
+      this.steps.push(`raise ${fence.channelKey}/${fence.fenceId}`);
     },
   };
 }
@@ -115,7 +115,9 @@ describe('PacedSender', () => {
   let sleeps: number[];
   let spamPaused: SendPacing[];
   let clock: number;
+  let fenceIds: number;
   const options = (): PacedSenderOptions => ({
+    newFenceId: () => `fence-${++fenceIds}`,
     pairIntervalMs: 6_000,
     throttleAttempts: 3,
     pairRateAttempts: 2,
@@ -137,6 +139,7 @@ describe('PacedSender', () => {
     sleeps = [];
     spamPaused = [];
     clock = 1_700_000_000_000;
+    fenceIds = 0;
   });
 
   it('calls the provider directly, touching no part, for a send without pacing', async () => {
@@ -375,9 +378,9 @@ describe('PacedSender', () => {
     const claimRecorder = (answer: boolean) => {
       const seen: string[] = [];
       const claim = {
-        sendKey: 'message-1',
-        take: async () => {
-          seen.push(`claim after ${engine.slots.length} slot(s), ${engine.reservations.length} pair reservation(s), ${engine.steps.filter((step) => step.startsWith('raise') || step.includes(' pass ')).length} fence step(s)`);
+        take: async (fenceId?: string) => {
+          seen.push(`claim with ${fenceId} after ${engine.slots.length} slot(s), ${engine.reservations.length} pair reservation(s), ${engine.steps.filter((step) => step.startsWith('raise') || step.includes(' pass ')).length} fence step(s)`);
+          engine.steps.push(`claim ${fenceId}`);
           return answer;
         },
       };
@@ -388,11 +391,11 @@ describe('PacedSender', () => {
       const { seen, claim } = claimRecorder(true);
       const provider = new FakeProvider([refused('130429')]);
       await expect(sender(provider).sendMessage(channel, message, broadcast, claim)).resolves.toEqual({ provider_message_id: 'wamid.2' });
-      expect(seen).toEqual(['claim after 0 slot(s), 1 pair reservation(s), 0 fence step(s)']);
+      expect(seen).toEqual(['claim with fence-1 after 0 slot(s), 1 pair reservation(s), 1 fence step(s)']);
       expect(provider.calls).toBe(2);
     });
 
-    it("raises the send's call fence after the claim and passes it right before the first call only, not again after a 130429", async () => {
+    it("raises the attempt's call fence before the claim, which records its id, and passes it right before the first call only, not again after a 130429", async () => {
       const { claim } = claimRecorder(true);
       const provider = new FakeProvider([refused('130429')]);
       const calls = provider.sendMessage.bind(provider);
@@ -401,13 +404,14 @@ describe('PacedSender', () => {
         return calls();
       };
       await sender(provider).sendMessage(channel, message, broadcast, claim);
-      expect(engine.steps).toEqual(['raise ch1/message-1', 'slot s1', 'commit s1 pass ch1/message-1', 'call', 'slot s2', 'commit s2', 'call']);
+      // A crash between the claim and the raise would leave a claim no recovery could prove uncalled.
+      expect(engine.steps).toEqual(['raise ch1/fence-1', 'claim fence-1', 'slot s1', 'commit s1 pass ch1/fence-1', 'call', 'slot s2', 'commit s2', 'call']);
     });
 
     it('commits the slot it was granted, with the channel and broadcast it was asked for, right before each call', async () => {
       const { claim } = claimRecorder(true);
       await sender(new FakeProvider()).sendMessage(channel, message, broadcast, claim);
-      expect(engine.commits).toEqual([{ channelKey: 'ch1', perSecond: 80, priority: 'broadcast', broadcastKey: 'bc1', broadcastPerSecond: 20, slotId: 's1', fenceSendKey: 'message-1' }]);
+      expect(engine.commits).toEqual([{ channelKey: 'ch1', perSecond: 80, priority: 'broadcast', broadcastKey: 'bc1', broadcastPerSecond: 20, slotId: 's1', fenceId: 'fence-1' }]);
     });
 
     it('asks for another slot, calling nobody and keeping the fence up, when the commit finds no room for the slot it waited with', async () => {
@@ -420,7 +424,7 @@ describe('PacedSender', () => {
         return calls();
       };
       await expect(sender(provider).sendMessage(channel, message, live, claim)).resolves.toEqual({ provider_message_id: 'wamid.1' });
-      expect(engine.steps).toEqual(['raise ch1/message-1', 'slot s1', 'commit s1 pass ch1/message-1', 'slot s2', 'commit s2 pass ch1/message-1', 'call']);
+      expect(engine.steps).toEqual(['raise ch1/fence-1', 'claim fence-1', 'slot s1', 'commit s1 pass ch1/fence-1', 'slot s2', 'commit s2 pass ch1/fence-1', 'call']);
     });
 
     it('commits a send without a claim too (no fence to pass)', async () => {
@@ -437,12 +441,20 @@ describe('PacedSender', () => {
       expect(engine.released).toHaveLength(1);
     });
 
-    it('calls nobody when the fence cannot be raised (SERVICE_UNAVAILABLE: the caller forgets its claim)', async () => {
-      const { claim } = claimRecorder(true);
+    it('claims nothing and calls nobody when the fence cannot be raised (SERVICE_UNAVAILABLE)', async () => {
+      const { seen, claim } = claimRecorder(true);
       engine.down = 'fences';
       const provider = new FakeProvider();
       await expect(sender(provider).sendMessage(channel, message, broadcast, claim)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', providerCode: undefined });
-      expect([provider.calls, engine.slots.length]).toEqual([0, 0]);
+      expect([provider.calls, engine.slots.length, seen]).toEqual([0, 0, []]);
+    });
+
+    it('raises a fence of its own for each attempt: a second attempt of the same send never stands in for the first', async () => {
+      const { seen, claim } = claimRecorder(false);
+      const shared = sender(new FakeProvider());
+      await expect(shared.sendMessage(channel, message, live, claim)).rejects.toBeInstanceOf(SendAlreadyClaimed);
+      await expect(shared.sendMessage(channel, message, live, claim)).rejects.toBeInstanceOf(SendAlreadyClaimed);
+      expect(seen.map((line) => line.split(' ')[2])).toEqual(['fence-1', 'fence-2']);
     });
 
     it('calls nobody when the fence cannot be passed (SERVICE_UNAVAILABLE: the caller forgets its claim)', async () => {
@@ -471,7 +483,7 @@ describe('PacedSender', () => {
     it('comes before the call of a send without pacing too', async () => {
       const provider = new FakeProvider();
       await expect(sender(provider).sendMessage(channel, message, undefined, claimRecorder(false).claim)).rejects.toBeInstanceOf(SendAlreadyClaimed);
-      expect([provider.calls, engine.steps.length]).toEqual([0, 0]);
+      expect([provider.calls, engine.steps]).toEqual([0, ['claim undefined']]);
     });
   });
 });

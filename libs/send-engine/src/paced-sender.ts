@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ChannelCredentials, OutboundMessage, SendMessageResult } from '@cmsg/chat-platform';
 import { CatalogError, isCatalogError } from '@cmsg/errors';
 import { cmsgMetrics } from '@cmsg/platform';
@@ -35,7 +36,7 @@ export interface SendEngineParts {
   backOff: Pick<ChannelBackOff, 'recordThrottled' | 'recordAccepted'>;
   pairs: Pick<PairPacer, 'reserve'>;
   ledger: Pick<MessagingLimitLedger, 'take' | 'release'>;
-  /** Raised after the claim; passed by the budget's commit of the send's slot, right before its call. */
+  /** Raised before the claim; passed by the budget's commit of the send's slot, right before its call. */
   fences: Pick<SendCallFence, 'raise'>;
 }
 
@@ -62,6 +63,8 @@ export interface PacedSenderOptions {
   admitBroadcastSend?: (pacing: SendPacing) => Promise<void>;
   /** The provider answered 131048 (spam rate limit): every running broadcast of the channel pauses (CONTRACT 10.5). */
   onSpamRateLimit?: (pacing: SendPacing) => Promise<void>;
+  /** A fresh id for each attempt's call fence (randomUUID). */
+  newFenceId?: () => string;
 }
 
 export const DEFAULT_PACED_SENDER_OPTIONS: PacedSenderOptions = { pairIntervalMs: 6_000, throttleAttempts: 5, pairRateAttempts: 3, pairRetryMs: 6_000, pacingWaitMs: 45_000 };
@@ -84,15 +87,17 @@ export function sendLeaseMs(callTimeoutMs: number, options: Pick<PacedSenderOpti
 /**
  * The caller's claim of a send (its message recorded `sending`), taken after the send's messaging
  * unit, pair interval and turn, just before its rate slot and first provider call: a process that
- * dies while the send waits for those leaves nothing cut off. Right after it the send's call fence
- * goes up (SendCallFence), so that a recovery can tell a send cut off before its call from one cut
- * off during it.
+ * dies while the send waits for those leaves nothing cut off. Right before it the attempt's call
+ * fence goes up (SendCallFence), and the claim records the fence's id, so that a recovery can tell
+ * a send cut off before its call from one cut off during it, whenever the cut came.
  */
 export interface ClaimBeforeCall {
-  /** The send's unique key (its message id): names its call fence. */
-  sendKey: string;
-  /** False when another attempt of the same send holds the claim: then nothing is called (SendAlreadyClaimed). */
-  take(): Promise<boolean>;
+  /**
+   * Stores the claim with the id of this attempt's call fence (already raised; none for a send
+   * without pacing). False when another attempt of the same send holds the claim: then nothing is
+   * called (SendAlreadyClaimed).
+   */
+  take(fenceId?: string): Promise<boolean>;
 }
 
 /** Another attempt of the same send holds its claim, or a recovery took it over: this one called nothing. */
@@ -115,6 +120,7 @@ const SPAM_RATE_LIMIT = '131048';
 export class PacedSender {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
+  private readonly newFenceId: () => string;
 
   constructor(
     private readonly provider: ProviderSender,
@@ -123,6 +129,7 @@ export class PacedSender {
   ) {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.now = options.now ?? Date.now;
+    this.newFenceId = options.newFenceId ?? randomUUID;
   }
 
   async sendMessage(channel: ChannelCredentials, message: OutboundMessage, pacing?: SendPacing, claim?: ClaimBeforeCall): Promise<SendMessageResult> {
@@ -189,13 +196,15 @@ export class PacedSender {
   }
 
   private async callWithinBudget(channel: ChannelCredentials, message: OutboundMessage, pacing: SendPacing, waitUntil: number, claim: ClaimBeforeCall | undefined): Promise<SendMessageResult> {
-    // Claimed before the slot, not between the slot and the call. The call fence goes up with the
-    // claim and is passed by the slot's commit, the last step before the first call.
-    let fenceSendKey: string | undefined;
+    // Claimed before the slot, not between the slot and the call. The call fence goes up before the
+    // claim (a crash between the two leaves a fence of no claim, which expires) and is passed by the
+    // slot's commit, the last step before the first call.
+    let fenceId: string | undefined;
     if (claim) {
-      if (!(await claim.take())) throw new SendAlreadyClaimed();
-      await beforeAnyCall(() => this.engine.fences.raise({ channelKey: pacing.channelId, sendKey: claim.sendKey }));
-      fenceSendKey = claim.sendKey;
+      const attemptFence = this.newFenceId();
+      await beforeAnyCall(() => this.engine.fences.raise({ channelKey: pacing.channelId, fenceId: attemptFence }));
+      if (!(await claim.take(attemptFence))) throw new SendAlreadyClaimed();
+      fenceId = attemptFence;
     }
     let throttled = 0;
     let pairLimited = 0;
@@ -218,14 +227,14 @@ export class PacedSender {
       if (pacing.broadcast) await beforeAnyCall(async () => this.options.admitBroadcastSend?.(pacing));
       const committed = await beforeAnyCall(async () => {
         if (slotId === undefined) throw new Error('send engine: a slot granted without its id');
-        return this.engine.budget.commit({ ...slot, slotId, ...(fenceSendKey !== undefined ? { fenceSendKey } : {}) });
+        return this.engine.budget.commit({ ...slot, slotId, ...(fenceId !== undefined ? { fenceId } : {}) });
       });
       // Gone: a recovery took the send over (this process was taken for stopped); it calls nothing.
       if (committed.outcome === 'fence-gone') throw new SendAlreadyClaimed();
       // The slot waited past its window (or a back-off began): another one, before any call.
       if (committed.outcome === 'wait') continue;
       // Later calls of this send (after a 130429) follow a call already made.
-      fenceSendKey = undefined;
+      fenceId = undefined;
       try {
         const result = await this.provider.sendMessage(channel, message);
         // What a later 130429 learns the provider's rate from; never the send's concern.

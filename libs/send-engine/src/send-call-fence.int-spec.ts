@@ -17,13 +17,13 @@ describe('SendCallFence (real Redis)', () => {
     const fences = new SendCallFence(replicas[0]!, { keyPrefix, ttlMs });
     const budget = new ChannelRateBudget(replicas[0]!, { keyPrefix });
     return {
-      fence: { channelKey: randomUUID(), sendKey: randomUUID() },
+      fence: { channelKey: randomUUID(), fenceId: randomUUID() },
       sender: {
         raise: (fence: CallFenceKey) => fences.raise(fence),
         /** True when the commit took the fence down, so the call may go. */
-        pass: async ({ channelKey, sendKey }: CallFenceKey) => {
+        pass: async ({ channelKey, fenceId }: CallFenceKey) => {
           const { slotId } = await budget.acquire({ channelKey, perSecond: 100, priority: 'live' });
-          const committed = await budget.commit({ channelKey, perSecond: 100, slotId: slotId!, fenceSendKey: sendKey });
+          const committed = await budget.commit({ channelKey, perSecond: 100, slotId: slotId!, fenceId });
           return committed.outcome === 'call';
         },
       },
@@ -47,10 +47,10 @@ describe('SendCallFence (real Redis)', () => {
     await expect(sender.pass(fence)).resolves.toBe(false);
   });
 
-  it('is kept apart per channel and per send', async () => {
+  it('is kept apart per channel and per attempt', async () => {
     const { fence, sender, recovery } = parts();
     await sender.raise(fence);
-    await expect(recovery.takeDown({ ...fence, sendKey: randomUUID() })).resolves.toBe(false);
+    await expect(recovery.takeDown({ ...fence, fenceId: randomUUID() })).resolves.toBe(false);
     await expect(recovery.takeDown({ ...fence, channelKey: randomUUID() })).resolves.toBe(false);
     await expect(sender.pass(fence)).resolves.toBe(true);
   });

@@ -6,21 +6,25 @@ export interface SendCallFenceOptions extends SendEngineKeyOptions {
   ttlMs: number;
 }
 
-/** Names one claimed send's fence: its channel (the key's hash tag, beside the channel's rate log) and its unique key. */
+/** Names one attempt's fence: its channel (the key's hash tag, beside the channel's rate log) and the attempt's fence id. */
 export interface CallFenceKey {
   channelKey: string;
-  /** The send's unique key (its message id). */
-  sendKey: string;
+  /**
+   * Fresh for each attempt of a send and stored with its claim: another attempt of the same send
+   * raises a fence of its own, so it never stands in for the claimant's.
+   */
+  fenceId: string;
 }
 
 /**
  * What a recovery knows of a send cut off by a crash between its claim and its provider call
- * (docs/messaging.md, "Exactly once"). The sender raises the fence right after its claim; the
- * commit of its rate slot (ChannelRateBudget.commit) passes it (takes it down) in the same step,
- * right before the call, after its pacing; a send whose fence is no longer there does not call. A
- * recovery that takes it down first has proven the call never happened and never will: the send
- * can be made again. A fence that is missing (passed by the
- * sender, never raised, expired, or lost with Redis's data) proves nothing: the outcome stays unknown.
+ * (docs/messaging.md, "Exactly once"). The sender raises the fence before its claim, which records
+ * the fence's id, so every claim has its fence standing from its first moment; the commit of its
+ * rate slot (ChannelRateBudget.commit) passes it (takes it down) in the same step, right before
+ * the call, after its pacing; a send whose fence is no longer there does not call. A recovery that
+ * takes the claim's fence down first has proven the call never happened and never will: the send
+ * can be made again. A fence that is missing (passed by the sender, expired, or lost with Redis's
+ * data) proves nothing: the outcome stays unknown.
  */
 export class SendCallFence {
   private readonly keys: SendEngineKeys;
@@ -32,12 +36,12 @@ export class SendCallFence {
     this.keys = new SendEngineKeys(options.keyPrefix);
   }
 
-  async raise({ channelKey, sendKey }: CallFenceKey): Promise<void> {
-    await this.redis.set(this.keys.callFence(channelKey, sendKey), '1', { PX: this.options.ttlMs });
+  async raise({ channelKey, fenceId }: CallFenceKey): Promise<void> {
+    await this.redis.set(this.keys.callFence(channelKey, fenceId), '1', { PX: this.options.ttlMs });
   }
 
   /** A recovery: true when this took the fence down, so the send never reached its provider call, and now never will. */
-  async takeDown({ channelKey, sendKey }: CallFenceKey): Promise<boolean> {
-    return (await this.redis.del(this.keys.callFence(channelKey, sendKey))) === 1;
+  async takeDown({ channelKey, fenceId }: CallFenceKey): Promise<boolean> {
+    return (await this.redis.del(this.keys.callFence(channelKey, fenceId))) === 1;
   }
 }

@@ -145,13 +145,14 @@ describe('ConversationActionsService.SendMessage (gRPC)', () => {
     const send = request({ text: { body: 'cut off before its call' } });
     const first = await rpc.sendMessage(send);
     const messageId = first.message!.uuid;
-    // What a kill of a process waiting for its slot leaves: the claim, and the fence it raised.
+    // What a kill of a process waiting for its slot leaves: the claim, and the fence it raised (its id on the claim).
+    const fenceId = randomUUID();
     await storedCollection('messages').updateOne(
       { _id: messageId },
-      { $set: { status: 'sending', provider_message_id: null, sending_started_at: new Date(), sending_process: `stopped-${randomUUID()}` } },
+      { $set: { status: 'sending', provider_message_id: null, sending_started_at: new Date(), sending_process: `stopped-${randomUUID()}`, sending_fence: fenceId } },
     );
     const channelId = String((await storedCollection('conversations').findOne({ _id: conversations.open }))!['channel_id']);
-    const fenceKey = `send:{${channelId}}:uncalled:${messageId}`;
+    const fenceKey = `send:{${channelId}}:uncalled:${fenceId}`;
     const redis = createRedisClient(REDIS_URL, createLogger('test', 'silent'));
     await redis.connect();
     try {

@@ -101,13 +101,13 @@ describe('OutboundMessageStore.markSent', () => {
 
   describe('settle, from another process than the one that made the call', () => {
     const running = new Set<string>();
-    /** Call fences still up, as `channel/message` (SendCallFence): a send whose fence is up never called. */
+    /** Call fences still up, as `channel/fence id` (SendCallFence): a send whose fence is up never called. */
     const fencesUp = new Set<string>();
     const processLease = (processId: string): SendLease => ({
       ms: 60_000,
       processId,
       isRunning: async (other) => other === processId || running.has(other),
-      takeOverUncalled: async ({ channelId, messageId }) => fencesUp.delete(`${channelId}/${messageId}`),
+      takeOverUncalled: async ({ channelId, fenceId }) => fencesUp.delete(`${channelId}/${fenceId}`),
     });
 
     it('waits while that process runs, and answers what it stored', async () => {
@@ -141,19 +141,43 @@ describe('OutboundMessageStore.markSent', () => {
       await expect(sender.markSent(message, 'wamid.late', SYSTEM_AUTHOR)).resolves.toMatchObject({ status: 'sent', provider_message_id: 'wamid.late' });
     });
 
-    it('forgets a send of a process that stopped before its provider call (its fence still up): null, the claim gone, a new one may be taken', async () => {
+    it('forgets a send of a process that stopped before its provider call (the fence its claim recorded still up): null, the claim gone, a new one may be taken', async () => {
       running.add('sender-e');
       const sender = storeWith(processLease('sender-e'));
-      const message = claim(await conversation(), new Date());
+      const message = { ...claim(await conversation(), new Date()), callFence: randomUUID() };
+      fencesUp.add(`c/${message.callFence}`);
       expect(await sender.insert(message, SYSTEM_AUTHOR)).toBe(true);
+      expect(await sender.find(message.id)).toMatchObject({ sending_fence: message.callFence });
+      // Another attempt's fence proves nothing of this claim.
       fencesUp.add(`c/${message.id}`);
       running.delete('sender-e');
       const entries = outbox.entries.length;
 
       const repeat = storeWith(processLease('sender-f'));
       await expect(repeat.settle((await sender.find(message.id))!)).resolves.toBeNull();
-      expect([await repeat.find(message.id), fencesUp.has(`c/${message.id}`), outbox.entries.length]).toEqual([null, false, entries]);
+      expect([await repeat.find(message.id), fencesUp.has(`c/${message.callFence}`), fencesUp.has(`c/${message.id}`), outbox.entries.length]).toEqual([null, false, true, entries]);
       expect(await repeat.insert(message, SYSTEM_AUTHOR)).toBe(true);
+    });
+
+    it('settles a cut-off send as failed when the fence its claim recorded is gone, whatever other fence stands', async () => {
+      running.add('sender-g');
+      const sender = storeWith(processLease('sender-g'));
+      const message = { ...claim(await conversation(), new Date()), callFence: randomUUID() };
+      expect(await sender.insert(message, SYSTEM_AUTHOR)).toBe(true);
+      fencesUp.add(`c/${randomUUID()}`);
+      running.delete('sender-g');
+      await expect(storeWith(processLease('sender-h')).settle((await sender.find(message.id))!)).resolves.toMatchObject({ status: 'failed', error: { code: 'SEND_FAILED' } });
+    });
+
+    it("takes over a claim stored before fences were recorded by the fence named after its message (the fence's old name)", async () => {
+      running.add('sender-i');
+      const sender = storeWith(processLease('sender-i'));
+      const message = claim(await conversation(), new Date());
+      expect(await sender.insert(message, SYSTEM_AUTHOR)).toBe(true);
+      expect(await sender.find(message.id)).toMatchObject({ sending_fence: null });
+      fencesUp.add(`c/${message.id}`);
+      running.delete('sender-i');
+      await expect(storeWith(processLease('sender-j')).settle((await sender.find(message.id))!)).resolves.toBeNull();
     });
   });
 });

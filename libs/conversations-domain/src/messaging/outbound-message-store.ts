@@ -33,6 +33,8 @@ export interface NewOutboundMessage {
   createdAt: Date;
   /** sending for a real send (settled after the provider call), simulated for a tester conversation. */
   status: 'sending' | 'simulated';
+  /** A real send's claim: the id of its attempt's call fence (ClaimBeforeCall). */
+  callFence?: string;
 }
 
 const OUTCOME_UNKNOWN =
@@ -76,6 +78,7 @@ export class OutboundMessageStore {
       operation_parts: message.parts,
       sending_started_at: message.status === 'sending' ? new Date(this.realNow()) : null,
       sending_process: message.status === 'sending' ? this.ports.lease.processId : null,
+      sending_fence: message.status === 'sending' ? (message.callFence ?? null) : null,
       ...(event ? { outbox: [event] } : {}),
     });
     if (inserted && event) await this.ports.outbox.recordQuietly('messages', this.scope, message.id, [event]);
@@ -140,7 +143,8 @@ export class OutboundMessageStore {
   private async tookOverBeforeCall(message: StoredOutboundMessage): Promise<boolean> {
     const conversation = await this.ports.conversationMessages.findById(this.scope, message.conversation_id);
     if (!conversation) return false;
-    return this.ports.lease.takeOverUncalled({ channelId: conversation.channel_id, messageId: message._id }).catch(() => false);
+    // Claims made before their fence's id was recorded had a fence named after their message.
+    return this.ports.lease.takeOverUncalled({ channelId: conversation.channel_id, fenceId: message.sending_fence ?? message._id }).catch(() => false);
   }
 
   /**

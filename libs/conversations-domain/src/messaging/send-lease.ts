@@ -9,10 +9,11 @@ export interface SendLease {
   /** False once the process that started a send is known to have stopped; true while it runs or when that is unknown. */
   isRunning(processId: string): Promise<boolean>;
   /**
-   * For a send found cut off: takes its call fence down (SendCallFence). True when the fence still
-   * stood, so the send never reached its provider call and now never will; false when that is not known.
+   * For a send found cut off: takes the call fence its claim recorded down (SendCallFence). True
+   * when the fence still stood, so the send never reached its provider call and now never will;
+   * false when that is not known.
    */
-  takeOverUncalled(send: { channelId: string; messageId: string }): Promise<boolean>;
+  takeOverUncalled(send: { channelId: string; fenceId: string }): Promise<boolean>;
 }
 
 /**

@@ -165,7 +165,7 @@ async function finalOutcome(store: OutboundMessageStore, message: StoredOutbound
 async function callProvider(store: OutboundMessageStore, { sender, channel, contact, content, pacing }: ProviderCall, claim: NewOutboundMessage, author: OutboxAuthor): Promise<StoredOutboundMessage | null> {
   let claimed = false;
   let providerMessageId: string;
-  const claimBeforeCall = { sendKey: claim.id, take: async () => (claimed = await store.insert(claim, author)) };
+  const claimBeforeCall = { take: async (callFence?: string) => (claimed = await store.insert(callFence ? { ...claim, callFence } : claim, author)) };
   try {
     // The client picks the phone, or the platform user id where allowed (BSUID_SEND_DISABLED otherwise).
     ({ provider_message_id: providerMessageId } = await sender.sendMessage(channel, { to: { phone: contact.phone, user_id: contact.chat_user_id }, content }, pacing, claimBeforeCall));

@@ -32,7 +32,7 @@ export class RecordingSender implements MessageSender {
 
   async sendMessage(channel: ChannelCredentials, message: OutboundMessage, pacing?: SendPacing, claim?: ClaimBeforeCall): Promise<SendMessageResult> {
     if (this.refuseBeforeClaim) throw this.refuseBeforeClaim;
-    if (claim && !(await claim.take())) throw new SendAlreadyClaimed();
+    if (claim && !(await claim.take(`fence-${this.calls.length + 1}`))) throw new SendAlreadyClaimed();
     const call = { channel, message, pacing };
     this.calls.push(call);
     return this.respond(call);

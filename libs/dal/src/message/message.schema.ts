@@ -29,6 +29,8 @@ export const messageSchema = new Schema(
     sending_started_at: { type: Date, default: null },
     // The process that made the provider call: a `sending` message whose process stopped was cut off.
     sending_process: { type: String, default: null },
+    // The id of the claiming attempt's call fence (SendCallFence); null on claims made before it was recorded.
+    sending_fence: { type: String, default: null },
     error: { type: errorSchema, default: null },
     // Inbound media: where its bytes are (a file of module inbound_media) and how its transcription went.
     media: {
