@@ -30,7 +30,7 @@ import {
   disconnectMongo,
   isMongoConnected,
 } from '@cmsg/dal';
-import { BusinessSlugs, EventOutbox, EventRecorder } from '@cmsg/events';
+import { BusinessSlugs, EventOutbox, EventRecorder, warnOfRecordingFailure } from '@cmsg/events';
 import { TOPIC, adaptUnaryService, closeRedisClient, cmsgMetrics, connectRedisClient, createKafka, createLogger, createRedisClient, runGrpcService, topicName } from '@cmsg/platform';
 import { ActionsServiceService, type ActionsServiceServer } from '@cmsg/proto';
 import { DEFAULT_WEBHOOK_RETRY_POLICY, HttpWebhookTransport, WebhookDispatcher, cachedWebhookFanOut } from '@cmsg/webhooks';
@@ -100,7 +100,7 @@ runGrpcService({
         slugs: new BusinessSlugs(new BusinessRepository()),
       }),
       new OutboxRepository(),
-      (error, entry) => logger.warn({ err: error, event_id: entry.id, conversation_uuid: entry.conversation_id }, 'event recording failed; the outbox relay will retry'),
+      warnOfRecordingFailure(logger),
     );
     const executeGroup = new ExecuteActionGroup({
       groups,

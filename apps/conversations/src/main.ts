@@ -24,7 +24,7 @@ import {
   isMongoConnected,
   pingMongo,
 } from '@cmsg/dal';
-import { BusinessSlugs, EventOutbox, EventRecorder } from '@cmsg/events';
+import { BusinessSlugs, EventOutbox, EventRecorder, warnOfRecordingFailure } from '@cmsg/events';
 import {
   MONGODB_HEALTH_SERVICE,
   TOPIC,
@@ -107,9 +107,7 @@ runGrpcService({
       bus: kafkaConversationEventBus(producer, topicName(config.KAFKA_TOPIC_PREFIX, TOPIC.conversationEvents)),
       slugs: new BusinessSlugs(businesses),
     });
-    const outbox = new EventOutbox(recorder, outboxes, (error, entry) =>
-      logger.warn({ err: error, event_id: entry.id, conversation_uuid: entry.conversation_id }, 'event recording failed; the outbox relay will retry'),
-    );
+    const outbox = new EventOutbox(recorder, outboxes, warnOfRecordingFailure(logger));
     const conversationPorts = conversationUseCasePorts(outbox, channels);
     const chatApi = new CloudApiClient({
       baseUrl: config.CHAT_API_BASE_URL,

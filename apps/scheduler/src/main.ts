@@ -22,7 +22,7 @@ import {
   ensureIndexes,
   isMongoConnected,
 } from '@cmsg/dal';
-import { BusinessSlugs, EventOutbox, EventRecorder } from '@cmsg/events';
+import { BusinessSlugs, EventOutbox, EventRecorder, warnOfRecordingFailure } from '@cmsg/events';
 import { TOPIC, adaptUnaryService, closeRedisClient, cmsgMetrics, connectRedisClient, createKafka, createLogger, createRedisClient, runGrpcService, topicName } from '@cmsg/platform';
 import { SchedulerServiceService, type SchedulerServiceServer } from '@cmsg/proto';
 import { DEFAULT_FIRING_OPTIONS, FiringLoop, FiringPass, type SchedulingPorts, confirmedUploadLookup, randomIds, systemClock } from '@cmsg/scheduling-domain';
@@ -68,7 +68,7 @@ runGrpcService({
         slugs: new BusinessSlugs(businesses),
       }),
       new OutboxRepository(),
-      (error, entry) => logger.warn({ err: error, event_id: entry.id, conversation_uuid: entry.conversation_id }, 'event recording failed; the outbox relay will retry'),
+      warnOfRecordingFailure(logger),
     );
 
     const clock = systemClock;

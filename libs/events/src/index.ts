@@ -1,4 +1,5 @@
 export { EventOutbox } from './event-outbox';
+export { warnOfRecordingFailure } from './recording-failure-log';
 export type { BulkOutboxRecorder, OutboxHolderEntries, OutboxRecorder } from './event-outbox';
 export { EventRecorder } from './event-recorder';
 export type { EventRecorderDependencies } from './event-recorder';
