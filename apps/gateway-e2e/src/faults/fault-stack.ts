@@ -187,7 +187,10 @@ export async function settleGroups(fault: FaultStack, groups: SubmittedGroup[], 
     if (notes > 1 || sent > 1) twice += 1;
     if (group.status === 202) {
       if (notes === 1 && sent === 1) completed += 1;
-      else lost += 1;
+      else {
+        lost += 1;
+        console.log(`[fault] lost group ${group.uuid}: notes ${notes}, sent ${sent}, stored ${JSON.stringify(await stored.findOne({ _id: group.uuid! }))}`);
+      }
     } else if (notes > 0 || sent > 0) {
       // Refused after its command was produced (a gateway or runner cut off mid-answer): it ran once.
       refusedButRun += 1;
