@@ -1,4 +1,5 @@
-import { readMethodsByService, retryServiceConfig } from './retry-policy';
+import { readMethodsByService } from './retry-policy';
+import { channelServiceConfig } from './service-config';
 
 describe('read methods (idempotency_level = NO_SIDE_EFFECTS in the .proto files)', () => {
   it('are the reads docs/grpc.md lists as safe to retry', () => {
@@ -13,8 +14,9 @@ describe('read methods (idempotency_level = NO_SIDE_EFFECTS in the .proto files)
     });
   });
 
-  it('carry a retry policy on UNAVAILABLE in the service config; a service without reads gets none', () => {
-    expect(JSON.parse(retryServiceConfig('cmsg.actions.v1.ActionsService'))).toEqual({
+  it('carry a retry policy on UNAVAILABLE in the service config, which balances round_robin; a service without reads gets none', () => {
+    expect(JSON.parse(channelServiceConfig('cmsg.actions.v1.ActionsService'))).toEqual({
+      loadBalancingConfig: [{ round_robin: {} }],
       methodConfig: [
         {
           name: [{ service: 'cmsg.actions.v1.ActionsService', method: 'GetActionGroup' }],
@@ -22,6 +24,6 @@ describe('read methods (idempotency_level = NO_SIDE_EFFECTS in the .proto files)
         },
       ],
     });
-    expect(JSON.parse(retryServiceConfig('grpc.health.v1.Health'))).toEqual({ methodConfig: [] });
+    expect(JSON.parse(channelServiceConfig('grpc.health.v1.Health'))).toEqual({ loadBalancingConfig: [{ round_robin: {} }], methodConfig: [] });
   });
 });

@@ -30,9 +30,8 @@ export function readMethodsByService(): ReadonlyMap<string, readonly string[]> {
   return readMethods;
 }
 
-/** The channel's service config (gRPC A6 retries): a retry policy on each read method of the service. */
-export function retryServiceConfig(serviceName: string): string {
+/** The method configs of the channel's service config (gRPC A6 retries): a retry policy on each read method of the service. */
+export function readRetryMethodConfig(serviceName: string): object[] {
   const reads = readMethodsByService().get(serviceName) ?? [];
-  const methodConfig = reads.length > 0 ? [{ name: reads.map((method) => ({ service: serviceName, method })), retryPolicy: READ_RETRY_POLICY }] : [];
-  return JSON.stringify({ methodConfig });
+  return reads.length > 0 ? [{ name: reads.map((method) => ({ service: serviceName, method })), retryPolicy: READ_RETRY_POLICY }] : [];
 }

@@ -149,6 +149,16 @@ describe('createServiceClient', () => {
     expect(writes).toBe(1);
   });
 
+  it('spreads its calls over every address of its target (round_robin), not only the first', async () => {
+    const replicas = [await startServer({ listChannels: async () => CHANNELS }), await startServer({ listChannels: async () => CHANNELS })];
+    stopServer = () => replicas.forEach((replica) => replica.stop());
+    const client = createServiceClient(ConversationsServiceClient, { address: `ipv4:${replicas.map((replica) => replica.address).join(',')}`, security: { insecure: true }, deadlineMs: 30_000 });
+    closeClient = client.close;
+    for (let call = 0; call < 20; call += 1) await client.rpc.listChannels({ caller: CALLER });
+    // pick_first would send all 20 to the first; the calls before the second connection is up go to the first.
+    for (const replica of replicas) expect(replica.seen.length).toBeGreaterThanOrEqual(5);
+  });
+
   it('refuses to pick plaintext by default', () => {
     expect(() => createServiceClient(ConversationsServiceClient, { address: '127.0.0.1:1', security: {}, deadlineMs: 1_000 })).toThrow(/tls.*or insecure: true explicitly/);
   });

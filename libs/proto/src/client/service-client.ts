@@ -3,7 +3,7 @@ import * as grpc from '@grpc/grpc-js';
 import { CatalogError, GrpcStatus } from '@cmsg/errors';
 import { catalogErrorFromServiceError } from './catalog-status';
 import { type ClientSecurity, channelCredentialsFor } from './client-security';
-import { retryServiceConfig } from './retry-policy';
+import { channelServiceConfig } from './service-config';
 
 /** Metadata names this client sends (docs/grpc.md, "Metadata"). */
 export const REQUEST_ID_METADATA = 'x-request-id';
@@ -79,7 +79,7 @@ export function createServiceClient<Client extends grpc.Client>(
   options: ServiceClientOptions<Client>,
 ): ServiceClient<Client> {
   const raw = new ClientConstructor(options.address, channelCredentialsFor(options.security), {
-    'grpc.service_config': retryServiceConfig(ClientConstructor.serviceName),
+    'grpc.service_config': channelServiceConfig(ClientConstructor.serviceName),
     ...options.channelOptions,
   });
 
