@@ -3,7 +3,8 @@
 // one), so they run two at a time. A kill that lands between a send's claim and its call, more
 // often beside another spec's load, is recovered by the send's call fence (docs/messaging.md): the
 // send is made again, not settled unknown. The spec that measures a pace runs after them, alone
-// (jest.faults-alone.config.js).
+// (jest.faults-alone.config.js). scale-out.fault-spec.ts is no fault: it needs a stack of its own
+// with two replicas of every app, so it runs here.
 // After the integration suite (tools/scripts/test.sh); the apps must be built (`npm run build`).
 const preset = require('./jest.preset.js');
 

@@ -13,9 +13,14 @@ export interface LocalStackOptions {
   gateways?: number;
   /**
    * How many actions-runner replicas (default 1), each with its own gRPC and metrics port, all in
-   * the same consumer groups: `actions-runner`, then `actions-runner-2`... The gateway calls the first.
+   * the same consumer groups: `actions-runner`, then `actions-runner-2`... Every replica of a gRPC
+   * service is in its address (`ipv4:` list), which the clients balance over (round_robin).
    */
   actionsRunners?: number;
+  /** How many conversations service replicas (default 1): `conversations`, then `conversations-2`... */
+  conversationsServices?: number;
+  /** How many scheduler replicas (default 1): `scheduler`, then `scheduler-2`... */
+  schedulers?: number;
   /** Extra environment of one process by its name (`actions-runner-2`, `gateway-1`...), over `env`. */
   processEnv?: Record<string, Record<string, string>>;
   /** Extra environment for every app (fake provider URLs, limits...). */
@@ -66,7 +71,16 @@ export class LocalStack {
     if (this.options.build !== false) buildApps();
     const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
     const logDir = this.options.logDir ?? path.join(WORKSPACE_ROOT, 'tmp/stack-logs', runId);
-    const [conversationsPort, schedulerPort, actionsPort] = [await freePort(), await freePort(), await freePort()];
+    const replicaPorts = async (count: number | undefined) => {
+      const ports: number[] = [];
+      for (let replica = 0; replica < (count ?? 1); replica += 1) ports.push(await freePort());
+      return ports;
+    };
+    const grpcPorts = {
+      conversations: await replicaPorts(this.options.conversationsServices),
+      scheduler: await replicaPorts(this.options.schedulers),
+      'actions-runner': await replicaPorts(this.options.actionsRunners),
+    };
     const env: Record<string, string> = {
       MONGODB_URI: withDatabase(this.options.mongodbUri ?? infra.MONGODB_URI, `cmsg_run_${runId}`),
       KAFKA_BROKERS: infra.KAFKA_BROKERS,
@@ -76,9 +90,9 @@ export class LocalStack {
       SIGNING_SECRET: `stack-secret-${runId}-${randomBytes(8).toString('hex')}`,
       CHAT_APP_SECRET: `chat-app-secret-${runId}-${randomBytes(8).toString('hex')}`,
       CHAT_VERIFY_TOKEN: `chat-verify-token-${runId}`,
-      CONVERSATIONS_GRPC_ADDRESS: `127.0.0.1:${conversationsPort}`,
-      SCHEDULER_GRPC_ADDRESS: `127.0.0.1:${schedulerPort}`,
-      ACTIONS_GRPC_ADDRESS: `127.0.0.1:${actionsPort}`,
+      CONVERSATIONS_GRPC_ADDRESS: grpcTarget(grpcPorts.conversations),
+      SCHEDULER_GRPC_ADDRESS: grpcTarget(grpcPorts.scheduler),
+      ACTIONS_GRPC_ADDRESS: grpcTarget(grpcPorts['actions-runner']),
       LOG_LEVEL: 'info',
       // Local plaintext without caller credentials, said explicitly (production refuses it); a test
       // that needs TLS or tokens passes its own through `env`.
@@ -98,13 +112,10 @@ export class LocalStack {
     const metricsEnv = async (name: string) => ({ METRICS_PORT: String((metricsPorts[name] = await freePort())) });
     const newProcess = async (name: string, app: string, own: Record<string, string>) =>
       new AppProcess(name, app, { ...env, ...own, ...(await metricsEnv(name)), ...this.options.processEnv?.[name] }, logDir, nodeArgs);
-    this.processes.push(
-      await newProcess('conversations', 'conversations', { GRPC_ADDRESS: env['CONVERSATIONS_GRPC_ADDRESS']! }),
-      await newProcess('scheduler', 'scheduler', { GRPC_ADDRESS: env['SCHEDULER_GRPC_ADDRESS']! }),
-      await newProcess('actions-runner', 'actions-runner', { GRPC_ADDRESS: env['ACTIONS_GRPC_ADDRESS']! }),
-    );
-    for (let replica = 2; replica <= (this.options.actionsRunners ?? 1); replica += 1) {
-      this.processes.push(await newProcess(`actions-runner-${replica}`, 'actions-runner', { GRPC_ADDRESS: `127.0.0.1:${await freePort()}` }));
+    for (const [app, ports] of Object.entries(grpcPorts)) {
+      for (const [index, port] of ports.entries()) {
+        this.processes.push(await newProcess(index === 0 ? app : `${app}-${index + 1}`, app, { GRPC_ADDRESS: `127.0.0.1:${port}` }));
+      }
     }
     for (const [index, port] of gatewayPorts.entries()) {
       this.processes.push(await newProcess(`gateway-${index + 1}`, 'gateway', { PORT: String(port) }));
@@ -148,6 +159,11 @@ export class LocalStack {
       });
     }
   }
+}
+
+/** One replica's address, or every replica's as an `ipv4:` target the gRPC clients balance over. */
+function grpcTarget(ports: number[]): string {
+  return ports.length === 1 ? `127.0.0.1:${ports[0]}` : `ipv4:${ports.map((port) => `127.0.0.1:${port}`).join(',')}`;
 }
 
 /** Builds every app as its project's build target does, the gateway's guides and page assets included. */

@@ -1,10 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { BroadcastsServiceClient, type ServiceClient, createServiceClient } from '@cmsg/proto';
 import { type CloudApiRecord, LOCAL_PLAINTEXT, storedCollection, uniquePhone } from '@cmsg/testing';
 import { pacedSenderOptionsFor, sendLeaseMs } from '@cmsg/send-engine';
-import { type FaultStack, startFaultStack } from './fault-stack';
+import { type FaultStack, type FaultStackOptions, startFaultStack } from './fault-stack';
 
 /**
  * The broadcast fault specs' stack (CONTRACT 10.4, docs/broadcasts.md): two actions-runner
@@ -41,22 +40,31 @@ export const RUNNER_IN_FLIGHT_BOUND = 12 * 4;
 export const CHAT_API_TIMEOUT_MS = 3_000;
 export const SEND_LEASE_MS = sendLeaseMs(CHAT_API_TIMEOUT_MS, pacedSenderOptionsFor(6_000));
 
-export async function startBroadcastFaultStack(options: { maxMessagesPerSecond: number; ownKafka?: boolean }): Promise<BroadcastFaultStack> {
+export interface BroadcastFaultStackOptions extends Pick<FaultStackOptions, 'replicas' | 'processEnv' | 'conversations' | 'tokens' | 'seed'> {
+  maxMessagesPerSecond: number;
+  ownKafka?: boolean;
+}
+
+export async function startBroadcastFaultStack(options: BroadcastFaultStackOptions): Promise<BroadcastFaultStack> {
   const templateId = randomUUID();
   const tokens = Object.fromEntries(Object.values(RUNNER_CALLERS).map((caller) => [caller, randomBytes(16).toString('hex')]));
+  const authTokens = { GRPC_AUTH_TOKENS: Object.entries(tokens).map(([caller, token]) => `${caller}:${token}`).join(',') };
+  const conversationsServices = Array.from({ length: options.replicas?.conversationsServices ?? 1 }, (_, index) => (index === 0 ? 'conversations' : `conversations-${index + 1}`));
   const fault = await startFaultStack({
-    conversations: 1,
-    tokens: 1,
+    conversations: options.conversations ?? 1,
+    tokens: options.tokens ?? 1,
     actionsRunners: 2,
     ownKafka: options.ownKafka ?? false,
+    ...(options.replicas ? { replicas: options.replicas } : {}),
     env: {
       // The group notices a killed replica after 6 s (the least the runner accepts) instead of 30 s.
       COMMAND_SESSION_TIMEOUT_MS: '6000',
       CHAT_API_TIMEOUT_MS: String(CHAT_API_TIMEOUT_MS),
     },
     processEnv: {
-      conversations: { GRPC_AUTH_TOKENS: Object.entries(tokens).map(([caller, token]) => `${caller}:${token}`).join(',') },
+      ...Object.fromEntries(conversationsServices.map((name) => [name, authTokens])),
       ...Object.fromEntries(Object.entries(RUNNER_CALLERS).map(([name, caller]) => [name, { GRPC_CLIENT_TOKEN: tokens[caller]! }])),
+      ...options.processEnv,
     },
     seed: (seed) => {
       const channel = seed.channels![0]!;
@@ -64,6 +72,7 @@ export async function startBroadcastFaultStack(options: { maxMessagesPerSecond: 
       seed.templates = [
         { uuid: templateId, name: 'broadcast_notice', language: 'es_MX', status: 'approved', category: 'utility', body: 'Hola {{1}}, tenemos novedades.', channel: channel.public_key },
       ];
+      options.seed?.(seed);
     },
   });
   try {
@@ -195,11 +204,11 @@ interface SendMessageLogEntry {
   duration_ms: number;
 }
 
-/** The SendMessage calls the conversations service logged as finished ("grpc call finished"). */
+/** The SendMessage calls every conversations service replica logged as finished ("grpc call finished"). */
 function sendMessageLog(fault: FaultStack): SendMessageLogEntry[] {
-  const log = readFileSync(path.join(fault.description.logDir, 'conversations.log'), 'utf8');
-  return log
-    .split('\n')
+  return fault.stack.processes
+    .filter((appProcess) => appProcess.app === 'conversations')
+    .flatMap((appProcess) => readFileSync(appProcess.logFile, 'utf8').split('\n'))
     .filter((line) => line.includes('"grpc_method":"sendMessage"'))
     .map((line) => JSON.parse(line) as SendMessageLogEntry);
 }

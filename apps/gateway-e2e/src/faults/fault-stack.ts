@@ -4,6 +4,7 @@ import { generateApiToken } from '@cmsg/seed';
 import {
   type BusinessSeedInput,
   LocalStack,
+  type LocalStackOptions,
   type RunningFakes,
   type StackDescription,
   type TestBusiness,
@@ -53,6 +54,8 @@ export interface FaultStackOptions {
   processEnv?: Record<string, Record<string, string>>;
   /** actions-runner replicas (LocalStackOptions.actionsRunners; default 1). */
   actionsRunners?: number;
+  /** Replicas of the other apps (LocalStackOptions; 1 each by default). */
+  replicas?: Pick<LocalStackOptions, 'gateways' | 'conversationsServices' | 'schedulers'>;
   /** Adds to the business's seed (templates, channel limits...) before it is loaded. */
   seed?: (seed: BusinessSeedInput) => void;
 }
@@ -68,6 +71,7 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
     fakes: { chatApiBaseUrl: fakes.chatApiBaseUrl, aiBaseUrl: fakes.aiBaseUrl },
     ...(mongo ? { mongodbUri: mongo.uri } : {}),
     ...(options.actionsRunners ? { actionsRunners: options.actionsRunners } : {}),
+    ...options.replicas,
     ...(options.processEnv ? { processEnv: options.processEnv } : {}),
   });
   // A stack that does not come up has stopped its apps: the fakes and servers go too, or jest never exits.
