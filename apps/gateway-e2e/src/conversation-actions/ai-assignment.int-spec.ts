@@ -13,7 +13,6 @@ describe('AI assignment endpoints: /conversation/ai-employee, /unassign-ai, /hum
     toUnassign: randomUUID(),
     noAi: randomUUID(),
     handoff: randomUUID(),
-    handoffPending: randomUUID(),
     toRun: randomUUID(),
     errors: randomUUID(),
   };
@@ -34,7 +33,6 @@ describe('AI assignment endpoints: /conversation/ai-employee, /unassign-ai, /hum
       contactSeed(seed, { conversation: { uuid: conversations.toUnassign, ai_employee: ai.max, inbox_status: 'resolved' } });
       contactSeed(seed, { conversation: { uuid: conversations.noAi, inbox_status: 'resolved' } });
       contactSeed(seed, { conversation: { uuid: conversations.handoff, ai_employee: ai.eva, inbox_status: 'resolved' } });
-      contactSeed(seed, { conversation: { uuid: conversations.handoffPending, inbox_status: 'pending' } });
       contactSeed(seed, {
         conversation: { uuid: conversations.toRun, messages: [{ uuid: randomUUID(), is_from_customer: true, body: 'Hi, is it in stock?', created_at: minutesAgo(5) }] },
       });
@@ -102,13 +100,8 @@ describe('AI assignment endpoints: /conversation/ai-employee, /unassign-ai, /hum
     expect(status.value.data).toMatchObject({ from: 'resolved', to: 'pending', pending_reason: 'human_handoff' });
   });
 
-  it('answers 200 with no broadcast when the conversation is already human-owned and pending', async () => {
-    const response = await business.api.post('/conversation/human', { conversation: { uuid: conversations.handoffPending } });
-    expect(response.status).toBe(200);
-    expect(response.body.inbox_status).toBe('pending');
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(probe.matching((message) => message.key === conversations.handoffPending)).toEqual([]);
-  });
+  // A handoff of a conversation already human-owned and pending changes nothing:
+  // libs/conversations-domain/src/ai-assignment/unassign-ai.usecase.spec.ts.
 
   it('answers the reference errors on every endpoint', async () => {
     for (const [path, body] of [
