@@ -30,7 +30,6 @@ describe('ConversationActionsService over gRPC', () => {
   const conversations = {
     noop: randomUUID(),
     escalate: randomUUID(),
-    escalatePending: randomUUID(),
     context: randomUUID(),
     tester: randomUUID(),
     timeline: randomUUID(),
@@ -53,7 +52,6 @@ describe('ConversationActionsService over gRPC', () => {
       ];
       contactSeed(seed, { conversation: { uuid: conversations.noop, tags: [tag.uuid], mailbox, ai_employee: ai.max } });
       contactSeed(seed, { conversation: { uuid: conversations.escalate, inbox_status: 'resolved' } });
-      contactSeed(seed, { conversation: { uuid: conversations.escalatePending, inbox_status: 'pending' } });
       contactSeed(seed, {
         phone: contactPhone,
         conversation: { uuid: conversations.context, ai_employee: ai.max, messages: [{ is_from_customer: true, body: 'hello', created_at: minutesAgo(23 * 60) }] },
@@ -142,13 +140,8 @@ describe('ConversationActionsService over gRPC', () => {
       expect(event.value.data).toMatchObject({ to: 'pending', pending_reason: 'action_set_failed', actor: { type: 'system', uuid: null } });
     });
 
-    it('leaves an already pending conversation (and its reason) as it is', async () => {
-      const response = await grpc.escalate({ caller: caller(), conversation_uuid: conversations.escalatePending, pending_reason: 'action_set_failed' });
-      expect(response.inbox_status).toBe('pending');
-      expect((await storedConversation(conversations.escalatePending))?.pending_reason ?? null).toBeNull();
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      expect(probe.matching((message) => message.key === conversations.escalatePending)).toEqual([]);
-    });
+    // An already pending conversation (and its reason) is left as it is:
+    // libs/conversations-domain/src/escalation/escalate.usecase.spec.ts and inbox/set-inbox-status.usecase.spec.ts.
 
     it('is CONVERSATION_NOT_FOUND for a conversation of another business', async () => {
       const other = await createTestBusiness();
