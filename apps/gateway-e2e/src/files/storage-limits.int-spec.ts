@@ -11,12 +11,7 @@ describe('Upload storage quota and pending-upload cap (CONTRACT 5)', () => {
   const expirePending = (businessId: string) =>
     storedCollection('files').updateMany({ business_id: businessId, status: 'pending' }, { $set: { pending_expires_at: new Date(Date.now() - 1000) } });
 
-  it('refuses every upload while storage is disabled (quota 0): 413 STORAGE_QUOTA_EXCEEDED', async () => {
-    const business = await withQuota(0);
-    const response = await requestUpload(business, { mime_type: 'text/plain', size: 10 });
-    expect(response.status).toBe(413);
-    expect(response.body).toEqual({ code: 'STORAGE_QUOTA_EXCEEDED', message: expect.stringContaining('disabled') });
-  });
+  // Storage disabled (quota 0) refuses every upload: libs/files/src/request-upload.usecase.spec.ts.
 
   it('counts confirmed and pending uploads against the quota: 413 STORAGE_QUOTA_EXCEEDED when nothing can be cleaned', async () => {
     const business = await withQuota(10_000);
