@@ -19,8 +19,8 @@ describe('POST /webhooks/chat: inbound messages and statuses (CONTRACT 7)', () =
   let commands: KafkaTopicProbe;
   let events: KafkaTopicProbe;
   const ai = randomUUID();
-  const phones = { known: uniquePhone(), aiOwned: uniquePhone(), aiPending: uniquePhone(), statuses: uniquePhone() };
-  const conversations = { known: randomUUID(), aiOwned: randomUUID(), aiPending: randomUUID(), statuses: randomUUID() };
+  const phones = { known: uniquePhone(), aiOwned: uniquePhone(), statuses: uniquePhone() };
+  const conversations = { known: randomUUID(), aiOwned: randomUUID(), statuses: randomUUID() };
   const digits = (phone: string) => phone.replace(/\D/g, '');
 
   beforeAll(async () => {
@@ -34,7 +34,6 @@ describe('POST /webhooks/chat: inbound messages and statuses (CONTRACT 7)', () =
         conversation: { uuid: conversations.known, messages: [{ is_from_customer: true, body: 'old', created_at: minutesAgo(48 * 60) }] },
       });
       contactSeed(seed, { phone: phones.aiOwned, conversation: { uuid: conversations.aiOwned, ai_employee: ai, inbox_status: 'resolved' } });
-      contactSeed(seed, { phone: phones.aiPending, conversation: { uuid: conversations.aiPending, ai_employee: ai, inbox_status: 'pending' } });
       contactSeed(seed, { phone: phones.statuses, conversation: { uuid: conversations.statuses } });
     });
     commands = KafkaTopicProbe.forStackTopic('conversation-commands');
@@ -117,13 +116,8 @@ describe('POST /webhooks/chat: inbound messages and statuses (CONTRACT 7)', () =
     expect([...groups]).toEqual([queued.value.group_uuid]);
   });
 
-  it('queues no AI run while the conversation is pending (a human handles it)', async () => {
-    const wamid = fakeWamid();
-    await deliverWebhook(inboundTextWebhook({ ...channelOf(business), from: digits(phones.aiPending), id: wamid, text: 'Hola?' }));
-    await eventually(() => inboundMessageByProviderId(business.businessId, wamid), (found) => found?.ingest?.conversation_applied === true);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(commands.matching((command) => command.key === conversations.aiPending)).toEqual([]);
-  });
+  // No AI run while the conversation is pending: libs/inbox-ingest/src/ingest-inbound-message.usecase.spec.ts;
+  // end to end, inbound-ai-reply.int-spec.ts 'gives no AI run to a pending conversation nor to a human-owned one'.
 
   it('moves outbound messages forward by the provider’s delivery statuses, never back', async () => {
     const sentWamid = fakeWamid();
