@@ -13,17 +13,13 @@ describe('ConversationActionsService.SendMessage (gRPC)', () => {
   const client = conversationActionsClient();
   const { rpc } = client;
   const phone = uniquePhone();
-  const conversations = { open: randomUUID(), closed: randomUUID() };
-  const ids = { greeting: randomUUID(), fallback: randomUUID(), ai: randomUUID() };
+  const conversations = { open: randomUUID() };
+  const ids = { greeting: randomUUID(), ai: randomUUID() };
 
   beforeAll(async () => {
     business = await createTestBusiness((seed) => {
       seed.quick_replies = [{ uuid: ids.greeting, name: 'Saludo', actions: [{ text: 'Hola' }, { text: '¿Cómo estás?' }] }];
-      seed.templates = [
-        { uuid: ids.fallback, name: 'follow_up', language: 'es', status: 'approved', category: 'utility', body: 'Seguimos aquí, {{1}}.', channel: seed.channels![0]!.public_key },
-      ];
       contactSeed(seed, { phone, conversation: { uuid: conversations.open, messages: [{ uuid: randomUUID(), is_from_customer: true, body: 'hola', created_at: minutesAgo(10) }] } });
-      contactSeed(seed, { conversation: { uuid: conversations.closed, messages: [{ uuid: randomUUID(), is_from_customer: true, body: 'hola', created_at: minutesAgo(2 * 24 * 60) }] } });
     });
   });
 
@@ -59,18 +55,8 @@ describe('ConversationActionsService.SendMessage (gRPC)', () => {
     expect(await storedCollection('messages').findOne({ _id: first.message!.uuid })).toMatchObject({ author: { type: 'ai_employee', uuid: ids.ai }, operation_id: send.operation_id });
   });
 
-  it('answers the stored result even when the send would no longer be allowed', async () => {
-    const send = request({ text: { body: 'window was open' } });
-    const first = await rpc.sendMessage(send);
-    const past = new Date(Date.now() - 2 * 24 * 3_600_000);
-    await storedCollection('conversations').updateOne({ _id: conversations.open }, { $set: { last_inbound_at: past } });
-    try {
-      expect(await rpc.sendMessage(send)).toEqual(first);
-      expect((await rejection(rpc.sendMessage({ ...send, operation_id: `${randomUUID()}:0` }))).code).toBe('WINDOW_CLOSED');
-    } finally {
-      await storedCollection('conversations').updateOne({ _id: conversations.open }, { $set: { last_inbound_at: new Date(Date.now() - 10 * 60_000) } });
-    }
-  });
+  // A repeat answers the stored result even once the send would no longer be allowed:
+  // libs/conversations-domain/src/messaging/send-message.usecase.spec.ts.
 
   it('sends every part of a quick reply once, however often the operation repeats', async () => {
     const since = await lastRequestSeq();
@@ -109,21 +95,8 @@ describe('ConversationActionsService.SendMessage (gRPC)', () => {
     expect(await messageRequests(business, since)).toHaveLength(1);
   });
 
-  it('repeats a provider failure from the record without calling the provider again', async () => {
-    const api = cloudApi();
-    const [failing] = await api.addRules({ match: { phone_number_id: phoneNumberIdOf(business) }, status: 500, times: 1 });
-    const since = await lastRequestSeq();
-    const send = request({ text: { body: 'fails once' } });
-    try {
-      expect((await rejection(rpc.sendMessage(send))).code).toBe('SEND_FAILED');
-    } finally {
-      await api.removeRule(failing!).catch(() => undefined);
-    }
-    const repeated = await rejection(rpc.sendMessage(send));
-    expect(repeated.code).toBe('SEND_FAILED');
-    expect(repeated.httpStatus).toBe(502);
-    expect(await messageRequests(business, since)).toHaveLength(1);
-  });
+  // A provider failure is repeated from the record without another call: send-message.usecase.spec.ts and
+  // libs/conversations-domain/src/messaging/outbound-message-store.int-spec.ts.
 
   it('never re-sends a message a crash left in `sending`: it is settled as failed, SEND_FAILED', async () => {
     const send = request({ text: { body: 'crashed mid-call' } });
@@ -170,25 +143,8 @@ describe('ConversationActionsService.SendMessage (gRPC)', () => {
     }
   });
 
-  describe('quick_reply_or_template (deprecated)', () => {
-    const content = {
-      quick_reply_or_template: {
-        quick_reply: { uuid: ids.greeting },
-        template: { template: { name: 'follow_up', language: 'es' }, variables: [{ index: 1, value: 'Ana' }], header: undefined, button_parameters: [] },
-      },
-    };
-
-    it('sends the quick reply while the window is open', async () => {
-      const response = await rpc.sendMessage(request(content));
-      expect(response.messages).toHaveLength(2);
-    });
-
-    it('sends the template when the window is closed, never WINDOW_CLOSED', async () => {
-      const response = await rpc.sendMessage(request({ ...content, conversation: { uuid: conversations.closed } }));
-      expect(response.messages).toHaveLength(1);
-      expect(await storedCollection('messages').findOne({ _id: response.message!.uuid })).toMatchObject({ content_type: 'template', body: 'Seguimos aquí, Ana.' });
-    });
-  });
+  // quick_reply_or_template (deprecated), its quick reply in the window and its template outside:
+  // send-message.usecase.spec.ts; from the runner, action-group-action-types.int-spec.ts.
 
   it('refuses malformed requests with INVALID_REQUEST', async () => {
     expect((await rejection(rpc.sendMessage(request({ operation_id: '', text: { body: 'x' } })))).code).toBe('INVALID_REQUEST');
