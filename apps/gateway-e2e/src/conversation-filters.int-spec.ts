@@ -129,12 +129,7 @@ describe('GET /{slug}/conversations filters (CONTRACT 9.1)', () => {
     expect((await api().get('/conversations', { tag: [tags.vip, tags.vip], limit: 1, cursor: vip })).status).toBe(200);
   });
 
-  it('is 400 INVALID_REQUEST for a filter value out of its range', async () => {
-    for (const query of [{ inbox_status: 'open' }, { tag: 'vip' }, { ai_employee: 'nobody' }, { window: 'ajar' }, { is_tester: '1' }, { updated_since: 'yesterday' }]) {
-      const response = await api().get('/conversations', query);
-      expect([response.status, response.body.code]).toEqual([400, 'INVALID_REQUEST']);
-    }
-  });
+  // A filter value out of its range is 400 INVALID_REQUEST: apps/gateway/src/routes/list.routes.spec.ts.
 
   // Last: it changes the conversations the other tests filter.
   it('updated_since: every tag, message, inbox status, mailbox and owner change moves a conversation into it', async () => {
