@@ -34,7 +34,7 @@ describe('owner changes with a pending scheduled message', () => {
         conversationUuids.set(name, uuid);
         contactSeed(seed, { channel, conversation: { uuid, ai_employee: owner, inbox_status: 'resolved' } });
       };
-      for (const name of ['required', 'invalid', 'cancel', 'reassign-ai', 'stale', 'already', 'unassign-required', 'unassign-reassign', 'human-cancel', 'unassign-default']) add(name, ai.max);
+      for (const name of ['required', 'cancel', 'reassign-ai', 'stale', 'already', 'unassign-required', 'unassign-reassign', 'human-cancel', 'unassign-default']) add(name, ai.max);
       add('human-to-ai', null);
       add('human-no-ai', null);
       add('unassign-no-template', ai.max, `${main.public_key}-bare`);
@@ -53,14 +53,8 @@ describe('owner changes with a pending scheduled message', () => {
     expect(await pendingScheduleOf(conversationFor('required'))).toBe(schedule);
   });
 
-  it('rejects a value other than reassign or cancel', async () => {
-    await seedPendingSchedule(business, conversationFor('invalid'), { executor_kind: 'ai_employee', ai_employee_id: ai.max });
-    for (const value of ['keep', '', 'CANCEL']) {
-      const response = await assign('invalid', { ai_employee: { uuid: ai.eva }, scheduled_message_action: value });
-      expect({ value, status: response.status, code: response.body.code }).toEqual({ value, status: 400, code: 'SCHEDULED_MESSAGE_ACTION_INVALID' });
-    }
-    expect((await storedConversation(conversationFor('invalid')))?.ai_employee_id).toBe(ai.max);
-  });
+  // A value other than reassign or cancel is SCHEDULED_MESSAGE_ACTION_INVALID:
+  // libs/conversations-domain/src/ai-assignment/scheduled-message-action.spec.ts.
 
   it('cancel: the schedule is cancelled (with history) and the conversation has no pending schedule', async () => {
     const schedule = await seedPendingSchedule(business, conversationFor('cancel'), { executor_kind: 'ai_employee', ai_employee_id: ai.max });
