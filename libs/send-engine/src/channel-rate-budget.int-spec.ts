@@ -282,6 +282,18 @@ describe('ChannelRateBudget (real Redis)', () => {
       }
     });
 
+    it('stamps a slot committed again (its first answer came back late) at the later moment, counting it once', async () => {
+      const { channelKey, keys, budget } = await commitParts({ marginMs: 0 });
+      const slot = await budget.acquire({ channelKey, perSecond: 2, priority: 'live' });
+      const first = await budget.commit({ channelKey, perSecond: 2, slotId: slot.slotId! });
+      await sleep(300);
+      const again = await budget.commit({ channelKey, perSecond: 2, slotId: slot.slotId! });
+      expect([first.outcome, again.outcome]).toEqual(['call', 'call']);
+      const log = await replicas[0].zRangeWithScores(keys.rateLog(channelKey), 0, -1);
+      expect(log).toEqual([{ value: `${slot.slotId}:1`, score: again.outcome === 'call' ? again.atMs : -1 }]);
+      expect(again.outcome === 'call' && first.outcome === 'call' ? again.atMs - first.atMs : 0).toBeGreaterThanOrEqual(290);
+    });
+
     it('gives the slot back, leaving the call fence up, when the window filled while the slot waited past it', async () => {
       const { channelKey, keys, budget } = await commitParts({ marginMs: 0, raiseFence: true });
       const stale = await budget.acquire({ channelKey, perSecond: 1, priority: 'live' });

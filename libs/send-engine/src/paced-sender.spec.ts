@@ -35,6 +35,9 @@ class FakeEngine implements SendEngineParts {
   fenceTakenDown = false;
   /** retryInMs of commits that find no room for their slot, in turn (then each commit goes through). */
   commitWaits: number[] = [];
+  /** How long each commit's answer takes to come back, in turn (then 1 ms): the monotonic clock moves by it. */
+  commitRoundTrips: number[] = [];
+  monotonicMs = 0;
   /** A part that throws a plain Error (Redis unreachable). */
   down: 'budget' | 'backOff' | 'pairs' | 'ledger' | 'fences' | null = null;
 
@@ -56,6 +59,7 @@ class FakeEngine implements SendEngineParts {
       this.check('budget');
       this.commits.push(request);
       this.steps.push(`commit ${request.slotId}${request.fenceId === undefined ? '' : ` pass ${request.channelKey}/${request.fenceId}`}`);
+      this.monotonicMs += this.commitRoundTrips.shift() ?? 1;
       if (request.fenceId !== undefined && this.fenceTakenDown) return { outcome: 'fence-gone' };
       const retryInMs = this.commitWaits.shift();
       return retryInMs === undefined ? { outcome: 'call', atMs: 0 } : { outcome: 'wait', retryInMs };
@@ -118,6 +122,7 @@ describe('PacedSender', () => {
   let fenceIds: number;
   const options = (): PacedSenderOptions => ({
     newFenceId: () => `fence-${++fenceIds}`,
+    monotonicNow: () => engine.monotonicMs,
     pairIntervalMs: 6_000,
     throttleAttempts: 3,
     pairRateAttempts: 2,
@@ -425,6 +430,41 @@ describe('PacedSender', () => {
       };
       await expect(sender(provider).sendMessage(channel, message, live, claim)).resolves.toEqual({ provider_message_id: 'wamid.1' });
       expect(engine.steps).toEqual(['raise ch1/fence-1', 'claim fence-1', 'slot s1', 'commit s1 pass ch1/fence-1', 'slot s2', 'commit s2 pass ch1/fence-1', 'call']);
+    });
+
+    it('commits the slot again, without the fence, while the answer came back late (this process stalled), then calls', async () => {
+      const { claim } = claimRecorder(true);
+      engine.commitRoundTrips = [40, 25, 2];
+      const provider = new FakeProvider();
+      const calls = provider.sendMessage.bind(provider);
+      provider.sendMessage = async () => {
+        engine.steps.push('call');
+        return calls();
+      };
+      await sender(provider).sendMessage(channel, message, live, claim);
+      expect(engine.steps).toEqual(['raise ch1/fence-1', 'claim fence-1', 'slot s1', 'commit s1 pass ch1/fence-1', 'commit s1', 'commit s1', 'call']);
+    });
+
+    it('asks for a new slot when the late commit finds no room any more, and calls after it; stamps at most three times again', async () => {
+      const { claim } = claimRecorder(true);
+      engine.commitRoundTrips = [40, 1];
+      engine.commitWaits = [];
+      const provider = new FakeProvider();
+      const calls = provider.sendMessage.bind(provider);
+      provider.sendMessage = async () => {
+        engine.steps.push('call');
+        return calls();
+      };
+      const commit = engine.budget.commit;
+      let commitsSeen = 0;
+      engine.budget.commit = async (request) => ((commitsSeen += 1) === 2 ? (engine.steps.push(`commit ${request.slotId}`), { outcome: 'wait', retryInMs: 5 }) : commit(request));
+      await sender(provider).sendMessage(channel, message, live, claim);
+      expect(engine.steps).toEqual(['raise ch1/fence-1', 'claim fence-1', 'slot s1', 'commit s1 pass ch1/fence-1', 'commit s1', 'slot s2', 'commit s2', 'call']);
+
+      engine.steps.length = 0;
+      engine.commitRoundTrips = [50, 50, 50, 50, 50];
+      await sender(provider).sendMessage(channel, message, live);
+      expect(engine.steps).toEqual(['slot s3', 'commit s3', 'commit s3', 'commit s3', 'commit s3', 'call']);
     });
 
     it('commits a send without a claim too (no fence to pass)', async () => {

@@ -3,7 +3,7 @@ import type { ChannelCredentials, OutboundMessage, SendMessageResult } from '@cm
 import { CatalogError, isCatalogError } from '@cmsg/errors';
 import { cmsgMetrics } from '@cmsg/platform';
 import { type ChannelBackOff, DEFAULT_BACK_OFF_MAX_MS } from './channel-back-off';
-import type { ChannelRateBudget } from './channel-rate-budget';
+import type { ChannelRateBudget, SlotCommitted } from './channel-rate-budget';
 import type { MessagingLimitLedger, MessagingUnitTaken } from './messaging-limit-ledger';
 import type { LiveFirstGate } from './live-first-gate';
 import type { PairPacer } from './pair-pacer';
@@ -65,6 +65,15 @@ export interface PacedSenderOptions {
   onSpamRateLimit?: (pacing: SendPacing) => Promise<void>;
   /** A fresh id for each attempt's call fence (randomUUID). */
   newFenceId?: () => string;
+  /**
+   * A commit whose answer took longer than this (its process's event loop stalled) is made again
+   * before the call, so its stamp is when the call leaves (default 10 ms, under the budget's 25 ms
+   * margin); at most `restampAttempts` (default 3) times.
+   */
+  lateCommitMs?: number;
+  restampAttempts?: number;
+  /** A monotonic clock in ms for the commit's round trip (performance.now). */
+  monotonicNow?: () => number;
 }
 
 export const DEFAULT_PACED_SENDER_OPTIONS: PacedSenderOptions = { pairIntervalMs: 6_000, throttleAttempts: 5, pairRateAttempts: 3, pairRetryMs: 6_000, pacingWaitMs: 45_000 };
@@ -121,6 +130,9 @@ export class PacedSender {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
   private readonly newFenceId: () => string;
+  private readonly monotonicNow: () => number;
+  private readonly lateCommitMs: number;
+  private readonly restampAttempts: number;
 
   constructor(
     private readonly provider: ProviderSender,
@@ -130,6 +142,9 @@ export class PacedSender {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.now = options.now ?? Date.now;
     this.newFenceId = options.newFenceId ?? randomUUID;
+    this.monotonicNow = options.monotonicNow ?? (() => performance.now());
+    this.lateCommitMs = options.lateCommitMs ?? 10;
+    this.restampAttempts = options.restampAttempts ?? 3;
   }
 
   async sendMessage(channel: ChannelCredentials, message: OutboundMessage, pacing?: SendPacing, claim?: ClaimBeforeCall): Promise<SendMessageResult> {
@@ -162,6 +177,12 @@ export class PacedSender {
     } finally {
       gate.releaseBroadcast();
     }
+  }
+
+  private async commitTimed(request: Parameters<SendEngineParts['budget']['commit']>[0]): Promise<SlotCommitted & { tookMs: number }> {
+    const asked = this.monotonicNow();
+    const committed = await beforeAnyCall(() => this.engine.budget.commit(request));
+    return { ...committed, tookMs: this.monotonicNow() - asked };
   }
 
   private waitedTooLong(): CatalogError {
@@ -225,16 +246,20 @@ export class PacedSender {
       );
       cmsgMetrics.sendSlotWait(slot.priority, waitedMs / 1000);
       if (pacing.broadcast) await beforeAnyCall(async () => this.options.admitBroadcastSend?.(pacing));
-      const committed = await beforeAnyCall(async () => {
-        if (slotId === undefined) throw new Error('send engine: a slot granted without its id');
-        return this.engine.budget.commit({ ...slot, slotId, ...(fenceId !== undefined ? { fenceId } : {}) });
-      });
+      if (slotId === undefined) throw new Error('send engine: a slot granted without its id');
+      let committed = await this.commitTimed({ ...slot, slotId, ...(fenceId !== undefined ? { fenceId } : {}) });
       // Gone: a recovery took the send over (this process was taken for stopped); it calls nothing.
       if (committed.outcome === 'fence-gone') throw new SendAlreadyClaimed();
       // The slot waited past its window (or a back-off began): another one, before any call.
       if (committed.outcome === 'wait') continue;
       // Later calls of this send (after a 130429) follow a call already made.
       fenceId = undefined;
+      // Stamped by Redis, answered late: the call would leave long after its stamp, into the
+      // provider's next second beside the calls stamped there. Stamped again, it counts where it lands.
+      for (let restamps = 0; committed.outcome === 'call' && committed.tookMs > this.lateCommitMs && restamps < this.restampAttempts; restamps += 1) {
+        committed = await this.commitTimed({ ...slot, slotId });
+      }
+      if (committed.outcome !== 'call') continue;
       try {
         const result = await this.provider.sendMessage(channel, message);
         // What a later 130429 learns the provider's rate from; never the send's concern.
