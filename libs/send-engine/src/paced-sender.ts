@@ -257,6 +257,7 @@ export class PacedSender {
       // Stamped by Redis, answered late: the call would leave long after its stamp, into the
       // provider's next second beside the calls stamped there. Stamped again, it counts where it lands.
       for (let restamps = 0; committed.outcome === 'call' && committed.tookMs > this.lateCommitMs && restamps < this.restampAttempts; restamps += 1) {
+        cmsgMetrics.sendCommitRestamped(slot.priority);
         committed = await this.commitTimed({ ...slot, slotId });
       }
       if (committed.outcome !== 'call') continue;

@@ -231,6 +231,7 @@ async function runPacing(options: Options, figures: ScenarioFigures, build: bool
   try {
     figures.note(`${recipients} recipients at the channel's max_messages_per_second ${rate}; the fake Cloud API takes at most ${rate}/s for the number`);
     const meter = meterStack(stack);
+    const metricsBefore = await scrapeAppMetrics(stack.metricsUrls);
     const startedAt = Date.now();
     const { running: created } = await freeze(stack, figures, { filter: AUDIENCE_FILTER });
     const limitMs = (recipients / rate) * 3_000 + 300_000;
@@ -260,6 +261,8 @@ async function runPacing(options: Options, figures: ScenarioFigures, build: bool
     figures.line('recipients reached', sends.recipientsReached, 'recipients');
     figures.line('recipients accepted more than once (must be 0)', sends.acceptedMoreThanOnce, 'recipients');
     figures.line('recipients called more than once', sends.calledMoreThanOnce, 'recipients');
+    const restamps = growthPerUnit(metricsBefore, await scrapeAppMetrics(stack.metricsUrls), 'cmsg_send_commit_restamps_total', 'priority', 1)['conversations']?.['broadcast'] ?? 0;
+    figures.line('slots committed again (their commit answered late)', restamps, 'commits');
     noteTimeline(figures, arrivals);
     figures.note(`the fake Cloud API's process ${stack.fakes.raisedPriority ? 'ran at a raised CPU priority' : 'could not raise its CPU priority'}; its event loop ran late by:`);
     figures.line('fake Cloud API event loop delay p99', loop.p99Ms, 'ms', 1);

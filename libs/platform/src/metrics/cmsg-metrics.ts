@@ -23,6 +23,7 @@ let instruments:
       actionDuration: Histogram;
       mongodbDuration: Histogram;
       sendSlotWait: Histogram;
+      sendCommitRestamps: Counter;
     }
   | undefined;
 
@@ -61,6 +62,9 @@ function made() {
     sendSlotWait: meter().createHistogram('cmsg_send_slot_wait_seconds', {
       description: "How long a provider call waited for its slot in the channel's rate budget (back-offs included), in seconds, by priority (live, broadcast).",
       advice: { explicitBucketBoundaries: LATENCY_BUCKETS },
+    }),
+    sendCommitRestamps: meter().createCounter('cmsg_send_commit_restamps', {
+      description: "Commits of a rate slot made again before the provider call because the first answer came back late (this process's event loop stalled), by priority (live, broadcast).",
     }),
   };
   return instruments;
@@ -105,6 +109,9 @@ export const cmsgMetrics = {
   },
   sendSlotWait(priority: string, seconds: number): void {
     made().sendSlotWait.record(seconds, { priority });
+  },
+  sendCommitRestamped(priority: string): void {
+    made().sendCommitRestamps.add(1, { priority });
   },
   /** A gauge without labels read at scrape time (cmsg_outbox_backlog, cmsg_webhook_backlog). */
   gauge(name: string, description: string, read: GaugeReading): void {
