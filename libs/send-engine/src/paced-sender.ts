@@ -3,7 +3,7 @@ import type { ChannelCredentials, OutboundMessage, SendMessageResult } from '@cm
 import { CatalogError, isCatalogError } from '@cmsg/errors';
 import { cmsgMetrics } from '@cmsg/platform';
 import { type ChannelBackOff, DEFAULT_BACK_OFF_MAX_MS } from './channel-back-off';
-import type { ChannelRateBudget, SlotCommitted } from './channel-rate-budget';
+import type { ChannelRateBudget, SlotCommitRequest, SlotCommitted } from './channel-rate-budget';
 import type { MessagingLimitLedger, MessagingUnitTaken } from './messaging-limit-ledger';
 import type { LiveFirstGate } from './live-first-gate';
 import type { PairPacer } from './pair-pacer';
@@ -179,9 +179,14 @@ export class PacedSender {
     }
   }
 
-  private async commitTimed(request: Parameters<SendEngineParts['budget']['commit']>[0]): Promise<SlotCommitted & { tookMs: number }> {
+  /** The slot's commit (a step before any call) and how long its answer took to come back. */
+  private async commitTimed(request: Omit<SlotCommitRequest, 'slotId'> & { slotId: string | undefined }): Promise<SlotCommitted & { tookMs: number }> {
     const asked = this.monotonicNow();
-    const committed = await beforeAnyCall(() => this.engine.budget.commit(request));
+    const committed = await beforeAnyCall(async () => {
+      const { slotId } = request;
+      if (slotId === undefined) throw new Error('send engine: a slot granted without its id');
+      return this.engine.budget.commit({ ...request, slotId });
+    });
     return { ...committed, tookMs: this.monotonicNow() - asked };
   }
 
@@ -246,7 +251,6 @@ export class PacedSender {
       );
       cmsgMetrics.sendSlotWait(slot.priority, waitedMs / 1000);
       if (pacing.broadcast) await beforeAnyCall(async () => this.options.admitBroadcastSend?.(pacing));
-      if (slotId === undefined) throw new Error('send engine: a slot granted without its id');
       let committed = await this.commitTimed({ ...slot, slotId, ...(fenceId !== undefined ? { fenceId } : {}) });
       // Gone: a recovery took the send over (this process was taken for stopped); it calls nothing.
       if (committed.outcome === 'fence-gone') throw new SendAlreadyClaimed();

@@ -1,6 +1,6 @@
 export { ApiClient } from './api-client';
 export type { ApiResponse } from './api-client';
-export { LocalStack, buildApps, waitForReady, STACK_APPS } from './local-stack';
+export { LocalStack, buildApps, replicaName, waitForReady, STACK_APPS } from './local-stack';
 export type { LocalStackOptions, StackDescription, StackFakes } from './local-stack';
 export { AppProcess } from './app-process';
 export { killLeftoverProcesses, trackLeftoverProcess } from './leftover-processes';

@@ -114,7 +114,7 @@ export class LocalStack {
       new AppProcess(name, app, { ...env, ...own, ...(await metricsEnv(name)), ...this.options.processEnv?.[name] }, logDir, nodeArgs);
     for (const [app, ports] of Object.entries(grpcPorts)) {
       for (const [index, port] of ports.entries()) {
-        this.processes.push(await newProcess(index === 0 ? app : `${app}-${index + 1}`, app, { GRPC_ADDRESS: `127.0.0.1:${port}` }));
+        this.processes.push(await newProcess(replicaName(app, index), app, { GRPC_ADDRESS: `127.0.0.1:${port}` }));
       }
     }
     for (const [index, port] of gatewayPorts.entries()) {
@@ -159,6 +159,11 @@ export class LocalStack {
       });
     }
   }
+}
+
+/** The process name of a service's replica: `conversations`, then `conversations-2`... */
+export function replicaName(app: string, index: number): string {
+  return index === 0 ? app : `${app}-${index + 1}`;
 }
 
 /** One replica's address, or every replica's as an `ipv4:` target the gRPC clients balance over. */

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { BroadcastsServiceClient, type ServiceClient, createServiceClient } from '@cmsg/proto';
-import { type CloudApiRecord, LOCAL_PLAINTEXT, storedCollection, uniquePhone } from '@cmsg/testing';
+import { type CloudApiRecord, LOCAL_PLAINTEXT, replicaName, storedCollection, uniquePhone } from '@cmsg/testing';
 import { pacedSenderOptionsFor, sendLeaseMs } from '@cmsg/send-engine';
 import { type FaultStack, type FaultStackOptions, startFaultStack } from './fault-stack';
 
@@ -49,7 +49,7 @@ export async function startBroadcastFaultStack(options: BroadcastFaultStackOptio
   const templateId = randomUUID();
   const tokens = Object.fromEntries(Object.values(RUNNER_CALLERS).map((caller) => [caller, randomBytes(16).toString('hex')]));
   const authTokens = { GRPC_AUTH_TOKENS: Object.entries(tokens).map(([caller, token]) => `${caller}:${token}`).join(',') };
-  const conversationsServices = Array.from({ length: options.replicas?.conversationsServices ?? 1 }, (_, index) => (index === 0 ? 'conversations' : `conversations-${index + 1}`));
+  const conversationsServices = Array.from({ length: options.replicas?.conversationsServices ?? 1 }, (_, index) => replicaName('conversations', index));
   const fault = await startFaultStack({
     conversations: options.conversations ?? 1,
     tokens: options.tokens ?? 1,

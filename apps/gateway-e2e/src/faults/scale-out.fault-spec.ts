@@ -55,7 +55,6 @@ describe('two replicas of every app', () => {
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as LogLine);
-  const grpcCallsOf = (name: string) => logOf(name).filter((line) => line.msg === 'grpc call finished').length;
 
   it('shares the command partitions and the broadcast recipients between the runners, every replica serving, nothing lost or done twice', async () => {
     const marker = `bscale${randomBytes(5).toString('hex')}`;
@@ -103,13 +102,12 @@ describe('two replicas of every app', () => {
 
     // The command topic's partitions, as each runner last logged them: two disjoint shares of all.
     const commandsTopic = `${fault.description.env['KAFKA_TOPIC_PREFIX']}${TOPIC.conversationCommands}`;
-    const lastShare = (name: string) => logOf(name).filter((line) => line.msg === 'command stream: joined group' && line.topic === commandsTopic).at(-1)?.partitions ?? [];
-    const shares = [lastShare('actions-runner'), lastShare('actions-runner-2')];
-    const groupsRunBy = (name: string) => logOf(name).filter((line) => line.msg === 'action group finished').map((line) => line.action_group!);
-    const runBy = [groupsRunBy('actions-runner'), groupsRunBy('actions-runner-2')];
+    const runnerLogs = ['actions-runner', 'actions-runner-2'].map(logOf);
+    const shares = runnerLogs.map((log) => log.filter((line) => line.msg === 'command stream: joined group' && line.topic === commandsTopic).at(-1)?.partitions ?? []);
+    const runBy = runnerLogs.map((log) => log.filter((line) => line.msg === 'action group finished').map((line) => line.action_group!));
     const broadcastSends = sendsByRunner(fault);
     const audit = await auditBroadcast(fault, broadcastId, marker);
-    const calls = Object.fromEntries(['conversations', 'conversations-2', 'scheduler', 'scheduler-2'].map((name) => [name, grpcCallsOf(name)]));
+    const calls = Object.fromEntries(['conversations', 'conversations-2', 'scheduler', 'scheduler-2'].map((name) => [name, logOf(name).filter((line) => line.msg === 'grpc call finished').length]));
 
     reportFault('two replicas of every app', {
       groups_accepted: outcome.accepted,

@@ -31,7 +31,6 @@ export interface SchedulingBusiness extends TestBusiness {
 }
 
 export interface SchedulingBusinessOptions {
-  timeZone?: string;
   tokens?: number;
 }
 
@@ -52,7 +51,7 @@ export async function createSchedulingBusiness(
   const tokens = Array.from({ length: (options.tokens ?? 3) - 1 }, () => ({ uuid: randomUUID(), token: generateApiToken() }));
   const business = await createTestBusiness((seed) => {
     const channel = seed.channels![0]!.public_key;
-    seed.time_zone = options.timeZone ?? 'America/Mexico_City';
+    seed.time_zone = 'America/Mexico_City';
     seed.api_tokens = [...(seed.api_tokens ?? []), ...tokens];
     seed.channels![0]!.default_scheduled_template = 'we_miss_you';
     seed.vision_wallet_tokens = 1000;
