@@ -5,6 +5,7 @@ import { catalogErrorFor, CloudApiFailure, failureFromNetwork, failureFromRespon
 import { buildMessageRequest } from './message-body';
 import type { MessageContent } from './message-content';
 import { sendFailureError } from './provider-outcome';
+import { JsonOverHttp, type JsonCall } from './json-over-http';
 import { type ContactAddress, resolveRecipient } from './recipient';
 import { realSleeper, retryDelayMs, type Sleeper } from './send-retry';
 
@@ -72,6 +73,7 @@ export class CloudApiClient {
   private readonly sleep: Sleeper;
   private readonly random: () => number;
   private readonly retryRateLimits: boolean;
+  private readonly http = new JsonOverHttp();
 
   constructor(config: CloudApiClientConfig) {
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
@@ -93,7 +95,7 @@ export class CloudApiClient {
     const recipient = resolveRecipient(message.to, { bsuidSendEnabled: this.bsuidSendEnabled });
     const body = JSON.stringify(buildMessageRequest(recipient, message.content));
     const url = `${this.baseUrl}/${encodeURIComponent(channel.phone_number_id)}/messages`;
-    const init: RequestInit = { method: 'POST', headers: { ...bearer(channel.access_token), 'content-type': 'application/json' }, body };
+    const init: JsonCall = { method: 'POST', headers: { ...bearer(channel.access_token), 'content-type': 'application/json' }, body };
     let answer: unknown;
     for (let attempt = 1; answer === undefined; attempt += 1) {
       try {
@@ -192,19 +194,17 @@ export class CloudApiClient {
     };
   }
 
-  /** One JSON call; rejects with a CloudApiFailure (never a raw fetch error). */
-  private async callJson(url: string, init: RequestInit): Promise<unknown> {
-    let response: Response;
-    let text: string;
+  /** One JSON call; rejects with a CloudApiFailure (never a raw network error). */
+  private async callJson(url: string, init: JsonCall): Promise<unknown> {
+    let answer: { status: number; text: string };
     try {
-      response = await fetch(url, { ...init, signal: AbortSignal.timeout(this.timeoutMs) });
-      text = await response.text();
+      answer = await this.http.call(url, init, this.timeoutMs);
     } catch (error) {
       throw failureFromNetwork(error, this.timeoutMs);
     }
-    const json = parseJson(text);
-    if (!response.ok) throw failureFromResponse(response.status, json);
-    if (json === undefined) throw new CloudApiFailure(`HTTP ${response.status} with a body that is not JSON`, { status: response.status, transient: false });
+    const json = parseJson(answer.text);
+    if (answer.status < 200 || answer.status > 299) throw failureFromResponse(answer.status, json);
+    if (json === undefined) throw new CloudApiFailure(`HTTP ${answer.status} with a body that is not JSON`, { status: answer.status, transient: false });
     return json;
   }
 }

@@ -78,7 +78,8 @@ export function startTelemetry(serviceName: string, options: TelemetryOptions = 
           new ExpressInstrumentation(),
           new MongoDBInstrumentation({ dbStatementSerializer: scrubbedMongoStatement }),
           new RedisInstrumentation(),
-          // fetch: the Cloud API, the AI provider, media downloads and webhook deliveries.
+          // fetch: the AI provider's client and media downloads (the Cloud API's JSON calls and
+          // webhook deliveries go over node:http, traced by the HTTP instrumentation).
           new UndiciInstrumentation(),
         ]
       : []),
