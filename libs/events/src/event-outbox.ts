@@ -1,4 +1,5 @@
 import { type BusinessScope, OUTBOX_COLLECTIONS, type OutboxCollection, type OutboxEntry, type OutboxRepository, businessScope } from '@cmsg/dal';
+import { CoalescedOutboxPulls } from './coalesced-outbox-pulls';
 import type { EventRecorder } from './event-recorder';
 
 /** What a writer needs of the outbox: recording the entries its write just pushed. */
@@ -28,11 +29,15 @@ export interface OutboxHolderEntries {
  * pass at a time (apps/conversations).
  */
 export class EventOutbox {
+  private readonly pulls: CoalescedOutboxPulls;
+
   constructor(
     private readonly recorder: EventRecorder,
     private readonly outboxes: OutboxStore,
     private readonly onRecordError: (error: unknown, entry: OutboxEntry) => void,
-  ) {}
+  ) {
+    this.pulls = new CoalescedOutboxPulls(outboxes);
+  }
 
   /**
    * Records the entries a write just pushed (recordInOrder). Never fails the caller: the change is
@@ -88,7 +93,8 @@ export class EventOutbox {
    * Records a document's entries in order, then takes the recorded ones out of its outbox in one
    * update. An entry that fails is reported and stops the rest: they wait for the relay's next pass
    * and keep their order (recording is idempotent, so a failed last update only means recording
-   * them again). Answers how many left the outbox.
+   * them again). The update is merged with the other pulls of the same turn (CoalescedOutboxPulls).
+   * Answers how many left the outbox.
    */
   private async recordInOrder(collection: OutboxCollection, scope: BusinessScope, documentId: string, entries: readonly OutboxEntry[]): Promise<number> {
     const recorded: OutboxEntry[] = [];
@@ -103,7 +109,7 @@ export class EventOutbox {
     }
     if (recorded.length === 0) return 0;
     try {
-      await this.outboxes.pull(collection, scope, documentId, recorded.map((entry) => entry.id));
+      await this.pulls.pull(collection, scope, documentId, recorded.map((entry) => entry.id));
       return recorded.length;
     } catch (error) {
       this.onRecordError(error, recorded[recorded.length - 1]!);

@@ -39,6 +39,40 @@ describe('EventRecorder', () => {
     expect(stored.event_sequence).toBe(2);
   });
 
+  it('inserts the events of entries recorded in one turn in one insert, and fans out each as stored', async () => {
+    conversation('conversation-1');
+    conversation('conversation-2');
+    const inserts: number[] = [];
+    const { insertIfAbsent, insertManyIfAbsent } = world.stores.events;
+    world.stores.events.insertIfAbsent = async (event) => (inserts.push(1), insertIfAbsent(event));
+    world.stores.events.insertManyIfAbsent = async (events) => (inserts.push(events.length), insertManyIfAbsent(events));
+    const [first, second] = [tagsChanged('conversation-1'), tagsChanged('conversation-2')];
+
+    await Promise.all([world.recorder.record(scope, 'conversation-1', first), world.recorder.record(scope, 'conversation-2', second)]);
+
+    expect(inserts).toEqual([2]);
+    expect(world.stores.eventRows.map((event) => [event._id, event.sequence])).toEqual([
+      [first.id, 1],
+      [second.id, 1],
+    ]);
+    expect(world.fanOut.calls.map((event) => event._id).sort()).toEqual([first.id, second.id].sort());
+  });
+
+  it('fans out the stored event to both recorders of one entry recorded twice in one turn (a writer and the relay)', async () => {
+    const stored = conversation('conversation-1');
+    const entry = tagsChanged('conversation-1');
+
+    await Promise.all([world.recorder.record(scope, 'conversation-1', entry), world.recorder.record(scope, 'conversation-1', entry)]);
+
+    expect(world.stores.eventRows).toHaveLength(1);
+    const kept = world.stores.eventRows[0]!.sequence;
+    expect(world.fanOut.calls.map((event) => [event._id, event.sequence])).toEqual([
+      [entry.id, kept],
+      [entry.id, kept],
+    ]);
+    expect(stored.event_sequence).toBe(2);
+  });
+
   it("takes the sequence the entry's change took, or else the conversation's next one", async () => {
     const stored = conversation('conversation-1', 4);
     const sequenced = withSequence(tagsChanged('conversation-1'), { event_sequence: 7 });

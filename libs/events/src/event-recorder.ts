@@ -15,6 +15,7 @@ import type { BusinessSlugs } from './business-slugs';
 import { type ConversationEventBus, conversationEventMessageOf } from './conversation-event-bus';
 import type { SequencedEntry } from './outbox-entries';
 import { type TimelineEventType, entryKindOf } from './entry-types';
+import { TurnBatches } from './turn-batches';
 import type { EventFanOut } from '@cmsg/webhooks';
 
 /** The collections a recording reads and writes (libs/dal repositories in the apps). */
@@ -59,9 +60,19 @@ interface LegacyConversationEvent {
  */
 export class EventRecorder {
   private readonly stores: EventRecorderStores;
+  /** The event inserts of one turn of the event loop, in one insert (every business: events is one collection). */
+  private readonly eventInserts: TurnBatches<EventEntity, boolean>;
 
   constructor(private readonly dependencies: EventRecorderDependencies) {
     this.stores = dependencies.stores;
+    this.eventInserts = new TurnBatches<EventEntity, boolean>(async (events) => {
+      if (events.length === 1) return [await this.stores.events.insertIfAbsent(events[0]!)];
+      const inserted = await this.stores.events.insertManyIfAbsent(events);
+      // The same entry twice in one turn (a writer and the relay): only its first is the inserted one.
+      const firstIndexOf = new Map<string, number>();
+      events.forEach((event, index) => firstIndexOf.set(event._id, firstIndexOf.get(event._id) ?? index));
+      return events.map((event, index) => inserted.has(event._id) && firstIndexOf.get(event._id) === index);
+    });
   }
 
   /** A SequencedEntry keeps the sequence its change took; any other entry takes the conversation's next one. */
@@ -170,11 +181,11 @@ export class EventRecorder {
    * The event of the entry: inserted now with the sequence taken for it or, when a recorder of the
    * same entry stored it first (a retry, the relay racing the writer), the stored one, whose
    * sequence stands. The insert comes first because the entry is almost always new; a repeat
-   * leaves its sequence number unused (a gap).
+   * leaves its sequence number unused (a gap). The inserts of one turn are one insert (TurnBatches).
    */
   private async storedEvent(scope: BusinessScope, entry: OutboxEntry, sequence: number): Promise<EventEntity> {
     const event = eventOf(scope, await this.dependencies.slugs.slugOf(scope), entry, sequence, new Date());
-    if (await this.stores.events.insertIfAbsent(event)) return event;
+    if (await this.eventInserts.add('', event)) return event;
     return (await this.stores.events.findById(scope, entry.id)) ?? event;
   }
 }

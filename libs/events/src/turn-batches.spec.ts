@@ -1,0 +1,42 @@
+import { TurnBatches } from './turn-batches';
+
+describe('TurnBatches', () => {
+  it('runs the calls of one turn as one batch per key, and answers each caller its own result', async () => {
+    const runs: string[][] = [];
+    const batches = new TurnBatches<string, string>(async (items) => {
+      runs.push([...items]);
+      return items.map((item) => item.toUpperCase());
+    });
+
+    const results = await Promise.all([batches.add('a', 'x'), batches.add('b', 'y'), batches.add('a', 'z')]);
+
+    expect(results).toEqual(['X', 'Y', 'Z']);
+    expect(runs).toEqual([['x', 'z'], ['y']]);
+  });
+
+  it('runs nothing before the turn ends, and a call of a later turn in a batch of its own', async () => {
+    const runs: string[][] = [];
+    const batches = new TurnBatches<string, number>(async (items) => {
+      runs.push([...items]);
+      return items.map((item) => item.length);
+    });
+
+    const first = batches.add('a', 'one');
+    expect(runs).toEqual([]);
+    expect(await first).toBe(3);
+    expect(await batches.add('a', 'three')).toBe(5);
+
+    expect(runs).toEqual([['one'], ['three']]);
+  });
+
+  it('rejects every caller of a batch that failed, thrown or rejected, and leaves the other batches alone', async () => {
+    const batches = new TurnBatches<string, string>((items) => {
+      if (items[0] === 'throws') throw new Error('thrown');
+      return items[0] === 'rejects' ? Promise.reject(new Error('rejected')) : Promise.resolve(items.map(() => 'ok'));
+    });
+
+    const outcomes = await Promise.allSettled([batches.add('a', 'throws'), batches.add('a', 'too'), batches.add('b', 'rejects'), batches.add('c', 'fine')]);
+
+    expect(outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : (outcome.reason as Error).message))).toEqual(['thrown', 'thrown', 'rejected', 'ok']);
+  });
+});
