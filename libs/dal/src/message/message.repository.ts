@@ -1,4 +1,6 @@
+import type { OptionalUnlessRequiredId } from 'mongodb';
 import { type BusinessScope, scopedFilter } from '../shared/business-scope';
+import { castDocument } from '../shared/cast-document';
 import { insertIfAbsent } from '../shared/duplicate-key';
 import type { OutboxEntry } from '../shared/outbox-entry.schema';
 import { TenantRepository } from '../shared/tenant-repository';
@@ -46,9 +48,13 @@ export class MessageRepository extends TenantRepository<MessageEntity> {
     await MessageModel.create({ ...message, business_id: scope.businessId });
   }
 
-  /** Inserts the message unless one with its id exists (a repeated send or a redelivered webhook): true when this call inserted it. */
+  /**
+   * Inserts the message unless one with its id exists (a repeated send or a redelivered webhook):
+   * true when this call inserted it. Once per send and per inbound message: stored as create would
+   * store it, without a mongoose document (castDocument).
+   */
   insertIfAbsent(scope: BusinessScope, message: NewMessage): Promise<boolean> {
-    return insertIfAbsent(() => MessageModel.create({ ...message, business_id: scope.businessId }));
+    return insertIfAbsent(() => this.collection().insertOne(castDocument(MessageModel, { ...message, business_id: scope.businessId }) as OptionalUnlessRequiredId<MessageEntity>));
   }
 
   // ---- outbound sends (exactly once per operation and part) ----
