@@ -2,7 +2,7 @@ import { type BusinessScope, scopedFilter } from '../shared/business-scope';
 import { insertIfAbsent, insertManyIfAbsent } from '../shared/duplicate-key';
 import { TenantRepository } from '../shared/tenant-repository';
 import type { ContactSnapshot } from '../contact/contact-snapshot';
-import type { OutboxEntry } from '../shared/outbox-entry.schema';
+import { type OutboxEntry, storedOutboxEntry } from '../shared/outbox-entry.schema';
 import type { ConversationEntity, LastMessage } from './conversation.entity';
 import { ConversationModel } from './conversation.schema';
 
@@ -23,10 +23,10 @@ const TAKE_EVENT_SEQUENCE = { event_sequence: 1 } as const;
  * the collection's lock, where without one a concurrent update could show in the answer, and with
  * it another change's event sequence (docs/data-layer.md, "The local server's planner").
  */
-const CHANGED_CONVERSATION = { new: true, projection: { outbox: 0 } } as const;
+const CHANGED_PROJECTION = { outbox: 0 } as const;
 
 /** What an update that only takes a sequence answers: the conversation's event_sequence after it. */
-const SEQUENCE_ONLY = { new: true, projection: { event_sequence: 1 } } as const;
+const SEQUENCE_PROJECTION = { event_sequence: 1 } as const;
 
 /** Large arrays a list page never shows. */
 const LIST_PROJECTION = { outbox: 0, recent_inbound_message_ids: 0, awaiting_media_message_ids: 0 } as const;
@@ -148,24 +148,20 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
 
   /** Adds every tag, or none: null when one of them is on the conversation already. */
   addTags(scope: BusinessScope, id: string, tagIds: readonly string[], event: OutboxEntry, now: Date): Promise<ConversationEntity | null> {
-    return ConversationModel.findOneAndUpdate(
+    return this.findOneAndUpdateDirect<ConversationEntity>(
       scopedFilter(scope, { _id: id, tag_ids: { $nin: [...tagIds] } }),
-      { $addToSet: { tag_ids: { $each: [...tagIds] } }, $push: { outbox: event }, $max: { updated_at: now }, $inc: { ...TAKE_EVENT_SEQUENCE } },
-      { ...CHANGED_CONVERSATION },
-    )
-      .lean<ConversationEntity>()
-      .exec();
+      { $addToSet: { tag_ids: { $each: [...tagIds] } }, $push: { outbox: storedOutboxEntry(event) }, $max: { updated_at: now }, $inc: { ...TAKE_EVENT_SEQUENCE } },
+      CHANGED_PROJECTION,
+    );
   }
 
   /** Removes every tag, or none: null when one of them is no longer on the conversation. */
   removeTags(scope: BusinessScope, id: string, tagIds: readonly string[], event: OutboxEntry, now: Date): Promise<ConversationEntity | null> {
-    return ConversationModel.findOneAndUpdate(
+    return this.findOneAndUpdateDirect<ConversationEntity>(
       scopedFilter(scope, { _id: id, tag_ids: { $all: [...tagIds] } }),
-      { $pull: { tag_ids: { $in: [...tagIds] } }, $push: { outbox: event }, $max: { updated_at: now }, $inc: { ...TAKE_EVENT_SEQUENCE } },
-      { ...CHANGED_CONVERSATION },
-    )
-      .lean<ConversationEntity>()
-      .exec();
+      { $pull: { tag_ids: { $in: [...tagIds] } }, $push: { outbox: storedOutboxEntry(event) }, $max: { updated_at: now }, $inc: { ...TAKE_EVENT_SEQUENCE } },
+      CHANGED_PROJECTION,
+    );
   }
 
   /**
@@ -174,7 +170,7 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
    * before does not match. Answers the conversation when this call counted it, null otherwise.
    */
   applyInboundMessage(scope: BusinessScope, id: string, inbound: InboundMessageApplied): Promise<ConversationEntity | null> {
-    return ConversationModel.findOneAndUpdate(
+    return this.findOneAndUpdateDirect<ConversationEntity>(
       scopedFilter(scope, { _id: id, recent_inbound_message_ids: { $ne: inbound.messageId } }),
       {
         $set: { last_inbound_message_id: inbound.messageId },
@@ -183,13 +179,11 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
         $push: {
           recent_inbound_message_ids: { $each: [inbound.messageId], $slice: -RECENT_INBOUND_MESSAGES },
           ...(inbound.awaitingMedia ? { awaiting_media_message_ids: inbound.messageId } : {}),
-          outbox: inbound.event,
+          outbox: storedOutboxEntry(inbound.event),
         },
       },
-      { ...CHANGED_CONVERSATION },
-    )
-      .lean<ConversationEntity>()
-      .exec();
+      CHANGED_PROJECTION,
+    );
   }
 
   /** An inbound media no longer awaits its transcription: counted down once, whoever calls it how often. */
@@ -207,7 +201,7 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
    * Showing the message shown already changes nothing (updated_at stays: a repeat is no change).
    */
   async showLastMessage(scope: BusinessScope, id: string, message: LastMessage, now: Date): Promise<void> {
-    await ConversationModel.updateOne(lastMessageFilter(scope, id, message), { $set: lastMessageFields(message), $max: { updated_at: now } });
+    await this.collection().updateOne(lastMessageFilter(scope, id, message), { $set: lastMessageFields(message), $max: { updated_at: now } });
   }
 
   /**
@@ -216,9 +210,11 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
    * message was not shown (a newer one is, or it is shown already): the event then takes the next.
    */
   showLastMessageTakingSequence(scope: BusinessScope, id: string, message: LastMessage, now: Date): Promise<Pick<ConversationEntity, 'event_sequence'> | null> {
-    return ConversationModel.findOneAndUpdate(lastMessageFilter(scope, id, message), { $set: lastMessageFields(message), $max: { updated_at: now }, $inc: { ...TAKE_EVENT_SEQUENCE } }, { ...SEQUENCE_ONLY })
-      .lean<Pick<ConversationEntity, 'event_sequence'>>()
-      .exec();
+    return this.findOneAndUpdateDirect<Pick<ConversationEntity, 'event_sequence'>>(
+      lastMessageFilter(scope, id, message),
+      { $set: lastMessageFields(message), $max: { updated_at: now }, $inc: { ...TAKE_EVENT_SEQUENCE } },
+      SEQUENCE_PROJECTION,
+    );
   }
 
 
@@ -228,9 +224,7 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
    * recording that does not complete leaves its number unused (a gap).
    */
   async nextEventSequence(scope: BusinessScope, id: string): Promise<number | null> {
-    const updated = await ConversationModel.findOneAndUpdate(scopedFilter(scope, { _id: id }), { $inc: { ...TAKE_EVENT_SEQUENCE } }, { ...SEQUENCE_ONLY })
-      .lean<Pick<ConversationEntity, 'event_sequence'>>()
-      .exec();
+    const updated = await this.findOneAndUpdateDirect<Pick<ConversationEntity, 'event_sequence'>>(scopedFilter(scope, { _id: id }), { $inc: { ...TAKE_EVENT_SEQUENCE } }, SEQUENCE_PROJECTION);
     return updated?.event_sequence ?? null;
   }
 
@@ -240,9 +234,11 @@ export class ConversationRepository extends TenantRepository<ConversationEntity>
   }
 
   private change(scope: BusinessScope, filter: Fields, fields: Fields, change: { event: OutboxEntry; now: Date }): Promise<ConversationEntity | null> {
-    return ConversationModel.findOneAndUpdate(scopedFilter(scope, filter), { $set: fields, $max: { updated_at: change.now }, $push: { outbox: change.event }, $inc: { ...TAKE_EVENT_SEQUENCE } }, { ...CHANGED_CONVERSATION })
-      .lean<ConversationEntity>()
-      .exec();
+    return this.findOneAndUpdateDirect<ConversationEntity>(
+      scopedFilter(scope, filter),
+      { $set: fields, $max: { updated_at: change.now }, $push: { outbox: storedOutboxEntry(change.event) }, $inc: { ...TAKE_EVENT_SEQUENCE } },
+      CHANGED_PROJECTION,
+    );
   }
 }
 
@@ -256,7 +252,10 @@ function lastMessageFilter(scope: BusinessScope, id: string, message: LastMessag
 }
 
 function lastMessageFields(message: LastMessage): Fields {
-  return { last_message: message, sort_at: message.created_at, ...(message.is_from_customer ? {} : { unread_count: 0 }) };
+  // Written through the driver: the schema's fields only, as mongoose's cast kept them.
+  const { uuid, body, content_type, is_from_customer, created_at } = message;
+  const lastMessage = { uuid, body: body ?? '', content_type, is_from_customer, created_at };
+  return { last_message: lastMessage, sort_at: created_at, ...(is_from_customer ? {} : { unread_count: 0 }) };
 }
 
 /**

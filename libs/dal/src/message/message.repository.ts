@@ -2,7 +2,7 @@ import type { OptionalUnlessRequiredId } from 'mongodb';
 import { type BusinessScope, scopedFilter } from '../shared/business-scope';
 import { castDocument } from '../shared/cast-document';
 import { insertIfAbsent } from '../shared/duplicate-key';
-import type { OutboxEntry } from '../shared/outbox-entry.schema';
+import { type OutboxEntry, storedOutboxEntry } from '../shared/outbox-entry.schema';
 import { TenantRepository } from '../shared/tenant-repository';
 import type { TimelinePage } from '../shared/timeline-page';
 import type { MessageEntity } from './message.entity';
@@ -60,7 +60,7 @@ export class MessageRepository extends TenantRepository<MessageEntity> {
   // ---- outbound sends (exactly once per operation and part) ----
 
   findOutbound(scope: BusinessScope, id: string): Promise<MessageEntity | null> {
-    return MessageModel.findOne(scopedFilter(scope, { _id: id, is_from_customer: false })).lean<MessageEntity>().exec();
+    return this.collection().findOne(scopedFilter(scope, { _id: id, is_from_customer: false })) as Promise<MessageEntity | null>;
   }
 
   /**
@@ -68,13 +68,10 @@ export class MessageRepository extends TenantRepository<MessageEntity> {
    * message as stored, with its message.sent entry.
    */
   markSent(scope: BusinessScope, id: string, providerMessageId: string, event: OutboxEntry): Promise<MessageEntity | null> {
-    return MessageModel.findOneAndUpdate(
-      scopedFilter(scope, { _id: id, is_from_customer: false }),
-      { $set: { status: 'sent', provider_message_id: providerMessageId, error: null }, $push: { outbox: event } },
-      { new: true },
-    )
-      .lean<MessageEntity>()
-      .exec();
+    return this.findOneAndUpdateDirect<MessageEntity>(scopedFilter(scope, { _id: id, is_from_customer: false }), {
+      $set: { status: 'sent', provider_message_id: providerMessageId, error: null },
+      $push: { outbox: storedOutboxEntry(event) },
+    });
   }
 
   /** Settles a send still `sending` as failed, with its message.status_updated entry: true when this call settled it. */

@@ -34,3 +34,12 @@ export const outboxEntrySchema = new Schema(
   },
   { _id: false },
 );
+
+/**
+ * An entry as the schema stores it, for the writes that push it through the driver: its six fields
+ * and its author's three, whatever else the object carries (a SequencedEntry's sequence).
+ */
+export function storedOutboxEntry(entry: OutboxEntry): OutboxEntry {
+  const { id, type, conversation_id, data, author, created_at } = entry;
+  return { id, type, conversation_id: conversation_id ?? null, data, author: { type: author.type, uuid: author.uuid ?? null, name: author.name ?? null }, created_at };
+}

@@ -1,4 +1,4 @@
-import type { Collection, Filter } from 'mongodb';
+import type { Collection, Document, Filter, UpdateFilter } from 'mongodb';
 import type { Model } from 'mongoose';
 import { type BusinessScope, scopedFilter } from './business-scope';
 import { type UpsertCounts, bulkUpsert, upsert } from './bulk-upsert';
@@ -52,6 +52,20 @@ export abstract class TenantRepository<Entity extends { _id: string }> {
    */
   async existsInAnotherBusiness(scope: BusinessScope, id: string): Promise<boolean> {
     return (await this.model.exists({ _id: id, business_id: { $ne: scope.businessId } })) !== null;
+  }
+
+  /**
+   * findOneAndUpdate through the driver: the document after the update (with `projection`), or null
+   * when nothing matched. As with findById, mongoose's query building and the casting of the update
+   * cost more CPU than the round trip on the writes made per send and per conversation change; the
+   * repository methods that use it pass values of the stored types (Dates as Date, entries as
+   * stored), which mongoose would otherwise have cast.
+   */
+  protected findOneAndUpdateDirect<Answer>(filter: Document, update: Document, projection?: Document): Promise<Answer | null> {
+    return this.collection().findOneAndUpdate(filter as Filter<Entity>, update as UpdateFilter<Entity>, {
+      returnDocument: 'after',
+      ...(projection ? { projection } : {}),
+    }) as unknown as Promise<Answer | null>;
   }
 
   /** The model's collection through the driver, typed as the repository's entity. */
