@@ -335,26 +335,41 @@ describe('ChannelRateBudget (real Redis)', () => {
     });
 
     it('keeps a sliding window of call moments across replicas whose sends hold their slots for varying times', async () => {
-      const keyPrefix = uniqueKeyPrefix();
-      const channelKey = randomUUID();
-      const callTimes: number[] = [];
-      const signal = AbortSignal.timeout(3000);
-      const holdFor = [0, 5, 40, 120, 0, 300, 10, 60];
-      await Promise.all(
-        replicas.map(async (redis, index) => {
-          const budget = new ChannelRateBudget(redis, { keyPrefix, marginMs: 0 });
-          const request = { channelKey, perSecond: 40, priority: 'broadcast' as const };
-          for (let send = index; !signal.aborted; send += 1) {
-            const slot = await budget.waitForSlots(request, { signal }).catch(() => undefined);
-            if (!slot) return;
-            await sleep(holdFor[send % holdFor.length]!);
-            const committed = await budget.commit({ ...request, slotId: slot.slotId! });
-            if (committed.outcome === 'call') callTimes.push(committed.atMs);
-          }
-        }),
-      );
-      expect(callTimes.length).toBeGreaterThan(60);
-      expect(mostInAnyWindow(callTimes, 1000)).toBeLessThanOrEqual(40);
+      /** Three seconds of every replica's sends, each holding its slot a while before its commit. */
+      const sendForThreeSeconds = async () => {
+        const keyPrefix = uniqueKeyPrefix();
+        const channelKey = randomUUID();
+        const callTimes: number[] = [];
+        const loop = monitorEventLoopDelay({ resolution: 10 });
+        loop.enable();
+        const signal = AbortSignal.timeout(3000);
+        const holdFor = [0, 5, 40, 120, 0, 300, 10, 60];
+        await Promise.all(
+          replicas.map(async (redis, index) => {
+            const budget = new ChannelRateBudget(redis, { keyPrefix, marginMs: 0 });
+            const request = { channelKey, perSecond: 40, priority: 'broadcast' as const };
+            for (let send = index; !signal.aborted; send += 1) {
+              const slot = await budget.waitForSlots(request, { signal }).catch(() => undefined);
+              if (!slot) return;
+              await sleep(holdFor[send % holdFor.length]!);
+              const committed = await budget.commit({ ...request, slotId: slot.slotId! });
+              if (committed.outcome === 'call') callTimes.push(committed.atMs);
+            }
+          }),
+        );
+        loop.disable();
+        return { callTimes, loopLateMs: loop.max / 1e6 };
+      };
+      // How many calls fit in three seconds depends on this process asking in time, as in the
+      // average-rate case above: a run during which its event loop stalled is run again (at most 5
+      // in all), the window's bound asserted on every run.
+      let run = await sendForThreeSeconds();
+      for (let runs = 1; runs < 5 && run.loopLateMs > LOOP_LATE_MS; runs += 1) {
+        expect(mostInAnyWindow(run.callTimes, 1000)).toBeLessThanOrEqual(40);
+        run = await sendForThreeSeconds();
+      }
+      expect(run.callTimes.length).toBeGreaterThan(60);
+      expect(mostInAnyWindow(run.callTimes, 1000)).toBeLessThanOrEqual(40);
     });
   });
 
