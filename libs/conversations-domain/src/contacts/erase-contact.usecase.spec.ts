@@ -76,6 +76,25 @@ describe('contact erasure', () => {
     await expect(requestContactErasure(ports, scope, 'ana')).rejects.toMatchObject({ code: 'CONTACT_NOT_FOUND' });
   });
 
+  it('answers a repeat the same when the first records the erasure and deletes the contact between its two reads', async () => {
+    const ports = inMemoryErasurePorts(data, now);
+    const findErasure = ports.erasures.findById.bind(ports.erasures);
+    let first: Promise<unknown> | undefined;
+    // The repeat reads no erasure yet; the first request then runs whole before the repeat reads the contact.
+    ports.erasures.findById = async (...args) => {
+      const found = await findErasure(...args);
+      if (!first) {
+        first = requestContactErasure({ ...ports, erasures: { ...ports.erasures, findById: findErasure } }, scope, 'ana');
+        await first;
+      }
+      return found;
+    };
+
+    await expect(requestContactErasure(ports, scope, 'ana')).resolves.toEqual({ contactId: 'ana', conversationId: 'conv-ana' });
+    await expect(first).resolves.toEqual({ contactId: 'ana', conversationId: 'conv-ana' });
+    expect(data.erasures).toHaveLength(1);
+  });
+
   it("deletes the conversation and everything of it, media contents included, and nothing of another conversation's", async () => {
     const ports = inMemoryErasurePorts(data, now);
     await requestContactErasure(ports, scope, 'ana');

@@ -33,9 +33,15 @@ export interface ErasureRequested {
  */
 export async function requestContactErasure(ports: ContactErasurePorts, scope: BusinessScope, uuid: string): Promise<ErasureRequested> {
   const running = await ports.erasures.findById(scope, uuid);
-  if (running && running.state !== 'erased') return { contactId: uuid, conversationId: running.conversation_id };
-  if (running) throw new CatalogError('CONTACT_NOT_FOUND', `No contact ${uuid} in this business.`);
-  await existingContact(ports, scope, uuid);
+  if (running) return repeatOf(running, uuid);
+  const contact = await ports.contacts.findById(scope, uuid);
+  if (!contact) {
+    // A request of the same erasure may have recorded it and deleted the contact between the two
+    // reads (it records before it deletes): this one is then a repeat while it runs.
+    const recorded = await ports.erasures.findById(scope, uuid);
+    if (recorded) return repeatOf(recorded, uuid);
+    await existingContact(ports, scope, uuid);
+  }
   const conversationId = (await ports.conversations.idsByContactIds(scope, [uuid])).get(uuid) ?? null;
   const now = ports.clock();
   await ports.erasures.insertIfAbsent({
@@ -50,6 +56,12 @@ export async function requestContactErasure(ports: ContactErasurePorts, scope: B
   });
   await ports.data.deleteContact(scope, uuid);
   return { contactId: uuid, conversationId };
+}
+
+/** A request of an erasure already recorded: answered as the first was while it runs, CONTACT_NOT_FOUND once erased. */
+function repeatOf(erasure: ContactErasureEntity, uuid: string): ErasureRequested {
+  if (erasure.state === 'erased') throw new CatalogError('CONTACT_NOT_FOUND', `No contact ${uuid} in this business.`);
+  return { contactId: uuid, conversationId: erasure.conversation_id };
 }
 
 /**
