@@ -34,13 +34,14 @@ export interface ErasureRequested {
 export async function requestContactErasure(ports: ContactErasurePorts, scope: BusinessScope, uuid: string): Promise<ErasureRequested> {
   const running = await ports.erasures.findById(scope, uuid);
   if (running) return repeatOf(running, uuid);
-  const contact = await ports.contacts.findById(scope, uuid);
-  if (!contact) {
+  try {
+    await existingContact(ports, scope, uuid);
+  } catch (notFound) {
     // A request of the same erasure may have recorded it and deleted the contact between the two
     // reads (it records before it deletes): this one is then a repeat while it runs.
     const recorded = await ports.erasures.findById(scope, uuid);
-    if (recorded) return repeatOf(recorded, uuid);
-    await existingContact(ports, scope, uuid);
+    if (!recorded) throw notFound;
+    return repeatOf(recorded, uuid);
   }
   const conversationId = (await ports.conversations.idsByContactIds(scope, [uuid])).get(uuid) ?? null;
   const now = ports.clock();
