@@ -90,7 +90,13 @@ describe('ChannelRateBudget (real Redis)', () => {
     const broadcasts = replicas
       .slice(0, 3)
       .map((redis) => saturate(new ChannelRateBudget(redis, { keyPrefix }), { channelKey, perSecond: 20, priority: 'broadcast' }, controller.signal, [], broadcastGrants));
-    await sleep(1300);
+    // The live send asks once the broadcasts hold the whole window (a fixed wait was too short for
+    // pollers starved by a loaded suite), and they keep it full by polling.
+    const rateLog = new SendEngineKeys(keyPrefix).rateLog(channelKey);
+    for (const deadline = Date.now() + 15_000; (await replicas[0]!.zCard(rateLog)) < 20; ) {
+      if (Date.now() > deadline) throw new Error('the broadcasts did not fill the window within 15 s');
+      await sleep(20);
+    }
 
     // A waiter kept 5 s: long beside a loaded machine's pause between the live send's attempts.
     const live = new ChannelRateBudget(replicas[3], { keyPrefix, liveWaiterTtlMs: 5000 });
