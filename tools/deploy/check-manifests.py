@@ -279,6 +279,25 @@ def check_deployment(documents, app, deployment, config):
             problem(where, f"its pods are not isolated for {direction} by a NetworkPolicy")
 
 
+ADDRESS_VARIABLES = {"conversations": "CONVERSATIONS_GRPC_ADDRESS", "scheduler": "SCHEDULER_GRPC_ADDRESS", "actions-runner": "ACTIONS_GRPC_ADDRESS"}
+
+
+def check_grpc_balancing(documents, config):
+    """gRPC keeps one connection per client, which a ClusterIP Service pins to one pod: each gRPC
+    Service is headless and reached at `dns:///`, so the clients balance over every ready pod, and
+    the servers age their connections so that clients resolve again and reach pods added since."""
+    services = by_kind(documents, "Service")
+    for app, port in GRPC_PORTS.items():
+        service = services.get(app)
+        if service and service["spec"].get("clusterIP") != "None":
+            problem(f"service/{app}", "is not headless (clusterIP: None): its gRPC clients would send every call to one pod")
+        expected = f"dns:///{app}:{port}"
+        if config.get(ADDRESS_VARIABLES[app]) != expected:
+            problem("configmap/cmsg-config", f"{ADDRESS_VARIABLES[app]} is not {expected}")
+    if int(config.get("GRPC_MAX_CONNECTION_AGE_MS", "0")) <= 0:
+        problem("configmap/cmsg-config", "GRPC_MAX_CONNECTION_AGE_MS is not set: clients would never reach pods added after they connected")
+
+
 def check_autoscaling(documents, config):
     for name, hpa in by_kind(documents, "HorizontalPodAutoscaler").items():
         metrics = hpa["spec"].get("metrics", [])
@@ -415,6 +434,7 @@ def main(paths):
     for app, deployment in deployments.items():
         if app in APPS:
             check_deployment(documents, app, deployment, config)
+    check_grpc_balancing(documents, config)
     check_autoscaling(documents, config)
     check_configuration(documents, config)
     check_scraping(documents)

@@ -45,6 +45,7 @@ const actionsRunnerConfigShape = {
   /** Deliveries to http and loopback/private hosts (tests, local demos); checked again at every connection. */
   WEBHOOK_ALLOW_PRIVATE_URLS: configVars.webhookAllowPrivateUrls,
   SHUTDOWN_GRACE_MS: configVars.shutdownGraceMs,
+  GRPC_MAX_CONNECTION_AGE_MS: configVars.grpcMaxConnectionAgeMs,
   METRICS_PORT: configVars.metricsPort(9467),
   // Caller authentication, TLS and reflection of the gRPC services (docs/grpc.md).
   ...grpcSecurityConfigShape,

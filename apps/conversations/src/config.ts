@@ -22,6 +22,7 @@ const conversationsConfigShape = {
   // Sending to contacts without a phone by their platform user id (BSUID), once the provider allows it.
   CHAT_BSUID_SEND_ENABLED: booleanVar('false'),
   SHUTDOWN_GRACE_MS: configVars.shutdownGraceMs,
+  GRPC_MAX_CONNECTION_AGE_MS: configVars.grpcMaxConnectionAgeMs,
   METRICS_PORT: configVars.metricsPort(9465),
   // Caller authentication, TLS and reflection of the gRPC services (docs/grpc.md).
   ...grpcSecurityConfigShape,

@@ -26,6 +26,7 @@ const schedulerConfigShape = {
   /** Consumer group on conversation-events (customer replies); default `<KAFKA_TOPIC_PREFIX>scheduler-customer-replies`. */
   CUSTOMER_REPLY_CONSUMER_GROUP_ID: z.string().min(1).optional(),
   SHUTDOWN_GRACE_MS: configVars.shutdownGraceMs,
+  GRPC_MAX_CONNECTION_AGE_MS: configVars.grpcMaxConnectionAgeMs,
   METRICS_PORT: configVars.metricsPort(9466),
   // Caller authentication, TLS and reflection of the gRPC services (docs/grpc.md).
   ...grpcSecurityConfigShape,

@@ -54,6 +54,8 @@ export const configVars = {
   rateLimitPerMinute: intVar(60),
   otelEndpoint: z.string().url().optional(),
   shutdownGraceMs: intVar(25000, { min: 0 }),
+  /** gRPC servers: each client connection is closed after about this long (0: never), so clients resolve their target again (grpc-server-options.ts). */
+  grpcMaxConnectionAgeMs: intVar(0, { min: 0 }),
   /** Webhook endpoints on http and loopback/private hosts (tests, local demos); a public host still needs https. */
   webhookAllowPrivateUrls: booleanVar('false'),
 };

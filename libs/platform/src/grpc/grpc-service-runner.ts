@@ -9,6 +9,7 @@ import { listenForHealthChecks } from './grpc-health-listener';
 import { addReflection } from './grpc-reflection';
 import { type GrpcSecurityConfig, reflectionEnabled } from './grpc-security-config';
 import { grpcServerSecurity } from './grpc-server-security';
+import { grpcServerOptions } from './grpc-server-options';
 import { bindGrpcServer, serviceNameOf, shutdownGrpcServer } from './grpc-server-lifecycle';
 
 /** What every gRPC service's config holds besides its own variables. */
@@ -17,6 +18,8 @@ export interface GrpcServiceConfig extends GrpcSecurityConfig {
   /** Plaintext port serving grpc.health.v1 only (for the kubelet's probes); none when unset. */
   GRPC_HEALTH_ADDRESS?: string | undefined;
   SHUTDOWN_GRACE_MS: number;
+  /** Each client connection closed after about this long (0: never); see grpcServerOptions. */
+  GRPC_MAX_CONNECTION_AGE_MS: number;
   /** Prometheus /metrics (0: none). */
   METRICS_PORT: number;
 }
@@ -67,7 +70,7 @@ async function startGrpcService<Config extends GrpcServiceConfig>(spec: GrpcServ
   const config = spec.loadConfig();
   const security = grpcServerSecurity(config);
   const clients = new GrpcClients(config, logger);
-  const server = new grpc.Server({ interceptors: [callerAuthenticationInterceptor(security, logger)] });
+  const server = new grpc.Server({ ...grpcServerOptions(config), interceptors: [callerAuthenticationInterceptor(security, logger)] });
   const serviceNames: string[] = [];
   const started = await spec.start({
     config,
