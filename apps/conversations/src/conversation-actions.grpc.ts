@@ -32,7 +32,7 @@ import {
   type ObjectRef as ProtoObjectRef,
 } from '@cmsg/proto';
 
-export type ConversationActionHandlers = Omit<AsyncUnaryImplementation<ConversationActionsServiceServer>, 'sendMessage' | 'startConversation'>;
+export type ConversationActionHandlers = Omit<AsyncUnaryImplementation<ConversationActionsServiceServer>, 'sendMessage' | 'startConversation' | 'applyChanges'>;
 
 export interface ConversationActionHandlerDependencies {
   aiEmployees: AiEmployeeStore;

@@ -56,6 +56,7 @@ import { audiencePorts, broadcastStore, definitionPorts, kafkaSlicePublisher } f
 import { broadcastsHandlers } from './broadcasts.grpc';
 import { startChatInboundConsumer } from './chat-inbound.consumer';
 import { conversationActionHandlers } from './conversation-actions.grpc';
+import { applyChangesHandler } from './conversation-changes.grpc';
 import { loadConversationsConfig } from './config';
 import { contactPorts } from './contact-ports';
 import { conversationUseCasePorts } from './conversation-ports';
@@ -183,44 +184,41 @@ runGrpcService({
         logger,
       ),
     );
-    services.add(
-      ConversationsServiceService,
-      adaptUnaryService<ConversationsServiceServer>(
-        conversationsHandlers({
-          tokens: { apiTokens: new ApiTokenRepository(), businesses },
-          channels,
-          events: { events, clock: () => new Date() },
-          notes: conversationPorts.notes,
-          inboxStatus: conversationPorts.inboxStatus,
-          conversationList: conversationPorts.list,
-          conversationStatus: conversationPorts.status,
-          timeline: conversationPorts.timeline,
-          cursorCodec: new ListCursorCodec(config.SIGNING_SECRET),
-          contacts,
-          templates: { templates: new TemplateRepository(), channels },
-          channelLimits: channels,
-          eligibility: eligibilityPorts(),
-          erasures,
-          eraseSoon: erasureWorker.eraseSoon,
-        }),
-        logger,
-      ),
-    );
+    const conversationHandlers = conversationsHandlers({
+      tokens: { apiTokens: new ApiTokenRepository(), businesses },
+      channels,
+      events: { events, clock: () => new Date() },
+      notes: conversationPorts.notes,
+      inboxStatus: conversationPorts.inboxStatus,
+      conversationList: conversationPorts.list,
+      conversationStatus: conversationPorts.status,
+      timeline: conversationPorts.timeline,
+      cursorCodec: new ListCursorCodec(config.SIGNING_SECRET),
+      contacts,
+      templates: { templates: new TemplateRepository(), channels },
+      channelLimits: channels,
+      eligibility: eligibilityPorts(),
+      erasures,
+      eraseSoon: erasureWorker.eraseSoon,
+    });
+    services.add(ConversationsServiceService, adaptUnaryService<ConversationsServiceServer>(conversationHandlers, logger));
+    const actionHandlers = conversationActionHandlers({
+      aiEmployees: new AiEmployeeRepository(),
+      lookup: conversationPorts.lookup,
+      tags: conversationPorts.tags,
+      mailboxes: conversationPorts.mailboxes,
+      aiAssignment: conversationPorts.aiAssignment,
+      inboxStatus: conversationPorts.inboxStatus,
+      context: conversationPorts.context,
+      recentTimeline: conversationPorts.recentTimeline,
+    });
     services.add(
       ConversationActionsServiceService,
       adaptUnaryService<ConversationActionsServiceServer>(
         notingLiveActivity(
           {
-            ...conversationActionHandlers({
-              aiEmployees: new AiEmployeeRepository(),
-              lookup: conversationPorts.lookup,
-              tags: conversationPorts.tags,
-              mailboxes: conversationPorts.mailboxes,
-              aiAssignment: conversationPorts.aiAssignment,
-              inboxStatus: conversationPorts.inboxStatus,
-              context: conversationPorts.context,
-              recentTimeline: conversationPorts.recentTimeline,
-            }),
+            ...actionHandlers,
+            ...applyChangesHandler({ ...actionHandlers, addNote: conversationHandlers.addNote, markPending: conversationHandlers.markPending, markResolved: conversationHandlers.markResolved }),
             ...messageSendingHandlers({ ...sendDependencies, broadcastSources: broadcastSendSources(conversationPorts.sends), logger }),
             ...startConversationHandlers(
               startConversationBindings({

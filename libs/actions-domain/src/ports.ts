@@ -1,6 +1,8 @@
 import type { AiProvider } from '@cmsg/ai-provider';
 import type {
   AddNoteRequest,
+  ApplyChangesRequest,
+  ApplyChangesResponse,
   AddNoteResponse,
   AiEmployee,
   AssignAiEmployeeRequest,
@@ -34,6 +36,8 @@ type Rpc<Request, Response> = (request: Request) => Promise<Response>;
  * catalog errors; the app wires gRPC clients in, tests wire doubles.
  */
 export interface ConversationActionsPort {
+  /** Consecutive changes of an action group in one call, each as its own RPC applies it. */
+  applyChanges: Rpc<ApplyChangesRequest, ApplyChangesResponse>;
   assignTags: Rpc<ChangeTagsRequest, ChangeTagsResponse>;
   removeTags: Rpc<ChangeTagsRequest, ChangeTagsResponse>;
   assignMailbox: Rpc<AssignMailboxRequest, AssignMailboxResponse>;

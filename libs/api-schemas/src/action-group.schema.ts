@@ -62,7 +62,7 @@ export const ActionResultSchema = z
     type: z.enum(ACTION_TYPES as [string, ...string[]]),
     status: ActionStatusSchema,
     error: nullable(ErrorBodySchema),
-    started_at: DateTimeSchema.nullable().openapi({ description: 'Beyond CONTRACT 4: when the action last started.' }),
+    started_at: DateTimeSchema.nullable().openapi({ description: 'Beyond CONTRACT 4: when the action last started (consecutive changes applied in one call: placed one after another from the call\'s start by the time each took).' }),
     finished_at: DateTimeSchema.nullable().openapi({ description: 'Beyond CONTRACT 4: when its result was recorded.' }),
   })
   .openapi('ActionResult');

@@ -4,7 +4,7 @@ import { AiPipelines } from '../ai/ai-pipelines';
 import { FakeAiProvider } from '../testing/fake-ai-provider';
 import { FakeConversationServices } from '../testing/fake-conversation-services';
 import { silentLogger } from '../testing/silent-logger';
-import { ActionExecutor, type ActionRunContext } from './action-executor';
+import { ActionExecutor, type ActionRunContext, isConversationChange } from './action-executor';
 
 const caller = { business_id: 'b1', token_uuid: 't1' };
 const ANA = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
@@ -151,5 +151,41 @@ describe('ActionExecutor', () => {
     await expect(run({ type: 'run_ai' }, { depth: 3 })).rejects.toMatchObject({ code: 'ACTIONS_DEPTH_EXCEEDED' });
     await expect(run({ type: 'assign_ai_employee', ai_employee: { uuid: ANA }, run: true }, { depth: 3 })).rejects.toMatchObject({ code: 'ACTIONS_DEPTH_EXCEEDED' });
     expect(fake.callsOf('assignAiEmployee')).toHaveLength(0);
+  });
+
+  describe('consecutive changes', () => {
+    const changes = (raws: unknown[]) => raws.map((raw, index) => ({ action: ActionSchema.parse(raw), operationId: `g1:${index}` }));
+
+    it('applies them in one call, each as the request of its own RPC, and answers one outcome per change', async () => {
+      fake.answer('assignMailbox', () => ({ conversation: conversation(), mailbox: { uuid: 'm', name: 'Sales' }, noop: true }));
+      const outcomes = await executor.applyChanges(
+        changes([{ type: 'assign_label', tags: [{ name: 'vip' }] }, { type: 'context_note', note: 'n' }, { type: 'assign_mailbox', mailbox: { name: 'Sales' } }, { type: 'assign_ai_employee', ai_employee: { uuid: ANA } }, { type: 'mark_resolved' }]),
+        context,
+      );
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['succeeded', 'succeeded', 'noop', 'succeeded', 'succeeded']);
+      expect(outcomes.map((outcome) => outcome.durationMs)).toEqual([1, 1, 1, 1, 1]);
+      expect(fake.callsOf('applyChanges')).toHaveLength(1);
+      expect(fake.callsOf('applyChanges')[0].changes).toEqual([
+        { assign_tags: { caller, conversation: conversation(), tags: [{ name: 'vip' }], policy: NOOP } },
+        { add_note: { caller, conversation: conversation(), note: 'n', operation_id: 'g1:1' } },
+        { assign_mailbox: { caller, conversation: conversation(), mailbox: { name: 'Sales' }, category: undefined, policy: NOOP } },
+        { assign_ai_employee: { caller, conversation: conversation(), ai_employee: { uuid: ANA }, scheduled_message_action: undefined, policy: NOOP } },
+        { mark_resolved: { caller, conversation: conversation() } },
+      ]);
+    });
+
+    it('answers the failure of the change that failed as its catalog error, and no outcome for those the service did not apply', async () => {
+      fake.failNext('addNote', 'CONVERSATION_NOT_FOUND', 'No such conversation.');
+      const outcomes = await executor.applyChanges(changes([{ type: 'mark_pending' }, { type: 'context_note', note: 'n' }, { type: 'mark_resolved' }]), context);
+      expect(outcomes).toHaveLength(2);
+      expect(outcomes[0]).toEqual({ status: 'succeeded', durationMs: 1 });
+      expect(outcomes[1]).toMatchObject({ status: 'failed', error: { code: 'CONVERSATION_NOT_FOUND', message: 'No such conversation.' } });
+      expect(fake.callsOf('markResolved')).toHaveLength(0);
+    });
+
+    it('counts an assignment with run true, a send or an AI run as no change of the conversation alone', () => {
+      expect([{ type: 'assign_ai_employee', ai_employee: { uuid: ANA } }, { type: 'unassign_ai' }, { type: 'remove_label', tags: [{ name: 'x' }] }].map((raw) => isConversationChange(ActionSchema.parse(raw)))).toEqual([true, true, true]);
+      expect([{ type: 'assign_ai_employee', ai_employee: { uuid: ANA }, run: true }, { type: 'send_message', text: 'Hi' }, { type: 'run_ai' }].map((raw) => isConversationChange(ActionSchema.parse(raw)))).toEqual([false, false, false]);
+    });
   });
 });

@@ -1,7 +1,7 @@
 import type { Action } from '@cmsg/api-schemas';
 import { assertUnreachable, CatalogError } from '@cmsg/errors';
 import { publicSendActionToProto } from '@cmsg/message-codec';
-import { AlreadyInStatePolicy, type Caller, type ChangeTagsResponse } from '@cmsg/proto';
+import { AlreadyInStatePolicy, type Caller, type ChangeTagsResponse, type ConversationChange, type ConversationChangeResult } from '@cmsg/proto';
 import type { AiPipelines } from '../ai/ai-pipelines';
 import { autoReplyStillDue } from '../ai/auto-reply';
 import { MAX_ACTIONS_DEPTH } from '../limits';
@@ -10,6 +10,27 @@ import { errorCodeOf } from './failure-policy';
 
 /** What running one action came to; failures are thrown as catalog errors. */
 export type ActionSuccess = 'succeeded' | 'noop';
+
+/** What one change of a call of consecutive changes came to, and how long the service took to apply it. */
+export type ChangeOutcome = ({ status: ActionSuccess } | { status: 'failed'; error: CatalogError }) & { durationMs: number };
+
+/** A change of the conversation's state alone (no provider call, no AI): consecutive ones share one call. */
+export function isConversationChange(action: Action): boolean {
+  switch (action.type) {
+    case 'assign_label':
+    case 'remove_label':
+    case 'assign_mailbox':
+    case 'context_note':
+    case 'mark_resolved':
+    case 'mark_pending':
+    case 'unassign_ai':
+      return true;
+    case 'assign_ai_employee':
+      return !action.run;
+    default:
+      return false;
+  }
+}
 
 export interface ActionRunContext {
   caller: Caller;
@@ -37,7 +58,7 @@ export class ActionExecutor {
   ) {}
 
   async run(action: Action, context: ActionRunContext): Promise<ActionSuccess> {
-    const { actions, conversations } = this.services;
+    const { actions } = this.services;
     const caller = context.caller;
     const conversation = { uuid: context.conversationUuid };
     const policy = AlreadyInStatePolicy.ALREADY_IN_STATE_NOOP;
@@ -52,23 +73,6 @@ export class ActionExecutor {
           ...publicSendActionToProto(action),
         });
         return 'succeeded';
-      case 'assign_label':
-        return tagChangeOutcome(await actions.assignTags({ caller, conversation, tags: action.tags, policy }));
-      case 'remove_label':
-        return tagChangeOutcome(await actions.removeTags({ caller, conversation, tags: action.tags, policy }));
-      case 'assign_mailbox': {
-        const response = await actions.assignMailbox({ caller, conversation, mailbox: action.mailbox, category: action.category, policy });
-        return response.noop ? 'noop' : 'succeeded';
-      }
-      case 'context_note':
-        await conversations.addNote({ caller, conversation, note: action.note, operation_id: context.operationId });
-        return 'succeeded';
-      case 'mark_resolved':
-        await conversations.markResolved({ caller, conversation });
-        return 'succeeded';
-      case 'mark_pending':
-        await conversations.markPending({ caller, conversation });
-        return 'succeeded';
       case 'run_ai':
         assertDepthAllows(context.depth);
         if (context.inReplyToMessageUuid !== undefined) {
@@ -81,8 +85,17 @@ export class ActionExecutor {
         assertDepthAllows(context.depth);
         await this.ai.assist({ ...this.aiInput(context), employee: action.ai_employee, prompt: action.prompt });
         return 'succeeded';
+      case 'assign_label':
+      case 'remove_label':
+      case 'assign_mailbox':
+      case 'context_note':
+      case 'mark_resolved':
+      case 'mark_pending':
+      case 'unassign_ai':
+        return this.runChange(action, context);
       case 'assign_ai_employee': {
-        if (action.run) assertDepthAllows(context.depth);
+        if (!action.run) return this.runChange(action, context);
+        assertDepthAllows(context.depth);
         const response = await actions.assignAiEmployee({
           caller,
           conversation,
@@ -90,18 +103,29 @@ export class ActionExecutor {
           scheduled_message_action: action.scheduled_message_action,
           policy,
         });
-        if (!action.run) return response.noop ? 'noop' : 'succeeded';
         const assigned = response.ai_employee?.uuid;
         await this.ai.run({ ...this.aiInput(context), employee: assigned ? { uuid: assigned } : action.ai_employee });
         return 'succeeded';
       }
-      case 'unassign_ai': {
-        const response = await actions.unassignAi({ caller, conversation, scheduled_message_action: action.scheduled_message_action, hand_to_human: false });
-        return response.noop ? 'noop' : 'succeeded';
-      }
       default:
         return assertUnreachable(action, 'Unknown action type');
     }
+  }
+
+  private async runChange(action: Action, context: ActionRunContext): Promise<ActionSuccess> {
+    const [outcome] = await this.applyChanges([{ action, operationId: context.operationId }], context);
+    if (!outcome) throw new CatalogError('UPDATE_FAILED', 'The conversations service answered no result for the change.');
+    if (outcome.status === 'failed') throw outcome.error;
+    return outcome.status;
+  }
+
+  /**
+   * Consecutive changes in one call (ApplyChanges), in order: one outcome per change applied. The
+   * service stops after the first that failed, so there may be fewer outcomes than changes.
+   */
+  async applyChanges(changes: readonly { action: Action; operationId: string }[], context: Pick<ActionRunContext, 'caller' | 'conversationUuid'>): Promise<ChangeOutcome[]> {
+    const response = await this.services.actions.applyChanges({ changes: changes.map(({ action, operationId }) => changeRequestOf(action, operationId, context)) });
+    return response.results.slice(0, changes.length).map(changeOutcomeOf);
   }
 
   private aiInput(context: ActionRunContext) {
@@ -120,6 +144,49 @@ export function assertDepthAllows(depth: number): void {
   if (depth + 1 > MAX_ACTIONS_DEPTH) {
     throw new CatalogError('ACTIONS_DEPTH_EXCEEDED', `Chained AI actions exceed the maximum depth of ${MAX_ACTIONS_DEPTH} (this one would run at ${depth + 1}).`);
   }
+}
+
+/** The request of the RPC that applies the change on its own. A desired state that already holds is a no-op. */
+function changeRequestOf(action: Action, operationId: string, context: Pick<ActionRunContext, 'caller' | 'conversationUuid'>): ConversationChange {
+  const caller = context.caller;
+  const conversation = { uuid: context.conversationUuid };
+  const policy = AlreadyInStatePolicy.ALREADY_IN_STATE_NOOP;
+  switch (action.type) {
+    case 'assign_label':
+      return { assign_tags: { caller, conversation, tags: action.tags, policy } };
+    case 'remove_label':
+      return { remove_tags: { caller, conversation, tags: action.tags, policy } };
+    case 'assign_mailbox':
+      return { assign_mailbox: { caller, conversation, mailbox: action.mailbox, category: action.category, policy } };
+    case 'context_note':
+      return { add_note: { caller, conversation, note: action.note, operation_id: operationId } };
+    case 'mark_resolved':
+      return { mark_resolved: { caller, conversation } };
+    case 'mark_pending':
+      return { mark_pending: { caller, conversation } };
+    case 'assign_ai_employee':
+      return { assign_ai_employee: { caller, conversation, ai_employee: action.ai_employee, scheduled_message_action: action.scheduled_message_action, policy } };
+    case 'unassign_ai':
+      return { unassign_ai: { caller, conversation, scheduled_message_action: action.scheduled_message_action, hand_to_human: false } };
+    default:
+      throw new CatalogError('INVALID_REQUEST', `${action.type} is not a change of the conversation's state alone.`);
+  }
+}
+
+function changeOutcomeOf(result: ConversationChangeResult): ChangeOutcome {
+  const durationMs = Math.max(0, result.duration_ms);
+  try {
+    return { status: changeSuccessOf(result), durationMs };
+  } catch (error) {
+    return { status: 'failed', error: error as CatalogError, durationMs };
+  }
+}
+
+function changeSuccessOf(result: ConversationChangeResult): ActionSuccess {
+  if (result.error) throw new CatalogError(errorCodeOf(result.error.code), result.error.message);
+  if (result.tags) return tagChangeOutcome(result.tags);
+  const noop = result.mailbox?.noop ?? result.ai_employee?.noop ?? result.unassign_ai?.noop ?? false;
+  return noop ? 'noop' : 'succeeded';
 }
 
 /** Any tag that failed fails the action with its code; all no-ops make a no-op. */

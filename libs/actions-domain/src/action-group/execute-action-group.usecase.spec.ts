@@ -10,10 +10,30 @@ import { deterministicUuid } from '../webhooks/webhook-events';
 import { ActionExecutor } from './action-executor';
 import { initialGroupDocument } from './initial-group-document';
 import { type ActionGroupCommand, createActionGroupCommand } from './conversation-command';
-import { CommandAbandonedError, ExecuteActionGroup } from './execute-action-group.usecase';
+import { CommandAbandonedError, ExecuteActionGroup, changeTimes } from './execute-action-group.usecase';
 
 const BUSINESS = 'b1';
 const scope = businessScope(BUSINESS);
+
+describe('changeTimes', () => {
+  const at = (ms: number) => new Date(Date.parse('2026-01-01T00:00:00Z') + ms);
+  const elapsed = (times: { startedAt: Date; finishedAt: Date }[]) => times.map(({ startedAt, finishedAt }) => [startedAt.getTime() - at(0).getTime(), finishedAt.getTime() - at(0).getTime()]);
+
+  it('places the changes one after another from the call start, floored on the running sum', () => {
+    expect(elapsed(changeTimes(at(0), at(20), [{ durationMs: 2.6 }, { durationMs: 0.7 }, { durationMs: 4 }]))).toEqual([
+      [0, 2],
+      [2, 3],
+      [3, 7],
+    ]);
+  });
+
+  it('never past the answer (the service took longer by its clock than the call by this one)', () => {
+    expect(elapsed(changeTimes(at(0), at(5), [{ durationMs: 4 }, { durationMs: 4 }]))).toEqual([
+      [0, 4],
+      [4, 5],
+    ]);
+  });
+});
 
 describe('ExecuteActionGroup', () => {
   let fake: FakeConversationServices;
@@ -69,12 +89,12 @@ describe('ExecuteActionGroup', () => {
   });
 
   it('runs every action in order and records results with timestamps', async () => {
-    const group = command([{ type: 'assign_label', tags: [{ name: 'vip' }] }, { type: 'context_note', note: 'n' }, { type: 'mark_pending' }]);
+    const group = command([{ type: 'assign_label', tags: [{ name: 'vip' }] }, { type: 'send_message', text: 'Hi' }, { type: 'mark_pending' }]);
     await run.execute(group, signal());
     const result = await stored(group);
     expect(result.status).toBe('succeeded');
     expect(result.actions.map((action) => action.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
-    expect(fake.calls.map((call) => call.method)).toEqual(['assignTags', 'addNote', 'markPending']);
+    expect(fake.calls.map((call) => call.method)).toEqual(['applyChanges', 'assignTags', 'sendMessage', 'applyChanges', 'markPending']);
     for (const [index, action] of result.actions.entries()) {
       expect(action.started_at!.getTime()).toBeLessThan(action.finished_at!.getTime());
       if (index > 0) expect(result.actions[index - 1]!.finished_at!.getTime()).toBeLessThanOrEqual(action.started_at!.getTime());
@@ -88,7 +108,7 @@ describe('ExecuteActionGroup', () => {
     const start = jest.spyOn(store, 'start');
     const markRunning = jest.spyOn(store, 'markActionRunning');
     const record = jest.spyOn(store, 'recordActionResult');
-    const group = command([{ type: 'mark_pending' }, { type: 'context_note', note: 'n' }, { type: 'mark_resolved' }]);
+    const group = command([{ type: 'send_message', text: 'a' }, { type: 'send_message', text: 'b' }, { type: 'send_message', text: 'c' }]);
     await run.execute(group, signal());
     expect(start).toHaveBeenCalledTimes(1);
     expect(markRunning).not.toHaveBeenCalled();
@@ -97,6 +117,120 @@ describe('ExecuteActionGroup', () => {
       [1, 2],
       [2, null],
     ]);
+  });
+
+  it('applies consecutive changes in one call, in order, and records their results in one write with the start of the action after them', async () => {
+    const markRunning = jest.spyOn(store, 'markActionRunning');
+    const recordOne = jest.spyOn(store, 'recordActionResult');
+    const recordMany = jest.spyOn(store, 'recordActionResults');
+    const group = command([
+      { type: 'assign_label', tags: [{ name: 'vip' }] },
+      { type: 'context_note', note: 'n' },
+      { type: 'assign_mailbox', mailbox: { name: 'Sales' } },
+      { type: 'send_message', text: 'Hi' },
+      { type: 'mark_pending' },
+    ]);
+    await run.execute(group, signal());
+    expect(fake.calls.map((call) => call.method)).toEqual(['applyChanges', 'assignTags', 'addNote', 'assignMailbox', 'sendMessage', 'applyChanges', 'markPending']);
+    expect(fake.callsOf('applyChanges')[0].changes.map((change: object) => Object.keys(change))).toEqual([['assign_tags'], ['add_note'], ['assign_mailbox']]);
+    expect(fake.callsOf('addNote')[0].operation_id).toBe(`${group.group_uuid}:1`);
+    expect(markRunning).not.toHaveBeenCalled();
+    expect(recordMany.mock.calls.map(([, , results, startNext]) => [results.map((result) => result.index), startNext?.index ?? null])).toEqual([[[0, 1, 2], 3]]);
+    expect(recordOne.mock.calls.map(([, , index, result]) => [index, result.startNext?.index ?? null])).toEqual([
+      [3, 4],
+      [4, null],
+    ]);
+    const result = await stored(group);
+    expect(result.actions.map((action) => action.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded', 'succeeded']);
+    // One after another from the call's start, each as long as the service took (1 ms in the fake).
+    const [tag, note, mailbox, send] = result.actions;
+    expect(tag!.started_at!.getTime()).toBeLessThan(tag!.finished_at!.getTime());
+    expect(note!.started_at).toEqual(tag!.finished_at);
+    expect(mailbox!.started_at).toEqual(note!.finished_at);
+    expect([note, mailbox].map((action) => action!.finished_at!.getTime() - action!.started_at!.getTime())).toEqual([1, 1]);
+    expect(mailbox!.finished_at!.getTime()).toBeLessThanOrEqual(send!.started_at!.getTime());
+  });
+
+  it('stops a call of changes at a failure: the changes before it succeed, the failure escalates before anything after it runs, and stop_on_error skips the rest', async () => {
+    fake.failNext('addNote', 'UPDATE_FAILED', 'The note could not be added.');
+    const group = command([{ type: 'assign_label', tags: [{ name: 'vip' }] }, { type: 'context_note', note: 'n' }, { type: 'mark_resolved' }, { type: 'send_message', text: 'Hi' }]);
+    await run.execute(group, signal());
+    const result = await stored(group);
+    expect(result.actions.map((action) => [action.status, action.error?.code ?? null])).toEqual([
+      ['succeeded', null],
+      ['failed', 'UPDATE_FAILED'],
+      ['skipped', null],
+      ['skipped', null],
+    ]);
+    expect(fake.calls.map((call) => call.method)).toEqual(['applyChanges', 'assignTags', 'addNote', 'escalate']);
+    expect(typesOf(recorded)).toEqual(['action.failed', 'action_group.escalated', 'action_group.finished']);
+    expect(recorded[0]).toMatchObject({ id: deterministicUuid(group.group_uuid, 'action.failed', '1'), data: { action: { index: 1, type: 'context_note' } } });
+    expect(result.actions[1]!.started_at).not.toBeNull();
+  });
+
+  it('without stop_on_error, goes on after a failed change with the next changes in a call of their own, after the escalation', async () => {
+    fake.failNext('assignTags', 'UPDATE_FAILED');
+    const group = command([{ type: 'assign_label', tags: [{ name: 'vip' }] }, { type: 'context_note', note: 'n' }, { type: 'mark_resolved' }], { stop_on_error: false });
+    await run.execute(group, signal());
+    expect(await statuses(group)).toEqual(['failed', 'succeeded', 'succeeded']);
+    expect(fake.calls.map((call) => call.method)).toEqual(['applyChanges', 'assignTags', 'escalate', 'applyChanges', 'addNote', 'markResolved']);
+  });
+
+  it('fails a tag change with a failed tag in a call of changes, and runs nothing after it in that call', async () => {
+    fake.answer('assignTags', (request) => ({ conversation: { uuid: fake.context.uuid }, tags: [], results: [{ requested: request.tags[0], status: 'failed', error: { code: 'TAG_NOT_FOUND', message: 'No tag named x.' } }] }));
+    const group = command([{ type: 'assign_label', tags: [{ name: 'x' }] }, { type: 'mark_pending' }], { stop_on_error: false });
+    await run.execute(group, signal());
+    const result = await stored(group);
+    expect(result.actions.map((action) => [action.status, action.error?.code ?? null])).toEqual([
+      ['failed', 'TAG_NOT_FOUND'],
+      ['succeeded', null],
+    ]);
+    expect(fake.callsOf('applyChanges').map((request) => request.changes.length)).toEqual([2, 1]);
+  });
+
+  it('records the changes before one whose dependency did not answer, and leaves that one and the rest for the retry', async () => {
+    fake.failNext('addNote', 'SERVICE_UNAVAILABLE');
+    const group = command([{ type: 'assign_label', tags: [{ name: 'vip' }] }, { type: 'context_note', note: 'n' }, { type: 'mark_resolved' }]);
+    await expect(run.execute(group, signal())).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(await statuses(group)).toEqual(['succeeded', 'pending', 'pending']);
+    await run.execute(group, signal());
+    expect(await statuses(group)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    expect(fake.callsOf('assignTags')).toHaveLength(1);
+    expect(fake.callsOf('addNote').map((request) => request.operation_id)).toEqual([`${group.group_uuid}:1`, `${group.group_uuid}:1`]);
+  });
+
+  it('counts a failed call of changes as the failure of its first change, and one that answered nothing as UPDATE_FAILED', async () => {
+    fake.failNext('applyChanges', 'INVALID_REQUEST', 'Bad change.');
+    const group = command([{ type: 'assign_label', tags: [{ name: 'vip' }] }, { type: 'mark_pending' }], { stop_on_error: false });
+    await run.execute(group, signal());
+    expect((await stored(group)).actions.map((action) => [action.status, action.error?.code ?? null])).toEqual([
+      ['failed', 'INVALID_REQUEST'],
+      ['succeeded', null],
+    ]);
+    fake.answer('applyChanges', () => ({ results: [] }));
+    const silent = command([{ type: 'assign_label', tags: [{ name: 'vip' }] }, { type: 'mark_pending' }], { stop_on_error: true });
+    await run.execute(silent, signal());
+    expect((await stored(silent)).actions.map((action) => [action.status, action.error?.code ?? null])).toEqual([
+      ['failed', 'UPDATE_FAILED'],
+      ['skipped', null],
+    ]);
+  });
+
+  it('keeps the results another runner recorded first for changes of a call, and goes on from its failure', async () => {
+    const group = command([{ type: 'context_note', note: 'n' }, { type: 'mark_pending' }, { type: 'mark_resolved' }]);
+    const recordMany = store.recordActionResults.bind(store);
+    store.recordActionResults = async (recordScope, uuid, results, startNext) => {
+      await store.recordActionResult(recordScope, uuid, 1, { status: 'failed', error: { code: 'UPDATE_FAILED', message: 'by the other runner' }, finishedAt: new Date(now) });
+      return recordMany(recordScope, uuid, results, startNext);
+    };
+    await run.execute(group, signal());
+    const result = await stored(group);
+    expect(result.actions.map((action) => [action.status, action.error?.code ?? null])).toEqual([
+      ['succeeded', null],
+      ['failed', 'UPDATE_FAILED'],
+      ['succeeded', null],
+    ]);
+    expect([result.status, result.escalated]).toEqual(['failed', true]);
   });
 
   it('stop_on_error: the first failure skips the rest, escalates once for an escalating code, and is reported', async () => {
@@ -194,8 +328,8 @@ describe('ExecuteActionGroup', () => {
   });
 
   it('leaves an action whose dependency did not answer running, for the retry to run again', async () => {
-    fake.failNext('addNote', 'SERVICE_UNAVAILABLE');
-    const group = command([{ type: 'mark_pending' }, { type: 'context_note', note: 'n' }]);
+    fake.failNext('sendMessage', 'SERVICE_UNAVAILABLE');
+    const group = command([{ type: 'mark_pending' }, { type: 'send_message', text: 'Hi' }]);
     await expect(run.execute(group, signal())).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     expect(await statuses(group)).toEqual(['succeeded', 'running']);
     await run.execute(group, signal());
@@ -231,15 +365,28 @@ describe('ExecuteActionGroup', () => {
       controller.abort();
       return { inbox_status: 'pending' };
     });
-    const group = command([{ type: 'mark_pending' }, { type: 'context_note', note: 'n' }]);
+    const group = command([{ type: 'mark_pending' }, { type: 'send_message', text: 'Hi' }]);
     await expect(run.execute(group, controller.signal)).rejects.toBeInstanceOf(CommandAbandonedError);
     expect((await statuses(group))[0]).toBe('succeeded');
-    expect(fake.callsOf('addNote')).toHaveLength(0);
+    expect(fake.callsOf('sendMessage')).toHaveLength(0);
+  });
+
+  it('records the changes of a call that answered after the command was given up, and starts nothing after them', async () => {
+    const controller = new AbortController();
+    fake.answer('markPending', () => {
+      controller.abort();
+      return { inbox_status: 'pending' };
+    });
+    const group = command([{ type: 'mark_pending' }, { type: 'context_note', note: 'n' }, { type: 'send_message', text: 'Hi' }]);
+    await expect(run.execute(group, controller.signal)).rejects.toBeInstanceOf(CommandAbandonedError);
+    // The call applied both changes (the service knows nothing of the runner's partitions).
+    expect(await statuses(group)).toEqual(['succeeded', 'succeeded', 'pending']);
+    expect(fake.callsOf('sendMessage')).toHaveLength(0);
   });
 
   it('fails the action that cannot start within the group budget and skips the rest, whatever stop_on_error says', async () => {
     run = build({ groupBudgetMs: 25 });
-    const group = command([{ type: 'mark_pending' }, { type: 'context_note', note: 'late' }, { type: 'mark_resolved' }], { stop_on_error: false });
+    const group = command([{ type: 'mark_pending' }, { type: 'send_message', text: 'late' }, { type: 'mark_resolved' }], { stop_on_error: false });
     await run.execute(group, signal());
     const result = await stored(group);
     expect(result.actions.map((action) => [action.status, action.error?.code ?? null])).toEqual([
@@ -248,7 +395,7 @@ describe('ExecuteActionGroup', () => {
       ['skipped', null],
     ]);
     expect(result.actions[1]!.error!.message).toContain('budget');
-    expect(fake.callsOf('addNote')).toHaveLength(0);
+    expect(fake.callsOf('sendMessage')).toHaveLength(0);
     expect(result.escalated).toBe(true);
   });
 
@@ -280,7 +427,7 @@ describe('ExecuteActionGroup', () => {
     expect(result.status).toBe('failed');
   });
   it('adopts the result another runner of the group recorded first, and goes on from it', async () => {
-    const group = command([{ type: 'context_note', note: 'n' }, { type: 'mark_pending' }]);
+    const group = command([{ type: 'send_message', text: 'a' }, { type: 'send_message', text: 'b' }]);
     // Another runner (a partition that moved) records action 0 as failed just before this one does.
     const record = store.recordActionResult.bind(store);
     store.recordActionResult = async (recordScope, uuid, index, result) => {

@@ -1,4 +1,4 @@
-import { type CatalogError, isCatalogError, toCatalogError } from '@cmsg/errors';
+import { CatalogError, isCatalogError, toCatalogError } from '@cmsg/errors';
 import {
   type ActionErrorRecord,
   type ActionGroupEntity,
@@ -14,7 +14,7 @@ import { type Logger, cmsgMetrics } from '@cmsg/platform';
 import { AI_RUN_BUDGET_MS, GROUP_BUDGET_MS } from '../limits';
 import type { Clock, ConversationActionsPort } from '../ports';
 import { actionFailedEntry, actionGroupEscalatedEntry, actionGroupFinishedEntry } from './action-group-events';
-import type { ActionExecutor } from './action-executor';
+import { type ActionExecutor, type ChangeOutcome, isConversationChange } from './action-executor';
 import type { ActionGroupCommand } from './conversation-command';
 import { isEscalatingCode, isTransientFailure } from './failure-policy';
 import { initialGroupDocument } from './initial-group-document';
@@ -82,7 +82,8 @@ export class ExecuteActionGroup {
     const startedAt = group.started_at ?? runStart;
     const deadline = startedAt.getTime() + this.groupBudgetMs;
     let stopped = false;
-    for (const record of group.actions) {
+    for (let index = 0; index < group.actions.length; ) {
+      const record = group.actions[index]!;
       // Partition revoked or shutting down: the next owner resumes from what is recorded.
       if (signal.aborted) throw new CommandAbandonedError(group._id);
       if (isFinalActionStatus(record.status)) {
@@ -91,6 +92,7 @@ export class ExecuteActionGroup {
           await this.afterFailure(scope, group, record.index);
           if (command.stop_on_error) stopped = true;
         }
+        index += 1;
         continue;
       }
       if (stopped) {
@@ -98,12 +100,23 @@ export class ExecuteActionGroup {
         cmsgMetrics.actionFinished(record.type, 'skipped', 0);
         // Another runner recorded a failure of this action first: its effects are owed as well.
         if (recorded.status === 'failed') await this.afterFailure(scope, group, record.index);
+        index += 1;
         continue;
       }
       const outOfBudget = clock.now().getTime() >= deadline;
-      const failed = outOfBudget ? await this.recordBudgetExhausted(scope, group, record.index) : await this.runAction(scope, command, group, record.index, deadline, signal, markedRunning);
-      if (failed) {
-        await this.afterFailure(scope, group, record.index);
+      const changes = outOfBudget ? [] : this.consecutiveChanges(command, group, index);
+      let failedIndex: number | undefined;
+      if (changes.length > 1) {
+        const ran = await this.runChanges(scope, command, group, changes, deadline, signal, markedRunning);
+        failedIndex = ran.failedIndex;
+        index += ran.recorded;
+      } else {
+        const failed = outOfBudget ? await this.recordBudgetExhausted(scope, group, index) : await this.runAction(scope, command, group, index, deadline, signal, markedRunning);
+        if (failed) failedIndex = index;
+        index += 1;
+      }
+      if (failedIndex !== undefined) {
+        await this.afterFailure(scope, group, failedIndex);
         // Out of budget nothing else may start, whatever stop_on_error says.
         if (command.stop_on_error || outOfBudget) stopped = true;
       }
@@ -190,6 +203,102 @@ export class ExecuteActionGroup {
   }
 
   /**
+   * The indexes of the changes of the conversation's state alone (isConversationChange) that follow
+   * one another from `from` with no result yet: the executor applies them in one call.
+   */
+  private consecutiveChanges(command: ActionGroupCommand, group: ActionGroupEntity, from: number): number[] {
+    const indexes: number[] = [];
+    for (let index = from; index < group.actions.length; index++) {
+      if (isFinalActionStatus(group.actions[index]!.status) || !isConversationChange(command.actions[index]!)) break;
+      indexes.push(index);
+    }
+    return indexes;
+  }
+
+  /**
+   * Applies consecutive changes in one call and records their results in one write (a failure, the
+   * last change the service applied, in one more, with its action.failed entry). Each change's start
+   * and end are placed from the call's start by the time the service took for each (changeTimes);
+   * those not marked running before the call (by the group's start or the previous result) get
+   * their start written with their result (an action without a result runs again after a crash,
+   * marked running or not). A change whose
+   * outcome is unknown (a dependency did not answer) stays without a result and the command is
+   * retried, after the results before it are recorded. A failure of the call itself, or a call that
+   * answered nothing, counts as its first change's. A call that answered after the command was given
+   * up has its results recorded (they were applied); the loop then stops.
+   */
+  private async runChanges(
+    scope: BusinessScope,
+    command: ActionGroupCommand,
+    group: ActionGroupEntity,
+    indexes: number[],
+    deadline: number,
+    signal: AbortSignal,
+    markedRunning: Set<number>,
+  ): Promise<{ recorded: number; failedIndex?: number }> {
+    const { groups, executor, clock } = this.dependencies;
+    const startedAt = clock.now();
+    // Not marked running by a write of their own: their start is written with their result.
+    const unmarked = new Set(indexes.filter((index) => !markedRunning.delete(index)));
+    const startOf = (index: number, k: number) => (unmarked.has(index) ? { startedAt: times[k]!.startedAt } : {});
+    let outcomes: ChangeOutcome[];
+    try {
+      const changes = indexes.map((index) => ({ action: command.actions[index]!, operationId: `${group._id}:${index}` }));
+      outcomes = await executor.applyChanges(changes, { caller: { business_id: command.business_id, token_uuid: command.token_uuid }, conversationUuid: command.conversation_uuid });
+    } catch (error) {
+      if (signal.aborted) throw new CommandAbandonedError(group._id);
+      outcomes = [{ status: 'failed', error: toCatalogError(error), durationMs: 0 }];
+    }
+    if (outcomes.length === 0) outcomes = [{ status: 'failed', error: new CatalogError('UPDATE_FAILED', 'The conversations service answered no result for the changes.'), durationMs: 0 }];
+    const answeredAt = clock.now();
+    const times = changeTimes(startedAt, answeredAt, outcomes);
+    const unknownAt = outcomes.findIndex((outcome) => outcome.status === 'failed' && isTransientFailure(outcome.error));
+    const unknown = outcomes[unknownAt];
+    const known = unknownAt >= 0 ? outcomes.slice(0, unknownAt) : outcomes;
+    const last = known.at(-1);
+    const failure = last?.status === 'failed' ? { k: known.length - 1, index: indexes[known.length - 1]!, error: last.error } : undefined;
+    const succeeded = (failure ? known.slice(0, -1) : known).map((outcome, k) => ({
+      index: indexes[k]!,
+      status: outcome.status as 'succeeded' | 'noop',
+      error: null,
+      finishedAt: times[k]!.finishedAt,
+      ...startOf(indexes[k]!, k),
+    }));
+    const afterAll = indexes.at(-1)! + 1;
+    // Every change applied and time left: the action after them starts in the same write.
+    const startNext =
+      !failure && !unknown && !signal.aborted && succeeded.length === indexes.length && group.actions[afterAll]?.status === 'pending' && answeredAt.getTime() < deadline
+        ? { index: afterAll, at: answeredAt }
+        : undefined;
+    if (succeeded.length > 0) {
+      const recorded = await groups.recordActionResults(scope, group._id, succeeded, startNext);
+      let anyFailed = false;
+      recorded.forEach((result, k) => {
+        const index = succeeded[k]!.index;
+        Object.assign(group.actions[index]!, { status: result.status, error: result.error, finished_at: result.finishedAt });
+        cmsgMetrics.actionFinished(command.actions[index]!.type, result.status, known[k]!.durationMs / 1000);
+        anyFailed ||= result.status === 'failed';
+      });
+      if (startNext && !anyFailed) {
+        Object.assign(group.actions[startNext.index]!, { status: 'running', started_at: startNext.at, error: null });
+        markedRunning.add(startNext.index);
+      }
+      // Another runner recorded one of them failed first: its effects are owed, and this run goes on from it.
+      const adopted = recorded.findIndex((result) => result.status === 'failed');
+      if (adopted >= 0) return { recorded: adopted + 1, failedIndex: succeeded[adopted]!.index };
+    }
+    if (unknown?.status === 'failed') throw unknown.error;
+    if (failure) {
+      if (failure.error.code === 'UNKNOWN_ERROR') this.dependencies.logger.error({ err: failure.error, action_group: group._id, index: failure.index }, 'action failed unexpectedly');
+      const finishedAt = times[failure.k]!.finishedAt;
+      const recorded = await this.record(scope, group, failure.index, { status: 'failed', error: { code: failure.error.code, message: failure.error.message }, finishedAt, ...startOf(failure.index, failure.k) });
+      cmsgMetrics.actionFinished(command.actions[failure.index]!.type, recorded.status, known[failure.k]!.durationMs / 1000);
+      return { recorded: known.length, ...(recorded.status === 'failed' ? { failedIndex: failure.index } : {}) };
+    }
+    return { recorded: known.length };
+  }
+
+  /**
    * Records the result and answers the one that counts: when another runner of this group (a
    * rebalance) recorded this action first, its result stands and this run goes on from it. A
    * failure carries its action.failed entry, pushed only by the write that records it.
@@ -258,6 +367,22 @@ export class ExecuteActionGroup {
   private async recordLeftBehind(scope: BusinessScope, group: ActionGroupEntity): Promise<void> {
     if (group.outbox?.length) await this.dependencies.events.recordQuietly('action_groups', scope, group._id, group.outbox);
   }
+}
+
+/**
+ * Each change's start and end on this process's clock: one after another from the call's start, each
+ * as long as the service took to apply it (whole milliseconds, floored on the running sum so that a
+ * change never starts before the one before it ended), never past the call's answer.
+ */
+export function changeTimes(callStart: Date, answeredAt: Date, outcomes: readonly { durationMs: number }[]): { startedAt: Date; finishedAt: Date }[] {
+  const origin = callStart.getTime();
+  const at = (elapsedMs: number) => new Date(Math.min(origin + Math.floor(elapsedMs), answeredAt.getTime()));
+  let elapsed = 0;
+  return outcomes.map(({ durationMs }) => {
+    const startedAt = at(elapsed);
+    elapsed += durationMs;
+    return { startedAt, finishedAt: at(elapsed) };
+  });
 }
 
 /** Decided by the recorded results alone, so every runner of the group finishes it the same way. */

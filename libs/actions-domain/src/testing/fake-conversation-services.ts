@@ -28,6 +28,8 @@ export class FakeConversationServices {
     now: '2026-01-01T00:00:00.000Z',
   };
   employees = new Map<string, AiEmployee>();
+  /** What applyChanges reports as each change's time. */
+  changeDurationMs = 1;
   private readonly failures = new Map<Method, { code: ErrorCode; message?: string; always: boolean }[]>();
   private readonly overrides = new Map<Method, (request: any) => unknown>();
 
@@ -70,7 +72,7 @@ export class FakeConversationServices {
       return (this.overrides.get(method) ?? response)(request);
     };
     const conversation = { uuid: this.context.uuid };
-    return {
+    const port: Omit<Port, 'applyChanges'> = {
       assignTags: handle('assignTags', (request) => ({ conversation, tags: [], results: request.tags.map((tag: unknown) => ({ requested: tag, status: 'assigned' })) })),
       removeTags: handle('removeTags', (request) => ({ conversation, tags: [], results: request.tags.map((tag: unknown) => ({ requested: tag, status: 'removed' })) })),
       assignMailbox: handle('assignMailbox', () => ({ conversation, mailbox: { uuid: 'm', name: 'Sales' }, noop: false })),
@@ -92,5 +94,32 @@ export class FakeConversationServices {
       markPending: handle('markPending', () => ({ conversation, inbox_status: 'pending' })),
       markResolved: handle('markResolved', () => ({ conversation, inbox_status: 'resolved' })),
     };
+    return { ...port, applyChanges: handle('applyChanges', (request) => this.applyChanges(port, request.changes)) };
+  }
+
+  /** As the conversations service does: each change through its own method, stopping after a failure. */
+  private async applyChanges(port: Omit<Port, 'applyChanges'>, changes: Record<string, unknown>[]) {
+    const resultField: Record<string, [Exclude<Method, 'applyChanges'>, string]> = {
+      assign_tags: ['assignTags', 'tags'],
+      remove_tags: ['removeTags', 'tags'],
+      assign_mailbox: ['assignMailbox', 'mailbox'],
+      assign_ai_employee: ['assignAiEmployee', 'ai_employee'],
+      unassign_ai: ['unassignAi', 'unassign_ai'],
+      add_note: ['addNote', 'note'],
+      mark_pending: ['markPending', 'inbox_status'],
+      mark_resolved: ['markResolved', 'inbox_status'],
+    };
+    const results: Record<string, any>[] = [];
+    for (const change of changes) {
+      const [kind, request] = Object.entries(change).find(([, value]) => value !== undefined)!;
+      const [method, field] = resultField[kind]!;
+      const result: Record<string, any> = await (port[method] as (request: unknown) => Promise<unknown>)(request).then(
+        (response) => ({ [field]: response, duration_ms: this.changeDurationMs }),
+        (error: CatalogError) => ({ error: { code: error.code, message: error.message }, duration_ms: this.changeDurationMs }),
+      );
+      results.push(result);
+      if (result['error'] || result['tags']?.results.some((tag: { status: string }) => tag.status === 'failed')) break;
+    }
+    return { results };
   }
 }

@@ -36,6 +36,24 @@ export class InMemoryActionGroupStore implements ActionGroupStore {
     if (!isFinalActionStatus(action.status)) Object.assign(action, { status: 'running', started_at: at, error: null });
   }
 
+  /** As recordActionResult for each, in one step. */
+  async recordActionResults(
+    scope: BusinessScope,
+    uuid: string,
+    results: readonly (Omit<ActionResultUpdate, 'startNext' | 'event'> & { index: number })[],
+    startNext?: ActionResultUpdate['startNext'],
+  ): Promise<RecordedResult[]> {
+    const group = this.scoped(scope, uuid);
+    const next = startNext ? group.actions[startNext.index] : undefined;
+    if (next?.status === 'pending') Object.assign(next, { status: 'running', started_at: startNext!.at, error: null });
+    return results.map(({ index, ...result }) => {
+      const action = group.actions[index]!;
+      if (isFinalActionStatus(action.status)) return { status: action.status, error: action.error, finishedAt: action.finished_at! };
+      Object.assign(action, { status: result.status, error: result.error, finished_at: result.finishedAt, ...(result.startedAt ? { started_at: result.startedAt } : {}) });
+      return { status: result.status, error: result.error, finishedAt: result.finishedAt };
+    });
+  }
+
   /** The first result recorded for an action stands, as with the repository's arrayFilters update. */
   async recordActionResult(scope: BusinessScope, uuid: string, index: number, result: ActionResultUpdate): Promise<RecordedResult> {
     const group = this.scoped(scope, uuid);
@@ -43,7 +61,7 @@ export class InMemoryActionGroupStore implements ActionGroupStore {
     const next = result.startNext ? group.actions[result.startNext.index] : undefined;
     if (next?.status === 'pending') Object.assign(next, { status: 'running', started_at: result.startNext!.at, error: null });
     if (isFinalActionStatus(action.status)) return { status: action.status, error: action.error, finishedAt: action.finished_at! };
-    Object.assign(action, { status: result.status, error: result.error, finished_at: result.finishedAt });
+    Object.assign(action, { status: result.status, error: result.error, finished_at: result.finishedAt, ...(result.startedAt ? { started_at: result.startedAt } : {}) });
     if (result.event) this.push(group, result.event);
     return { status: result.status, error: result.error, finishedAt: result.finishedAt };
   }

@@ -4049,7 +4049,7 @@ export interface components {
             error: components["schemas"]["ErrorBody"] | null;
             /**
              * Format: date-time
-             * @description Beyond CONTRACT 4: when the action last started.
+             * @description Beyond CONTRACT 4: when the action last started (consecutive changes applied in one call: placed one after another from the call's start by the time each took).
              * @example 2025-01-31T18:04:05.000Z
              */
             started_at: string | null;

@@ -16,6 +16,8 @@ export interface ActionResultUpdate {
   status: FinalActionStatus;
   error: ActionErrorRecord | null;
   finishedAt: Date;
+  /** Written with the result when the action was not marked running when it started (consecutive changes applied in one call). */
+  startedAt?: Date;
   /** The next action starts right away: marked running in the same update, if it is still pending. */
   startNext?: { index: number; at: Date };
   /** The entry recording this result (action.failed), pushed only by the update that records it. */
@@ -93,12 +95,46 @@ export class ActionGroupRepository {
   }
 
   /**
+   * Records the results of several actions in one update (consecutive changes applied in one call),
+   * each unless it has one, and answers the results that count, in the same order: as
+   * recordActionResult, without an entry (a failure and its action.failed entry go through
+   * recordActionResult). `startNext` as there. A result already recorded keeps its `started_at` too.
+   */
+  async recordActionResults(
+    scope: BusinessScope,
+    uuid: string,
+    results: readonly (Omit<ActionResultUpdate, 'startNext' | 'event'> & { index: number })[],
+    startNext?: ActionResultUpdate['startNext'],
+  ): Promise<RecordedResult[]> {
+    const $set: Record<string, unknown> = {};
+    const arrayFilters: Record<string, unknown>[] = [];
+    results.forEach((result, k) => {
+      if (result.startedAt) $set[`actions.$[done${k}].started_at`] = result.startedAt;
+      Object.assign($set, { [`actions.$[done${k}].error`]: result.error, [`actions.$[done${k}].finished_at`]: result.finishedAt, [`actions.$[done${k}].status`]: result.status });
+      arrayFilters.push(unfinished(`done${k}`, result.index));
+    });
+    if (startNext) {
+      Object.assign($set, runningFields('next', startNext.at));
+      arrayFilters.push({ 'next.index': startNext.index, 'next.status': 'pending' });
+    }
+    const projection = { 'actions.status': 1, 'actions.error': 1, 'actions.finished_at': 1 };
+    const before = await groups().findOneAndUpdate(scopedFilter(scope, { _id: uuid }), { $set }, { returnDocument: 'before', arrayFilters, projection });
+    return results.map((result) => {
+      const previous = before?.actions[result.index];
+      if (!previous) throw new Error(`action group ${uuid} has no action ${result.index}`);
+      if (!isFinalActionStatus(previous.status)) return { status: result.status, error: result.error, finishedAt: result.finishedAt };
+      return { status: previous.status, error: previous.error ?? null, finishedAt: previous.finished_at ?? result.finishedAt };
+    });
+  }
+
+  /**
    * Records the action's result unless it has one, and answers the result that counts: when
    * another runner of this group (a partition moving during a rebalance) recorded it first, that
    * one stands. The document before the update says which.
    */
   async recordActionResult(scope: BusinessScope, uuid: string, index: number, result: ActionResultUpdate): Promise<RecordedResult> {
     const $set: Record<string, unknown> = {
+      ...(result.startedAt ? { 'actions.$[done].started_at': result.startedAt } : {}),
       'actions.$[done].error': result.error,
       'actions.$[done].finished_at': result.finishedAt,
       'actions.$[done].status': result.status,
@@ -146,7 +182,10 @@ export class ActionGroupRepository {
 }
 
 /** What the use cases need of the repository (their specs give an in-memory one). */
-export type ActionGroupStore = Pick<ActionGroupRepository, 'createIfMissing' | 'start' | 'find' | 'markActionRunning' | 'recordActionResult' | 'markEscalated' | 'finish'>;
+export type ActionGroupStore = Pick<
+  ActionGroupRepository,
+  'createIfMissing' | 'start' | 'find' | 'markActionRunning' | 'recordActionResult' | 'recordActionResults' | 'markEscalated' | 'finish'
+>;
 
 /**
  * The collection through the driver: the group's writes are few fields of one document, and

@@ -19,6 +19,8 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import {
+  AddNoteRequest,
+  AddNoteResponse,
   Caller,
   ConversationReference,
   ConversationRequest,
@@ -61,6 +63,45 @@ export interface ErrorDetail {
 
 export interface ConversationId {
   uuid: string;
+}
+
+/** One change of ApplyChanges: the request of the RPC that applies it on its own. */
+export interface ConversationChange {
+  assign_tags?: ChangeTagsRequest | undefined;
+  remove_tags?: ChangeTagsRequest | undefined;
+  assign_mailbox?: AssignMailboxRequest | undefined;
+  assign_ai_employee?: AssignAiEmployeeRequest | undefined;
+  unassign_ai?: UnassignAiRequest | undefined;
+  add_note?: AddNoteRequest | undefined;
+  mark_pending?: ConversationRequest | undefined;
+  mark_resolved?: ConversationRequest | undefined;
+}
+
+export interface ApplyChangesRequest {
+  changes: ConversationChange[];
+}
+
+/** What one change came to: the response of its own RPC, or the catalog error it raised. */
+export interface ConversationChangeResult {
+  tags?: ChangeTagsResponse | undefined;
+  mailbox?: AssignMailboxResponse | undefined;
+  ai_employee?: AssignAiEmployeeResponse | undefined;
+  unassign_ai?: UnassignAiResponse | undefined;
+  note?: AddNoteResponse | undefined;
+  inbox_status?: InboxStatusResponse | undefined;
+  error?:
+    | ErrorDetail
+    | undefined;
+  /**
+   * How long the service took to apply the change: the runner places each change's start and end
+   * on its own clock from the call's start.
+   */
+  duration_ms: number;
+}
+
+/** One result per change applied, in order: fewer than the changes when one failed. */
+export interface ApplyChangesResponse {
+  results: ConversationChangeResult[];
 }
 
 export interface ChangeTagsRequest {
@@ -622,6 +663,442 @@ export const ConversationId: MessageFns<ConversationId> = {
   fromPartial(object: DeepPartial<ConversationId>): ConversationId {
     const message = createBaseConversationId();
     message.uuid = object.uuid ?? "";
+    return message;
+  },
+};
+
+function createBaseConversationChange(): ConversationChange {
+  return {
+    assign_tags: undefined,
+    remove_tags: undefined,
+    assign_mailbox: undefined,
+    assign_ai_employee: undefined,
+    unassign_ai: undefined,
+    add_note: undefined,
+    mark_pending: undefined,
+    mark_resolved: undefined,
+  };
+}
+
+export const ConversationChange: MessageFns<ConversationChange> = {
+  encode(message: ConversationChange, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.assign_tags !== undefined) {
+      ChangeTagsRequest.encode(message.assign_tags, writer.uint32(10).fork()).join();
+    }
+    if (message.remove_tags !== undefined) {
+      ChangeTagsRequest.encode(message.remove_tags, writer.uint32(18).fork()).join();
+    }
+    if (message.assign_mailbox !== undefined) {
+      AssignMailboxRequest.encode(message.assign_mailbox, writer.uint32(26).fork()).join();
+    }
+    if (message.assign_ai_employee !== undefined) {
+      AssignAiEmployeeRequest.encode(message.assign_ai_employee, writer.uint32(34).fork()).join();
+    }
+    if (message.unassign_ai !== undefined) {
+      UnassignAiRequest.encode(message.unassign_ai, writer.uint32(42).fork()).join();
+    }
+    if (message.add_note !== undefined) {
+      AddNoteRequest.encode(message.add_note, writer.uint32(50).fork()).join();
+    }
+    if (message.mark_pending !== undefined) {
+      ConversationRequest.encode(message.mark_pending, writer.uint32(58).fork()).join();
+    }
+    if (message.mark_resolved !== undefined) {
+      ConversationRequest.encode(message.mark_resolved, writer.uint32(66).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConversationChange {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConversationChange();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.assign_tags = ChangeTagsRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.remove_tags = ChangeTagsRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.assign_mailbox = AssignMailboxRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.assign_ai_employee = AssignAiEmployeeRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.unassign_ai = UnassignAiRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.add_note = AddNoteRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.mark_pending = ConversationRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.mark_resolved = ConversationRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ConversationChange>): ConversationChange {
+    return ConversationChange.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ConversationChange>): ConversationChange {
+    const message = createBaseConversationChange();
+    message.assign_tags = (object.assign_tags !== undefined && object.assign_tags !== null)
+      ? ChangeTagsRequest.fromPartial(object.assign_tags)
+      : undefined;
+    message.remove_tags = (object.remove_tags !== undefined && object.remove_tags !== null)
+      ? ChangeTagsRequest.fromPartial(object.remove_tags)
+      : undefined;
+    message.assign_mailbox = (object.assign_mailbox !== undefined && object.assign_mailbox !== null)
+      ? AssignMailboxRequest.fromPartial(object.assign_mailbox)
+      : undefined;
+    message.assign_ai_employee = (object.assign_ai_employee !== undefined && object.assign_ai_employee !== null)
+      ? AssignAiEmployeeRequest.fromPartial(object.assign_ai_employee)
+      : undefined;
+    message.unassign_ai = (object.unassign_ai !== undefined && object.unassign_ai !== null)
+      ? UnassignAiRequest.fromPartial(object.unassign_ai)
+      : undefined;
+    message.add_note = (object.add_note !== undefined && object.add_note !== null)
+      ? AddNoteRequest.fromPartial(object.add_note)
+      : undefined;
+    message.mark_pending = (object.mark_pending !== undefined && object.mark_pending !== null)
+      ? ConversationRequest.fromPartial(object.mark_pending)
+      : undefined;
+    message.mark_resolved = (object.mark_resolved !== undefined && object.mark_resolved !== null)
+      ? ConversationRequest.fromPartial(object.mark_resolved)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseApplyChangesRequest(): ApplyChangesRequest {
+  return { changes: [] };
+}
+
+export const ApplyChangesRequest: MessageFns<ApplyChangesRequest> = {
+  encode(message: ApplyChangesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.changes) {
+      ConversationChange.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApplyChangesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApplyChangesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.changes.push(ConversationChange.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ApplyChangesRequest>): ApplyChangesRequest {
+    return ApplyChangesRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ApplyChangesRequest>): ApplyChangesRequest {
+    const message = createBaseApplyChangesRequest();
+    message.changes = object.changes?.map((e) => ConversationChange.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseConversationChangeResult(): ConversationChangeResult {
+  return {
+    tags: undefined,
+    mailbox: undefined,
+    ai_employee: undefined,
+    unassign_ai: undefined,
+    note: undefined,
+    inbox_status: undefined,
+    error: undefined,
+    duration_ms: 0,
+  };
+}
+
+export const ConversationChangeResult: MessageFns<ConversationChangeResult> = {
+  encode(message: ConversationChangeResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.tags !== undefined) {
+      ChangeTagsResponse.encode(message.tags, writer.uint32(10).fork()).join();
+    }
+    if (message.mailbox !== undefined) {
+      AssignMailboxResponse.encode(message.mailbox, writer.uint32(18).fork()).join();
+    }
+    if (message.ai_employee !== undefined) {
+      AssignAiEmployeeResponse.encode(message.ai_employee, writer.uint32(26).fork()).join();
+    }
+    if (message.unassign_ai !== undefined) {
+      UnassignAiResponse.encode(message.unassign_ai, writer.uint32(34).fork()).join();
+    }
+    if (message.note !== undefined) {
+      AddNoteResponse.encode(message.note, writer.uint32(42).fork()).join();
+    }
+    if (message.inbox_status !== undefined) {
+      InboxStatusResponse.encode(message.inbox_status, writer.uint32(50).fork()).join();
+    }
+    if (message.error !== undefined) {
+      ErrorDetail.encode(message.error, writer.uint32(58).fork()).join();
+    }
+    if (message.duration_ms !== 0) {
+      writer.uint32(65).double(message.duration_ms);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConversationChangeResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConversationChangeResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.tags = ChangeTagsResponse.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.mailbox = AssignMailboxResponse.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.ai_employee = AssignAiEmployeeResponse.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.unassign_ai = UnassignAiResponse.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.note = AddNoteResponse.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.inbox_status = InboxStatusResponse.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.error = ErrorDetail.decode(reader, reader.uint32());
+            continue;
+          }
+          case 8: {
+            if (tag !== 65) {
+              break;
+            }
+
+            message.duration_ms = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ConversationChangeResult>): ConversationChangeResult {
+    return ConversationChangeResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ConversationChangeResult>): ConversationChangeResult {
+    const message = createBaseConversationChangeResult();
+    message.tags = (object.tags !== undefined && object.tags !== null)
+      ? ChangeTagsResponse.fromPartial(object.tags)
+      : undefined;
+    message.mailbox = (object.mailbox !== undefined && object.mailbox !== null)
+      ? AssignMailboxResponse.fromPartial(object.mailbox)
+      : undefined;
+    message.ai_employee = (object.ai_employee !== undefined && object.ai_employee !== null)
+      ? AssignAiEmployeeResponse.fromPartial(object.ai_employee)
+      : undefined;
+    message.unassign_ai = (object.unassign_ai !== undefined && object.unassign_ai !== null)
+      ? UnassignAiResponse.fromPartial(object.unassign_ai)
+      : undefined;
+    message.note = (object.note !== undefined && object.note !== null)
+      ? AddNoteResponse.fromPartial(object.note)
+      : undefined;
+    message.inbox_status = (object.inbox_status !== undefined && object.inbox_status !== null)
+      ? InboxStatusResponse.fromPartial(object.inbox_status)
+      : undefined;
+    message.error = (object.error !== undefined && object.error !== null)
+      ? ErrorDetail.fromPartial(object.error)
+      : undefined;
+    message.duration_ms = object.duration_ms ?? 0;
+    return message;
+  },
+};
+
+function createBaseApplyChangesResponse(): ApplyChangesResponse {
+  return { results: [] };
+}
+
+export const ApplyChangesResponse: MessageFns<ApplyChangesResponse> = {
+  encode(message: ApplyChangesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.results) {
+      ConversationChangeResult.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApplyChangesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApplyChangesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.results.push(ConversationChangeResult.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ApplyChangesResponse>): ApplyChangesResponse {
+    return ApplyChangesResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ApplyChangesResponse>): ApplyChangesResponse {
+    const message = createBaseApplyChangesResponse();
+    message.results = object.results?.map((e) => ConversationChangeResult.fromPartial(e)) || [];
     return message;
   },
 };
@@ -3985,6 +4462,23 @@ export const ConversationActionsServiceService = {
     responseSerialize: (value: SendMessageResponse): Buffer => Buffer.from(SendMessageResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SendMessageResponse => SendMessageResponse.decode(value),
   },
+  /**
+   * An action group's consecutive state changes on one conversation in one call
+   * (docs/action-groups.md, "One call for consecutive changes"): applied in order, each exactly as
+   * its own RPC applies it. Stops after the first change that fails (a catalog error, or a tag
+   * change with a failed tag), whose result is the last one answered, so that the caller records
+   * it and escalates before the next change runs. Any other error fails the whole call.
+   */
+  applyChanges: {
+    path: "/cmsg.conversations.v1.ConversationActionsService/ApplyChanges" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ApplyChangesRequest): Buffer => Buffer.from(ApplyChangesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ApplyChangesRequest => ApplyChangesRequest.decode(value),
+    responseSerialize: (value: ApplyChangesResponse): Buffer =>
+      Buffer.from(ApplyChangesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ApplyChangesResponse => ApplyChangesResponse.decode(value),
+  },
   /** Escalation of a failed action group: pending with pending_reason action_set_failed. */
   escalate: {
     path: "/cmsg.conversations.v1.ConversationActionsService/Escalate" as const,
@@ -4078,6 +4572,14 @@ export interface ConversationActionsServiceServer extends UntypedServiceImplemen
   /** unassign-ai, and with hand_to_human also the /conversation/human handoff (inbox status pending). */
   unassignAi: handleUnaryCall<UnassignAiRequest, UnassignAiResponse>;
   sendMessage: handleUnaryCall<SendMessageRequest, SendMessageResponse>;
+  /**
+   * An action group's consecutive state changes on one conversation in one call
+   * (docs/action-groups.md, "One call for consecutive changes"): applied in order, each exactly as
+   * its own RPC applies it. Stops after the first change that fails (a catalog error, or a tag
+   * change with a failed tag), whose result is the last one answered, so that the caller records
+   * it and escalates before the next change runs. Any other error fails the whole call.
+   */
+  applyChanges: handleUnaryCall<ApplyChangesRequest, ApplyChangesResponse>;
   /** Escalation of a failed action group: pending with pending_reason action_set_failed. */
   escalate: handleUnaryCall<EscalateRequest, InboxStatusResponse>;
   /**
@@ -4190,6 +4692,28 @@ export interface ConversationActionsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SendMessageResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * An action group's consecutive state changes on one conversation in one call
+   * (docs/action-groups.md, "One call for consecutive changes"): applied in order, each exactly as
+   * its own RPC applies it. Stops after the first change that fails (a catalog error, or a tag
+   * change with a failed tag), whose result is the last one answered, so that the caller records
+   * it and escalates before the next change runs. Any other error fails the whole call.
+   */
+  applyChanges(
+    request: ApplyChangesRequest,
+    callback: (error: ServiceError | null, response: ApplyChangesResponse) => void,
+  ): ClientUnaryCall;
+  applyChanges(
+    request: ApplyChangesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ApplyChangesResponse) => void,
+  ): ClientUnaryCall;
+  applyChanges(
+    request: ApplyChangesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ApplyChangesResponse) => void,
   ): ClientUnaryCall;
   /** Escalation of a failed action group: pending with pending_reason action_set_failed. */
   escalate(
