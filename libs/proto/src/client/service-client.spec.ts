@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { CatalogError } from '@cmsg/errors';
 import { ConversationsServiceClient, type ConversationsServiceServer, ConversationsServiceService } from '../generated/cmsg/conversations/v1/conversations';
 import { catalogErrorStatus } from './catalog-status';
-import { type CallContext, createServiceClient } from './service-client';
+import { type CallContext, RECONNECT_BACKOFF, createServiceClient } from './service-client';
 
 interface Seen {
   method: string;
@@ -12,7 +12,7 @@ interface Seen {
 }
 
 /** An in-process ConversationsService whose methods answer as each test says. */
-async function startServer(answers: Partial<Record<keyof ConversationsServiceServer, (call: grpc.ServerUnaryCall<unknown, unknown>) => Promise<unknown>>>) {
+async function startServer(answers: Partial<Record<keyof ConversationsServiceServer, (call: grpc.ServerUnaryCall<unknown, unknown>) => Promise<unknown>>>, listenPort = 0) {
   const seen: Seen[] = [];
   const implementation: grpc.UntypedServiceImplementation = {};
   for (const method of Object.keys(ConversationsServiceService)) {
@@ -29,9 +29,9 @@ async function startServer(answers: Partial<Record<keyof ConversationsServiceSer
   const server = new grpc.Server();
   server.addService(ConversationsServiceService, implementation);
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+    server.bindAsync(`127.0.0.1:${listenPort}`, grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
   );
-  return { address: `127.0.0.1:${port}`, seen, stop: () => server.forceShutdown() };
+  return { address: `127.0.0.1:${port}`, port, seen, stop: () => server.forceShutdown() };
 }
 
 const epochMs = (deadline: grpc.Deadline) => (deadline instanceof Date ? deadline.getTime() : deadline);
@@ -58,8 +58,31 @@ describe('createServiceClient', () => {
       ...(options.methodDeadlinesMs ? { methodDeadlinesMs: options.methodDeadlinesMs } : {}),
     });
     closeClient = client.close;
-    return { client, seen: server.seen };
+    return { client, seen: server.seen, port: server.port };
   }
+
+  it("reaches a service back from a 6 s outage within about a second of its return (with grpc-js's own backoff, 2.3 s here)", async () => {
+    const answers = { listChannels: async () => CHANNELS };
+    const { client, port } = await setUp(answers);
+    await client.rpc.listChannels({ caller: CALLER });
+    stopServer!();
+    const outageEnd = Date.now() + 6_000;
+    while (Date.now() < outageEnd) {
+      await expect(client.rpc.listChannels({ caller: CALLER })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const restarted = await startServer(answers, port);
+    stopServer = restarted.stop;
+    const back = Date.now();
+    let reachedAfterMs: number | undefined;
+    while (reachedAfterMs === undefined && Date.now() - back < 10_000) {
+      if (await client.rpc.listChannels({ caller: CALLER }).then(() => true, () => false)) reachedAfterMs = Date.now() - back;
+      else await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(reachedAfterMs).toBeDefined();
+    // The longest wait (1 s) plus its jitter (20 %) and the loop's step.
+    expect(reachedAfterMs!).toBeLessThan(RECONNECT_BACKOFF['grpc.max_reconnect_backoff_ms'] * 1.2 + 300);
+  }, 30_000);
 
   it('sends the request id of the calling work and the caller token', async () => {
     const { client, seen } = await setUp({ listChannels: async () => CHANNELS }, { token: 'a-token-of-sixteen+', callContext: () => ({ requestId: 'req-1' }) });
