@@ -14,22 +14,17 @@ export type ActionSuccess = 'succeeded' | 'noop';
 /** What one change of a call of consecutive changes came to, and how long the service took to apply it. */
 export type ChangeOutcome = ({ status: ActionSuccess } | { status: 'failed'; error: CatalogError }) & { durationMs: number };
 
+/** The action types that change the conversation's state alone (no provider call, no AI), whatever their fields. */
+const CHANGE_TYPES = ['assign_label', 'remove_label', 'assign_mailbox', 'context_note', 'mark_resolved', 'mark_pending', 'unassign_ai'] as const;
+type ChangeAction = Extract<Action, { type: (typeof CHANGE_TYPES)[number] }>;
+
+function hasChangeType(action: Action): action is ChangeAction {
+  return (CHANGE_TYPES as readonly string[]).includes(action.type);
+}
+
 /** A change of the conversation's state alone (no provider call, no AI): consecutive ones share one call. */
 export function isConversationChange(action: Action): boolean {
-  switch (action.type) {
-    case 'assign_label':
-    case 'remove_label':
-    case 'assign_mailbox':
-    case 'context_note':
-    case 'mark_resolved':
-    case 'mark_pending':
-    case 'unassign_ai':
-      return true;
-    case 'assign_ai_employee':
-      return !action.run;
-    default:
-      return false;
-  }
+  return hasChangeType(action) || (action.type === 'assign_ai_employee' && !action.run);
 }
 
 export interface ActionRunContext {
@@ -58,6 +53,7 @@ export class ActionExecutor {
   ) {}
 
   async run(action: Action, context: ActionRunContext): Promise<ActionSuccess> {
+    if (hasChangeType(action)) return this.runChange(action, context);
     const { actions } = this.services;
     const caller = context.caller;
     const conversation = { uuid: context.conversationUuid };
@@ -85,14 +81,6 @@ export class ActionExecutor {
         assertDepthAllows(context.depth);
         await this.ai.assist({ ...this.aiInput(context), employee: action.ai_employee, prompt: action.prompt });
         return 'succeeded';
-      case 'assign_label':
-      case 'remove_label':
-      case 'assign_mailbox':
-      case 'context_note':
-      case 'mark_resolved':
-      case 'mark_pending':
-      case 'unassign_ai':
-        return this.runChange(action, context);
       case 'assign_ai_employee': {
         if (!action.run) return this.runChange(action, context);
         assertDepthAllows(context.depth);

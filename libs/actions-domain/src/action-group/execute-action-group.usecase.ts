@@ -221,11 +221,11 @@ export class ExecuteActionGroup {
    * and end are placed from the call's start by the time the service took for each (changeTimes);
    * those not marked running before the call (by the group's start or the previous result) get
    * their start written with their result (an action without a result runs again after a crash,
-   * marked running or not). A change whose
-   * outcome is unknown (a dependency did not answer) stays without a result and the command is
-   * retried, after the results before it are recorded. A failure of the call itself, or a call that
-   * answered nothing, counts as its first change's. A call that answered after the command was given
-   * up has its results recorded (they were applied); the loop then stops.
+   * marked running or not). A change whose outcome is unknown (a dependency did not answer) stays
+   * without a result and the command is retried, after the results before it are recorded. A
+   * failure of the call itself, or a call that answered nothing, counts as its first change's. A
+   * call that answered after the command was given up has its results recorded (they were
+   * applied); the loop then stops.
    */
   private async runChanges(
     scope: BusinessScope,
@@ -240,7 +240,6 @@ export class ExecuteActionGroup {
     const startedAt = clock.now();
     // Not marked running by a write of their own: their start is written with their result.
     const unmarked = new Set(indexes.filter((index) => !markedRunning.delete(index)));
-    const startOf = (index: number, k: number) => (unmarked.has(index) ? { startedAt: times[k]!.startedAt } : {});
     let outcomes: ChangeOutcome[];
     try {
       const changes = indexes.map((index) => ({ action: command.actions[index]!, operationId: `${group._id}:${index}` }));
@@ -252,6 +251,7 @@ export class ExecuteActionGroup {
     if (outcomes.length === 0) outcomes = [{ status: 'failed', error: new CatalogError('UPDATE_FAILED', 'The conversations service answered no result for the changes.'), durationMs: 0 }];
     const answeredAt = clock.now();
     const times = changeTimes(startedAt, answeredAt, outcomes);
+    const startOf = (index: number, k: number) => (unmarked.has(index) ? { startedAt: times[k]!.startedAt } : {});
     const unknownAt = outcomes.findIndex((outcome) => outcome.status === 'failed' && isTransientFailure(outcome.error));
     const unknown = outcomes[unknownAt];
     const known = unknownAt >= 0 ? outcomes.slice(0, unknownAt) : outcomes;

@@ -4,6 +4,7 @@ import {
   type ActionResultUpdate,
   type BusinessScope,
   type GroupStatus,
+  type IndexedActionResult,
   isFinalActionStatus,
   type OutboxEntry,
   type RecordedResult,
@@ -37,12 +38,7 @@ export class InMemoryActionGroupStore implements ActionGroupStore {
   }
 
   /** As recordActionResult for each, in one step. */
-  async recordActionResults(
-    scope: BusinessScope,
-    uuid: string,
-    results: readonly (Omit<ActionResultUpdate, 'startNext' | 'event'> & { index: number })[],
-    startNext?: ActionResultUpdate['startNext'],
-  ): Promise<RecordedResult[]> {
+  async recordActionResults(scope: BusinessScope, uuid: string, results: readonly IndexedActionResult[], startNext?: ActionResultUpdate['startNext']): Promise<RecordedResult[]> {
     const group = this.scoped(scope, uuid);
     const next = startNext ? group.actions[startNext.index] : undefined;
     if (next?.status === 'pending') Object.assign(next, { status: 'running', started_at: startNext!.at, error: null });

@@ -24,6 +24,9 @@ export interface ActionResultUpdate {
   event?: OutboxEntry;
 }
 
+/** One of the results recordActionResults writes together: no entry, no next start of its own. */
+export type IndexedActionResult = Omit<ActionResultUpdate, 'startNext' | 'event'> & { index: number };
+
 /** The result that counts: this caller's, or the one another runner recorded first. */
 export interface RecordedResult {
   status: FinalActionStatus;
@@ -100,12 +103,7 @@ export class ActionGroupRepository {
    * recordActionResult, without an entry (a failure and its action.failed entry go through
    * recordActionResult). `startNext` as there. A result already recorded keeps its `started_at` too.
    */
-  async recordActionResults(
-    scope: BusinessScope,
-    uuid: string,
-    results: readonly (Omit<ActionResultUpdate, 'startNext' | 'event'> & { index: number })[],
-    startNext?: ActionResultUpdate['startNext'],
-  ): Promise<RecordedResult[]> {
+  async recordActionResults(scope: BusinessScope, uuid: string, results: readonly IndexedActionResult[], startNext?: ActionResultUpdate['startNext']): Promise<RecordedResult[]> {
     const $set: Record<string, unknown> = {};
     const arrayFilters: Record<string, unknown>[] = [];
     results.forEach((result, k) => {
