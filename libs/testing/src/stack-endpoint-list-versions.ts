@@ -5,6 +5,13 @@ import type { StackDescription } from './local-stack';
 const connections = new Map<string, Promise<RedisClient>>();
 
 /**
+ * How long a bump from a test process waits for Redis. The services' 500 ms (VERSION_ANSWER_TIMEOUT_MS)
+ * holds for a service's own event loop; a jest worker on a loaded machine ran its timers later than
+ * that in a fresh-clone run and failed a spec's setup with SERVICE_UNAVAILABLE before Redis could answer.
+ */
+const TEST_PROCESS_ANSWER_TIMEOUT_MS = 10_000;
+
+/**
  * The webhook endpoint list versions of a stack, in its Redis: what a test (or a benchmark) that
  * writes webhook endpoints straight into the stack's database must bump, as the services do, so
  * that their cached endpoint lists follow (docs/webhooks.md, Endpoint list cache). One connection
@@ -23,7 +30,7 @@ export async function stackEndpointListVersions(stack: Pick<StackDescription, 'e
     connections.set(url, connection);
     connection.catch(() => connections.delete(url));
   }
-  return new RedisWebhookEndpointListVersions(await connection);
+  return new RedisWebhookEndpointListVersions(await connection, TEST_PROCESS_ANSWER_TIMEOUT_MS);
 }
 
 /** Closes this process's connections to the stacks' Redis (after a test file). */
