@@ -40,6 +40,7 @@ import {
 import { ChannelBackOff, ChannelRateBudget, LiveFirstGate, MessagingLimitLedger, PacedSender, PairPacer, SendCallFence, SenderHeartbeat, pacedSenderOptionsFor, sendLeaseMs } from '@cmsg/send-engine';
 import { notingLiveActivity } from './live-activity';
 import {
+  applyChangesHandler,
   BroadcastsServiceService,
   type BroadcastsServiceServer,
   ConversationActionsServiceService,
@@ -56,7 +57,6 @@ import { audiencePorts, broadcastStore, definitionPorts, kafkaSlicePublisher } f
 import { broadcastsHandlers } from './broadcasts.grpc';
 import { startChatInboundConsumer } from './chat-inbound.consumer';
 import { conversationActionHandlers } from './conversation-actions.grpc';
-import { applyChangesHandler } from './conversation-changes.grpc';
 import { loadConversationsConfig } from './config';
 import { contactPorts } from './contact-ports';
 import { conversationUseCasePorts } from './conversation-ports';

@@ -11,3 +11,4 @@ export * from './generated/cmsg/files/v1/files';
 export * from './generated/cmsg/webhooks/v1/webhooks';
 export * from './generated/file-descriptor-set';
 export * from './client';
+export { type ConversationChangeHandlers, applyChangesHandler } from './server/apply-changes';

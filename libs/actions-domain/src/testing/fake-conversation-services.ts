@@ -1,5 +1,5 @@
 import { CatalogError, type ErrorCode } from '@cmsg/errors';
-import type { AiEmployee, ConversationContext } from '@cmsg/proto';
+import { type AiEmployee, type ConversationContext, applyChangesHandler } from '@cmsg/proto';
 import type { ConversationActionsPort, ConversationServices, ConversationsPort } from '../ports';
 
 type Port = ConversationActionsPort & ConversationsPort;
@@ -94,32 +94,9 @@ export class FakeConversationServices {
       markPending: handle('markPending', () => ({ conversation, inbox_status: 'pending' })),
       markResolved: handle('markResolved', () => ({ conversation, inbox_status: 'resolved' })),
     };
-    return { ...port, applyChanges: handle('applyChanges', (request) => this.applyChanges(port, request.changes)) };
-  }
-
-  /** As the conversations service does: each change through its own method, stopping after a failure. */
-  private async applyChanges(port: Omit<Port, 'applyChanges'>, changes: Record<string, unknown>[]) {
-    const resultField: Record<string, [Exclude<Method, 'applyChanges'>, string]> = {
-      assign_tags: ['assignTags', 'tags'],
-      remove_tags: ['removeTags', 'tags'],
-      assign_mailbox: ['assignMailbox', 'mailbox'],
-      assign_ai_employee: ['assignAiEmployee', 'ai_employee'],
-      unassign_ai: ['unassignAi', 'unassign_ai'],
-      add_note: ['addNote', 'note'],
-      mark_pending: ['markPending', 'inbox_status'],
-      mark_resolved: ['markResolved', 'inbox_status'],
-    };
-    const results: Record<string, any>[] = [];
-    for (const change of changes) {
-      const [kind, request] = Object.entries(change).find(([, value]) => value !== undefined)!;
-      const [method, field] = resultField[kind]!;
-      const result: Record<string, any> = await (port[method] as (request: unknown) => Promise<unknown>)(request).then(
-        (response) => ({ [field]: response, duration_ms: this.changeDurationMs }),
-        (error: CatalogError) => ({ error: { code: error.code, message: error.message }, duration_ms: this.changeDurationMs }),
-      );
-      results.push(result);
-      if (result['error'] || result['tags']?.results.some((tag: { status: string }) => tag.status === 'failed')) break;
-    }
-    return { results };
+    // Each change's time is read before and after it: a clock stepping one duration per read gives each that duration.
+    let clock = 0;
+    const applyChanges = applyChangesHandler(port, () => (clock += this.changeDurationMs)).applyChanges;
+    return { ...port, applyChanges: handle('applyChanges', applyChanges) };
   }
 }

@@ -1,6 +1,6 @@
 import { CatalogError } from '@cmsg/errors';
-import type { ConversationChange } from '@cmsg/proto';
-import { type ConversationChangeHandlers, applyChangesHandler } from './conversation-changes.grpc';
+import type { ConversationChange } from '../generated/cmsg/conversations/v1/conversation_actions';
+import { type ConversationChangeHandlers, applyChangesHandler } from './apply-changes';
 
 const caller = { business_id: 'b1', token_uuid: 't1' };
 const conversation = { uuid: 'c1' };
