@@ -40,26 +40,18 @@ export class InMemoryActionGroupStore implements ActionGroupStore {
   /** As recordActionResult for each, in one step. */
   async recordActionResults(scope: BusinessScope, uuid: string, results: readonly IndexedActionResult[], startNext?: ActionResultUpdate['startNext']): Promise<RecordedResult[]> {
     const group = this.scoped(scope, uuid);
-    const next = startNext ? group.actions[startNext.index] : undefined;
-    if (next?.status === 'pending') Object.assign(next, { status: 'running', started_at: startNext!.at, error: null });
-    return results.map(({ index, ...result }) => {
-      const action = group.actions[index]!;
-      if (isFinalActionStatus(action.status)) return { status: action.status, error: action.error, finishedAt: action.finished_at! };
-      Object.assign(action, { status: result.status, error: result.error, finished_at: result.finishedAt, ...(result.startedAt ? { started_at: result.startedAt } : {}) });
-      return { status: result.status, error: result.error, finishedAt: result.finishedAt };
-    });
+    startIfPending(group, startNext);
+    return results.map(({ index, ...result }) => recordUnlessRecorded(group, index, result));
   }
 
   /** The first result recorded for an action stands, as with the repository's arrayFilters update. */
   async recordActionResult(scope: BusinessScope, uuid: string, index: number, result: ActionResultUpdate): Promise<RecordedResult> {
     const group = this.scoped(scope, uuid);
-    const action = group.actions[index]!;
-    const next = result.startNext ? group.actions[result.startNext.index] : undefined;
-    if (next?.status === 'pending') Object.assign(next, { status: 'running', started_at: result.startNext!.at, error: null });
-    if (isFinalActionStatus(action.status)) return { status: action.status, error: action.error, finishedAt: action.finished_at! };
-    Object.assign(action, { status: result.status, error: result.error, finished_at: result.finishedAt, ...(result.startedAt ? { started_at: result.startedAt } : {}) });
-    if (result.event) this.push(group, result.event);
-    return { status: result.status, error: result.error, finishedAt: result.finishedAt };
+    startIfPending(group, result.startNext);
+    const wasRecorded = isFinalActionStatus(group.actions[index]!.status);
+    const recorded = recordUnlessRecorded(group, index, result);
+    if (result.event && !wasRecorded) this.push(group, result.event);
+    return recorded;
   }
 
   async markEscalated(scope: BusinessScope, uuid: string, event: OutboxEntry): Promise<boolean> {
@@ -93,4 +85,17 @@ export class InMemoryActionGroupStore implements ActionGroupStore {
     if (!group || group.business_id !== scope.businessId) throw new Error(`no group ${uuid} in ${scope.businessId}`);
     return group;
   }
+}
+
+function startIfPending(group: ActionGroupEntity, next: ActionResultUpdate['startNext']): void {
+  const action = next ? group.actions[next.index] : undefined;
+  if (action?.status === 'pending') Object.assign(action, { status: 'running', started_at: next!.at, error: null });
+}
+
+/** The action's result unless it has one (with its start when given); answers the one that counts. */
+function recordUnlessRecorded(group: ActionGroupEntity, index: number, result: Omit<ActionResultUpdate, 'startNext' | 'event'>): RecordedResult {
+  const action = group.actions[index]!;
+  if (isFinalActionStatus(action.status)) return { status: action.status, error: action.error, finishedAt: action.finished_at! };
+  Object.assign(action, { status: result.status, error: result.error, finished_at: result.finishedAt, ...(result.startedAt ? { started_at: result.startedAt } : {}) });
+  return { status: result.status, error: result.error, finishedAt: result.finishedAt };
 }

@@ -104,25 +104,11 @@ export class ActionGroupRepository {
    * recordActionResult). `startNext` as there. A result already recorded keeps its `started_at` too.
    */
   async recordActionResults(scope: BusinessScope, uuid: string, results: readonly IndexedActionResult[], startNext?: ActionResultUpdate['startNext']): Promise<RecordedResult[]> {
-    const $set: Record<string, unknown> = {};
-    const arrayFilters: Record<string, unknown>[] = [];
-    results.forEach((result, k) => {
-      if (result.startedAt) $set[`actions.$[done${k}].started_at`] = result.startedAt;
-      Object.assign($set, { [`actions.$[done${k}].error`]: result.error, [`actions.$[done${k}].finished_at`]: result.finishedAt, [`actions.$[done${k}].status`]: result.status });
-      arrayFilters.push(unfinished(`done${k}`, result.index));
-    });
-    if (startNext) {
-      Object.assign($set, runningFields('next', startNext.at));
-      arrayFilters.push({ 'next.index': startNext.index, 'next.status': 'pending' });
-    }
-    const projection = { 'actions.status': 1, 'actions.error': 1, 'actions.finished_at': 1 };
-    const before = await groups().findOneAndUpdate(scopedFilter(scope, { _id: uuid }), { $set }, { returnDocument: 'before', arrayFilters, projection });
-    return results.map((result) => {
-      const previous = before?.actions[result.index];
-      if (!previous) throw new Error(`action group ${uuid} has no action ${result.index}`);
-      if (!isFinalActionStatus(previous.status)) return { status: result.status, error: result.error, finishedAt: result.finishedAt };
-      return { status: previous.status, error: previous.error ?? null, finishedAt: previous.finished_at ?? result.finishedAt };
-    });
+    const $set: Record<string, unknown> = Object.assign({}, ...results.map((result, k) => resultFields(`done${k}`, result)));
+    const arrayFilters = results.map((result, k) => unfinished(`done${k}`, result.index));
+    if (startNext) addNextStart($set, arrayFilters, startNext);
+    const before = await groups().findOneAndUpdate(scopedFilter(scope, { _id: uuid }), { $set }, { returnDocument: 'before', arrayFilters, projection: RESULT_PROJECTION });
+    return results.map((result) => resultThatCounts(before, uuid, result.index, result));
   }
 
   /**
@@ -131,29 +117,17 @@ export class ActionGroupRepository {
    * one stands. The document before the update says which.
    */
   async recordActionResult(scope: BusinessScope, uuid: string, index: number, result: ActionResultUpdate): Promise<RecordedResult> {
-    const $set: Record<string, unknown> = {
-      ...(result.startedAt ? { 'actions.$[done].started_at': result.startedAt } : {}),
-      'actions.$[done].error': result.error,
-      'actions.$[done].finished_at': result.finishedAt,
-      'actions.$[done].status': result.status,
-    };
+    const $set = resultFields('done', result);
     const arrayFilters: Record<string, unknown>[] = [unfinished('done', index)];
-    if (result.startNext) {
-      Object.assign($set, runningFields('next', result.startNext.at));
-      arrayFilters.push({ 'next.index': result.startNext.index, 'next.status': 'pending' });
-    }
+    if (result.startNext) addNextStart($set, arrayFilters, result.startNext);
     // With an entry, the filter also requires the action to have no result yet, so the entry is
     // pushed only by the update that records it (arrayFilters alone would let the push through).
     const filter = result.event ? { _id: uuid, actions: { $elemMatch: { index, status: { $nin: FINAL_ACTION_STATUSES } } } } : { _id: uuid };
     const update = result.event ? { $set, $push: { outbox: result.event } } : { $set };
-    const projection = { 'actions.status': 1, 'actions.error': 1, 'actions.finished_at': 1 };
     const before =
-      (await groups().findOneAndUpdate(scopedFilter(scope, filter), update, { returnDocument: 'before', arrayFilters, projection })) ??
-      (result.event ? await groups().findOne(scopedFilter(scope, { _id: uuid }), { projection }) : null);
-    const previous = before?.actions[index];
-    if (!previous) throw new Error(`action group ${uuid} has no action ${index}`);
-    if (!isFinalActionStatus(previous.status)) return { status: result.status, error: result.error, finishedAt: result.finishedAt };
-    return { status: previous.status, error: previous.error ?? null, finishedAt: previous.finished_at ?? result.finishedAt };
+      (await groups().findOneAndUpdate(scopedFilter(scope, filter), update, { returnDocument: 'before', arrayFilters, projection: RESULT_PROJECTION })) ??
+      (result.event ? await groups().findOne(scopedFilter(scope, { _id: uuid }), { projection: RESULT_PROJECTION }) : null);
+    return resultThatCounts(before, uuid, index, result);
   }
 
   /**
@@ -204,6 +178,33 @@ function storedForm(group: ActionGroupEntity): StoredGroup {
 
 function entityOf(stored: StoredGroup): ActionGroupEntity {
   return { ...stored, started_at: stored.started_at ?? null, finished_at: stored.finished_at ?? null };
+}
+
+/** What a result's update reads back of the group before it: each action's result. */
+const RESULT_PROJECTION = { 'actions.status': 1, 'actions.error': 1, 'actions.finished_at': 1 };
+
+/** One action's result in an update (its start too when given), `status` last: see STATUS_LAST. */
+function resultFields(identifier: string, result: Pick<ActionResultUpdate, 'status' | 'error' | 'finishedAt' | 'startedAt'>): Record<string, unknown> {
+  return {
+    ...(result.startedAt ? { [`actions.$[${identifier}].started_at`]: result.startedAt } : {}),
+    [`actions.$[${identifier}].error`]: result.error,
+    [`actions.$[${identifier}].finished_at`]: result.finishedAt,
+    [`actions.$[${identifier}].status`]: result.status,
+  };
+}
+
+/** The next action started in the same update, if it is still pending. */
+function addNextStart($set: Record<string, unknown>, arrayFilters: Record<string, unknown>[], next: NonNullable<ActionResultUpdate['startNext']>): void {
+  Object.assign($set, runningFields('next', next.at));
+  arrayFilters.push({ 'next.index': next.index, 'next.status': 'pending' });
+}
+
+/** The result that counts for the action at `index`, from the group before the update: this caller's, or one recorded first. */
+function resultThatCounts(before: Pick<StoredGroup, 'actions'> | null, uuid: string, index: number, result: Pick<ActionResultUpdate, 'status' | 'error' | 'finishedAt'>): RecordedResult {
+  const previous = before?.actions[index];
+  if (!previous) throw new Error(`action group ${uuid} has no action ${index}`);
+  if (!isFinalActionStatus(previous.status)) return { status: result.status, error: result.error, finishedAt: result.finishedAt };
+  return { status: previous.status, error: previous.error ?? null, finishedAt: previous.finished_at ?? result.finishedAt };
 }
 
 /** `status` last: see STATUS_LAST. */
