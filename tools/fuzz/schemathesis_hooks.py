@@ -3,8 +3,8 @@
 The API allows 60 requests a minute per token (CONTRACT 1), so each request takes the next of the
 tokens in CMSG_FUZZ_TOKENS (comma-separated, all of one business) in turn. When CMSG_FUZZ_ANSWERS
 names a file, every answer is appended to it as a JSON line (operation, method sent, whether the
-token was sent, status): the suite reads which operations served or refused a request with the
-token past its authentication.
+token was sent, status, and the catalog `code` of an error answer): the suite reads which
+operations served or refused a request with the token past its authentication.
 """
 import itertools
 import json
@@ -43,7 +43,20 @@ def after_call(context, case, response):
                         "method": (case.method or case.operation.method).upper(),
                         "with_token": "Authorization" in (case.headers or {}),
                         "status": response.status_code,
+                        "code": _error_code(response),
                     }
                 )
                 + "\n"
             )
+
+
+def _error_code(response):
+    """The `code` of an error answer's {code, message} body, or None."""
+    if response.status_code < 400:
+        return None
+    try:
+        body = response.json()
+    except ValueError:
+        return None
+    code = body.get("code") if isinstance(body, dict) else None
+    return code if isinstance(code, str) else None
