@@ -20,6 +20,7 @@ export { GrpcClients } from './grpc/grpc-clients';
 export { runGrpcService } from './grpc/grpc-service-runner';
 export type { GrpcServiceConfig, GrpcServiceRegistrar, GrpcServiceSpec, StartedService } from './grpc/grpc-service-runner';
 export { TOPIC, topicName, createKafka, withRequestIdHeader, sendKeyed, sendKeyedMany } from './kafka';
+export { fixKafkaRequestQueueIdleLoop } from './kafka-request-queue';
 export { restartAfterCrashes } from './kafka-crash-restart';
 export type { CrashRestart, CrashRestartOptions } from './kafka-crash-restart';
 export { cmsgMetrics, reportConsumerLag } from './metrics/cmsg-metrics';

@@ -1,5 +1,6 @@
 import { CatalogError } from '@cmsg/errors';
 import { Kafka, KafkaJSError, logLevel, type Message, type Producer } from 'kafkajs';
+import { fixKafkaRequestQueueIdleLoop } from './kafka-request-queue';
 import type { Logger } from './logger';
 import { REQUEST_ID_HEADER, currentRequestId } from './request-context';
 
@@ -20,6 +21,7 @@ export function topicName(prefix: string, topic: (typeof TOPIC)[keyof typeof TOP
 }
 
 export function createKafka(clientId: string, brokers: string[], logger: Logger): Kafka {
+  fixKafkaRequestQueueIdleLoop();
   return new Kafka({
     clientId,
     brokers,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { fixKafkaRequestQueueIdleLoop } from '@cmsg/platform';
 import { type Consumer, Kafka, logLevel } from 'kafkajs';
 import { integrationStack } from './integration-stack';
 
@@ -20,6 +21,7 @@ export class KafkaTopicProbe {
   }
 
   async start(): Promise<void> {
+    fixKafkaRequestQueueIdleLoop();
     const kafka = new Kafka({ clientId: 'test-probe', brokers: integrationStack().env['KAFKA_BROKERS']!.split(','), logLevel: logLevel.NOTHING });
     const admin = kafka.admin();
     await admin.connect();

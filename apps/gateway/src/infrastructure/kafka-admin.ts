@@ -1,3 +1,4 @@
+import { fixKafkaRequestQueueIdleLoop } from '@cmsg/platform';
 import { Kafka, logLevel } from 'kafkajs';
 
 /**
@@ -5,6 +6,7 @@ import { Kafka, logLevel } from 'kafkajs';
  * within its budget; the failure is reported by /readyz itself, not by kafkajs' logger.
  */
 export function kafkaAdminFactory(brokers: string[]) {
+  fixKafkaRequestQueueIdleLoop();
   const kafka = new Kafka({
     clientId: 'gateway-readiness',
     brokers,
