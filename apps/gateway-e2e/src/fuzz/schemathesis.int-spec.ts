@@ -55,7 +55,7 @@ const EXPLAINED_WARNINGS: Record<string, { why: string; explained(operation: Doc
  * reference of the business (CONVERSATION_NOT_FOUND...), which only a resolved token reaches. Not
  * 404 NOT_FOUND or 405 (a path or method the router knows nothing of is answered before
  * authentication), nor 429. A slow run may give an operation only a few requests, all made-up
- * references (2026-12-01: three 404 CONVERSATION_NOT_FOUND in 90 s for POST .../conversation/notes).
+ * references (2026-11-30: three 404 CONVERSATION_NOT_FOUND in 90 s for POST .../conversation/notes).
  */
 const PAST_AUTHENTICATION = (status: number, code: string | null) =>
   (status >= 200 && status < 300) || status === 400 || status === 409 || status === 422 || (status === 404 && code !== null && code !== 'NOT_FOUND');
