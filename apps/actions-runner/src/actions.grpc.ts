@@ -7,7 +7,7 @@ import {
 } from '@cmsg/actions-domain';
 import { type ActionGroupRepository, businessScope } from '@cmsg/dal';
 import { CatalogError } from '@cmsg/errors';
-import type { AsyncUnaryImplementation } from '@cmsg/platform';
+import type { AsyncUnaryImplementation } from '@cmsg/platform/grpc';
 import type { ActionsServiceServer, Caller, ConversationReference, ObjectRef } from '@cmsg/proto';
 
 export interface ActionsHandlerDependencies {

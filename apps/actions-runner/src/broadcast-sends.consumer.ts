@@ -1,5 +1,6 @@
 import { type SendSlice, type SenderPorts, sendSlice } from '@cmsg/broadcasts-domain';
-import { type Logger, restartAfterCrashes } from '@cmsg/platform';
+import type { Logger } from '@cmsg/platform';
+import { restartAfterCrashes } from '@cmsg/platform/kafka';
 import type { TemplateHeader } from '@cmsg/proto';
 import type { Kafka } from 'kafkajs';
 import type { ConversationServices } from '@cmsg/actions-domain';

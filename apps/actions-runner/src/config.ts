@@ -1,4 +1,5 @@
-import { configVars, grpcSecurityConfigShape, intVar, loadConfig } from '@cmsg/platform';
+import { configVars, intVar, loadConfig } from '@cmsg/platform';
+import { grpcSecurityConfigShape } from '@cmsg/platform/grpc';
 import { z } from 'zod';
 
 const actionsRunnerConfigShape = {

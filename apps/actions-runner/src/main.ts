@@ -31,7 +31,10 @@ import {
   isMongoConnected,
 } from '@cmsg/dal';
 import { BusinessSlugs, EventOutbox, EventRecorder, warnOfRecordingFailure } from '@cmsg/events';
-import { TOPIC, adaptUnaryService, closeRedisClient, cmsgMetrics, connectRedisClient, createKafka, createLogger, createRedisClient, runGrpcService, topicName } from '@cmsg/platform';
+import { TOPIC, cmsgMetrics, createLogger, topicName } from '@cmsg/platform';
+import { createKafka } from '@cmsg/platform/kafka';
+import { closeRedisClient, connectRedisClient, createRedisClient } from '@cmsg/platform/redis';
+import { adaptUnaryService, runGrpcService } from '@cmsg/platform/grpc';
 import { ActionsServiceService, type ActionsServiceServer } from '@cmsg/proto';
 import { DEFAULT_WEBHOOK_RETRY_POLICY, HttpWebhookTransport, WebhookDispatcher, cachedWebhookFanOut } from '@cmsg/webhooks';
 import { Partitioners } from 'kafkajs';

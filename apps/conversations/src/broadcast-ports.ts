@@ -16,7 +16,7 @@ import {
 } from '@cmsg/dal';
 import { CatalogError, isCatalogError } from '@cmsg/errors';
 import type { Files } from '@cmsg/files';
-import { sendKeyedMany } from '@cmsg/platform';
+import { sendKeyedMany } from '@cmsg/platform/kafka';
 import type { Producer } from 'kafkajs';
 
 export function broadcastStore(): BroadcastStore {

@@ -15,7 +15,7 @@ import {
 } from '@cmsg/broadcasts-domain';
 import { type BusinessScope, businessScope } from '@cmsg/dal';
 import { CatalogError } from '@cmsg/errors';
-import type { AsyncUnaryImplementation } from '@cmsg/platform';
+import type { AsyncUnaryImplementation } from '@cmsg/platform/grpc';
 import type { BroadcastsServiceServer, Caller, CreateBroadcastRequest } from '@cmsg/proto';
 
 export interface BroadcastHandlerPorts {

@@ -17,7 +17,8 @@ import type { Files } from '@cmsg/files';
 import type { AiRunCommand } from '@cmsg/conversation-commands';
 import type { OutboxRecorder } from '@cmsg/events';
 import { type BroadcastProgress, type ChatInboundRecord, InboxIngest, type MessageAuthorLookup, type TemplateStatusPorts, parseChatInboundRecord } from '@cmsg/inbox-ingest';
-import { TOPIC, createKafka, type Logger, topicName } from '@cmsg/platform';
+import { TOPIC, type Logger, topicName } from '@cmsg/platform';
+import { createKafka } from '@cmsg/platform/kafka';
 import type { Producer } from 'kafkajs';
 import type { ConversationsConfig } from './config';
 

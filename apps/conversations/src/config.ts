@@ -1,4 +1,5 @@
-import { booleanVar, configVars, grpcSecurityConfigShape, intVar, loadConfig } from '@cmsg/platform';
+import { booleanVar, configVars, intVar, loadConfig } from '@cmsg/platform';
+import { grpcSecurityConfigShape } from '@cmsg/platform/grpc';
 import { z } from 'zod';
 
 const conversationsConfigShape = {

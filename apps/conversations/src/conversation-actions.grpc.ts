@@ -23,7 +23,7 @@ import {
 } from '@cmsg/conversations-domain';
 import { type BusinessScope, businessScope } from '@cmsg/dal';
 import { CatalogError } from '@cmsg/errors';
-import type { AsyncUnaryImplementation } from '@cmsg/platform';
+import type { AsyncUnaryImplementation } from '@cmsg/platform/grpc';
 import {
   AlreadyInStatePolicy as ProtoAlreadyInStatePolicy,
   type Caller,

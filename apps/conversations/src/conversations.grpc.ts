@@ -39,7 +39,7 @@ import {
   updateChannelLimits,
 } from '@cmsg/conversations-domain';
 import { CatalogError } from '@cmsg/errors';
-import type { AsyncUnaryImplementation } from '@cmsg/platform';
+import type { AsyncUnaryImplementation } from '@cmsg/platform/grpc';
 import type { Caller, ConversationReference, ConversationsServiceServer } from '@cmsg/proto';
 
 export interface ConversationsHandlerDependencies {

@@ -2,7 +2,8 @@ import type { ServerReadableStream, ServerWritableStream, handleClientStreamingC
 import { CatalogError, isCatalogError, toCatalogError } from '@cmsg/errors';
 import { businessScope } from '@cmsg/dal';
 import { type Files, UPLOAD_FILE_MODULES, isUploadModule } from '@cmsg/files';
-import { adaptUnaryService, type Logger, requestContextOf, runWithRequestContext } from '@cmsg/platform';
+import { type Logger, runWithRequestContext } from '@cmsg/platform';
+import { adaptUnaryService, requestContextOf } from '@cmsg/platform/grpc';
 import {
   type Caller,
   catalogErrorStatus,

@@ -25,18 +25,10 @@ import {
   pingMongo,
 } from '@cmsg/dal';
 import { BusinessSlugs, EventOutbox, EventRecorder, warnOfRecordingFailure } from '@cmsg/events';
-import {
-  MONGODB_HEALTH_SERVICE,
-  TOPIC,
-  adaptUnaryService,
-  closeRedisClient,
-  cmsgMetrics,
-  createKafka,
-  createLogger,
-  createRedisClient,
-  runGrpcService,
-  topicName,
-} from '@cmsg/platform';
+import { TOPIC, cmsgMetrics, createLogger, topicName } from '@cmsg/platform';
+import { createKafka } from '@cmsg/platform/kafka';
+import { closeRedisClient, createRedisClient } from '@cmsg/platform/redis';
+import { MONGODB_HEALTH_SERVICE, adaptUnaryService, runGrpcService } from '@cmsg/platform/grpc';
 import { ChannelBackOff, ChannelRateBudget, LiveFirstGate, MessagingLimitLedger, PacedSender, PairPacer, SendCallFence, SenderHeartbeat, pacedSenderOptionsFor, sendLeaseMs } from '@cmsg/send-engine';
 import { notingLiveActivity } from './live-activity';
 import {

@@ -4,7 +4,8 @@ import { type BroadcastSendSources, type MessageAuthor, type SendMessageDependen
 import { businessScope } from '@cmsg/dal';
 import { CatalogError, isCatalogError } from '@cmsg/errors';
 import { protoSendContentToDomain } from '@cmsg/message-codec';
-import type { AsyncUnaryImplementation, Logger } from '@cmsg/platform';
+import type { Logger } from '@cmsg/platform';
+import type { AsyncUnaryImplementation } from '@cmsg/platform/grpc';
 import type { Caller, ConversationActionsServiceServer, MessageAuthor as ProtoMessageAuthor } from '@cmsg/proto';
 
 export type MessageSendingHandlers = Pick<AsyncUnaryImplementation<ConversationActionsServiceServer>, 'sendMessage'>;

@@ -2,7 +2,7 @@ import { type StartConversationPorts, type StartContactInput, startConversation 
 import { businessScope } from '@cmsg/dal';
 import { CatalogError } from '@cmsg/errors';
 import { protoTemplateToDomain } from '@cmsg/message-codec';
-import type { AsyncUnaryImplementation } from '@cmsg/platform';
+import type { AsyncUnaryImplementation } from '@cmsg/platform/grpc';
 import type { Caller, ConversationActionsServiceServer, StartContact } from '@cmsg/proto';
 
 export type StartConversationHandlers = Pick<AsyncUnaryImplementation<ConversationActionsServiceServer>, 'startConversation'>;

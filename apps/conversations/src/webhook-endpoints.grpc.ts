@@ -1,6 +1,6 @@
 import { type BusinessScope, DELIVERY_STATUSES, type DeliveryStatus, businessScope } from '@cmsg/dal';
 import { CatalogError } from '@cmsg/errors';
-import type { AsyncUnaryImplementation } from '@cmsg/platform';
+import type { AsyncUnaryImplementation } from '@cmsg/platform/grpc';
 import type { Caller, WebhookDelivery, WebhookEndpoint, WebhookEndpointsServiceServer } from '@cmsg/proto';
 import {
   type WebhookDeliveryView,

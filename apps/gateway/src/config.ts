@@ -1,4 +1,5 @@
-import { configVars, grpcSecurityConfigShape, intVar, loadConfig } from '@cmsg/platform';
+import { configVars, intVar, loadConfig } from '@cmsg/platform';
+import { grpcSecurityConfigShape } from '@cmsg/platform/grpc';
 
 /** Longest token cache that still honours a revocation within 5 s (CONTRACT 1). */
 const MAX_TOKEN_CACHE_TTL_MS = 4000;

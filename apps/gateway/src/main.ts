@@ -1,13 +1,7 @@
 import './instrument';
-import {
-  GrpcClients,
-  closeRedisClient,
-  connectRedisClient,
-  createLogger,
-  createRedisClient,
-  installGracefulShutdown,
-  startMetricsServer,
-} from '@cmsg/platform';
+import { createLogger, installGracefulShutdown, startMetricsServer } from '@cmsg/platform';
+import { closeRedisClient, connectRedisClient, createRedisClient } from '@cmsg/platform/redis';
+import { GrpcClients } from '@cmsg/platform/grpc';
 import path from 'node:path';
 import { createGatewayApp } from './app';
 import { loadGatewayConfig } from './config';

@@ -1,4 +1,5 @@
-import { configVars, grpcSecurityConfigShape, intVar, loadConfig } from '@cmsg/platform';
+import { configVars, intVar, loadConfig } from '@cmsg/platform';
+import { grpcSecurityConfigShape } from '@cmsg/platform/grpc';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { z } from 'zod';

@@ -23,7 +23,10 @@ import {
   isMongoConnected,
 } from '@cmsg/dal';
 import { BusinessSlugs, EventOutbox, EventRecorder, warnOfRecordingFailure } from '@cmsg/events';
-import { TOPIC, adaptUnaryService, closeRedisClient, cmsgMetrics, connectRedisClient, createKafka, createLogger, createRedisClient, runGrpcService, topicName } from '@cmsg/platform';
+import { TOPIC, cmsgMetrics, createLogger, topicName } from '@cmsg/platform';
+import { createKafka } from '@cmsg/platform/kafka';
+import { closeRedisClient, connectRedisClient, createRedisClient } from '@cmsg/platform/redis';
+import { adaptUnaryService, runGrpcService } from '@cmsg/platform/grpc';
 import { SchedulerServiceService, type SchedulerServiceServer } from '@cmsg/proto';
 import { DEFAULT_FIRING_OPTIONS, FiringLoop, FiringPass, type SchedulingPorts, confirmedUploadLookup, randomIds, systemClock } from '@cmsg/scheduling-domain';
 import { cachedWebhookFanOut, systemClock as systemWebhookClock } from '@cmsg/webhooks';

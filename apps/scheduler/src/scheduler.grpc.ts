@@ -1,6 +1,6 @@
 import { CatalogError } from '@cmsg/errors';
 import { businessScope } from '@cmsg/dal';
-import type { AsyncUnaryImplementation } from '@cmsg/platform';
+import type { AsyncUnaryImplementation } from '@cmsg/platform/grpc';
 import type { Caller, ConversationReference, SchedulerServiceServer } from '@cmsg/proto';
 import {
   type SchedulingPorts,

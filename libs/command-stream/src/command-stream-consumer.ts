@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Consumer, ConsumerCrashEvent, ConsumerGroupJoinEvent, EachBatchPayload, KafkaMessage } from 'kafkajs';
-import { type CrashRestart, type Logger, reportConsumerLag, restartAfterCrashes } from '@cmsg/platform';
+import { type Logger, reportConsumerLag } from '@cmsg/platform';
+import { type CrashRestart, restartAfterCrashes } from '@cmsg/platform/kafka';
 import { waitForBufferSpace } from './buffer-space-wait';
 import { decodeCommand, decodeHeaders } from './command-message';
 import { CommandExecutor, type CommandJob } from './command-executor';

@@ -1,5 +1,5 @@
 import type { Producer } from 'kafkajs';
-import { sendKeyedMany } from '@cmsg/platform';
+import { sendKeyedMany } from '@cmsg/platform/kafka';
 
 export interface CommandStreamProducerOptions {
   /** Created with createPartitioner: Partitioners.DefaultPartitioner (Java-compatible key hashing). */

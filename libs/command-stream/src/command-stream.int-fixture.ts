@@ -1,7 +1,8 @@
 // Shared by the *.int-spec.ts files of this lib: a real broker, a fresh topic and group per test.
 import { randomUUID } from 'node:crypto';
 import { Partitioners, type Admin, type Kafka, type Producer } from 'kafkajs';
-import { TOPIC, createKafka, createLogger, topicName, type Logger } from '@cmsg/platform';
+import { TOPIC, createLogger, topicName, type Logger } from '@cmsg/platform';
+import { createKafka } from '@cmsg/platform/kafka';
 import { CommandStreamConsumer } from './command-stream-consumer';
 import { CommandStreamProducer } from './command-stream-producer';
 import { ensureTopics } from './topic-setup';

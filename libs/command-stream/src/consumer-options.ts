@@ -1,5 +1,6 @@
 import type { ConsumerConfig, Kafka } from 'kafkajs';
-import type { CrashRestartOptions, Logger } from '@cmsg/platform';
+import type { Logger } from '@cmsg/platform';
+import type { CrashRestartOptions } from '@cmsg/platform/kafka';
 import type { RetryPolicy } from './retry-backoff';
 
 export interface CommandContext {

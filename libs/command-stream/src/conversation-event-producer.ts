@@ -1,5 +1,5 @@
 import type { ConversationEventEnvelope } from '@cmsg/conversation-commands';
-import { sendKeyed } from '@cmsg/platform';
+import { sendKeyed } from '@cmsg/platform/kafka';
 import type { Producer } from 'kafkajs';
 
 /**

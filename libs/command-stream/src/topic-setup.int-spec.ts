@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createKafka, createLogger } from '@cmsg/platform';
+import { createLogger } from '@cmsg/platform';
+import { createKafka } from '@cmsg/platform/kafka';
 import { ensureTopics } from './topic-setup';
 
 const brokers = (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:19092').split(',');

@@ -1,5 +1,5 @@
 import type { Logger } from './logger';
-import { stopTelemetry } from './telemetry';
+import { stopTelemetry } from './telemetry-stop';
 
 export type Closer = { name: string; close: () => Promise<void> };
 

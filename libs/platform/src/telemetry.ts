@@ -17,9 +17,13 @@ import { prometheusReader } from './metrics/metrics-server';
 import { registerProcessMetrics } from './metrics/process-metrics';
 import { scrubbedMongoStatement } from './mongodb-statement';
 import { REQUEST_ID_SPAN_ATTRIBUTE, currentRequestId } from './request-context';
+import { setTelemetryStop } from './telemetry-stop';
 
-/** What startTelemetry set up, for stopTelemetry. */
-let started: { tracerProvider: NodeTracerProvider; meterProvider: MeterProvider; disableInstrumentations: () => void } | undefined;
+export { stopTelemetry } from './telemetry-stop';
+
+/** Whether startTelemetry ran (and stopTelemetry has not stopped it since). */
+let started = false;
+
 
 /** Every span started inside a request context carries its request id (runWithRequestContext tags the span it starts in). */
 const requestIdSpanProcessor: SpanProcessor = {
@@ -85,14 +89,12 @@ export function startTelemetry(serviceName: string, options: TelemetryOptions = 
       : []),
   ];
   const disableInstrumentations = registerInstrumentations({ instrumentations, tracerProvider, meterProvider });
-  started = { tracerProvider, meterProvider, disableInstrumentations };
+  started = true;
+  setTelemetryStop(async () => {
+    started = false;
+    disableInstrumentations();
+    await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]).catch(() => undefined);
+  });
   registerProcessMetrics();
 }
 
-export async function stopTelemetry(): Promise<void> {
-  if (!started) return;
-  const { tracerProvider, meterProvider, disableInstrumentations } = started;
-  started = undefined;
-  disableInstrumentations();
-  await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]).catch(() => undefined);
-}

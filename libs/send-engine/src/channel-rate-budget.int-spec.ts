@@ -1,4 +1,4 @@
-import type { RedisClient } from '@cmsg/platform';
+import type { RedisClient } from '@cmsg/platform/redis';
 import { randomUUID } from 'node:crypto';
 import { withinOneWindow } from '@cmsg/testing';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';

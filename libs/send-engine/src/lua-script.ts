@@ -1,4 +1,4 @@
-import type { RedisClient } from '@cmsg/platform';
+import type { RedisClient } from '@cmsg/platform/redis';
 import { createHash } from 'node:crypto';
 
 /**

@@ -1,4 +1,4 @@
-import type { RedisClient } from '@cmsg/platform';
+import type { RedisClient } from '@cmsg/platform/redis';
 import { randomUUID } from 'node:crypto';
 import { MessagingLimitLedger } from './messaging-limit-ledger';
 import { closeReplicas, connectReplicas, expectRemainingOfSpan, sleep, timed, uniqueKeyPrefix } from './send-engine.int-fixture';

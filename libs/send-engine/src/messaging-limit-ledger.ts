@@ -1,4 +1,4 @@
-import type { RedisClient } from '@cmsg/platform';
+import type { RedisClient } from '@cmsg/platform/redis';
 import { SendEngineKeys, type SendEngineKeyOptions } from './keys';
 import { LuaScript, REDIS_NOW_MS_LUA, integerReply } from './lua-script';
 

@@ -1,4 +1,4 @@
-import type { RedisClient } from '@cmsg/platform';
+import type { RedisClient } from '@cmsg/platform/redis';
 import { randomUUID } from 'node:crypto';
 import { SendEngineKeys } from './keys';
 import { PairPacer } from './pair-pacer';

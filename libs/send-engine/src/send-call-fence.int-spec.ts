@@ -1,4 +1,4 @@
-import type { RedisClient } from '@cmsg/platform';
+import type { RedisClient } from '@cmsg/platform/redis';
 import { randomUUID } from 'node:crypto';
 import { ChannelRateBudget } from './channel-rate-budget';
 import { type CallFenceKey, SendCallFence } from './send-call-fence';

@@ -1,4 +1,4 @@
-import type { RedisClient } from '@cmsg/platform';
+import type { RedisClient } from '@cmsg/platform/redis';
 import { SendEngineKeys, type SendEngineKeyOptions } from './keys';
 
 export interface SendCallFenceOptions extends SendEngineKeyOptions {

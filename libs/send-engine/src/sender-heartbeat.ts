@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RedisClient } from '@cmsg/platform';
+import type { RedisClient } from '@cmsg/platform/redis';
 import { SendEngineKeys, type SendEngineKeyOptions } from './keys';
 
 export interface SenderHeartbeatOptions extends SendEngineKeyOptions {

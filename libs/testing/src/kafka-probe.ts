@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { fixKafkaRequestQueueIdleLoop } from '@cmsg/platform';
+import { fixKafkaRequestQueueIdleLoop } from '@cmsg/platform/kafka';
 import { type Consumer, Kafka, logLevel } from 'kafkajs';
 import { integrationStack } from './integration-stack';
 

@@ -1,5 +1,6 @@
 import { RedisWebhookEndpointListVersions } from '@cmsg/dal';
-import { type RedisClient, closeRedisClient, createLogger, createRedisClient } from '@cmsg/platform';
+import { createLogger } from '@cmsg/platform';
+import { type RedisClient, closeRedisClient, createRedisClient } from '@cmsg/platform/redis';
 import type { StackDescription } from './local-stack';
 
 const connections = new Map<string, Promise<RedisClient>>();

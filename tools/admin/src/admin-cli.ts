@@ -10,7 +10,8 @@ import {
   seedStoresOverMongo,
 } from '@cmsg/dal';
 import { isCatalogError } from '@cmsg/errors';
-import { closeRedisClient, createLogger, createRedisClient, withTimeout } from '@cmsg/platform';
+import { createLogger, withTimeout } from '@cmsg/platform';
+import { closeRedisClient, createRedisClient } from '@cmsg/platform/redis';
 import { ApiTokenAdminError, type ApiTokenAdminStores, createApiToken, listApiTokens, parseSeedFile, revokeApiToken, SeedConflictError, seedDatabase, SeedFileError } from '@cmsg/seed';
 import { ADMIN_USAGE, parseAdminArgs, UsageError, type AdminCommand } from './admin-args';
 import { loadAdminConfig, redactUri } from './admin-config';

@@ -1,5 +1,5 @@
 import type { ConversationServices } from '@cmsg/actions-domain';
-import type { GrpcClients } from '@cmsg/platform';
+import type { GrpcClients } from '@cmsg/platform/grpc';
 import { ConversationActionsServiceClient, ConversationsServiceClient } from '@cmsg/proto';
 
 /** gRPC clients of the conversations service; sends wait for the chat platform, hence the longer deadline. */

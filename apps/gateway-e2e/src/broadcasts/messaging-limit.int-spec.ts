@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, createRedisClient, closeRedisClient, type RedisClient } from '@cmsg/platform';
+import { createLogger } from '@cmsg/platform';
+import { createRedisClient, closeRedisClient, type RedisClient } from '@cmsg/platform/redis';
 import { MessagingLimitLedger } from '@cmsg/send-engine';
 import { eventually, storedCollection } from '@cmsg/testing';
 import { type ActionsBusiness, closedConversation, createActionsBusiness, disconnectStackDatabase, openConversation } from '../action-groups/action-group-fixtures';

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { CatalogError } from '@cmsg/errors';
 import type { SendMessageRequest } from '@cmsg/proto';
 import { type TestBusiness, contactSeed, createTestBusiness, minutesAgo, uniquePhone, storedCollection } from '@cmsg/testing';
-import { closeRedisClient, createLogger, createRedisClient } from '@cmsg/platform';
+import { createLogger } from '@cmsg/platform';
+import { closeRedisClient, createRedisClient } from '@cmsg/platform/redis';
 import { cloudApi, conversationActionsClient, lastRequestSeq, messageRequests, phoneNumberIdOf, textRequestBody } from './messaging-fixtures';
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:16379';

@@ -1,4 +1,5 @@
-import { type RedisClient, closeRedisClient, createLogger, createRedisClient } from '@cmsg/platform';
+import { createLogger } from '@cmsg/platform';
+import { type RedisClient, closeRedisClient, createRedisClient } from '@cmsg/platform/redis';
 import { randomUUID } from 'node:crypto';
 import { IDEMPOTENCY_IN_PROGRESS_LEASE_SECONDS, IDEMPOTENCY_REPLAY_TTL_SECONDS, type StoredResponse } from './idempotency-store';
 import { RedisIdempotencyStore } from './redis-idempotency-store';

@@ -1,6 +1,6 @@
 import { CatalogError } from '@cmsg/errors';
 import { randomUUID } from 'node:crypto';
-import type { RedisClient } from '@cmsg/platform';
+import type { RedisClient } from '@cmsg/platform/redis';
 import {
   IDEMPOTENCY_IN_PROGRESS_LEASE_SECONDS,
   IDEMPOTENCY_REPLAY_TTL_SECONDS,

@@ -1,5 +1,6 @@
 import { ensureTopics } from '@cmsg/command-stream';
-import { TOPIC, createKafka, type Logger, topicName } from '@cmsg/platform';
+import { TOPIC, type Logger, topicName } from '@cmsg/platform';
+import { createKafka } from '@cmsg/platform/kafka';
 import { Partitioners } from 'kafkajs';
 import type { GatewayConfig } from '../config';
 import { type ChatInboundPublisher, KafkaChatInboundPublisher } from '../webhooks/chat-inbound-publisher';

@@ -1,4 +1,4 @@
-import { fixKafkaRequestQueueIdleLoop } from '@cmsg/platform';
+import { fixKafkaRequestQueueIdleLoop } from '@cmsg/platform/kafka';
 import { Kafka, logLevel } from 'kafkajs';
 
 /**

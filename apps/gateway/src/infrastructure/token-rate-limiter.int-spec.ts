@@ -1,4 +1,5 @@
-import { type RedisClient, closeRedisClient, createLogger, createRedisClient } from '@cmsg/platform';
+import { createLogger } from '@cmsg/platform';
+import { type RedisClient, closeRedisClient, createRedisClient } from '@cmsg/platform/redis';
 import { randomUUID } from 'node:crypto';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { createRedisTokenRateLimiter } from './token-rate-limiter';

@@ -1,5 +1,5 @@
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { RedisClient } from '@cmsg/platform';
+import type { RedisClient } from '@cmsg/platform/redis';
 
 const WINDOW_SECONDS = 60;
 const KEY_PREFIX = 'rl:token';

@@ -1,4 +1,4 @@
-import { type GrpcClients, MONGODB_HEALTH_SERVICE } from '@cmsg/platform';
+import { type GrpcClients, MONGODB_HEALTH_SERVICE } from '@cmsg/platform/grpc';
 import {
   ActionsServiceClient,
   BroadcastsServiceClient,

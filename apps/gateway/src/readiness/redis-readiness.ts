@@ -1,4 +1,4 @@
-import type { RedisClient } from '@cmsg/platform';
+import type { RedisClient } from '@cmsg/platform/redis';
 import type { ReadinessCheck } from './readiness-check';
 
 export function redisReadinessCheck(redis: RedisClient): ReadinessCheck {

@@ -1,5 +1,6 @@
 import { CatalogError } from '@cmsg/errors';
-import { type AsyncUnaryImplementation, type Logger, adaptUnaryService, bindGrpcServer } from '@cmsg/platform';
+import type { Logger } from '@cmsg/platform';
+import { type AsyncUnaryImplementation, adaptUnaryService, bindGrpcServer } from '@cmsg/platform/grpc';
 import { type Broadcast, type BroadcastsServiceServer, BroadcastsServiceService } from '@cmsg/proto';
 import { Server } from '@grpc/grpc-js';
 

@@ -1,6 +1,7 @@
 import { API_TOKEN_SCOPES } from '@cmsg/api-schemas';
 import { CatalogError } from '@cmsg/errors';
-import { type AsyncUnaryImplementation, type Logger, adaptUnaryService, bindGrpcServer, currentRequestId } from '@cmsg/platform';
+import { type Logger, currentRequestId } from '@cmsg/platform';
+import { type AsyncUnaryImplementation, adaptUnaryService, bindGrpcServer } from '@cmsg/platform/grpc';
 import {
   type AuthenticatedToken,
   type ConversationStatus,

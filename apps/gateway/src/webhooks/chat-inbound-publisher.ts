@@ -1,5 +1,5 @@
 import type { InboundEvent } from '@cmsg/chat-platform';
-import { withRequestIdHeader } from '@cmsg/platform';
+import { withRequestIdHeader } from '@cmsg/platform/kafka';
 import type { Producer } from 'kafkajs';
 import { assertUnreachable } from '@cmsg/errors';
 

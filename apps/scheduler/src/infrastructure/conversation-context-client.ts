@@ -1,4 +1,4 @@
-import type { GrpcClients } from '@cmsg/platform';
+import type { GrpcClients } from '@cmsg/platform/grpc';
 import type { ConversationContextPort } from '@cmsg/scheduling-domain';
 import { ConversationActionsServiceClient } from '@cmsg/proto';
 

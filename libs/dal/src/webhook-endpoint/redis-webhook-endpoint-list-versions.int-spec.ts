@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Server, type Socket, createServer } from 'node:net';
 import { isCatalogError } from '@cmsg/errors';
-import { type RedisClient, createLogger, createRedisClient } from '@cmsg/platform';
+import { createLogger } from '@cmsg/platform';
+import { type RedisClient, createRedisClient } from '@cmsg/platform/redis';
 import { businessScope } from '../shared/business-scope';
 import { RedisWebhookEndpointListVersions } from './redis-webhook-endpoint-list-versions';
 

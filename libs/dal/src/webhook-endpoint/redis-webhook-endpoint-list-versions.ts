@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CatalogError } from '@cmsg/errors';
-import { type RedisClient, withTimeout } from '@cmsg/platform';
+import { withTimeout } from '@cmsg/platform';
+import type { RedisClient } from '@cmsg/platform/redis';
 import type { BusinessScope } from '../shared/business-scope';
 import type { WebhookEndpointListVersions } from './webhook-endpoint-list-versions';
 

@@ -1,5 +1,5 @@
 import type { Consumer } from 'kafkajs';
-import type { Logger } from './logger';
+import type { Logger } from '../logger';
 
 export interface CrashRestartOptions {
   /** The first wait before running the consumer again; doubled for each crash in a row. */

@@ -1,5 +1,5 @@
 import type { Consumer } from 'kafkajs';
-import { createLogger } from './logger';
+import { createLogger } from '../logger';
 import { restartAfterCrashes } from './kafka-crash-restart';
 
 const EVENTS = { GROUP_JOIN: 'consumer.group_join', CRASH: 'consumer.crash' } as const;
