@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { KafkaTopicProbe, type TestBusiness, contactSeed, createTestBusiness, minutesAgo, storedCollection } from '@cmsg/testing';
+import { type TestBusiness, contactSeed, createTestBusiness, minutesAgo, storedCollection } from '@cmsg/testing';
+import { KafkaTopicProbe } from '@cmsg/testing/kafka';
 
 describe('POST /{slug}/conversation/pending and /resolve (SPEC 3.1, 4.7)', () => {
   let business: TestBusiness;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { type Server, type Socket, connect, createServer } from 'node:net';
-import { AppProcess, eventually, freePort, integrationStack, waitForReady } from '@cmsg/testing';
+import { AppProcess, eventually, freePort, integrationStack } from '@cmsg/testing';
+import { waitForReady } from '@cmsg/testing/local-stack';
 
 jest.setTimeout(300_000);
 

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { KafkaTopicProbe, contactSeed, createTestBusiness, integrationStack } from '@cmsg/testing';
+import { contactSeed, createTestBusiness, integrationStack } from '@cmsg/testing';
+import { KafkaTopicProbe } from '@cmsg/testing/kafka';
 
 describe('one request id and one trace from the gateway through gRPC to Kafka', () => {
   it('carries the trace context over HTTP, gRPC metadata and Kafka headers, and the request id into every log line', async () => {

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { connectMongo, disconnectMongo } from '@cmsg/dal';
-import { type ApiClient, LocalStack, createTestBusinessIn, startFakes } from '@cmsg/testing';
+import { type ApiClient, createTestBusinessIn, startFakes } from '@cmsg/testing';
+import { LocalStack } from '@cmsg/testing/local-stack';
 import mongoose from 'mongoose';
 import { ACTIONS_PER_GROUP, acceptedToLastAction, seedActionGroupTargets, submitAtFixedRate, waitForGroups } from './action-group-load';
 import { reportCallsPerUnit, scrapeAppMetrics } from './app-metrics';

@@ -1,4 +1,5 @@
-import { LocalStack, type LocalStackOptions, type StackDescription } from '@cmsg/testing';
+import type { LocalStackOptions, StackDescription } from '@cmsg/testing';
+import { LocalStack } from '@cmsg/testing/local-stack';
 import { type ThrowawayMongoServer, startThrowawayMongoServer } from '@cmsg/testing';
 
 /** A stack of the product on a MongoDB of its own. */

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { connectMongo, disconnectMongo } from '@cmsg/dal';
 import { type ClientSecurity, ConversationsServiceClient, HealthCheckResponse_ServingStatus, HealthClient, createServiceClient } from '@cmsg/proto';
-import { AppProcess, LocalStack, TestPki, contactSeed, createTestBusinessIn, freePort } from '@cmsg/testing';
+import { AppProcess, TestPki, contactSeed, createTestBusinessIn, freePort } from '@cmsg/testing';
+import { LocalStack } from '@cmsg/testing/local-stack';
 import type { BenchmarkModule } from './benchmark-module';
 import { runCallLoad } from './grpc-load';
 import { formatFigures, type LoadFigures, runLoad } from './load-test';

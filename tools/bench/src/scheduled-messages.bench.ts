@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { scheduleHistoryEntry } from '@cmsg/conversation-commands';
 import { ChannelRepository, ContactRepository, ConversationRepository, ScheduledMessageRepository, businessScope, connectMongo, disconnectMongo } from '@cmsg/dal';
-import { type ApiClient, AppProcess, LocalStack, type TestBusiness, createTestBusinessIn, freePort, startFakes } from '@cmsg/testing';
+import { type ApiClient, AppProcess, type TestBusiness, createTestBusinessIn, freePort, startFakes } from '@cmsg/testing';
+import { LocalStack } from '@cmsg/testing/local-stack';
 import { DateTime } from 'luxon';
 import mongoose from 'mongoose';
 import { reportCallsPerUnit, scrapeAppMetrics } from './app-metrics';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { AppProcess, FakeAiServer, freePort, integrationStack, waitForReady } from '@cmsg/testing';
+import { AppProcess, FakeAiServer, freePort, integrationStack } from '@cmsg/testing';
+import { waitForReady } from '@cmsg/testing/local-stack';
 import {
   type ActionsBusiness,
   cloudApi,

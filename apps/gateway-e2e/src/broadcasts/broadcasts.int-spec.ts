@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { generateApiToken } from '@cmsg/seed';
 import { BroadcastsServiceClient } from '@cmsg/proto';
-import { createTestBusiness, inboundTextWebhook, minutesAgo, stackGrpcClient, statusWebhook, storedCollection } from '@cmsg/testing';
+import { createTestBusiness, inboundTextWebhook, minutesAgo, statusWebhook, storedCollection } from '@cmsg/testing';
+import { stackGrpcClient } from '@cmsg/testing/grpc';
 import { type ActionsBusiness, createActionsBusiness, disconnectStackDatabase, openConversation, phoneOf } from '../action-groups/action-group-fixtures';
 import { channelOf, deliverWebhook, eventually } from '../inbound/inbound-fixtures';
 import { cloudApi, lastRequestSeq, messageRequests } from '../messaging/messaging-fixtures';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { KafkaTopicProbe, type ProbedMessage, contactSeed, storedCollection } from '@cmsg/testing';
+import { contactSeed, storedCollection } from '@cmsg/testing';
+import { KafkaTopicProbe, type ProbedMessage } from '@cmsg/testing/kafka';
 import { type ContendedBusiness, WRITERS, createContendedBusiness, statusCounts, tally } from './contention-fixtures';
 
 /**

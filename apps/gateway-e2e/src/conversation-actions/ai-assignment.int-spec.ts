@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { KafkaTopicProbe, type TestBusiness, contactSeed, createTestBusiness, minutesAgo } from '@cmsg/testing';
+import { type TestBusiness, contactSeed, createTestBusiness, minutesAgo } from '@cmsg/testing';
+import { KafkaTopicProbe } from '@cmsg/testing/kafka';
 import { storedConversation } from './conversation-actions.fixtures';
 
 describe('AI assignment endpoints: /conversation/ai-employee, /unassign-ai, /human (CONTRACT 5)', () => {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { AiEmployeeRepository, type BusinessScope, TimelineEventRepository, businessScope } from '@cmsg/dal';
 import { AlreadyInStatePolicy, type ConversationActionsServiceClient, type PromiseClient } from '@cmsg/proto';
-import { KafkaTopicProbe, type TestBusiness, contactSeed, createTestBusiness, minutesAgo, storedCollection } from '@cmsg/testing';
+import { type TestBusiness, contactSeed, createTestBusiness, minutesAgo, storedCollection } from '@cmsg/testing';
+import { KafkaTopicProbe } from '@cmsg/testing/kafka';
 import { callerOf, conversationActionsClient, seedPendingSchedule, storedConversation } from './conversation-actions.fixtures';
 
 /** An AI employee's wallet as the guards see it: its balance, and blocked when blocked explicitly or empty. */

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { businessScope, pendingConversationKey } from '@cmsg/dal';
 import { ConversationActionsServiceClient, type PromiseClient } from '@cmsg/proto';
-import { type TestBusiness, stackGrpcClient, storedCollection } from '@cmsg/testing';
+import { type TestBusiness, storedCollection } from '@cmsg/testing';
+import { stackGrpcClient } from '@cmsg/testing/grpc';
 
 /** The conversations service's gRPC face, as the actions-runner calls it. */
 export function conversationActionsClient(): { client: PromiseClient<ConversationActionsServiceClient>; close(): void } {

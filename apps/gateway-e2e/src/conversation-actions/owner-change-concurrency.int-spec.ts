@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AlreadyInStatePolicy, type ConversationActionsServiceClient, type PromiseClient } from '@cmsg/proto';
-import { KafkaTopicProbe, type ProbedMessage, type TestBusiness, contactSeed, createTestBusiness, storedCollection } from '@cmsg/testing';
+import { type TestBusiness, contactSeed, createTestBusiness, storedCollection } from '@cmsg/testing';
+import { KafkaTopicProbe, type ProbedMessage } from '@cmsg/testing/kafka';
 import { callerOf, conversationActionsClient, storedConversation } from './conversation-actions.fixtures';
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConversationRepository, MessageRepository, type OutboxEntry, TimelineEventRepository, businessScope } from '@cmsg/dal';
-import { KafkaTopicProbe, type TestBusiness, contactSeed, createTestBusiness, eventually, storedCollection } from '@cmsg/testing';
+import { type TestBusiness, contactSeed, createTestBusiness, eventually, storedCollection } from '@cmsg/testing';
+import { KafkaTopicProbe } from '@cmsg/testing/kafka';
 import { eventRowsOf, eventsOfConversation, outboxOf, settledEvents, strictlyIncreasing } from './event-fixtures';
 
 jest.setTimeout(240_000);

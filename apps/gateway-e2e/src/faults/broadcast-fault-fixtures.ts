@@ -1,7 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { BroadcastsServiceClient, type ServiceClient, createServiceClient } from '@cmsg/proto';
-import { type CloudApiRecord, LOCAL_PLAINTEXT, replicaName, storedCollection, uniquePhone } from '@cmsg/testing';
+import { type CloudApiRecord, storedCollection, uniquePhone } from '@cmsg/testing';
+import { replicaName } from '@cmsg/testing/local-stack';
+import { LOCAL_PLAINTEXT } from '@cmsg/testing/grpc';
 import { pacedSenderOptionsFor, sendLeaseMs } from '@cmsg/send-engine';
 import { type FaultStack, type FaultStackOptions, startFaultStack } from './fault-stack';
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { buildOpenApiDocument } from '@cmsg/api-schemas';
 import { generateApiToken } from '@cmsg/seed';
-import { type TestBusiness, arbitraryFor, contactSeed, createTestBusiness, documentValidator, integrationStack } from '@cmsg/testing';
+import { type TestBusiness, contactSeed, createTestBusiness, integrationStack } from '@cmsg/testing';
+import { arbitraryFor, documentValidator } from '@cmsg/testing/fuzz';
 import fc from 'fast-check';
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConversationsServiceClient } from '@cmsg/proto';
-import { type TestBusiness, contactSeed, createTestBusiness, stackGrpcClient, storedCollection } from '@cmsg/testing';
+import { type TestBusiness, contactSeed, createTestBusiness, storedCollection } from '@cmsg/testing';
+import { stackGrpcClient } from '@cmsg/testing/grpc';
 
 /**
  * AddNote with an operation id adds its note once (an action group's context_note re-run after a

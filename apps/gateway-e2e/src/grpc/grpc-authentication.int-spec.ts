@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { type ClientSecurity, ConversationsServiceClient, HealthCheckResponse_ServingStatus, HealthClient, createServiceClient } from '@cmsg/proto';
-import { AppProcess, type TestBusiness, TestPki, createTestBusiness, eventually, freePort, integrationStack, waitForReady } from '@cmsg/testing';
+import { AppProcess, type TestBusiness, TestPki, createTestBusiness, eventually, freePort, integrationStack } from '@cmsg/testing';
+import { waitForReady } from '@cmsg/testing/local-stack';
 import { ReflectionClient } from './reflection-client';
 
 /**

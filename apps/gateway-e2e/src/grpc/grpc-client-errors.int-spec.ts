@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { CatalogError } from '@cmsg/errors';
 import { ConversationsServiceClient, type ConversationReference, createServiceClient } from '@cmsg/proto';
-import { LOCAL_PLAINTEXT, type TestBusiness, contactSeed, createTestBusiness, freePort, stackGrpcClient } from '@cmsg/testing';
+import { type TestBusiness, contactSeed, createTestBusiness, freePort } from '@cmsg/testing';
+import { LOCAL_PLAINTEXT, stackGrpcClient } from '@cmsg/testing/grpc';
 
 /**
  * The published client helper gives an internal service the same errors a REST client gets: the

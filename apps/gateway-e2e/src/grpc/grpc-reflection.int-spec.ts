@@ -1,5 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
-import { type TestBusiness, createTestBusiness, stackServiceAddress } from '@cmsg/testing';
+import { type TestBusiness, createTestBusiness } from '@cmsg/testing';
+import { stackServiceAddress } from '@cmsg/testing/grpc';
 import { ReflectionClient } from './reflection-client';
 
 /** Server reflection as grpcurl and Postman use it: discover, then call with nothing but what was discovered. */

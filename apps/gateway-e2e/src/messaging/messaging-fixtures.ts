@@ -1,5 +1,6 @@
 import { ConversationActionsServiceClient } from '@cmsg/proto';
-import { type CloudApiRecord, FakeCloudApiRemote, type TestBusiness, integrationFakes, stackGrpcClient, storedCollection } from '@cmsg/testing';
+import { type CloudApiRecord, FakeCloudApiRemote, type TestBusiness, integrationFakes, storedCollection } from '@cmsg/testing';
+import { stackGrpcClient } from '@cmsg/testing/grpc';
 
 /** The fake Cloud API of the integration stack (records every request, takes failure rules). */
 export function cloudApi(): FakeCloudApiRemote {

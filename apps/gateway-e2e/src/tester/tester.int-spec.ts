@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TOPIC } from '@cmsg/platform';
-import { KafkaTopicProbe, eventually, storedCollection } from '@cmsg/testing';
+import { eventually, storedCollection } from '@cmsg/testing';
+import { KafkaTopicProbe } from '@cmsg/testing/kafka';
 import {
   type SchedulingBusiness,
   aiModelOf,
