@@ -24,7 +24,6 @@ export { stopTelemetry } from './telemetry-stop';
 /** Whether startTelemetry ran (and stopTelemetry has not stopped it since). */
 let started = false;
 
-
 /** Every span started inside a request context carries its request id (runWithRequestContext tags the span it starts in). */
 const requestIdSpanProcessor: SpanProcessor = {
   onStart(span) {
