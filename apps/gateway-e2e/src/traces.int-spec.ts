@@ -4,7 +4,16 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { connectMongo } from '@cmsg/dal';
-import { type RunningFakes, type StackDescription, type TestBusiness, contactSeed, createTestBusinessIn, dropConnectedDatabase, minutesAgo, startFakes } from '@cmsg/testing';
+import {
+  type RunningFakes,
+  type StackDescription,
+  type TestBusiness,
+  contactSeed,
+  createTestBusinessIn,
+  dropConnectedDatabase,
+  minutesAgo,
+  startFakes,
+} from '@cmsg/testing';
 import { LocalStack } from '@cmsg/testing/local-stack';
 
 /**

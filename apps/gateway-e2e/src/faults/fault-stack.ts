@@ -1,7 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { disconnectMongo } from '@cmsg/dal';
 import { generateApiToken } from '@cmsg/seed';
-import { type BusinessSeedInput, type LocalStackOptions, type RunningFakes, type StackDescription, type TestBusiness, type ThrowawayKafkaBroker, type ThrowawayMongoServer, type ThrowawayRedisServer, contactSeed, createTestBusinessIn, minutesAgo, startFakes, startThrowawayKafkaBroker, startThrowawayMongoServer, startThrowawayRedisServer, connectToDatabase, dropConnectedDatabase, storedCollection } from '@cmsg/testing';
+import {
+  type BusinessSeedInput,
+  type LocalStackOptions,
+  type RunningFakes,
+  type StackDescription,
+  type TestBusiness,
+  type ThrowawayKafkaBroker,
+  type ThrowawayMongoServer,
+  type ThrowawayRedisServer,
+  contactSeed,
+  createTestBusinessIn,
+  minutesAgo,
+  startFakes,
+  startThrowawayKafkaBroker,
+  startThrowawayMongoServer,
+  startThrowawayRedisServer,
+  connectToDatabase,
+  dropConnectedDatabase,
+  storedCollection,
+} from '@cmsg/testing';
 import { LocalStack } from '@cmsg/testing/local-stack';
 
 /**

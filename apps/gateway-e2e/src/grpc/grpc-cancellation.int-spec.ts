@@ -3,7 +3,17 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { ActionsServiceClient } from '@cmsg/proto';
-import { FakeAiRemote, type TestBusiness, connectToStackDatabase, contactSeed, createTestBusiness, eventually, integrationFakes, integrationStack, storedCollection } from '@cmsg/testing';
+import {
+  FakeAiRemote,
+  type TestBusiness,
+  connectToStackDatabase,
+  contactSeed,
+  createTestBusiness,
+  eventually,
+  integrationFakes,
+  integrationStack,
+  storedCollection,
+} from '@cmsg/testing';
 import { stackGrpcClient } from '@cmsg/testing/grpc';
 
 /** The log lines one request left in one app of the integration stack. */

@@ -1,6 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { MessageRepository, businessScope } from '@cmsg/dal';
-import { type TestBusiness, contactSeed, createTestBusiness, fakeWamid, inboundTextWebhook, minutesAgo, statusWebhook, storedCollection, uniquePhone } from '@cmsg/testing';
+import {
+  type TestBusiness,
+  contactSeed,
+  createTestBusiness,
+  fakeWamid,
+  inboundTextWebhook,
+  minutesAgo,
+  statusWebhook,
+  storedCollection,
+  uniquePhone,
+} from '@cmsg/testing';
 import { KafkaTopicProbe } from '@cmsg/testing/kafka';
 import { channelOf, conversationById, deliverWebhook, eventually, inboundMessageByProviderId } from './inbound-fixtures';
 
