@@ -18,8 +18,11 @@ describe('every app killed with SIGKILL under load', () => {
 
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+  const killedAt: Record<string, number[]> = {};
+
   async function crash(name: string, downMs: number): Promise<void> {
     const app = fault.stack.process(name);
+    (killedAt[name] ??= []).push(Date.now());
     await app.stop('SIGKILL');
     await pause(downMs);
     app.start();
@@ -47,13 +50,16 @@ describe('every app killed with SIGKILL under load', () => {
       after = await submitAfter();
     }
     expect(after.status).toBe(202);
-    const outcome = await settleGroups(fault, groups);
+    // A text whose provider call was in flight when the conversations service died ends unknown, never sent twice (cutOff).
+    const outcome = await settleGroups(fault, groups, { conversationsKilledAt: killedAt['conversations'] });
     const refusals = Object.entries(groups.filter((group) => group.status !== 202).reduce<Record<string, number>>((counts, group) => ({ ...counts, [group.status]: (counts[group.status] ?? 0) + 1 }), {}));
     reportFault('apps killed (conversations, actions-runner, scheduler, gateway)', { submitted: groups.length, ...outcome, ...Object.fromEntries(refusals.map(([status, count]) => [`refused_${status === '0' ? 'no_gateway' : status}`, count])) });
     // Refusals are 503/504 SERVICE_UNAVAILABLE, or no answer while the only gateway was down.
     expect(groups.filter((group) => group.status !== 202 && group.status !== 503 && group.status !== 504 && group.status !== 0)).toEqual([]);
     expect(outcome.accepted).toBeGreaterThan(0);
     expect({ lost: outcome.lost, twice: outcome.twice }).toEqual({ lost: 0, twice: 0 });
-    expect(outcome.completed).toBe(outcome.accepted);
+    // At most the sends that one kill can catch between their rate slot and the provider: one per conversation.
+    expect(outcome.cutOff).toBeLessThanOrEqual(fault.conversations.length);
+    expect(outcome.completed + outcome.cutOff).toBe(outcome.accepted);
   });
 });

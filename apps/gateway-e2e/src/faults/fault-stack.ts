@@ -168,8 +168,30 @@ export async function actionGroupLoad(fault: FaultStack, options: { perSecond: n
   return submitted;
 }
 
+/** The answer the conversations service records for a send whose provider call a crash cut off (OutboundMessageStore). */
+const OUTCOME_UNKNOWN = /the outcome is unknown, so the message is not sent again/;
+/** How long a provider call may be in flight (CHAT_API_TIMEOUT_MS, the conversations service's default). */
+const PROVIDER_CALL_TIMEOUT_MS = 15_000;
+
+export interface SettleOptions {
+  timeoutMs?: number;
+  /**
+   * When the conversations service was killed (ms since the epoch). A send whose provider call was
+   * in flight at such a kill cannot be known to have reached the provider: it ends failed with
+   * SEND_FAILED "outcome unknown" and its group escalates, never sent again (docs/messaging.md,
+   * "Exactly once"). Such a group counts as `cutOff`, not lost, only when all of that holds, the
+   * provider never got its text, and its message was claimed for the call within the call timeout
+   * before one of these kills.
+   */
+  conversationsKilledAt?: number[];
+}
+
 /** Waits until every accepted group is final, then counts what each did: its note stored, its text sent. */
-export async function settleGroups(fault: FaultStack, groups: SubmittedGroup[], timeoutMs = 240_000): Promise<{ accepted: number; completed: number; lost: number; twice: number; refusedButRun: number }> {
+export async function settleGroups(
+  fault: FaultStack,
+  groups: SubmittedGroup[],
+  { timeoutMs = 240_000, conversationsKilledAt = [] }: SettleOptions = {},
+): Promise<{ accepted: number; completed: number; lost: number; twice: number; cutOff: number; refusedButRun: number }> {
   const accepted = groups.filter((group) => group.status === 202);
   const stored = storedCollection<{ _id: string; status: string }>('action_groups');
   const deadline = Date.now() + timeoutMs;
@@ -184,6 +206,7 @@ export async function settleGroups(fault: FaultStack, groups: SubmittedGroup[], 
   let completed = 0;
   let lost = 0;
   let twice = 0;
+  let cutOff = 0;
   let refusedButRun = 0;
   for (const group of groups) {
     const notes = await notesWithBody(group.note);
@@ -191,6 +214,7 @@ export async function settleGroups(fault: FaultStack, groups: SubmittedGroup[], 
     if (notes > 1 || sent > 1) twice += 1;
     if (group.status === 202) {
       if (notes === 1 && sent === 1) completed += 1;
+      else if (notes === 1 && sent === 0 && (await cutOffByKill(group, conversationsKilledAt))) cutOff += 1;
       else {
         lost += 1;
         console.log(`[fault] lost group ${group.uuid}: notes ${notes}, sent ${sent}, stored ${JSON.stringify(await stored.findOne({ _id: group.uuid! }))}`);
@@ -200,5 +224,16 @@ export async function settleGroups(fault: FaultStack, groups: SubmittedGroup[], 
       refusedButRun += 1;
     }
   }
-  return { accepted: accepted.length, completed, lost, twice, refusedButRun };
+  return { accepted: accepted.length, completed, lost, twice, cutOff, refusedButRun };
+}
+
+/** Whether the group's send was cut off in its provider call by a kill of the conversations service (see SettleOptions). */
+async function cutOffByKill(group: SubmittedGroup, conversationsKilledAt: number[]): Promise<boolean> {
+  type StoredGroup = { status: string; escalated: boolean; actions: { type: string; status: string; error: { code: string; message: string } | null }[] };
+  const stored = await storedCollection<StoredGroup & { _id: string }>('action_groups').findOne({ _id: group.uuid! });
+  const send = stored?.actions.find((action) => action.type === 'send_message');
+  if (!stored?.escalated || send?.status !== 'failed' || send.error?.code !== 'SEND_FAILED' || !OUTCOME_UNKNOWN.test(send.error.message)) return false;
+  const message = await storedCollection<{ _id: string; status: string; sending_started_at: Date | null }>('messages').findOne({ body: group.text });
+  const claimedAt = message?.status === 'failed' ? message.sending_started_at?.getTime() : undefined;
+  return claimedAt !== undefined && conversationsKilledAt.some((killedAt) => claimedAt <= killedAt && killedAt - claimedAt <= PROVIDER_CALL_TIMEOUT_MS);
 }
