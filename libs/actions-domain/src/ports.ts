@@ -5,12 +5,7 @@ import type {
   ApplyChangesResponse,
   AddNoteResponse,
   AiEmployee,
-  AssignAiEmployeeRequest,
-  AssignAiEmployeeResponse,
-  AssignMailboxRequest,
-  AssignMailboxResponse,
-  ChangeTagsRequest,
-  ChangeTagsResponse,
+  ConversationChangeHandlers,
   ChargeAiWalletRequest,
   ChargeAiWalletResponse,
   ConversationContext,
@@ -24,8 +19,6 @@ import type {
   ResolveConversationResponse,
   SendMessageRequest,
   SendMessageResponse,
-  UnassignAiRequest,
-  UnassignAiResponse,
 } from '@cmsg/proto';
 import type { ConversationCommand } from './action-group/conversation-command';
 
@@ -35,14 +28,9 @@ type Rpc<Request, Response> = (request: Request) => Promise<Response>;
  * The conversation RPCs this domain calls (ConversationActionsService). Failures arrive as
  * catalog errors; the app wires gRPC clients in, tests wire doubles.
  */
-export interface ConversationActionsPort {
+export interface ConversationActionsPort extends Pick<ConversationChangeHandlers, 'assignTags' | 'removeTags' | 'assignMailbox' | 'assignAiEmployee' | 'unassignAi'> {
   /** Consecutive changes of an action group in one call, each as its own RPC applies it. */
   applyChanges: Rpc<ApplyChangesRequest, ApplyChangesResponse>;
-  assignTags: Rpc<ChangeTagsRequest, ChangeTagsResponse>;
-  removeTags: Rpc<ChangeTagsRequest, ChangeTagsResponse>;
-  assignMailbox: Rpc<AssignMailboxRequest, AssignMailboxResponse>;
-  assignAiEmployee: Rpc<AssignAiEmployeeRequest, AssignAiEmployeeResponse>;
-  unassignAi: Rpc<UnassignAiRequest, UnassignAiResponse>;
   sendMessage: Rpc<SendMessageRequest, SendMessageResponse>;
   escalate: Rpc<EscalateRequest, InboxStatusResponse>;
   resolveConversation: Rpc<ResolveConversationRequest, ResolveConversationResponse>;

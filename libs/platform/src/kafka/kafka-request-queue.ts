@@ -12,7 +12,7 @@ const PATCHED_VERSION = '2.2.4';
 const CHECK_PENDING_REQUESTS_INTERVAL_MS = 10;
 
 /** The fields of kafkajs' RequestQueue (src/network/requestQueue) the fix reads and sets; kafkajs ships no types for it. */
-export interface KafkaRequestQueueInternals {
+interface KafkaRequestQueueInternals {
   pending: unknown[];
   throttledUntil: number;
   throttleCheckTimeoutId: NodeJS.Timeout | null;
