@@ -2,7 +2,8 @@ import type { RedisClient } from '@cmsg/platform/redis';
 import { randomUUID } from 'node:crypto';
 import { SendEngineKeys, type SendEngineKeyOptions } from './keys';
 import { LuaScript, REDIS_NOW_MS_LUA, integerReply } from './lua-script';
-import { type SlotGrant, type SlotRequest, type SlotsWaited, type WaitForSlotsOptions, waitForSlots } from './wait-for-slots';
+import { SlotWaitLines } from './slot-wait-lines';
+import type { SlotGrant, SlotRequest, SlotsWaited, WaitForSlotsOptions } from './wait-for-slots';
 
 export interface ChannelRateBudgetOptions extends SendEngineKeyOptions {
   /** Counted on top of the 1,000 ms window so network jitter between grant and provider never puts
@@ -252,6 +253,7 @@ export class ChannelRateBudget {
   private readonly learnedHoldMs: number;
   private readonly learnedRiseEveryMs: number;
   private readonly spreadMs: number;
+  private readonly lines = new SlotWaitLines((attempt) => this.acquire(attempt));
 
   constructor(
     private readonly redis: RedisClient,
@@ -322,9 +324,12 @@ export class ChannelRateBudget {
     return { outcome: 'wait', retryInMs };
   }
 
-  /** Waits until at least one slot is granted (a live request under one waiter id throughout). */
+  /**
+   * Waits until at least one slot is granted: a live request under one waiter id throughout; a
+   * broadcast request in this process's line for the same slots (SlotWaitLines).
+   */
   waitForSlots(request: Omit<SlotRequest, 'waiterId'>, options?: WaitForSlotsOptions): Promise<SlotsWaited> {
-    return waitForSlots((attempt) => this.acquire(attempt), request, options);
+    return this.lines.waitForSlots(request, options);
   }
 }
 

@@ -1,0 +1,84 @@
+import { type SlotGrant, type SlotRequest, SlotWaitExpired, type SlotsWaited, type WaitForSlotsOptions, waitForSlots } from './wait-for-slots';
+
+/**
+ * The broadcast sends of one process that wait for the same slots (one channel, one broadcast's own
+ * rate) stand in one line, and only the first asks the budget: without it every waiting send asked
+ * again each time a slot freed (all were told the same moment), so at a channel's 80 a second the
+ * tens of sends a process holds made thousands of Redis calls a second for 80 grants, and took the
+ * CPU the sends needed. A send asks at once while no other send of the process waits for the same
+ * slots, so a budget with room adds no wait; live sends never stand in line (they register as
+ * waiting live sends in the budget, which holds the next slot for them).
+ */
+export class SlotWaitLines {
+  private readonly lines = new Map<string, Turn[]>();
+
+  constructor(private readonly acquire: (request: SlotRequest) => Promise<SlotGrant>) {}
+
+  async waitForSlots(request: Omit<SlotRequest, 'waiterId'>, options: WaitForSlotsOptions = {}): Promise<SlotsWaited> {
+    if (request.priority === 'live') return waitForSlots(this.acquire, request, options);
+    const startedAt = Date.now();
+    const key = lineKey(request);
+    const line = this.lines.get(key) ?? [];
+    this.lines.set(key, line);
+    const turn = new Turn();
+    line.push(turn);
+    try {
+      if (line[0] !== turn) await turn.comes(options);
+      const waited = await waitForSlots(this.acquire, request, options);
+      return { ...waited, waitedMs: Date.now() - startedAt };
+    } catch (error) {
+      if (error instanceof SlotWaitExpired) throw new SlotWaitExpired(Date.now() - startedAt);
+      throw error;
+    } finally {
+      this.leave(key, line, turn);
+    }
+  }
+
+  /** Whether a send of this process waits in line for these slots (tests). */
+  waiting(request: Pick<SlotRequest, 'channelKey' | 'broadcastKey'>): number {
+    return this.lines.get(lineKey(request))?.length ?? 0;
+  }
+
+  private leave(key: string, line: Turn[], turn: Turn): void {
+    const wasFirst = line[0] === turn;
+    line.splice(line.indexOf(turn), 1);
+    if (line.length === 0) {
+      if (this.lines.get(key) === line) this.lines.delete(key);
+      return;
+    }
+    if (wasFirst) line[0]!.begin();
+  }
+}
+
+function lineKey({ channelKey, broadcastKey }: Pick<SlotRequest, 'channelKey' | 'broadcastKey'>): string {
+  return `${channelKey}\u0000${broadcastKey ?? ''}`;
+}
+
+/** A place in a line: resolved when it is first, or given up at the waiter's `until` or abort. */
+class Turn {
+  private started = false;
+  private resolve: (() => void) | undefined;
+
+  begin(): void {
+    this.started = true;
+    this.resolve?.();
+  }
+
+  comes({ until, signal }: WaitForSlotsOptions): Promise<void> {
+    if (this.started) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const onAbort = () => finish(() => reject(signal?.reason));
+      const finish = (settle: () => void) => {
+        if (timer) clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.resolve = undefined;
+        settle();
+      };
+      if (signal?.aborted) return reject(signal.reason);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (until !== undefined) timer = setTimeout(() => finish(() => reject(new SlotWaitExpired(0))), Math.max(0, until - Date.now()));
+      this.resolve = () => finish(resolve);
+    });
+  }
+}
