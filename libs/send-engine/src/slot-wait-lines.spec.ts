@@ -30,6 +30,20 @@ describe('SlotWaitLines', () => {
     expect(lines.waiting(broadcast())).toBe(0);
   });
 
+  it('forms no line while the budget has room: the sends ask side by side', async () => {
+    let asking = 0;
+    let mostAtOnce = 0;
+    const lines = new SlotWaitLines(async () => {
+      asking += 1;
+      mostAtOnce = Math.max(mostAtOnce, asking);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      asking -= 1;
+      return { granted: 1, retryInMs: 0, slotId: 'slot' };
+    });
+    await Promise.all(Array.from({ length: 8 }, () => lines.waitForSlots(broadcast())));
+    expect(mostAtOnce).toBe(8);
+  });
+
   it('lets only the first of the waiting sends ask the budget, and each gets its slot in turn', async () => {
     const budget = gatedBudget();
     const lines = new SlotWaitLines(budget.acquire);
@@ -37,7 +51,7 @@ describe('SlotWaitLines', () => {
     const sends = ['a', 'b', 'c', 'd', 'e'].map((name) => lines.waitForSlots(broadcast()).then(() => granted.push(name)));
     await settle();
     const asked = budget.requests.length;
-    // Five waiting sends, about six polls of 5 ms in 30 ms: one asker, not five.
+    // Five refused sends, then about six polls of 5 ms in 30 ms by the first in line (five askers would make thirty).
     expect(asked).toBeGreaterThan(1);
     expect(asked).toBeLessThan(15);
     expect(lines.waiting(broadcast())).toBe(5);

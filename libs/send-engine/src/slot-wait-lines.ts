@@ -5,9 +5,10 @@ import { type SlotGrant, type SlotRequest, SlotWaitExpired, type SlotsWaited, ty
  * rate) stand in one line, and only the first asks the budget: without it every waiting send asked
  * again each time a slot freed (all were told the same moment), so at a channel's 80 a second the
  * tens of sends a process holds made thousands of Redis calls a second for 80 grants, and took the
- * CPU the sends needed. A send asks at once while no other send of the process waits for the same
- * slots, so a budget with room adds no wait; live sends never stand in line (they register as
- * waiting live sends in the budget, which holds the next slot for them).
+ * CPU the sends needed. A line forms when the budget refuses a send and lasts while sends wait in
+ * it; without one, sends ask at once and side by side, so a budget with room adds no wait. Live
+ * sends never stand in line (they register as waiting live sends in the budget, which holds the
+ * next slot for them).
  */
 export class SlotWaitLines {
   private readonly lines = new Map<string, Turn[]>();
@@ -18,13 +19,31 @@ export class SlotWaitLines {
     if (request.priority === 'live') return waitForSlots(this.acquire, request, options);
     const startedAt = Date.now();
     const key = lineKey(request);
+    // No line: the budget has not refused these slots lately, so the send asks at once, beside the
+    // others (a line formed for every ask would make the sends of a budget with room ask in turn).
+    let refused: SlotGrant | undefined;
+    if (!this.lines.has(key)) {
+      const grant = await this.acquire(request);
+      if (grant.granted >= 1) return { ...grant, waitedMs: Date.now() - startedAt };
+      refused = grant;
+    }
     const line = this.lines.get(key) ?? [];
     this.lines.set(key, line);
     const turn = new Turn();
     line.push(turn);
     try {
-      if (line[0] !== turn) await turn.comes(options);
-      const waited = await waitForSlots(this.acquire, request, options);
+      if (line[0] !== turn) {
+        await turn.comes(options);
+        refused = undefined;
+      }
+      // First in line after its own refusal: waits what that refusal said before asking again.
+      const acquire = (attempt: SlotRequest) => (refused ? Promise.resolve(takeRefusal()) : this.acquire(attempt));
+      const takeRefusal = () => {
+        const grant = refused!;
+        refused = undefined;
+        return grant;
+      };
+      const waited = await waitForSlots(acquire, request, options);
       return { ...waited, waitedMs: Date.now() - startedAt };
     } catch (error) {
       if (error instanceof SlotWaitExpired) throw new SlotWaitExpired(Date.now() - startedAt);
