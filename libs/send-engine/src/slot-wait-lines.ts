@@ -37,11 +37,10 @@ export class SlotWaitLines {
         refused = undefined;
       }
       // First in line after its own refusal: waits what that refusal said before asking again.
-      const acquire = (attempt: SlotRequest) => (refused ? Promise.resolve(takeRefusal()) : this.acquire(attempt));
-      const takeRefusal = () => {
-        const grant = refused!;
+      const acquire = (attempt: SlotRequest): Promise<SlotGrant> => {
+        const answered = refused;
         refused = undefined;
-        return grant;
+        return answered ? Promise.resolve(answered) : this.acquire(attempt);
       };
       const waited = await waitForSlots(acquire, request, options);
       return { ...waited, waitedMs: Date.now() - startedAt };
@@ -53,7 +52,7 @@ export class SlotWaitLines {
     }
   }
 
-  /** Whether a send of this process waits in line for these slots (tests). */
+  /** How many sends of this process stand in line for these slots (tests). */
   waiting(request: Pick<SlotRequest, 'channelKey' | 'broadcastKey'>): number {
     return this.lines.get(lineKey(request))?.length ?? 0;
   }
