@@ -74,16 +74,14 @@ function lineKey({ channelKey, broadcastKey }: Pick<SlotRequest, 'channelKey' | 
 
 /** A place in a line: resolved when it is first, or given up at the waiter's `until` or abort. */
 class Turn {
-  private started = false;
   private resolve: (() => void) | undefined;
 
   begin(): void {
-    this.started = true;
     this.resolve?.();
   }
 
+  /** Called right after the place is taken, before any turn can pass to it. */
   comes({ until, signal }: WaitForSlotsOptions): Promise<void> {
-    if (this.started) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
       const onAbort = () => finish(() => reject(signal?.reason));
