@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { connectMongo, disconnectMongo } from '@cmsg/dal';
 import { type ApiClient, createTestBusinessIn, startFakes } from '@cmsg/testing';
@@ -9,6 +11,7 @@ import { type BenchmarkModule, median, percentile } from './benchmark-module';
 import { runActionFloor } from './action-floor.bench';
 import { FiguresRecorder } from './figures-recorder';
 import { CpuMeter, infraServerPids } from './process-cpu';
+import { monotonicMicros, printProcessProfiles } from './cpu-profile-files';
 
 interface Options {
   /** Target of the full-rate run, in actions per second (the half-rate run takes half). */
@@ -165,8 +168,20 @@ async function runActionGroupsBenchmark(options: Options, recorder: FiguresRecor
     ...(options.cpuProf ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${options.cpuProf}`] } : {}),
     fakes: { chatApiBaseUrl: fakes.chatApiBaseUrl, aiBaseUrl: fakes.aiBaseUrl },
   });
+  // With --cpu-prof: each app's profile is summarised over the full-rate run (or the pairs' product runs).
+  let profiledApps: Record<string, number> = {};
+  const profiledWindows: [number, number][] = [];
+  const profiled = async <T>(run: () => Promise<T>): Promise<T> => {
+    const start = monotonicMicros();
+    try {
+      return await run();
+    } finally {
+      profiledWindows.push([start, monotonicMicros()]);
+    }
+  };
   try {
     const description = await stack.start();
+    profiledApps = description.pids;
     await connectMongo(description.env['MONGODB_URI']!);
     let conversations: string[] = [];
     const business = await createTestBusinessIn(description, (seed) => {
@@ -175,7 +190,10 @@ async function runActionGroupsBenchmark(options: Options, recorder: FiguresRecor
     const pids = { ...description.pids, ...infraServerPids(description.env) };
     console.log(`stack ${description.runId} ready; seeded ${conversations.length} conversations`);
     if (options.besideFloor !== undefined) {
-      await runBesideFloor(options, options.besideFloor, recorder, (name, rate, offset) => runAtRate(name, business.api, business.businessId, conversations, rate, options, pids, offset));
+      await runBesideFloor(options, options.besideFloor, recorder, (name, rate, offset) => {
+        const run = () => runAtRate(name, business.api, business.businessId, conversations, rate, options, pids, offset);
+        return offset === 0 ? run() : profiled(run);
+      });
       return;
     }
     const runs: RunFigures[] = [];
@@ -185,7 +203,8 @@ async function runActionGroupsBenchmark(options: Options, recorder: FiguresRecor
       ['full rate', options.rate],
     ] as const) {
       const metricsBefore = await scrapeAppMetrics(description.metricsUrls);
-      const figures = await runAtRate(name, business.api, business.businessId, conversations, rate, options, pids, runs.length * 1_000_000);
+      const run = () => runAtRate(name, business.api, business.businessId, conversations, rate, options, pids, runs.length * 1_000_000);
+      const figures = rate === options.rate ? await profiled(run) : await run();
       printRun(figures);
       reportCallsPerUnit(metricsBefore, await scrapeAppMetrics(description.metricsUrls), figures.actions_completed, 'action', recorder, `${name}: `);
       runs.push(figures);
@@ -198,6 +217,8 @@ async function runActionGroupsBenchmark(options: Options, recorder: FiguresRecor
     await disconnectMongo();
     await fakes.stop();
   }
+  // Node writes a profile when its process exits, so only after the stack stopped.
+  if (options.cpuProf) printProcessProfiles(options.cpuProf, profiledApps, Object.fromEntries(Object.keys(profiledApps).map((name) => [name, profiledWindows])), 'over the full-rate run(s)');
 }
 
 /**
@@ -273,9 +294,16 @@ function parseOptions(argv: string[]): Options {
     rate: positive('rate', 1000),
     duration: positive('duration', 60),
     conversations: positive('conversations', 1000),
-    cpuProf: values['cpu-prof'],
+    cpuProf: values['cpu-prof'] === undefined ? undefined : profileDirectory(values['cpu-prof']),
     besideFloor: values['beside-floor'] === undefined ? undefined : positive('beside-floor', 1),
   };
+}
+
+/** npm runs the benchmark from the workspace root: a relative directory is the caller's. */
+function profileDirectory(directory: string): string {
+  const resolved = path.resolve(process.env['INIT_CWD'] ?? process.cwd(), directory);
+  mkdirSync(resolved, { recursive: true });
+  return resolved;
 }
 
 export const actionGroupsBenchmark: BenchmarkModule = {
@@ -284,7 +312,7 @@ export const actionGroupsBenchmark: BenchmarkModule = {
     '--rate <n>           actions/s of the full-rate run (default 1000; the second run takes half)',
     '--duration <s>       submission window of each run (default 60)',
     '--conversations <n>  conversations seeded (default 1000)',
-    '--cpu-prof <dir>     profile every app (node --cpu-prof), profiles written there when the stack stops',
+    '--cpu-prof <dir>     profile every app (node --cpu-prof) and print a summary of each over the full-rate run(s)',
     '--beside-floor <n>   instead: n pairs of an action-floor round and a full-rate run, alternately; the ratios of actions/s and CPU per action to the floor',
   ],
   run: (argv, figures) => runActionGroupsBenchmark(parseOptions(argv), figures),
