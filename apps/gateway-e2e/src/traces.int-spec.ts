@@ -171,7 +171,8 @@ describe('one trace for one action group (a stack exporting to a local OTLP rece
         has('gateway', 'client', 'SubmitActionGroup') &&
         has('actions-runner', 'server', 'SubmitActionGroup') &&
         has('actions-runner', 'producer') &&
-        Object.entries(callsOfTheActions).every(([method, calls]) => count(arrived, 'actions-runner', 'client', method) >= calls && count(arrived, 'conversations', 'server', method) >= calls)
+        Object.entries(callsOfTheActions).every(([method, calls]) => count(arrived, 'actions-runner', 'client', method) >= calls && count(arrived, 'conversations', 'server', method) >= calls) &&
+        arrived.some((span) => span.service === 'scheduler' && span.kind === 'consumer' && isConversationEvents(span))
       );
     };
     await until(allArrived, 30_000, () => `every span the checks need; in the trace:\n${inTrace().map((span) => `${span.service} ${span.kind} ${span.name}`).join('\n')}`);
@@ -198,6 +199,17 @@ describe('one trace for one action group (a stack exporting to a local OTLP rece
     }
     expect(spans.filter(isCloudApiCall)).toHaveLength(1);
 
+    // The status change's conversation-events message: produced in its ApplyChanges (one producer
+    // span, the bus's own, though its request may carry other callers' messages) and consumed by
+    // the scheduler as that span's child.
+    const byId = new Map(spans.map((span) => [span.spanId, span]));
+    const eventProducers = spans.filter((span) => span.kind === 'producer' && isConversationEvents(span));
+    expect({ producers: eventProducers.map((span) => span.service), summary }).toEqual({ producers: ['conversations'], summary });
+    const ancestors = (span: ReceivedSpan | undefined): ReceivedSpan[] => (span?.parentSpanId && byId.has(span.parentSpanId) ? [byId.get(span.parentSpanId)!, ...ancestors(byId.get(span.parentSpanId))] : []);
+    expect(ancestors(eventProducers[0]).some((span) => span.service === 'conversations' && span.kind === 'server' && rpc(span).endsWith('/ApplyChanges'))).toBe(true);
+    const eventConsumers = spans.filter((span) => span.service === 'scheduler' && span.kind === 'consumer' && isConversationEvents(span));
+    expect(eventConsumers.map((span) => span.parentSpanId)).toEqual([eventProducers[0]!.spanId]);
+
     // The request id is on every span of the trace.
     const withoutRequestId = spans.filter((span) => span.attributes['cmsg.request_id'] !== requestId).map((span) => `${span.service} ${span.kind} ${span.name}`);
     expect(withoutRequestId).toEqual([]);
@@ -216,6 +228,10 @@ describe('one trace for one action group (a stack exporting to a local OTLP rece
     }
   });
 });
+
+function isConversationEvents(span: ReceivedSpan): boolean {
+  return /conversation-events$/.test(String(span.attributes['messaging.destination.name']));
+}
 
 /** The spans as an indented tree by parent, each `service kind name`, children in start order as received. */
 function traceTree(spans: ReceivedSpan[]): string {

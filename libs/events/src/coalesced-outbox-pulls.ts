@@ -1,5 +1,5 @@
 import type { BusinessScope, OutboxCollection, OutboxRepository } from '@cmsg/dal';
-import { TurnBatches } from './turn-batches';
+import { TurnBatches } from '@cmsg/platform';
 
 interface Pull {
   collection: OutboxCollection;

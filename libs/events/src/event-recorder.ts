@@ -10,12 +10,11 @@ import type {
   OutboxEntry,
   TimelineEventRepository,
 } from '@cmsg/dal';
-import { mapWithConcurrency } from '@cmsg/platform';
+import { TurnBatches, mapWithConcurrency } from '@cmsg/platform';
 import type { BusinessSlugs } from './business-slugs';
 import { type ConversationEventBus, conversationEventMessageOf } from './conversation-event-bus';
 import type { SequencedEntry } from './outbox-entries';
 import { type TimelineEventType, entryKindOf } from './entry-types';
-import { TurnBatches } from './turn-batches';
 import type { EventFanOut } from '@cmsg/webhooks';
 
 /** The collections a recording reads and writes (libs/dal repositories in the apps). */

@@ -19,7 +19,7 @@ export function createKafka(clientId: string, brokers: string[], logger: Logger)
   });
 }
 
-/** Message headers every producer adds: the request id (trace context is added by instrumentation). */
+/** Message headers every producer adds: the request id (trace context is added by the kafkajs instrumentation, or by kafkaConversationEventBus). */
 export function withRequestIdHeader(message: Message): Message {
   const requestId = currentRequestId();
   return requestId ? { ...message, headers: { ...message.headers, [REQUEST_ID_HEADER]: requestId } } : message;
@@ -35,12 +35,17 @@ export async function sendKeyed(producer: Producer, topic: string, key: string, 
  * election) is SERVICE_UNAVAILABLE, a 503 the caller may retry, never a 500.
  */
 export async function sendKeyedMany(producer: Producer, topic: string, entries: readonly { key: string; value: unknown }[]): Promise<void> {
+  await sendKeyedMessages(
+    producer,
+    topic,
+    entries.map(({ key, value }) => withRequestIdHeader({ key, value: JSON.stringify(value) })),
+  );
+}
+
+/** sendKeyedMany of messages made already (their values serialised, their headers set). */
+export async function sendKeyedMessages(producer: Producer, topic: string, messages: Message[]): Promise<void> {
   try {
-    await producer.send({
-      topic,
-      acks: -1,
-      messages: entries.map(({ key, value }) => withRequestIdHeader({ key, value: JSON.stringify(value) })),
-    });
+    await producer.send({ topic, acks: -1, messages });
   } catch (error) {
     if (error instanceof KafkaJSError) throw new CatalogError('SERVICE_UNAVAILABLE', 'The message stream (Kafka) is unavailable; retry with backoff.', { cause: error });
     throw error;
