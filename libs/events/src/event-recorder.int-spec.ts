@@ -15,7 +15,7 @@ import { BusinessSlugs } from './business-slugs';
 import { connectToOwnDatabase, dropConnectedDatabase, storedCollection, watchMongoCommands } from '@cmsg/testing-database';
 import { EventOutbox } from './event-outbox';
 import { EventRecorder } from './event-recorder';
-import { SYSTEM_AUTHOR, type SequencedEntry, outboxEntry, withSequence } from './outbox-entries';
+import { SYSTEM_AUTHOR, type SequencedEntry, outboxEntry, withConversationChange, withSequence } from './outbox-entries';
 import { RecordingBus } from './testing/recording-bus';
 import { RecordingFanOut } from './testing/recording-fan-out';
 
@@ -220,6 +220,60 @@ describe('EventRecorder', () => {
     const sequenceOf = new Map((await storedEvents(id)).map((event) => [event._id, event.sequence]));
     expect([sequenceOf.get(first.id), sequenceOf.get(second.id), sequenceOf.get(note.id)]).toEqual([1, 2, 3]);
     expect((await conversations.findById(scope, id))!.event_sequence).toBe(3);
+  });
+
+  describe("the contact's copy of its conversation's search state", () => {
+    /** A conversation whose contact exists, as contact search needs it. */
+    async function conversationWithContact(): Promise<{ id: string; contactId: string }> {
+      const id = randomUUID();
+      const contactId = randomUUID();
+      const now = new Date();
+      expect(await conversations.createIfAbsent(scope, { _id: id, contact_id: contactId, channel_id: 'c', sort_at: now, created_at: now, updated_at: now })).toBe(true);
+      await contacts.insertManyNew(scope, [{ _id: contactId, channel_id: 'c', created_at: now, updated_at: now } as never]);
+      return { id, contactId };
+    }
+
+    /** An inbox status change written as setInboxStatus writes it, answered as it records it. */
+    async function statusChange(conversationId: string, from: string, to: string): Promise<SequencedEntry> {
+      const now = new Date();
+      const entry = outboxEntry('conversation.inbox_status_changed', conversationId, { from, to, reason: null }, SYSTEM_AUTHOR, now);
+      const changed = await conversations.changeInboxStatus(scope, conversationId, { from, to, pendingReason: null, onlyIfResolvable: false, event: entry, now });
+      expect(changed).not.toBeNull();
+      return withConversationChange(entry, changed!);
+    }
+
+    const copyOf = async (contactId: string) => {
+      const contact = await storedCollection('contacts').findOne({ _id: contactId as never });
+      return { inbox_status: contact?.['inbox_status'], sequence: contact?.['conversation_state_sequence'] };
+    };
+
+    it('is made from the conversation its change answered, without reading it again', async () => {
+      const { id, contactId } = await conversationWithContact();
+      const opened = await statusChange(id, 'resolved', 'open');
+      const reads = watchMongoCommands((commandName, command) => commandName === 'find' && command['find'] === 'conversations');
+      await outbox.recordQuietly('conversations', scope, id, [opened]);
+      reads.stop();
+      expect(errors).toEqual([]);
+      expect(reads.commands).toHaveLength(0);
+      expect(await copyOf(contactId)).toEqual({ inbox_status: 'open', sequence: opened.sequence });
+    });
+
+    it('a copy of an earlier state never replaces a later one, whichever is recorded last; the relay copies the state it reads', async () => {
+      const { id, contactId } = await conversationWithContact();
+      const opened = await statusChange(id, 'resolved', 'open');
+      const resolved = await statusChange(id, 'open', 'resolved');
+      // Recorded out of order (two recorders racing): the later change first.
+      await recorder.record(scope, id, resolved);
+      await recorder.record(scope, id, opened);
+      expect(await copyOf(contactId)).toEqual({ inbox_status: 'resolved', sequence: resolved.sequence });
+
+      // The relay, after a crash, records an entry without the conversation: it reads it.
+      const pending = await statusChange(id, 'resolved', 'pending');
+      const { conversation: _answered, sequence: _taken, ...stored } = pending;
+      await recorder.record(scope, id, stored);
+      expect(await copyOf(contactId)).toEqual({ inbox_status: 'pending', sequence: expect.any(Number) });
+      expect((await copyOf(contactId)).sequence).toBeGreaterThan(pending.sequence);
+    });
   });
 
   describe('many documents recorded at once (a bulk write)', () => {

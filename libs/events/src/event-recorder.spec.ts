@@ -118,7 +118,7 @@ describe('EventRecorder', () => {
 
     await world.recorder.record(scope, 'conversation-1', tagsChanged('conversation-1'));
 
-    expect(world.stores.contactStates.get('contact-of-conversation-1')).toEqual({ tag_ids: ['tag-1'], inbox_status: 'resolved', last_inbound_at: null });
+    expect(world.stores.contactStates.get('contact-of-conversation-1')).toEqual({ tag_ids: ['tag-1'], inbox_status: 'resolved', last_inbound_at: null, sequence: 1 });
   });
 
   it('rejects an entry of an unknown type and records nothing of it', async () => {

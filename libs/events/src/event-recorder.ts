@@ -94,7 +94,7 @@ export class EventRecorder {
     const delivered = kind.publicEvent
       ? Promise.all([this.nextSequence(scope, entry), row]).then(([sequence]) => this.storedEvent(scope, entry, sequence)).then((event) => this.dependencies.fanOut.fanOut(event))
       : row;
-    const mirrored = conversationId && CHANGES_SEARCH_READS.has(entry.type) ? this.copyToContact(scope, conversationId) : Promise.resolve();
+    const mirrored = conversationId && CHANGES_SEARCH_READS.has(entry.type) ? this.copyToContact(scope, conversationId, entry) : Promise.resolve();
     await Promise.all([delivered, published, mirrored]);
   }
 
@@ -124,7 +124,7 @@ export class EventRecorder {
     });
     const publicEntries = entries.filter((_entry, index) => kinds[index]!.publicEvent);
     const delivered = publicEntries.length === 0 ? Promise.resolve() : this.storedEvents(scope, publicEntries).then((events) => this.dependencies.fanOut.fanOutMany(events));
-    const mirrored = this.copyManyToContacts(scope, [...new Set(entries.flatMap((entry) => (entry.conversation_id && CHANGES_SEARCH_READS.has(entry.type) ? [entry.conversation_id] : [])))]);
+    const mirrored = this.copyManyToContacts(scope, entries.filter((entry) => entry.conversation_id && CHANGES_SEARCH_READS.has(entry.type)));
     await Promise.all([delivered, mirrored, ...published]);
   }
 
@@ -153,15 +153,20 @@ export class EventRecorder {
     return sequences;
   }
 
-  private async copyManyToContacts(scope: BusinessScope, conversationIds: readonly string[]): Promise<void> {
-    if (conversationIds.length === 0) return;
-    const conversations = await this.stores.conversations.findByIds(scope, conversationIds);
+  private async copyManyToContacts(scope: BusinessScope, entries: readonly (OutboxEntry | SequencedEntry)[]): Promise<void> {
+    const written = new Map(entries.flatMap((entry) => ('conversation' in entry && entry.conversation ? [[entry.conversation._id, entry.conversation] as const] : [])));
+    const unread = [...new Set(entries.map((entry) => entry.conversation_id!))].filter((id) => !written.has(id));
+    const conversations = [...written.values(), ...(unread.length > 0 ? await this.stores.conversations.findByIds(scope, unread) : [])];
+    if (conversations.length === 0) return;
     await this.stores.contacts.copyConversationStates(scope, new Map(conversations.map((conversation) => [conversation.contact_id, conversationStateOf(conversation)])));
   }
 
-  /** The contact's copy of what contact search reads from its conversation (docs/contacts.md). */
-  private async copyToContact(scope: BusinessScope, conversationId: string): Promise<void> {
-    const conversation = await this.stores.conversations.findById(scope, conversationId);
+  /**
+   * The contact's copy of what contact search reads from its conversation (docs/contacts.md): from
+   * the conversation as the entry's own change answered it, or as it is now (the relay).
+   */
+  private async copyToContact(scope: BusinessScope, conversationId: string, entry: OutboxEntry | SequencedEntry): Promise<void> {
+    const conversation = ('conversation' in entry ? entry.conversation : undefined) ?? (await this.stores.conversations.findById(scope, conversationId));
     if (!conversation) return;
     await this.stores.contacts.copyConversationState(scope, conversation.contact_id, conversationStateOf(conversation));
   }
@@ -195,7 +200,7 @@ function eventOf(scope: BusinessScope, slug: string, entry: OutboxEntry, sequenc
 
 /** What contact search reads from a conversation, as its contact's copy holds it. */
 function conversationStateOf(conversation: ConversationEntity): ConversationStateCopy {
-  return { tag_ids: conversation.tag_ids ?? [], inbox_status: conversation.inbox_status, last_inbound_at: conversation.last_inbound_at ?? null };
+  return { tag_ids: conversation.tag_ids ?? [], inbox_status: conversation.inbox_status, last_inbound_at: conversation.last_inbound_at ?? null, sequence: conversation.event_sequence ?? 0 };
 }
 
 function timelineRowOf(entry: OutboxEntry, conversationId: string, eventType: TimelineEventType): NewTimelineEvent {

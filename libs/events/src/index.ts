@@ -8,7 +8,7 @@ export { conversationEventMessageOf } from './conversation-event-bus';
 export type { ConversationEventBus } from './conversation-event-bus';
 export { OUTBOX_ENTRY_KINDS, TIMELINE_EVENT_TYPES, entryKindOf } from './entry-types';
 export type { OutboxEntryType, TimelineEventType } from './entry-types';
-export { outboxEntry, authorOf, withSequence, SYSTEM_AUTHOR } from './outbox-entries';
+export { outboxEntry, authorOf, withSequence, withConversationChange, SYSTEM_AUTHOR } from './outbox-entries';
 export type { SequencedEntry } from './outbox-entries';
 export { messageTimelineItem, noteTimelineItem, publicMessageStatus } from './timeline-items';
 export type { MessageItemSource, MessageTimelineItem, NoteTimelineItem } from './timeline-items';

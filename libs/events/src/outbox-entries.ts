@@ -1,4 +1,4 @@
-import type { OutboxAuthor, OutboxEntry } from '@cmsg/dal';
+import type { ConversationEntity, OutboxAuthor, OutboxEntry } from '@cmsg/dal';
 import { randomUUID } from 'node:crypto';
 import type { OutboxEntryType } from './entry-types';
 
@@ -25,8 +25,12 @@ export function outboxEntry(
   return { id, type, conversation_id: conversationId, data, author, created_at: now };
 }
 
-/** An entry whose write took its event's sequence: a change of the conversation document itself. */
-export type SequencedEntry = OutboxEntry & { sequence: number };
+/**
+ * An entry whose write took its event's sequence: a change of the conversation document itself; with
+ * the conversation as that write answered it, when the writer has it (the recorder copies the
+ * contact's search state from it instead of reading the conversation again).
+ */
+export type SequencedEntry = OutboxEntry & { sequence: number; conversation?: ConversationEntity };
 
 /**
  * The entry a change of the conversation pushed, with the sequence that change took
@@ -35,4 +39,9 @@ export type SequencedEntry = OutboxEntry & { sequence: number };
  */
 export function withSequence(entry: OutboxEntry, changed: { event_sequence: number }): SequencedEntry {
   return { ...entry, sequence: changed.event_sequence };
+}
+
+/** withSequence for a change that answered the whole conversation (ConversationRepository's changes). */
+export function withConversationChange(entry: OutboxEntry, changed: ConversationEntity): SequencedEntry {
+  return { ...entry, sequence: changed.event_sequence, conversation: changed };
 }

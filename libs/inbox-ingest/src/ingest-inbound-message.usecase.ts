@@ -1,7 +1,7 @@
 import { webhookTimestampToDate } from '@cmsg/chat-platform';
 import { CUSTOMER_MESSAGE_RECEIVED } from '@cmsg/conversation-commands';
 import { type BusinessScope, type MessageEntity, type OutboxAuthor, businessScope } from '@cmsg/dal';
-import { type OutboxRecorder, customerAuthor, customerNameOf, messageTimelineItem, outboxEntry, withSequence } from '@cmsg/events';
+import { type OutboxRecorder, customerAuthor, customerNameOf, messageTimelineItem, outboxEntry, withConversationChange } from '@cmsg/events';
 import { currentRequestId, type Logger } from '@cmsg/platform';
 import { inboundAiRunCommand, shouldQueueAiRun } from './ai-run-command';
 import type { TemplateStatusPorts } from './apply-template-status.usecase';
@@ -172,7 +172,7 @@ async function applyToConversation(
     event,
     now,
   });
-  if (applied) await dependencies.events.recordQuietly('conversations', scope, message.conversation_id, [withSequence(event, applied)]);
+  if (applied) await dependencies.events.recordQuietly('conversations', scope, message.conversation_id, [withConversationChange(event, applied)]);
   await conversations.showLastMessage(
     scope,
     message.conversation_id,

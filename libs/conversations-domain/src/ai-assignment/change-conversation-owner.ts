@@ -1,6 +1,6 @@
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope } from '@cmsg/dal';
-import { assignmentParty, authorOf, outboxEntry, withSequence } from '@cmsg/events';
+import { assignmentParty, authorOf, outboxEntry, withConversationChange } from '@cmsg/events';
 import type { ActionActor } from '../action-support/action-actor';
 import { MAX_CHANGE_ROUNDS } from '../conversation/conversation-change';
 import { reloadConversation, type StoredConversation } from '../conversation/conversation-resolver';
@@ -42,7 +42,7 @@ export async function changeConversationOwner(
     const event = outboxEntry('conversation.assignment_changed', current._id, data, authorOf(actor), now);
     const changed = await ports.owners.changeOwner(scope, current._id, { from, to: aiEmployeeId, event, now });
     if (changed) {
-      await ports.outbox.recordQuietly('conversations', scope, changed._id, [withSequence(event, changed)]);
+      await ports.outbox.recordQuietly('conversations', scope, changed._id, [withConversationChange(event, changed)]);
       return { changed: true, conversation: changed };
     }
     current = await reloadConversation(ports.lookup.conversations, scope, current._id);

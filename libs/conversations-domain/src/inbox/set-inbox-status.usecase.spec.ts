@@ -36,7 +36,7 @@ describe('setInboxStatusByReference', () => {
       created_at: NOW,
     };
     expect(changes.outboxes.get('conv-ana')).toEqual([entry]);
-    expect(outbox.recorded).toEqual([{ collection: 'conversations', businessId: 'b1', documentId: 'conv-ana', entries: [{ ...entry, sequence: 3 }] }]);
+    expect(outbox.recorded).toEqual([{ collection: 'conversations', businessId: 'b1', documentId: 'conv-ana', entries: [{ ...entry, sequence: 3, conversation: expect.objectContaining({ _id: 'conv-ana', event_sequence: 3, inbox_status: 'pending' }) }] }]);
   });
 
   it('keeps the reason given, and resolving clears it', async () => {

@@ -1,6 +1,6 @@
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope, InboxStatusChange as StoredInboxStatusChange } from '@cmsg/dal';
-import { type OutboxRecorder, authorOf, inboxStatusChangeData, outboxEntry, withSequence } from '@cmsg/events';
+import { type OutboxRecorder, authorOf, inboxStatusChangeData, outboxEntry, withConversationChange } from '@cmsg/events';
 import type { InboxStatusResponse } from '@cmsg/proto';
 import { MAX_CHANGE_ROUNDS } from '../conversation/conversation-change';
 import { type ConversationLookup, type ConversationReference, reloadConversation, resolveConversation, type StoredConversation } from '../conversation/conversation-resolver';
@@ -76,7 +76,7 @@ export async function changeInboxStatus(ports: InboxStatusPorts, scope: Business
       now,
     });
     if (changed) {
-      await ports.outbox.recordQuietly('conversations', scope, changed._id, [withSequence(event, changed)]);
+      await ports.outbox.recordQuietly('conversations', scope, changed._id, [withConversationChange(event, changed)]);
       return true;
     }
     current = await reloadConversation(ports.lookup.conversations, scope, current._id);

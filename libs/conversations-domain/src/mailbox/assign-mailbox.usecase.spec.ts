@@ -60,7 +60,7 @@ describe('assignMailbox', () => {
       created_at: NOW,
     };
     expect(changes.outboxes.get('conv-ana')).toEqual([entry]);
-    expect(outbox.recorded).toEqual([{ collection: 'conversations', businessId: 'b1', documentId: 'conv-ana', entries: [{ ...entry, sequence: 8 }] }]);
+    expect(outbox.recorded).toEqual([{ collection: 'conversations', businessId: 'b1', documentId: 'conv-ana', entries: [{ ...entry, sequence: 8, conversation: expect.objectContaining({ _id: 'conv-ana', event_sequence: 8 }) }] }]);
   });
 
   it('names a mailbox the conversation leaves that no longer exists with its uuid only, and none when it had none', async () => {

@@ -1,6 +1,6 @@
 import { CatalogError } from '@cmsg/errors';
 import type { BusinessScope, ConversationChange } from '@cmsg/dal';
-import { type NamedObject, type OutboxRecorder, authorOf, mailboxParty, outboxEntry, withSequence } from '@cmsg/events';
+import { type NamedObject, type OutboxRecorder, authorOf, mailboxParty, outboxEntry, withConversationChange } from '@cmsg/events';
 import type { AssignMailboxResponse } from '@cmsg/proto';
 import type { ActionActor } from '../action-support/action-actor';
 import { type AlreadyInStatePolicy, whenAlreadyInState } from '../action-support/already-in-state';
@@ -52,7 +52,7 @@ export async function assignMailbox(ports: AssignMailboxPorts, scope: BusinessSc
     const event = outboxEntry('conversation.mailbox_changed', conversation._id, data, authorOf(command.actor), now);
     const changed = await ports.conversationMailbox.changeMailbox(scope, conversation._id, { from, to: mailbox._id, event, now });
     if (changed) {
-      await ports.outbox.recordQuietly('conversations', scope, changed._id, [withSequence(event, changed)]);
+      await ports.outbox.recordQuietly('conversations', scope, changed._id, [withConversationChange(event, changed)]);
       return response(false);
     }
     conversation = await reloadConversation(ports.lookup.conversations, scope, conversation._id);

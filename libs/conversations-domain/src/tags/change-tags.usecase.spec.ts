@@ -68,7 +68,7 @@ describe('changeTags', () => {
       created_at: NOW,
     };
     expect(conversationTags.outboxes.get('conv-ana')).toEqual([entry]);
-    expect(outbox.recorded).toEqual([{ collection: 'conversations', businessId: 'b1', documentId: 'conv-ana', entries: [{ ...entry, sequence: 5 }] }]);
+    expect(outbox.recorded).toEqual([{ collection: 'conversations', businessId: 'b1', documentId: 'conv-ana', entries: [{ ...entry, sequence: 5, conversation: expect.objectContaining({ _id: 'conv-ana', event_sequence: 5, tag_ids: expect.arrayContaining(['t-lead']) }) }] }]);
   });
 
   it('removes tags, the entry listing them as removed', async () => {

@@ -1,6 +1,6 @@
 import { CatalogError, isCatalogError } from '@cmsg/errors';
 import type { BusinessScope, OutboxEntry } from '@cmsg/dal';
-import { type OutboxRecorder, authorOf, outboxEntry, withSequence, tagsChangeData } from '@cmsg/events';
+import { type OutboxRecorder, authorOf, outboxEntry, withConversationChange, tagsChangeData } from '@cmsg/events';
 import type { ChangeTagsResponse, Tag } from '@cmsg/proto';
 import type { ActionActor } from '../action-support/action-actor';
 import type { AlreadyInStatePolicy } from '../action-support/already-in-state';
@@ -60,7 +60,7 @@ export async function changeTags(ports: ChangeTagsPorts, scope: BusinessScope, c
         ? await ports.conversationTags.addTags(scope, conversation._id, plan.toApply, event, now)
         : await ports.conversationTags.removeTags(scope, conversation._id, plan.toApply, event, now);
     if (changed) {
-      await ports.outbox.recordQuietly('conversations', scope, changed._id, [withSequence(event, changed)]);
+      await ports.outbox.recordQuietly('conversations', scope, changed._id, [withConversationChange(event, changed)]);
       return responseOf(ports.tags, scope, changed, plan.outcomes);
     }
     conversation = await reloadConversation(ports.lookup.conversations, scope, conversation._id);

@@ -168,19 +168,24 @@ export class ContactRepository extends TenantRepository<ContactEntity> {
 
   /**
    * Copies its conversation's searchable state onto the contact (search filters on tag, inbox_status
-   * and last_inbound_at: CONTRACT 10.1). Always the conversation's current state, so copies made out
-   * of order still end on the latest one.
+   * and last_inbound_at: CONTRACT 10.1), unless the contact holds a copy of a later state already
+   * (a higher conversation event_sequence), so copies made out of order end on the latest one.
    */
   async copyConversationState(scope: BusinessScope, contactId: string, state: ConversationStateCopy): Promise<void> {
-    await ContactModel.collection.updateOne(scopedFilter(scope, { _id: contactId }) as never, { $set: conversationStateFields(state) });
+    await ContactModel.collection.updateOne(stateCopyFilter(scope, contactId, state) as never, { $set: conversationStateFields(state) });
   }
 
   /** The same for many contacts in one bulk write. */
   async copyConversationStates(scope: BusinessScope, states: ReadonlyMap<string, ConversationStateCopy>): Promise<void> {
     if (states.size === 0) return;
-    const operations = [...states].map(([contactId, state]) => ({ updateOne: { filter: scopedFilter(scope, { _id: contactId }), update: { $set: conversationStateFields(state) } } }));
+    const operations = [...states].map(([contactId, state]) => ({ updateOne: { filter: stateCopyFilter(scope, contactId, state), update: { $set: conversationStateFields(state) } } }));
     await ContactModel.collection.bulkWrite(operations as never[], { ordered: false });
   }
+}
+
+/** The contact, unless its copy is of a later state (a copy made before sequences were kept has none). */
+function stateCopyFilter(scope: BusinessScope, contactId: string, state: ConversationStateCopy): Fields {
+  return scopedFilter(scope, { _id: contactId, $or: [{ conversation_state_sequence: { $exists: false } }, { conversation_state_sequence: { $lte: state.sequence } }] });
 }
 
 /** What contact search reads from the contact's conversation (docs/contacts.md). */
@@ -188,10 +193,12 @@ export interface ConversationStateCopy {
   tag_ids: readonly string[];
   inbox_status: string;
   last_inbound_at: Date | null;
+  /** The conversation's event_sequence in the state copied: every change of these fields takes one. */
+  sequence: number;
 }
 
 function conversationStateFields(state: ConversationStateCopy): Fields {
-  return { tag_ids: [...state.tag_ids], inbox_status: state.inbox_status, last_inbound_at: state.last_inbound_at };
+  return { tag_ids: [...state.tag_ids], inbox_status: state.inbox_status, last_inbound_at: state.last_inbound_at, conversation_state_sequence: state.sequence };
 }
 
 /**

@@ -47,6 +47,8 @@ export const contactSchema = new Schema(
     tag_ids: { type: [String], default: [] },
     inbox_status: { type: String, default: null },
     last_inbound_at: { type: Date, default: null },
+    // The conversation's event_sequence of the state copied above: an older copy never replaces a newer one.
+    conversation_state_sequence: { type: Number },
     // Bumped by every write of the fields above (compare-and-set: concurrent writers retry, none is lost).
     revision: { type: Number, required: true, default: 0 },
     // contact.* events waiting to be recorded (docs/events.md).

@@ -51,13 +51,16 @@ export class InMemoryRecorderStores implements EventRecorderStores {
   };
 
   readonly contacts: EventRecorderStores['contacts'] = {
-    copyConversationState: async (_scope, contactId, state) => {
-      this.contactStates.set(contactId, state);
-    },
+    copyConversationState: async (_scope, contactId, state) => this.copyState(contactId, state),
     copyConversationStates: async (_scope, states) => {
-      for (const [contactId, state] of states) this.contactStates.set(contactId, state);
+      for (const [contactId, state] of states) this.copyState(contactId, state);
     },
   };
+
+  /** As ContactRepository: never over a copy of a later state. */
+  private copyState(contactId: string, state: ConversationStateCopy): void {
+    if ((this.contactStates.get(contactId)?.sequence ?? -1) <= state.sequence) this.contactStates.set(contactId, state);
+  }
 
   private insertEvent(event: EventEntity): boolean {
     if (this.eventRows.some((row) => row._id === event._id)) return false;
