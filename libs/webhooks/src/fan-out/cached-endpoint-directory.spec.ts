@@ -14,6 +14,9 @@ describe('CachedEndpointDirectory', () => {
   let store: InMemoryWebhookStore;
   let clock: number;
   let redisDown: boolean;
+  let versionReads: number;
+  /** When set, a version read waits for it before it reads. */
+  let versionGate: Promise<void> | undefined;
   let directory: CachedEndpointDirectory;
   const ids = async (scope: BusinessScope) => (await directory.enabledTargetsOf(scope)).map((endpoint) => endpoint._id).sort();
 
@@ -27,8 +30,15 @@ describe('CachedEndpointDirectory', () => {
     );
     clock = 0;
     redisDown = false;
+    versionReads = 0;
+    versionGate = undefined;
     const versions = {
-      current: (scope: BusinessScope) => (redisDown ? Promise.reject(new Error('ECONNREFUSED')) : store.listVersions.current(scope)),
+      current: async (scope: BusinessScope) => {
+        versionReads += 1;
+        const gate = versionGate;
+        if (gate) await gate;
+        return redisDown ? Promise.reject(new Error('ECONNREFUSED')) : store.listVersions.current(scope);
+      },
     };
     directory = new CachedEndpointDirectory(store.endpointRepository, versions, { lifetimeMs: 60_000, maxBusinesses: 2, now: () => clock });
   });
@@ -101,6 +111,31 @@ describe('CachedEndpointDirectory', () => {
     const lists = await Promise.all(Array.from({ length: 10 }, () => ids(b1)));
     expect(lists).toEqual(Array.from({ length: 10 }, () => ['a', 'b']));
     expect(store.listReads).toBe(1);
+  });
+
+  it('reads the version once for the events of a business that arrive in one turn, once per business', async () => {
+    const lists = await Promise.all([ids(b1), ids(b1), ids(b2), ids(b1)]);
+    expect(lists).toEqual([['a', 'b'], ['a', 'b'], ['theirs'], ['a', 'b']]);
+    expect(versionReads).toBe(2);
+    await ids(b1);
+    expect(versionReads).toBe(3);
+  });
+
+  it('never shares a version read that began before an event: an event after a change was answered sees the change', async () => {
+    expect(await ids(b1)).toEqual(['a', 'b']);
+    let release!: () => void;
+    versionGate = new Promise((resolve) => (release = resolve));
+    const before = ids(b1);
+    // The first event's version read is under way (the turn it arrived in has ended)...
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(versionReads).toBe(2);
+    // ...when a change is answered, and then an event is recorded.
+    versionGate = undefined;
+    await store.endpointRepository.update(b1, 'b', { enabled: false, ...changed });
+    expect(await ids(b1)).toEqual(['a']);
+    release();
+    await before;
+    expect(versionReads).toBe(3);
   });
 
   it('reads again when a change lands while the list is being read (the version read before the list is stale by then)', async () => {

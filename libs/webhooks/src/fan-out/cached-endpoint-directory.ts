@@ -1,4 +1,5 @@
 import type { BusinessScope, WebhookEndpointListVersions, WebhookEndpointRepository, WebhookEndpointTarget } from '@cmsg/dal';
+import { TurnBatches } from '@cmsg/platform';
 
 /** Where the fan-out finds a business's endpoints. */
 export interface EndpointDirectory {
@@ -31,7 +32,8 @@ interface CachedList {
 
 /**
  * Each business's endpoint list kept in memory under the version it was read at: one version read
- * (a Redis GET) per event, the list read from MongoDB again only when the version changed, the
+ * (a Redis GET) per event, shared by the events of the business that arrive in the same turn of the
+ * event loop (the read starts once the turn ends, after every event that shares it), the list read from MongoDB again only when the version changed, the
  * lifetime ran out or the version cannot be read (docs/webhooks.md, Endpoint list cache). Every
  * write of the list bumps the version after the write and before it is answered, and the version
  * is read here before the list, so an event recorded after a change was answered is fanned out to
@@ -41,6 +43,8 @@ export class CachedEndpointDirectory implements EndpointDirectory {
   private readonly lists = new Map<string, CachedList>();
   /** Reads in flight, one per business: events of the same version share it. */
   private readonly loads = new Map<string, { version: string; list: Promise<CachedList> }>();
+  /** The version reads of one turn, one per business. */
+  private readonly versionReads: TurnBatches<BusinessScope, string>;
   private readonly lifetimeMs: number;
   private readonly maxBusinesses: number;
   private readonly now: () => number;
@@ -53,12 +57,16 @@ export class CachedEndpointDirectory implements EndpointDirectory {
     this.lifetimeMs = options.lifetimeMs ?? ENDPOINT_LIST_LIFETIME_MS;
     this.maxBusinesses = options.maxBusinesses ?? ENDPOINT_LIST_MAX_BUSINESSES;
     this.now = options.now ?? Date.now;
+    this.versionReads = new TurnBatches(async (scopes) => {
+      const version = await this.versions.current(scopes[0]!);
+      return scopes.map(() => version);
+    });
   }
 
   async enabledTargetsOf(scope: BusinessScope): Promise<readonly WebhookEndpointTarget[]> {
     let version: string;
     try {
-      version = await this.versions.current(scope);
+      version = await this.versionReads.add(scope.businessId, scope);
     } catch {
       // Without the version no kept list can be trusted: MongoDB answers, and nothing is kept.
       this.lists.delete(scope.businessId);
