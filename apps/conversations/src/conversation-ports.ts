@@ -74,7 +74,7 @@ export function conversationUseCasePorts(outbox: OutboxRecorder, channels: Chann
     aiAssignment: { ...inboxStatus, aiEmployees, owners: conversations, schedules, defaultScheduledTemplate: (scope, channelId) => defaultTemplates.idOf(scope, channelId) },
     tags: { lookup, tags, conversationTags: conversations, outbox, clock },
     mailboxes: { lookup, mailboxes: { mailboxes, categories: new MailboxCategoryRepository() }, conversationMailbox: conversations, outbox, clock },
-    notes: { lookup, notes: timelineStores.timelineEvents, outbox, clock, ids: { random: randomUUID } },
+    notes: { lookup, sequences: conversations, notes: timelineStores.timelineEvents, outbox, clock, ids: { random: randomUUID } },
     sends: {
       lookup,
       businesses,

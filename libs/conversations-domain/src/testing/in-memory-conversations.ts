@@ -61,6 +61,16 @@ export class InMemoryConversationLookup implements ConversationLookup {
     findByPublicKey: async (scope: BusinessScope, publicKey: string) => this.channelRows.find((row) => row.business_id === scope.businessId && row.public_key === publicKey) ?? null,
   };
 
+  /** As ConversationRepository.nextEventSequence. */
+  readonly sequences = {
+    nextEventSequence: async (scope: BusinessScope, id: string) => {
+      const row = await this.conversations.findById(scope, id);
+      if (!row) return null;
+      row.event_sequence += 1;
+      return row.event_sequence;
+    },
+  };
+
   /** A contact on channel `channelId` with its conversation `conv-<contact>`. */
   addContactWithConversation(contact: Parameters<typeof contactRow>[0], conversation: Partial<ConversationEntity> = {}): ConversationEntity {
     this.contactRows.push(contactRow(contact));

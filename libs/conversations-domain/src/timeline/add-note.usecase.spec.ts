@@ -9,7 +9,7 @@ describe('addNote', () => {
   const NOW = new Date('2026-11-29T12:00:00.000Z');
   let lookup: InMemoryConversationLookup;
   let notePorts: ReturnType<typeof inMemoryNotePorts>;
-  const ports = () => ({ ...notePorts, lookup });
+  const ports = () => ({ ...notePorts, lookup, sequences: lookup.sequences });
 
   beforeEach(() => {
     lookup = new InMemoryConversationLookup();
@@ -35,11 +35,15 @@ describe('addNote', () => {
     expect(notePorts.notes.rows).toEqual([
       { businessId: 'b1', id: 'note-1', conversationId: 'conv-ana', kind: 'note', body: '  Called back; wants the blue one.  ', author, createdAt: NOW, outbox: [entry] },
     ]);
-    expect(notePorts.outbox.recorded).toEqual([{ collection: 'timeline_events', businessId: 'b1', documentId: 'note-1', entries: [notePorts.notes.rows[0]!.outbox![0]] }]);
+    // By uuid, the update that found the conversation took the event's sequence: recorded with it.
+    expect(notePorts.outbox.recorded).toEqual([{ collection: 'timeline_events', businessId: 'b1', documentId: 'note-1', entries: [{ ...notePorts.notes.rows[0]!.outbox![0], sequence: 1 }] }]);
+    expect(lookup.conversationRows.find((row) => row._id === 'conv-ana')!.event_sequence).toBe(1);
   });
 
-  it('finds the conversation by any member of the reference', async () => {
+  it('finds the conversation by any member of the reference; found otherwise than by uuid, its event takes its sequence when recorded', async () => {
     expect((await addNote(ports(), b1, { tokenUuid: 'tok-1' }, { phone: '+525512345678', channel: 'main' }, 'n')).conversation).toEqual({ uuid: 'conv-ana' });
+    expect(notePorts.outbox.recorded[0]!.entries).toEqual([notePorts.notes.rows[0]!.outbox![0]]);
+    expect(lookup.conversationRows.find((row) => row._id === 'conv-ana')!.event_sequence).toBe(0);
   });
 
   it('authors a note without a token as an api_token with no uuid', async () => {

@@ -1,5 +1,6 @@
 import type { BusinessScope, NewTimelineEvent, TimelineEventEntity } from '@cmsg/dal';
-import { type OutboxRecorder, authorOf, noteTimelineItem, outboxEntry } from '@cmsg/events';
+import { CatalogError } from '@cmsg/errors';
+import { type OutboxRecorder, authorOf, noteTimelineItem, outboxEntry, withSequence } from '@cmsg/events';
 import type { AddNoteResponse } from '@cmsg/proto';
 import { operationNoteId } from '../conversation/operation-ids';
 import { type ConversationLookup, type ConversationReference, resolveConversation } from '../conversation/conversation-resolver';
@@ -26,6 +27,8 @@ export interface NotePorts {
 /** AddNote finds the conversation first. */
 export interface AddNotePorts extends NotePorts {
   lookup: ConversationLookup;
+  /** Takes the conversation's next event sequence; null when the business has no such conversation (ConversationRepository). */
+  sequences: { nextEventSequence(scope: BusinessScope, id: string): Promise<number | null> };
 }
 
 /**
@@ -35,12 +38,30 @@ export interface AddNotePorts extends NotePorts {
  */
 export async function addNote(ports: AddNotePorts, scope: BusinessScope, author: ApiTokenAuthor, reference: ConversationReference, note: string, operationId = ''): Promise<AddNoteResponse> {
   const id = operationId ? operationNoteId(scope.businessId, operationId) : ports.ids.random();
+  if (reference.uuid !== undefined && reference.channel === undefined) {
+    // By uuid alone, one update both finds the conversation and takes the note's event sequence
+    // (which recording would take otherwise); a repeat of the operation leaves that number unused.
+    const sequence = await ports.sequences.nextEventSequence(scope, reference.uuid);
+    if (sequence === null) throw new CatalogError('CONVERSATION_NOT_FOUND');
+    return appendNote(ports, scope, author, reference.uuid, note, id, sequence);
+  }
   const conversation = await resolveConversation(ports.lookup, scope, reference);
   return appendNote(ports, scope, author, conversation._id, note, id);
 }
 
-/** The note's text is stored exactly as sent, with its note.created entry in the same insert. */
-export async function appendNote(ports: NotePorts, scope: BusinessScope, author: ApiTokenAuthor, conversationId: string, note: string, id: string = ports.ids.random()): Promise<AddNoteResponse> {
+/**
+ * The note's text is stored exactly as sent, with its note.created entry in the same insert; its
+ * event takes `sequence` when one was taken for it, the conversation's next one otherwise.
+ */
+export async function appendNote(
+  ports: NotePorts,
+  scope: BusinessScope,
+  author: ApiTokenAuthor,
+  conversationId: string,
+  note: string,
+  id: string = ports.ids.random(),
+  sequence?: number,
+): Promise<AddNoteResponse> {
   const createdAt = ports.clock();
   const noteAuthor = authorOf({ type: 'api_token', uuid: author.tokenUuid || null });
   const event = outboxEntry('note.created', conversationId, noteTimelineItem({ id, body: note, createdAt }, noteAuthor), noteAuthor, createdAt);
@@ -50,7 +71,7 @@ export async function appendNote(ports: NotePorts, scope: BusinessScope, author:
     const added = await ports.notes.findById(scope, id);
     if (added) return noteResponse(added.conversation_id, id, added.created_at);
   }
-  await ports.outbox.recordQuietly('timeline_events', scope, id, [event]);
+  await ports.outbox.recordQuietly('timeline_events', scope, id, [sequence === undefined ? event : withSequence(event, { event_sequence: sequence })]);
   return noteResponse(conversationId, id, createdAt);
 }
 
