@@ -104,10 +104,12 @@ describe('ExecuteActionGroup', () => {
     expect(recorded).toEqual(store.outboxOf(group.group_uuid));
   });
 
-  it('on the success path, starts the group with its first action and records each result with the next start: no other write', async () => {
+  it('on the success path, starts the group with its first action, records each result with the next start, and the last with the finish: no other write', async () => {
     const start = jest.spyOn(store, 'start');
     const markRunning = jest.spyOn(store, 'markActionRunning');
     const record = jest.spyOn(store, 'recordActionResult');
+    const recordLast = jest.spyOn(store, 'recordLastResultAndFinish');
+    const finish = jest.spyOn(store, 'finish');
     const group = command([{ type: 'send_message', text: 'a' }, { type: 'send_message', text: 'b' }, { type: 'send_message', text: 'c' }]);
     await run.execute(group, signal());
     expect(start).toHaveBeenCalledTimes(1);
@@ -115,8 +117,30 @@ describe('ExecuteActionGroup', () => {
     expect(record.mock.calls.map(([, , index, result]) => [index, result.startNext?.index ?? null])).toEqual([
       [0, 1],
       [1, 2],
-      [2, null],
     ]);
+    expect(recordLast.mock.calls.map(([, , index, result, finished]) => [index, result.status, finished.status])).toEqual([[2, 'succeeded', 'succeeded']]);
+    expect(finish).not.toHaveBeenCalled();
+    const result = await stored(group);
+    expect({ status: result.status, finished_at: result.finished_at, actions: result.actions.map((action) => action.status) }).toEqual({
+      status: 'succeeded',
+      finished_at: result.actions[2]!.finished_at,
+      actions: ['succeeded', 'succeeded', 'succeeded'],
+    });
+    expect(typesOf(recorded)).toEqual(['action_group.finished']);
+  });
+
+  it('records the last result and finishes apart when another runner recorded that result first', async () => {
+    const group = command([{ type: 'send_message', text: 'a' }, { type: 'send_message', text: 'b' }]);
+    const recordLast = jest.spyOn(store, 'recordLastResultAndFinish').mockImplementationOnce(async (scope, uuid, index) => {
+      // The other runner's result lands just before this runner's write.
+      await store.recordActionResult(scope, uuid, index, { status: 'noop', error: null, finishedAt: new Date(0) });
+      return null;
+    });
+    await run.execute(group, signal());
+    expect(recordLast).toHaveBeenCalledTimes(1);
+    const result = await stored(group);
+    expect({ status: result.status, last: result.actions[1]!.status }).toEqual({ status: 'succeeded', last: 'noop' });
+    expect(typesOf(recorded)).toEqual(['action_group.finished']);
   });
 
   it('applies consecutive changes in one call, in order, and records their results in one write with the start of the action after them', async () => {
@@ -136,10 +160,7 @@ describe('ExecuteActionGroup', () => {
     expect(fake.callsOf('addNote')[0].operation_id).toBe(`${group.group_uuid}:1`);
     expect(markRunning).not.toHaveBeenCalled();
     expect(recordMany.mock.calls.map(([, , results, startNext]) => [results.map((result) => result.index), startNext?.index ?? null])).toEqual([[[0, 1, 2], 3]]);
-    expect(recordOne.mock.calls.map(([, , index, result]) => [index, result.startNext?.index ?? null])).toEqual([
-      [3, 4],
-      [4, null],
-    ]);
+    expect(recordOne.mock.calls.map(([, , index, result]) => [index, result.startNext?.index ?? null])).toEqual([[3, 4]]);
     const result = await stored(group);
     expect(result.actions.map((action) => action.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded', 'succeeded']);
     // One after another from the call's start, each as long as the service took (1 ms in the fake).

@@ -121,7 +121,8 @@ export class ExecuteActionGroup {
         if (command.stop_on_error || outOfBudget) stopped = true;
       }
     }
-    const final = (await this.finish(scope, group)) ?? group;
+    // Finished already when its last action's result was written with the final status (runAction).
+    const final = group.status === 'processing' ? ((await this.finish(scope, group)) ?? group) : group;
     this.dependencies.logger.info({ action_group: group._id, conversation_uuid: group.conversation_id, status: final.status, escalated: final.escalated }, 'action group finished');
   }
 
@@ -188,6 +189,11 @@ export class ExecuteActionGroup {
       outcome = { status: 'failed', error: { code: failure.code, message: failure.message } };
     }
     const finishedAt = clock.now();
+    if (outcome.status !== 'failed' && (await this.recordLastResultAndFinish(scope, group, index, { status: outcome.status, error: null, finishedAt }))) {
+      const startedAt = group.actions[index]!.started_at;
+      if (startedAt) cmsgMetrics.actionFinished(command.actions[index]!.type, outcome.status, (finishedAt.getTime() - startedAt.getTime()) / 1000);
+      return false;
+    }
     const next = group.actions[index + 1];
     // The common path (success, time left, next action not started yet): one write records this
     // result and starts the next action. After a failure the next one may be skipped instead.
@@ -345,6 +351,24 @@ export class ExecuteActionGroup {
     const escalated = actionGroupEscalatedEntry(group, error.code, clock.now());
     if (await groups.markEscalated(scope, group._id, escalated)) await this.dependencies.events.recordQuietly('action_groups', scope, group._id, [escalated]);
     group.escalated = true;
+  }
+
+  /**
+   * When every other action has its result, this one's result and the group's final status in one
+   * write (the common end of a group: a last action that did not fail, so no escalation comes
+   * between its result and the finish). False when there is still an action to run, or when the
+   * write missed (another runner of the group recorded first): the result is then recorded as usual.
+   */
+  private async recordLastResultAndFinish(scope: BusinessScope, group: ActionGroupEntity, index: number, result: { status: 'succeeded' | 'noop'; error: null; finishedAt: Date }): Promise<boolean> {
+    if (!group.actions.every((action, other) => other === index || isFinalActionStatus(action.status))) return false;
+    const actions = group.actions.map((action, other) => (other === index ? { ...action, status: result.status, error: null, finished_at: result.finishedAt } : action));
+    const status = finalStatus({ ...group, actions });
+    const event = actionGroupFinishedEntry({ ...group, actions }, status, result.finishedAt);
+    const finished = await this.dependencies.groups.recordLastResultAndFinish(scope, group._id, index, result, { status, at: result.finishedAt, event });
+    if (!finished) return false;
+    Object.assign(group, { actions, status, finished_at: result.finishedAt });
+    await this.dependencies.events.recordQuietly('action_groups', scope, group._id, [event]);
+    return true;
   }
 
   /** The group's final status, once, with its action_group.finished entry (recorded by the call that set it). */

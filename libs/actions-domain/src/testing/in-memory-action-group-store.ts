@@ -62,6 +62,21 @@ export class InMemoryActionGroupStore implements ActionGroupStore {
     return true;
   }
 
+  async recordLastResultAndFinish(
+    scope: BusinessScope,
+    uuid: string,
+    index: number,
+    result: Pick<ActionResultUpdate, 'status' | 'error' | 'finishedAt'>,
+    finish: { status: Exclude<GroupStatus, 'processing'>; at: Date; event: OutboxEntry },
+  ): Promise<ActionGroupEntity | null> {
+    const group = this.scoped(scope, uuid);
+    if (group.status !== 'processing' || isFinalActionStatus(group.actions[index]!.status)) return null;
+    recordUnlessRecorded(group, index, result);
+    Object.assign(group, { status: finish.status, finished_at: finish.at });
+    this.push(group, finish.event);
+    return structuredClone(group);
+  }
+
   async finish(scope: BusinessScope, uuid: string, status: Exclude<GroupStatus, 'processing'>, at: Date, event: OutboxEntry): Promise<ActionGroupEntity | null> {
     const group = this.scoped(scope, uuid);
     if (group.status === 'processing') {

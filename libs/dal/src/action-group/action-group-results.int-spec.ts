@@ -98,4 +98,27 @@ describe('ActionGroupRepository.recordActionResults', () => {
     await repository.recordActionResults(scope, id, [{ index: 0, status: 'succeeded', error: null, finishedAt: at(3) }], { index: 1, at: at(4) });
     expect((await actionsOf(id))[1]).toMatchObject({ status: 'skipped', started_at: at(0) });
   });
+
+  describe('recordLastResultAndFinish', () => {
+    const finishedEvent = (id: string) => ({ id: randomUUID(), type: 'action_group.finished', conversation_id: null, data: { action_group_uuid: id }, author: { type: 'system', uuid: null, name: null }, created_at: at(9) });
+
+    it('records the last result and the final status in one update, with the finished entry', async () => {
+      const id = await group(['succeeded', 'running']);
+      const event = finishedEvent(id);
+      const finished = await repository.recordLastResultAndFinish(scope, id, 1, { status: 'noop', error: null, finishedAt: at(9) }, { status: 'succeeded', at: at(9), event });
+      expect(finished).toMatchObject({ status: 'succeeded', finished_at: at(9), outbox: [expect.objectContaining({ id: event.id })] });
+      expect((await actionsOf(id))[1]).toMatchObject({ status: 'noop', finished_at: at(9), started_at: at(0) });
+    });
+
+    it.each([
+      ['the action has a result another runner recorded', ['succeeded', 'failed'] as ActionRecord['status'][], 'processing' as const],
+      ['the group is finished', ['succeeded', 'running'] as ActionRecord['status'][], 'failed' as const],
+    ])('changes nothing and answers null when %s', async (_case, statuses, groupStatus) => {
+      const id = await group(statuses);
+      if (groupStatus !== 'processing') await repository.finish(scope, id, groupStatus, at(5), finishedEvent(id));
+      const before = await repository.find(scope, id);
+      expect(await repository.recordLastResultAndFinish(scope, id, 1, { status: 'succeeded', error: null, finishedAt: at(9) }, { status: 'succeeded', at: at(9), event: finishedEvent(id) })).toBeNull();
+      expect(await repository.find(scope, id)).toEqual(before);
+    });
+  });
 });

@@ -140,6 +140,27 @@ export class ActionGroupRepository {
   }
 
   /**
+   * The last action's result and the group's final status in one update, with its
+   * action_group.finished entry: only while that action has no result and the group is processing.
+   * Answers the finished group, or null when the update missed (another runner recorded the result
+   * or finished the group first): the caller then records the result and finishes as usual.
+   */
+  async recordLastResultAndFinish(
+    scope: BusinessScope,
+    uuid: string,
+    index: number,
+    result: Pick<ActionResultUpdate, 'status' | 'error' | 'finishedAt'>,
+    finish: { status: Exclude<GroupStatus, 'processing'>; at: Date; event: OutboxEntry },
+  ): Promise<ActionGroupEntity | null> {
+    const finished = await groups().findOneAndUpdate(
+      scopedFilter(scope, { _id: uuid, status: 'processing' as GroupStatus, actions: { $elemMatch: { index, status: { $nin: FINAL_ACTION_STATUSES } } } }),
+      { $set: { ...resultFields('done', result), status: finish.status, finished_at: finish.at }, $push: { outbox: finish.event } },
+      { returnDocument: 'after', arrayFilters: [unfinished('done', index)] },
+    );
+    return finished ? entityOf(finished) : null;
+  }
+
+  /**
    * Final status, set once while the group is processing, with its action_group.finished entry;
    * answers the group as finished (by whichever caller was first).
    */
@@ -156,7 +177,7 @@ export class ActionGroupRepository {
 /** What the use cases need of the repository (their specs give an in-memory one). */
 export type ActionGroupStore = Pick<
   ActionGroupRepository,
-  'createIfMissing' | 'start' | 'find' | 'markActionRunning' | 'recordActionResult' | 'recordActionResults' | 'markEscalated' | 'finish'
+  'createIfMissing' | 'start' | 'find' | 'markActionRunning' | 'recordActionResult' | 'recordActionResults' | 'recordLastResultAndFinish' | 'markEscalated' | 'finish'
 >;
 
 /**
