@@ -1,5 +1,6 @@
 import { parsePrometheusText } from '@cmsg/testing';
-import { growthPerUnit, writeCommandsOf } from './app-metrics';
+import { growthPerUnit, reportEventLoopDelay, writeCommandsOf } from './app-metrics';
+import { FiguresRecorder } from './figures-recorder';
 
 const scrape = (text: string) => parsePrometheusText(text);
 
@@ -31,5 +32,16 @@ describe('writeCommandsOf', () => {
   it('sums the commands that write, by their MongoDB command names', () => {
     expect(writeCommandsOf({ find: 3, insert: 1, update: 2.5, findAndModify: 1, delete: 0.5, aggregate: 1, getMore: 2 })).toBe(5);
     expect(writeCommandsOf({})).toBe(0);
+  });
+});
+
+describe('reportEventLoopDelay', () => {
+  it("records each app's event loop delay p99 in milliseconds, leaving out the apps that do not report it", () => {
+    const recorder = new FiguresRecorder('spec');
+    const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+    reportEventLoopDelay({ conversations: scrape('nodejs_eventloop_lag_p99_seconds 0.0421\n'), fakes: scrape('other 1\n') }, recorder, 'full rate: ');
+    expect(log.mock.calls).toEqual([['full rate: event loop delay p99: conversations 42 ms']]);
+    log.mockRestore();
+    expect(recorder.figures).toEqual([{ name: 'full rate: event_loop_delay_p99_ms_conversations', value: 42.1, unit: 'ms' }]);
   });
 });

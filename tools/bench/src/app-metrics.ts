@@ -42,6 +42,21 @@ export function reportCallsPerUnit(before: AppMetrics, after: AppMetrics, units:
   }
 }
 
+/**
+ * Prints, and records as `<prefix>event_loop_delay_p99_ms_<app>`, each app's event loop delay p99
+ * since the scrape before `after` (the apps' gauge starts over at each scrape): how long work that
+ * was ready waited for the loop, the floor of every latency through that app.
+ */
+export function reportEventLoopDelay(after: AppMetrics, recorder: FiguresRecorder, prefix = ''): void {
+  const delays = Object.entries(after).flatMap(([app, samples]) => {
+    const p99 = samples.find((sample) => sample.name === 'nodejs_eventloop_lag_p99_seconds');
+    return p99 ? [[app, p99.value * 1000] as const] : [];
+  });
+  if (delays.length === 0) return;
+  console.log(`${prefix}event loop delay p99: ${delays.map(([app, ms]) => `${app} ${ms.toFixed(0)} ms`).join(', ')}`);
+  for (const [app, ms] of delays) recorder.record(`${prefix}event_loop_delay_p99_ms_${app}`, ms, 'ms');
+}
+
 /** The MongoDB commands that write; a bulk insert of 500 documents is one `insert`. */
 const MONGODB_WRITE_COMMANDS: ReadonlySet<string> = new Set(['insert', 'update', 'delete', 'findAndModify']);
 
