@@ -27,6 +27,11 @@ export interface ScheduledMessagesBenchmarkOptions {
   afterStart?: (stack: LocalStack) => Promise<void>;
 }
 
+/** How far ahead of its minute the benchmark at least starts to make the schedules due. */
+const MAKE_DUE_MARGIN_S = 40;
+/** The scheduler reads a minute's due schedules this long before it (DEFAULT_FIRING_OPTIONS.readAheadMs). */
+const FIRING_READ_AHEAD_S = 3;
+
 const DEFAULTS = { schedules: 10_000, nextMinute: 0, channelRate: 1000, concurrency: 8, apiCreates: 500, waitMinutes: 20 };
 const ZONE = 'UTC';
 const TEXT_PREFIX = 'bench schedule #';
@@ -79,16 +84,21 @@ export async function runScheduledMessagesBenchmark(options: ScheduledMessagesBe
     const meter = new CpuMeter({ ...description.pids, 'scheduler-2': secondScheduler.pid ?? 0, ...infraServerPids(description.env) });
     meter.start();
     const metricsBefore = await scrapeAppMetrics(description.metricsUrls);
-    const dueAt = DateTime.utc().startOf('minute').plus({ minutes: 1 }).toJSDate();
+    // At least MAKE_DUE_MARGIN_S ahead: making 10,000 schedules due is one updateMany that takes the
+    // local server seconds, and schedules made due after their minute began fire late by that much.
+    const dueAt = DateTime.utc().plus({ seconds: MAKE_DUE_MARGIN_S }).startOf('minute').plus({ minutes: 1 }).toJSDate();
     const minutes = [
       { label: 'first minute', dueAt, indexes: [0, options.schedules] as const },
       { label: 'next minute, during the first one\'s deliveries', dueAt: new Date(dueAt.getTime() + 60_000), indexes: [options.schedules, total] as const },
     ].filter((minute) => minute.indexes[1] > minute.indexes[0]);
     for (const minute of minutes) {
       const ids = byIndex.slice(...minute.indexes).filter((uuid): uuid is string => uuid !== undefined);
+      const makingDue = Date.now();
       await scheduledMessages().updateMany({ _id: { $in: ids } }, { $set: { schedule_at: minute.dueAt } });
-      console.log(`${ids.length} due at ${minute.dueAt.toISOString()}`);
+      console.log(`${ids.length} due at ${minute.dueAt.toISOString()} (made due in ${((Date.now() - makingDue) / 1000).toFixed(1)} s)`);
     }
+    const madeDueAhead = (dueAt.getTime() - Date.now()) / 1000;
+    if (madeDueAhead < FIRING_READ_AHEAD_S) console.log(`warning: made due only ${madeDueAhead.toFixed(1)} s before their minute; the firing lateness includes the difference`);
 
     // Waiting watches the fake Cloud API (in this process); the outcome count scans the collection
     // being measured, so it is read only now and then.
