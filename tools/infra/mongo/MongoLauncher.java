@@ -22,7 +22,10 @@ import de.bwaldvogel.mongo.oplog.Oplog;
 import org.h2.mvstore.MVStore;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -152,12 +155,14 @@ public class MongoLauncher {
 /**
  * A unique index that also serves a filter pinning each of its keys to one plain value, whatever
  * else the filter holds, as MongoDB's planner does: `{_id, business_id, status}` is one lookup in
- * the `_id` index, then the whole filter is matched on the document found. mongo-java-server uses
- * a unique index only when the filter's keys are exactly the index's keys and scans the collection
- * for anything else, so every conditional update by id cost a scan. Answers do not change: the
- * collection still matches the whole filter on every document the index yields, and a filter that
- * pins the keys to one value can only match the one document holding that value.
- * Everything else is the backend's own index.
+ * the `_id` index, then the whole filter is matched on the document found. One of the keys may
+ * instead be an `$in` of plain values (`{_id: {$in: [...]}, business_id}`, an update of many
+ * documents by id): one lookup per value. mongo-java-server uses a unique index only when the
+ * filter's keys are exactly the index's keys (`$in` only on a single-key index) and scans the
+ * collection for anything else, so every conditional update by id cost a scan. Answers do not
+ * change: the collection still matches the whole filter on every document the index yields, and a
+ * filter that pins the keys to one value (or to one of the `$in` values) can only match the
+ * documents holding them. Everything else is the backend's own index.
  */
 final class UniqueKeyLookup<P> extends Index<P> {
     private final Index<P> index;
@@ -172,18 +177,46 @@ final class UniqueKeyLookup<P> extends Index<P> {
         return index.canHandle(query) || pinsEveryKey(query);
     }
 
+    /** Every key a plain value, but for at most one `$in` of plain values. */
     private boolean pinsEveryKey(Document query) {
+        int lists = 0;
         for (String key : keys()) {
             Object value = query.get(key);
-            // Operators, sub-documents and arrays have other meanings (and null also matches a missing field).
-            boolean plain = value instanceof String || value instanceof Number || value instanceof Boolean
-                || value instanceof UUID || value instanceof ObjectId || value instanceof Instant;
-            if (!plain) return false;
+            if (isPlain(value)) continue;
+            if (inValues(value) == null || ++lists > 1) return false;
         }
         return true;
     }
 
-    @Override public Iterable<P> getPositions(Document query) { return index.getPositions(query); }
+    /** Operators, sub-documents and arrays have other meanings (and null also matches a missing field). */
+    private static boolean isPlain(Object value) {
+        return value instanceof String || value instanceof Number || value instanceof Boolean
+            || value instanceof UUID || value instanceof ObjectId || value instanceof Instant;
+    }
+
+    /** The values of `{$in: [...]}` when that is all the condition is and each value is plain; null otherwise. */
+    private static Collection<?> inValues(Object condition) {
+        if (!(condition instanceof Document document) || document.size() != 1 || !(document.get("$in") instanceof Collection<?> values)) return null;
+        for (Object value : values) if (!isPlain(value)) return null;
+        return values;
+    }
+
+    @Override
+    public Iterable<P> getPositions(Document query) {
+        if (index.canHandle(query)) return index.getPositions(query);
+        for (String key : keys()) {
+            Collection<?> values = inValues(query.get(key));
+            if (values == null) continue;
+            Set<P> positions = new LinkedHashSet<>();
+            for (Object value : values) {
+                Document pinned = new Document(query);
+                pinned.put(key, value);
+                for (P position : index.getPositions(pinned)) positions.add(position);
+            }
+            return positions;
+        }
+        return index.getPositions(query);
+    }
     @Override public P getPosition(Document document) { return index.getPosition(document); }
     @Override public void checkAdd(Document document, MongoCollection<P> collection) { index.checkAdd(document, collection); }
     @Override public void add(Document document, P position, MongoCollection<P> collection) { index.add(document, position, collection); }

@@ -35,6 +35,15 @@ const PINNED_FILTERS: Filter<Row>[] = [
   { key: 'key-12', business_id: 'business-1' },
   { key: 'key-13', n: 13 },
   { _id: 'row-9', key: { $exists: false } },
+  // One key an $in of plain values: one lookup per value.
+  { _id: { $in: ['row-4', 'row-5', 'row-7', 'missing'] }, business_id: 'business-1' },
+  { business_id: 'business-1', _id: { $in: ['row-1', 'row-4', 'row-7', 'row-10', 'row-7'] } },
+  { _id: { $in: ['row-4', 'row-7', 'row-8'] }, status: 'pending' },
+  { _id: { $in: [] }, business_id: 'business-0' },
+  { key: { $in: ['key-12', 'key-16', 'key-13'] }, n: { $gt: 12 } },
+  // Not served by the lookup (an $in of a non-plain value, two $in keys): the answers must still be a scan's.
+  { _id: { $in: ['row-4', null as unknown as string] }, business_id: 'business-1' },
+  { _id: { $in: ['row-4', 'row-5'] }, business_id: { $in: ['business-1', 'business-2'] } },
 ];
 
 describe.each<MongoBackend>(['memory', 'h2'])('the local MongoDB (%s backend) answering a filter that pins a unique index', (backend) => {
@@ -71,8 +80,11 @@ describe.each<MongoBackend>(['memory', 'h2'])('the local MongoDB (%s backend) an
     expect(await rows.findOneAndUpdate({ _id: 'row-2', business_id: 'business-0', status: 'sent' }, { $set: { status: 'pending' } })).toBeNull();
     expect((await rows.deleteOne({ key: 'key-16', status: 'sent' })).deletedCount).toBe(0);
     expect((await rows.deleteOne({ key: 'key-16', status: 'pending' })).deletedCount).toBe(1);
+    expect((await rows.updateMany({ _id: { $in: ['row-20', 'row-21', 'row-22', 'row-23'] }, business_id: 'business-2' }, { $inc: { n: 1000 } })).modifiedCount).toBe(2);
+    expect((await rows.updateMany({ _id: { $in: ['row-24', 'row-25'] }, status: 'sent' }, { $inc: { n: 1000 } })).modifiedCount).toBe(1);
 
     const byId = new Map((await rows.find({}).toArray()).map((row) => [row._id, row]));
+    expect([20, 21, 22, 23, 24, 25].map((i) => byId.get(`row-${i}`)?.n)).toEqual([1020, 21, 22, 1023, 24, 1025]);
     expect(byId.get('row-2')?.n).toBe(102);
     expect(byId.get('row-3')?.n).toBe(3);
     expect(byId.has('row-16')).toBe(false);
