@@ -16,6 +16,7 @@ import type {
 import {
   AiEmployeeRepository,
   BusinessRepository,
+  type BusinessScope,
   type ChannelRepository,
   ContactRepository,
   ConversationRepository,
@@ -31,6 +32,7 @@ import {
   DefaultScheduledTemplates,
 } from '@cmsg/dal';
 import { type OutboxRecorder, messageAuthors } from '@cmsg/events';
+import { sharedPerTurn } from '@cmsg/platform';
 
 /** The ports of the conversation use cases (reads, actions, sends), each use case's own. */
 export interface ConversationUseCasePorts {
@@ -78,7 +80,8 @@ export function conversationUseCasePorts(outbox: OutboxRecorder, channels: Chann
     sends: {
       lookup,
       businesses,
-      channels,
+      // The sends of one turn on one channel share its read (sharedPerTurn: made after each of them began).
+      channels: { findById: sharedPerTurn((scope: BusinessScope, id: string) => `${scope.businessId}\u0000${id}`, (scope, id) => channels.findById(scope, id)) },
       messages: timelineStores.messages,
       conversationMessages: conversations,
       authors: messageAuthors(aiEmployees),

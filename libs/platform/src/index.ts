@@ -15,4 +15,4 @@ export { type ManualClock, manualClock } from './manual-clock';
 export { mapWithConcurrency } from './map-with-concurrency';
 export { withTimeout } from './with-timeout';
 export { type RecentRead, type RecentReadsOptions, recentReads } from './recent-reads';
-export { TurnBatches } from './turn-batches';
+export { TurnBatches, sharedPerTurn } from './turn-batches';

@@ -46,3 +46,17 @@ export class TurnBatches<Item, Result> {
     }
   }
 }
+
+/**
+ * A read whose calls with the same key in one turn of the event loop share one call of `read`,
+ * made once the turn ends: after every caller that shares it arrived, so each still sees what was
+ * written before it called (a change answered before a caller asked is never missed). Callers
+ * share the answer: they must not change it.
+ */
+export function sharedPerTurn<Args extends unknown[], Result>(keyOf: (...args: Args) => string, read: (...args: Args) => Promise<Result>): (...args: Args) => Promise<Result> {
+  const batches = new TurnBatches<Args, Result>(async (calls) => {
+    const result = await read(...calls[0]!);
+    return calls.map(() => result);
+  });
+  return (...args) => batches.add(keyOf(...args), args);
+}

@@ -1,5 +1,5 @@
 import type { BusinessScope, WebhookEndpointListVersions, WebhookEndpointRepository, WebhookEndpointTarget } from '@cmsg/dal';
-import { TurnBatches } from '@cmsg/platform';
+import { sharedPerTurn } from '@cmsg/platform';
 
 /** Where the fan-out finds a business's endpoints. */
 export interface EndpointDirectory {
@@ -44,7 +44,7 @@ export class CachedEndpointDirectory implements EndpointDirectory {
   /** Reads in flight, one per business: events of the same version share it. */
   private readonly loads = new Map<string, { version: string; list: Promise<CachedList> }>();
   /** The version reads of one turn, one per business. */
-  private readonly versionReads: TurnBatches<BusinessScope, string>;
+  private readonly currentVersion: (scope: BusinessScope) => Promise<string>;
   private readonly lifetimeMs: number;
   private readonly maxBusinesses: number;
   private readonly now: () => number;
@@ -57,16 +57,13 @@ export class CachedEndpointDirectory implements EndpointDirectory {
     this.lifetimeMs = options.lifetimeMs ?? ENDPOINT_LIST_LIFETIME_MS;
     this.maxBusinesses = options.maxBusinesses ?? ENDPOINT_LIST_MAX_BUSINESSES;
     this.now = options.now ?? Date.now;
-    this.versionReads = new TurnBatches(async (scopes) => {
-      const version = await this.versions.current(scopes[0]!);
-      return scopes.map(() => version);
-    });
+    this.currentVersion = sharedPerTurn((scope: BusinessScope) => scope.businessId, (scope) => this.versions.current(scope));
   }
 
   async enabledTargetsOf(scope: BusinessScope): Promise<readonly WebhookEndpointTarget[]> {
     let version: string;
     try {
-      version = await this.versionReads.add(scope.businessId, scope);
+      version = await this.currentVersion(scope);
     } catch {
       // Without the version no kept list can be trusted: MongoDB answers, and nothing is kept.
       this.lists.delete(scope.businessId);
