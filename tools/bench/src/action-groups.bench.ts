@@ -6,7 +6,7 @@ import { type ApiClient, createTestBusinessIn, startFakes } from '@cmsg/testing'
 import { LocalStack } from '@cmsg/testing/local-stack';
 import mongoose from 'mongoose';
 import { ACTIONS_PER_GROUP, acceptedToLastAction, seedActionGroupTargets, submitAtFixedRate, waitForGroups } from './action-group-load';
-import { reportCallsPerUnit, reportEventLoopDelay, scrapeAppMetrics } from './app-metrics';
+import { reportCallsPerUnit, reportEventLoopDelay, reportP99Buckets, scrapeAppMetrics } from './app-metrics';
 import { type BenchmarkModule, median, percentile } from './benchmark-module';
 import { runActionFloor } from './action-floor.bench';
 import { FiguresRecorder } from './figures-recorder';
@@ -209,6 +209,7 @@ async function runActionGroupsBenchmark(options: Options, recorder: FiguresRecor
       const metricsAfter = await scrapeAppMetrics(description.metricsUrls);
       reportCallsPerUnit(metricsBefore, metricsAfter, figures.actions_completed, 'action', recorder, `${name}: `);
       reportEventLoopDelay(metricsAfter, recorder, `${name}: `);
+      reportP99Buckets(metricsBefore, metricsAfter, recorder, `${name}: `);
       runs.push(figures);
     }
     for (const run of runs) recordRun(recorder, run);

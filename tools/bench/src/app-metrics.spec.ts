@@ -1,5 +1,5 @@
 import { parsePrometheusText } from '@cmsg/testing';
-import { growthPerUnit, reportEventLoopDelay, writeCommandsOf } from './app-metrics';
+import { growthPerUnit, quantileBuckets, reportEventLoopDelay, writeCommandsOf } from './app-metrics';
 import { FiguresRecorder } from './figures-recorder';
 
 const scrape = (text: string) => parsePrometheusText(text);
@@ -43,5 +43,26 @@ describe('reportEventLoopDelay', () => {
     expect(log.mock.calls).toEqual([['full rate: event loop delay p99: conversations 42 ms']]);
     log.mockRestore();
     expect(recorder.figures).toEqual([{ name: 'full rate: event_loop_delay_p99_ms_conversations', value: 42.1, unit: 'ms' }]);
+  });
+});
+
+describe('quantileBuckets', () => {
+  const histogram = (method: string, counts: Record<string, number>) =>
+    Object.entries(counts)
+      .map(([le, count]) => `cmsg_grpc_server_duration_seconds_bucket{method="${method}",le="${le}"} ${count}`)
+      .join('\n');
+
+  it("answers, per label value, the bucket bound that holds the quantile of the observations between two scrapes", () => {
+    const before = { runner: scrape(`${histogram('submit', { '0.05': 10, '0.1': 10, '0.25': 10, '+Inf': 10 })}\n`) };
+    const after = {
+      runner: scrape(
+        `${histogram('submit', { '0.05': 900, '0.1': 1000, '0.25': 1010, '+Inf': 1010 })}\n${histogram('rare', { '0.05': 1, '0.1': 1, '0.25': 1, '+Inf': 2 })}\n`,
+      ),
+    };
+    // 1,000 new observations: 890 within 50 ms, 990 within 100 ms, all within 250 ms.
+    expect(quantileBuckets(before, after, 'cmsg_grpc_server_duration_seconds', 'method', 0.99, 100)).toEqual({ runner: { submit: { le: 0.1, count: 1000 } } });
+    expect(quantileBuckets(before, after, 'cmsg_grpc_server_duration_seconds', 'method', 0.995)).toEqual({
+      runner: { submit: { le: 0.25, count: 1000 }, rare: { le: Number.POSITIVE_INFINITY, count: 2 } },
+    });
   });
 });

@@ -57,6 +57,58 @@ export function reportEventLoopDelay(after: AppMetrics, recorder: FiguresRecorde
   for (const [app, ms] of delays) recorder.record(`${prefix}event_loop_delay_p99_ms_${app}`, ms, 'ms');
 }
 
+/**
+ * By app, for each value of `label` of histogram `series` with at least `minCount` observations
+ * between two scrapes: the upper bound of the bucket that holds quantile `q` of them (Infinity past
+ * the last bound), with the count. The apps' buckets are coarse (…, 50, 100, 250, 500 ms, …): this
+ * says which step a tail reaches, not its exact value.
+ */
+export function quantileBuckets(before: AppMetrics, after: AppMetrics, series: string, label: string, q: number, minCount = 1): Record<string, Record<string, { le: number; count: number }>> {
+  const buckets = (samples: readonly PrometheusSample[] = []) => {
+    const byValue = new Map<string, Map<number, number>>();
+    for (const sample of samples) {
+      if (sample.name !== `${series}_bucket`) continue;
+      const value = sample.labels[label] ?? '';
+      const le = sample.labels['le'] === '+Inf' ? Number.POSITIVE_INFINITY : Number(sample.labels['le']);
+      const counts = byValue.get(value) ?? new Map<number, number>();
+      counts.set(le, (counts.get(le) ?? 0) + sample.value);
+      byValue.set(value, counts);
+    }
+    return byValue;
+  };
+  const result: Record<string, Record<string, { le: number; count: number }>> = {};
+  for (const [app, samples] of Object.entries(after)) {
+    const earlier = buckets(before[app]);
+    for (const [value, counts] of buckets(samples)) {
+      const cumulative = [...counts].map(([le, count]) => [le, count - (earlier.get(value)?.get(le) ?? 0)] as const).sort(([a], [b]) => a - b);
+      const total = cumulative[cumulative.length - 1]?.[1] ?? 0;
+      if (total < minCount) continue;
+      const [le] = cumulative.find(([, count]) => count >= q * total)!;
+      (result[app] ??= {})[value] = { le, count: total };
+    }
+  }
+  return result;
+}
+
+/**
+ * Prints, and records as `<prefix>p99_bucket_ms_<app>_<kind>_<value>`, where the p99 of each hop
+ * of the apps lies: the HTTP routes answered, the gRPC methods served and the MongoDB commands sent
+ * (quantileBuckets), for the values seen at least `minCount` times.
+ */
+export function reportP99Buckets(before: AppMetrics, after: AppMetrics, recorder: FiguresRecorder, prefix = '', minCount = 100): void {
+  const ms = (le: number) => (Number.isFinite(le) ? `${Math.round(le * 1000)} ms` : 'over the last bound');
+  for (const [series, label, kind] of [
+    ['cmsg_http_request_duration_seconds', 'route', 'http'],
+    ['cmsg_grpc_server_duration_seconds', 'method', 'grpc'],
+    ['cmsg_mongodb_operation_duration_seconds', 'command', 'mongodb'],
+  ] as const) {
+    for (const [app, byValue] of Object.entries(quantileBuckets(before, after, series, label, 0.99, minCount))) {
+      console.log(`${prefix}p99 at most, ${kind}, ${app}: ${Object.entries(byValue).map(([value, { le, count }]) => `${value} ${ms(le)} (${count})`).join(', ')}`);
+      for (const [value, { le }] of Object.entries(byValue)) recorder.record(`${prefix}p99_bucket_ms_${app}_${kind}_${value}`, le * 1000, 'ms');
+    }
+  }
+}
+
 /** The MongoDB commands that write; a bulk insert of 500 documents is one `insert`. */
 const MONGODB_WRITE_COMMANDS: ReadonlySet<string> = new Set(['insert', 'update', 'delete', 'findAndModify']);
 
