@@ -92,7 +92,7 @@ export { DefaultScheduledTemplates } from './channel/default-scheduled-template'
 
 // Action groups (libs/actions-domain) and webhook deliveries (libs/webhooks).
 export { ActionGroupRepository } from './action-group/action-group.repository';
-export type { ActionGroupStore, ActionResultUpdate, IndexedActionResult, RecordedResult } from './action-group/action-group.repository';
+export type { ActionGroupStore, ActionResultUpdate, GroupFinish, IndexedActionResult, LastActionResult, RecordedResult } from './action-group/action-group.repository';
 export { ACTION_STATUSES, FINAL_ACTION_STATUSES, GROUP_STATUSES, isFinalActionStatus } from './action-group/action-group.entity';
 export type { ActionErrorRecord, ActionGroupEntity, ActionRecord, ActionStatus, FinalActionStatus, GroupStatus } from './action-group/action-group.entity';
 export { WebhookDeliveryRepository, deliveryId } from './webhook-delivery/webhook-delivery.repository';

@@ -3,8 +3,10 @@ import {
   type ActionGroupStore,
   type ActionResultUpdate,
   type BusinessScope,
+  type GroupFinish,
   type GroupStatus,
   type IndexedActionResult,
+  type LastActionResult,
   isFinalActionStatus,
   type OutboxEntry,
   type RecordedResult,
@@ -62,13 +64,7 @@ export class InMemoryActionGroupStore implements ActionGroupStore {
     return true;
   }
 
-  async recordLastResultAndFinish(
-    scope: BusinessScope,
-    uuid: string,
-    index: number,
-    result: Pick<ActionResultUpdate, 'status' | 'error' | 'finishedAt'>,
-    finish: { status: Exclude<GroupStatus, 'processing'>; at: Date; event: OutboxEntry },
-  ): Promise<ActionGroupEntity | null> {
+  async recordLastResultAndFinish(scope: BusinessScope, uuid: string, index: number, result: LastActionResult, finish: GroupFinish): Promise<ActionGroupEntity | null> {
     const group = this.scoped(scope, uuid);
     if (group.status !== 'processing' || isFinalActionStatus(group.actions[index]!.status)) return null;
     recordUnlessRecorded(group, index, result);

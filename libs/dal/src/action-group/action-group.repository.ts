@@ -24,6 +24,16 @@ export interface ActionResultUpdate {
   event?: OutboxEntry;
 }
 
+/** The last action's result, written with the group's finish (recordLastResultAndFinish). */
+export type LastActionResult = Pick<ActionResultUpdate, 'status' | 'error' | 'finishedAt'>;
+
+/** The group's final status, when it was set and its action_group.finished entry. */
+export interface GroupFinish {
+  status: Exclude<GroupStatus, 'processing'>;
+  at: Date;
+  event: OutboxEntry;
+}
+
 /** One of the results recordActionResults writes together: no entry, no next start of its own. */
 export type IndexedActionResult = Omit<ActionResultUpdate, 'startNext' | 'event'> & { index: number };
 
@@ -145,13 +155,7 @@ export class ActionGroupRepository {
    * Answers the finished group, or null when the update missed (another runner recorded the result
    * or finished the group first): the caller then records the result and finishes as usual.
    */
-  async recordLastResultAndFinish(
-    scope: BusinessScope,
-    uuid: string,
-    index: number,
-    result: Pick<ActionResultUpdate, 'status' | 'error' | 'finishedAt'>,
-    finish: { status: Exclude<GroupStatus, 'processing'>; at: Date; event: OutboxEntry },
-  ): Promise<ActionGroupEntity | null> {
+  async recordLastResultAndFinish(scope: BusinessScope, uuid: string, index: number, result: LastActionResult, finish: GroupFinish): Promise<ActionGroupEntity | null> {
     const finished = await groups().findOneAndUpdate(
       scopedFilter(scope, { _id: uuid, status: 'processing' as GroupStatus, actions: { $elemMatch: { index, status: { $nin: FINAL_ACTION_STATUSES } } } }),
       { $set: { ...resultFields('done', result), status: finish.status, finished_at: finish.at }, $push: { outbox: finish.event } },
