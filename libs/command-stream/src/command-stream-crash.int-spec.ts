@@ -77,7 +77,7 @@ describe('command stream against a real broker: crashes and rebalances', () => {
     expect(duplicates).toEqual(finishedAfterCommit);
     expect(duplicates.length).toBeGreaterThan(0);
     await consumerB.stop();
-    expect(await fixture.committedOffsets(groupId, topic)).toEqual(end);
+    expect(await fixture.committedOffsetsOfEveryPartition(groupId, topic)).toEqual(end);
   });
 
   it('keeps every command and each consumer\'s per-key order when a second consumer joins mid-stream', async () => {
@@ -112,6 +112,6 @@ describe('command stream against a real broker: crashes and rebalances', () => {
       for (const seqs of seqsByKey.values()) expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
     }
     await Promise.all([consumerA.stop(), consumerB.stop()]);
-    expect(await fixture.committedOffsets(groupId, topic)).toEqual(await fixture.endOffsets(topic));
+    expect(await fixture.committedOffsetsOfEveryPartition(groupId, topic)).toEqual(await fixture.endOffsets(topic));
   });
 });

@@ -72,6 +72,15 @@ export class CommandStreamFixture {
     return Object.fromEntries(result.partitions.map(({ partition, offset }) => [partition, offset]));
   }
 
+  /**
+   * The group's committed offsets, a partition that holds no message read as committed at 0: no key
+   * of a test may hash to it (random keys over few partitions), and a consumer commits nothing there.
+   */
+  async committedOffsetsOfEveryPartition(groupId: string, topic: string): Promise<Record<number, string>> {
+    const [committed, end] = await Promise.all([this.committedOffsets(groupId, topic), this.endOffsets(topic)]);
+    return Object.fromEntries(Object.entries(committed).map(([partition, offset]) => [partition, offset === '-1' && end[Number(partition)] === '0' ? '0' : offset]));
+  }
+
   async endOffsets(topic: string): Promise<Record<number, string>> {
     const offsets = await this.admin.fetchTopicOffsets(topic);
     return Object.fromEntries(offsets.map(({ partition, high }) => [partition, high]));
