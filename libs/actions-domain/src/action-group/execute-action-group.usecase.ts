@@ -6,6 +6,7 @@ import {
   type ActionResultUpdate,
   businessScope,
   type BusinessScope,
+  type FinalActionStatus,
   isFinalActionStatus,
   type RecordedResult,
 } from '@cmsg/dal';
@@ -45,6 +46,9 @@ export class CommandAbandonedError extends Error {
 
 /** Escalation reason of a failed group (SPEC 3.1). */
 export const ACTION_SET_FAILED = 'action_set_failed';
+
+/** What running one action came to, before it is recorded. */
+type ActionOutcome = { status: 'succeeded' | 'noop' } | { status: 'failed'; error: ActionErrorRecord };
 
 /**
  * Runs an action group in order (SPEC 4.3 rules 4 to 6), resuming where a previous run stopped:
@@ -168,7 +172,7 @@ export class ExecuteActionGroup {
       await groups.markActionRunning(scope, group._id, index, startedAt);
       Object.assign(group.actions[index]!, { status: 'running', started_at: startedAt, error: null });
     }
-    let outcome: { status: 'succeeded' | 'noop' } | { status: 'failed'; error: ActionErrorRecord };
+    let outcome: ActionOutcome;
     try {
       const status = await executor.run(command.actions[index]!, {
         caller: { business_id: command.business_id, token_uuid: command.token_uuid },
@@ -189,23 +193,32 @@ export class ExecuteActionGroup {
       outcome = { status: 'failed', error: { code: failure.code, message: failure.message } };
     }
     const finishedAt = clock.now();
-    if (outcome.status !== 'failed' && (await this.recordLastResultAndFinish(scope, group, index, { status: outcome.status, error: null, finishedAt }))) {
-      const startedAt = group.actions[index]!.started_at;
-      if (startedAt) cmsgMetrics.actionFinished(command.actions[index]!.type, outcome.status, (finishedAt.getTime() - startedAt.getTime()) / 1000);
-      return false;
-    }
+    const finishedTheGroup = outcome.status !== 'failed' && (await this.recordLastResultAndFinish(scope, group, index, { status: outcome.status, error: null, finishedAt }));
+    const status = finishedTheGroup ? outcome.status : await this.recordStartingNext(scope, group, index, outcome, finishedAt, deadline, markedRunning);
+    const startedAt = group.actions[index]!.started_at;
+    if (startedAt) cmsgMetrics.actionFinished(command.actions[index]!.type, status, (finishedAt.getTime() - startedAt.getTime()) / 1000);
+    return status === 'failed';
+  }
+
+  /**
+   * Records the action's result; on the common path (success, time left, next action not started
+   * yet) the same write starts the next action. After a failure the next one may be skipped instead.
+   * Answers the result that counts.
+   */
+  private async recordStartingNext(
+    scope: BusinessScope,
+    group: ActionGroupEntity,
+    index: number,
+    outcome: ActionOutcome,
+    finishedAt: Date,
+    deadline: number,
+    markedRunning: Set<number>,
+  ): Promise<FinalActionStatus> {
     const next = group.actions[index + 1];
-    // The common path (success, time left, next action not started yet): one write records this
-    // result and starts the next action. After a failure the next one may be skipped instead.
-    const startNext =
-      outcome.status !== 'failed' && next?.status === 'pending' && finishedAt.getTime() < deadline
-        ? { index: index + 1, at: finishedAt }
-        : undefined;
+    const startNext = outcome.status !== 'failed' && next?.status === 'pending' && finishedAt.getTime() < deadline ? { index: index + 1, at: finishedAt } : undefined;
     const recorded = await this.record(scope, group, index, { status: outcome.status, error: outcome.status === 'failed' ? outcome.error : null, finishedAt, startNext });
     if (startNext && recorded.status !== 'failed') markedRunning.add(startNext.index);
-    const startedAt = group.actions[index]!.started_at;
-    if (startedAt) cmsgMetrics.actionFinished(command.actions[index]!.type, recorded.status, (finishedAt.getTime() - startedAt.getTime()) / 1000);
-    return recorded.status === 'failed';
+    return recorded.status;
   }
 
   /**

@@ -33,11 +33,11 @@ interface CachedList {
 /**
  * Each business's endpoint list kept in memory under the version it was read at: one version read
  * (a Redis GET) per event, shared by the events of the business that arrive in the same turn of the
- * event loop (the read starts once the turn ends, after every event that shares it), the list read from MongoDB again only when the version changed, the
- * lifetime ran out or the version cannot be read (docs/webhooks.md, Endpoint list cache). Every
- * write of the list bumps the version after the write and before it is answered, and the version
- * is read here before the list, so an event recorded after a change was answered is fanned out to
- * the changed list, in every process.
+ * event loop (the read starts once the turn ends, after every event that shares it); the list read
+ * from MongoDB again only when the version changed, the lifetime ran out or the version cannot be
+ * read (docs/webhooks.md, Endpoint list cache). Every write of the list bumps the version after
+ * the write and before it is answered, and the version is read here before the list, so an event
+ * recorded after a change was answered is fanned out to the changed list, in every process.
  */
 export class CachedEndpointDirectory implements EndpointDirectory {
   private readonly lists = new Map<string, CachedList>();
