@@ -6,6 +6,7 @@ import { cachedWebhookFanOut, generateWebhookSecret, systemClock } from '@cmsg/w
 import { startBenchStack } from './bench-stack';
 import { type BenchmarkModule, integerOptions, percentile } from './benchmark-module';
 import type { FiguresRecorder } from './figures-recorder';
+import { reportCallsPerUnit, reportP99Buckets, scrapeAppMetrics } from './app-metrics';
 import { CpuMeter } from './process-cpu';
 
 /** How long the backlog may take to drain after the enqueue window. */
@@ -89,6 +90,7 @@ export const webhooksBenchmark: BenchmarkModule = {
         created_at: new Date(),
       });
 
+      const metricsBefore = await scrapeAppMetrics(stack.description.metricsUrls);
       const cpu = new CpuMeter({ 'actions-runner': stack.description.pids['actions-runner']!, mongodb: stack.mongo.pid });
       cpu.start();
       const started = Date.now();
@@ -132,6 +134,10 @@ export const webhooksBenchmark: BenchmarkModule = {
         console.log(`  ${name.padEnd(56)} ${value.toFixed(unit === 'ms' || unit === 'events' ? 0 : 1).padStart(10)} ${unit}`);
         figures.record(name, value, unit);
       }
+      // The runner's MongoDB commands per delivery and how long they took: its claim passes wait on the due query.
+      const metricsAfter = await scrapeAppMetrics(stack.description.metricsUrls);
+      reportCallsPerUnit(metricsBefore, metricsAfter, latencies.length, 'delivery', figures);
+      reportP99Buckets(metricsBefore, metricsAfter, figures);
     } finally {
       await disconnectMongo();
       await stack.stop();
