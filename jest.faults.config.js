@@ -15,4 +15,8 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/broadcast-provider-pressure\\.fault-spec\\.ts$'],
   maxWorkers: 2,
   testTimeout: 300_000,
+  // As in the integration suite: a spec's MongoDB pool and Redis clients closed after it. A client of
+  // a stack's own Redis would otherwise keep reconnecting to it after the stack stopped, and its
+  // retry timers keep the jest process alive (redis-down, run in band, never exited).
+  setupFilesAfterEnv: ['<rootDir>/libs/testing/src/close-test-connections.ts'],
 };
