@@ -12,7 +12,7 @@ export { ensureInfrastructure, withDatabase, WORKSPACE_ROOT } from './infra-env'
 export { integrationStack, integrationFakes, connectToStackDatabase } from './integration-stack';
 export { stackFileOfCurrentRun } from './stack-file';
 export { createTestBusiness, createTestBusinessIn, contactSeed, seedStackDatabase, uniquePhone, minutesAgo } from './test-business';
-export { stackEndpointListVersions } from './stack-endpoint-list-versions';
+export { closeStackRedisConnections, stackEndpointListVersions } from './stack-endpoint-list-versions';
 export type { TestBusiness, BusinessSeedInput, ContactSeedInput } from './test-business';
 export { eventually, lastStaleReadAfter, withinOneWindow } from './eventually';
 export { connectToDatabase, dropConnectedDatabase, scanStoredDocuments, storedCollection } from '@cmsg/testing-database';

@@ -10,6 +10,7 @@ import {
   type ThrowawayKafkaBroker,
   type ThrowawayMongoServer,
   type ThrowawayRedisServer,
+  closeStackRedisConnections,
   contactSeed,
   createTestBusinessIn,
   minutesAgo,
@@ -111,6 +112,8 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
       if (mongo) await disconnectMongo();
       else await dropConnectedDatabase();
       mongo?.stop();
+      // While the stack's Redis still answers: a client left open would keep reconnecting to it.
+      await closeStackRedisConnections();
       await redis?.stop();
       await kafka?.stop();
       await fakes.stop();
