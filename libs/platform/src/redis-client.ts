@@ -31,8 +31,11 @@ export function connectRedisClient(client: RedisClient, logger: Logger): void {
   client.connect().catch((error: unknown) => logger.error({ err: error }, 'redis connect failed'));
 }
 
+/**
+ * Quits, or disconnects a client that is not ready. A server that goes away during the QUIT ends the
+ * socket under it: the client is then disconnected, so that it does not keep reconnecting.
+ */
 export async function closeRedisClient(client: RedisClient): Promise<void> {
-  if (!client.isOpen) return;
-  if (client.isReady) await client.quit();
-  else await client.disconnect();
+  if (client.isReady) await client.quit().catch(() => undefined);
+  if (client.isOpen) await client.disconnect();
 }

@@ -34,21 +34,14 @@ export async function stackEndpointListVersions(stack: Pick<StackDescription, 'e
   return new RedisWebhookEndpointListVersions(await connection, TEST_PROCESS_ANSWER_TIMEOUT_MS);
 }
 
-/**
- * Closes this process's connections to the stacks' Redis (after a test file, or before a stack stops
- * a Redis of its own). A server already gone may end the socket during the QUIT: the client is
- * then closed by disconnecting it.
- */
+/** Closes this process's connections to the stacks' Redis (after a test file, or before a stack stops a Redis of its own). */
 export async function closeStackRedisConnections(): Promise<void> {
   const open = [...connections.values()];
   connections.clear();
   await Promise.all(
     open.map(async (connection) => {
       const client = await connection.catch(() => null);
-      if (!client) return;
-      await closeRedisClient(client).catch(async () => {
-        if (client.isOpen) await client.disconnect();
-      });
+      if (client) await closeRedisClient(client);
     }),
   );
 }

@@ -134,7 +134,7 @@ export const webhooksBenchmark: BenchmarkModule = {
         console.log(`  ${name.padEnd(56)} ${value.toFixed(unit === 'ms' || unit === 'events' ? 0 : 1).padStart(10)} ${unit}`);
         figures.record(name, value, unit);
       }
-      // The runner's MongoDB commands per delivery and how long they took: its claim passes wait on the due query.
+      // The apps' MongoDB commands per delivery and the bucket of each command's p99 (the runner's claim passes begin with the due query).
       const metricsAfter = await scrapeAppMetrics(stack.description.metricsUrls);
       reportCallsPerUnit(metricsBefore, metricsAfter, latencies.length, 'delivery', figures);
       reportP99Buckets(metricsBefore, metricsAfter, figures);
