@@ -21,6 +21,8 @@ interface Options {
   cpuProf: string | undefined;
   /** Pairs of (action-floor round, full-rate run) measured alternately; undefined: the half- and full-rate runs. */
   besideFloor: number | undefined;
+  /** The channel's max_messages_per_second (seed), also the fake Cloud API's throughput for its number. */
+  channelRate: number;
 }
 
 /** The floor's round beside the product's run: the product answers its ratios to the floor measured just before it. */
@@ -185,10 +187,12 @@ async function runActionGroupsBenchmark(options: Options, recorder: FiguresRecor
     await connectMongo(description.env['MONGODB_URI']!);
     let conversations: string[] = [];
     const business = await createTestBusinessIn(description, (seed) => {
+      seed.channels![0]!.max_messages_per_second = options.channelRate;
       conversations = seedActionGroupTargets(seed, options.conversations);
     });
+    fakes.cloudApi.setThroughput(business.seed.channels![0]!.phone_number_id, options.channelRate);
     const pids = { ...description.pids, ...infraServerPids(description.env) };
-    console.log(`stack ${description.runId} ready; seeded ${conversations.length} conversations`);
+    console.log(`stack ${description.runId} ready; seeded ${conversations.length} conversations on a channel of ${options.channelRate} messages/s`);
     if (options.besideFloor !== undefined) {
       await runBesideFloor(options, options.besideFloor, recorder, (name, rate, offset) => {
         const run = () => runAtRate(name, business.api, business.businessId, conversations, rate, options, pids, offset);
@@ -285,10 +289,10 @@ function recordRun(recorder: FiguresRecorder, run: RunFigures): void {
 function parseOptions(argv: string[]): Options {
   const { values } = parseArgs({
     args: argv,
-    options: { rate: { type: 'string' }, duration: { type: 'string' }, conversations: { type: 'string' }, 'cpu-prof': { type: 'string' }, 'beside-floor': { type: 'string' } },
+    options: { rate: { type: 'string' }, duration: { type: 'string' }, conversations: { type: 'string' }, 'cpu-prof': { type: 'string' }, 'beside-floor': { type: 'string' }, 'channel-rate': { type: 'string' } },
     strict: true,
   });
-  const positive = (name: 'rate' | 'duration' | 'conversations' | 'beside-floor', fallback: number) => {
+  const positive = (name: 'rate' | 'duration' | 'conversations' | 'beside-floor' | 'channel-rate', fallback: number) => {
     const value = values[name] === undefined ? fallback : Number(values[name]);
     if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer, got ${String(values[name])}`);
     return value;
@@ -299,7 +303,20 @@ function parseOptions(argv: string[]): Options {
     conversations: positive('conversations', 1000),
     cpuProf: values['cpu-prof'] === undefined ? undefined : profileDirectory(values['cpu-prof']),
     besideFloor: values['beside-floor'] === undefined ? undefined : positive('beside-floor', 1),
+    channelRate: channelRateOf(positive('channel-rate', UPGRADED_TIER_MESSAGES_PER_SECOND)),
   };
+}
+
+/**
+ * Every group sends one message, and the send engine paces a channel's sends to its
+ * max_messages_per_second: at the default tier's 80, one number holds groups to 80/s (400 actions/s)
+ * whatever the stack's CPU. The benchmark measures the stack, so its channel is on the upgraded tier.
+ */
+const UPGRADED_TIER_MESSAGES_PER_SECOND = 1000;
+
+function channelRateOf(rate: number): number {
+  if (rate > UPGRADED_TIER_MESSAGES_PER_SECOND) throw new Error(`--channel-rate is a channel's max_messages_per_second: 1..${UPGRADED_TIER_MESSAGES_PER_SECOND}, got ${rate}`);
+  return rate;
 }
 
 /** npm runs the benchmark from the workspace root: a relative directory is the caller's. */
@@ -317,6 +334,7 @@ export const actionGroupsBenchmark: BenchmarkModule = {
     '--conversations <n>  conversations seeded (default 1000)',
     '--cpu-prof <dir>     profile every app (node --cpu-prof) and print a summary of each over the full-rate run(s)',
     '--beside-floor <n>   instead: n pairs of an action-floor round and a full-rate run, alternately; the ratios of actions/s and CPU per action to the floor',
+    `--channel-rate <n>   the channel's max_messages_per_second, 1..1000 (default ${UPGRADED_TIER_MESSAGES_PER_SECOND}, the upgraded tier: at 80 its pacing holds a group with a send to 80/s)`,
   ],
   run: (argv, figures) => runActionGroupsBenchmark(parseOptions(argv), figures),
 };
